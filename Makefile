@@ -1,0 +1,126 @@
+# seastar - build, test, demo, bench, docs, install.
+#
+#   make demo        the main job on a built-in default
+#   make test        every test in C99, C11 and C++ (gcc, and clang where
+#                    installed) plus one ASan+UBSan build; ends with the line
+#                    "N passed, N failed"
+#   make check-long  the long exhaustive and fuzzing variants (not in CI)
+#   make bench       microbenchmarks, CSV under bench/out/
+#   make docs        the Sphinx site under build/docs (installs Debian's
+#                    python3-sphinx if it is missing)
+#   make install     headers and seastar.pc under $(DESTDIR)$(PREFIX)
+#   make clean
+
+GCC      ?= gcc
+GXX      ?= g++
+CLANG    := $(shell command -v clang 2>/dev/null)
+CLANGXX  := $(shell command -v clang++ 2>/dev/null)
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+JOBS     ?= 2
+B        := build
+
+WARN     := -Wall -Wextra -Wpedantic -Werror -Wshadow
+OPT      := -O2
+SAN      := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+HEADERS  := seastar_arb.h seastar_route.h
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+TEST_DEP := $(TEST_SRC) tests/runner.c $(wildcard tests/*.h) $(HEADERS) $(B)/tests.inc
+
+# Test configurations: name -> compile command.
+CFG_gcc-c99   := $(GCC) -std=c99 $(WARN) $(OPT)
+CFG_gcc-c11   := $(GCC) -std=c11 $(WARN) $(OPT)
+CFG_gcc-cxx   := $(GXX) -x c++ -std=c++11 $(WARN) $(OPT)
+CFG_asan      := $(GCC) -std=c11 $(WARN) $(SAN)
+CONFIGS       := gcc-c99 gcc-c11 gcc-cxx asan
+ifneq ($(CLANG),)
+CFG_clang-c99 := $(CLANG) -std=c99 $(WARN) $(OPT)
+CFG_clang-c11 := $(CLANG) -std=c11 $(WARN) $(OPT)
+CONFIGS       += clang-c99 clang-c11
+endif
+ifneq ($(CLANGXX),)
+CFG_clang-cxx := $(CLANGXX) -x c++ -std=c++11 $(WARN) $(OPT)
+CONFIGS       += clang-cxx
+endif
+
+RUNNERS  := $(foreach c,$(CONFIGS),$(B)/$(c)/runner)
+LOGS     := $(foreach c,$(CONFIGS),$(B)/$(c)/runner.log) $(B)/contract.log
+
+.PHONY: all test check-long demo bench docs install uninstall clean runners examples
+.DELETE_ON_ERROR:
+
+all: runners examples
+
+# ---------------------------------------------------------------- tests
+$(B)/tests.inc: $(TEST_SRC)
+	@mkdir -p $(B)
+	@grep -ho 'ST_TEST([A-Za-z0-9_]*)' $(TEST_SRC) /dev/null | sed 's/ST_TEST(\(.*\))/ST_ENTRY(\1)/' > $@
+
+$(B)/%/runner: $(TEST_DEP)
+	@mkdir -p $(@D)
+	@echo "  build   $*"
+	@$(CFG_$*) -I$(B) -Itests tests/runner.c $(TEST_SRC) -o $@ -lm
+
+runners: $(RUNNERS)
+
+# A log always gets written, pass or fail, so that every configuration runs.
+$(B)/%/runner.log: $(B)/%/runner
+	@echo "  run     $*"
+	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+
+$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh $(wildcard examples/*.c examples/common/*)
+	@mkdir -p $(B)
+	@echo "  run     contract checks"
+	@sh tests/contract.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+
+test:
+	@rm -f $(LOGS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(LOGS)
+	@sh tests/summarize.sh $(LOGS)
+
+check-long: $(B)/gcc-c11/runner
+	@./$(B)/gcc-c11/runner --long
+
+# ------------------------------------------------------------- examples
+EX_CC    := $(GCC) -std=c99 $(WARN) -O2
+EX_SRC   := $(wildcard examples/*.c)
+EX_BIN   := $(patsubst examples/%.c,$(B)/examples/%,$(EX_SRC))
+
+$(B)/examples/%: examples/%.c $(HEADERS) $(wildcard examples/common/*)
+	@mkdir -p $(@D)
+	$(EX_CC) -D_POSIX_C_SOURCE=200809L $< -o $@ -lm
+
+examples: $(EX_BIN)
+
+demo: $(B)/examples/merging
+	./$(B)/examples/merging
+
+# ---------------------------------------------------------------- bench
+BENCH_CC  := $(GCC) -std=c99 $(WARN) -O2 -D_POSIX_C_SOURCE=200809L -DNDEBUG
+BENCH_SRC := $(wildcard bench/bench_*.c)
+BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRC))
+
+$(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(BENCH_CC) $< -o $@ -lm
+
+bench: $(BENCH_BIN)
+	@mkdir -p bench/out
+	@for b in $(BENCH_BIN); do n=$$(basename $$b); echo "== $$n"; ./$$b | tee bench/out/$$n.csv; done
+
+# ----------------------------------------------------------------- docs
+docs:
+	@sh docs/build.sh $(B)/docs
+
+# -------------------------------------------------------------- install
+install:
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/pkgconfig
+	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/
+	sed 's|@PREFIX@|$(PREFIX)|' seastar.pc.in > $(DESTDIR)$(PREFIX)/share/pkgconfig/seastar.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/,$(HEADERS)) $(DESTDIR)$(PREFIX)/share/pkgconfig/seastar.pc
+
+clean:
+	rm -rf $(B) bench/out

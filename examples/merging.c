@@ -1,0 +1,3 @@
+#include <stdio.h>
+#include "../seastar_arb.h"
+int main(void) { puts("merging demo: coming"); return 0; }

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Contract checks of make test, counted like tests:
+#  - each header compiles warning-free on its own, included twice, as C99,
+#    C11, C++11 and C++17 with gcc and (where installed) clang;
+#  - the embedding example in README.md compiles and runs;
+#  - make install DESTDIR=... installs both headers and a seastar.pc through
+#    which pkg-config finds them;
+#  - every program in examples/ builds.
+cd "$(dirname "$0")/.." || exit 2
+top=$(pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+passed=0; failed=0
+ok()   { passed=$((passed + 1)); }
+bad()  { failed=$((failed + 1)); echo "FAIL $1"; sed 's/^/    /' "$tmp/err" | head -n 20; }
+warn="-Wall -Wextra -Wpedantic -Werror -Wshadow"
+
+compilers="gcc:c99 gcc:c11 g++:c++11 g++:c++17"
+command -v clang >/dev/null 2>&1 && compilers="$compilers clang:c99 clang:c11"
+command -v clang++ >/dev/null 2>&1 && compilers="$compilers clang++:c++11 clang++:c++17"
+
+for h in seastar_arb.h seastar_route.h; do
+    printf '#include "%s"\n#include "%s"\nint main(void) { return 0; }\n' "$top/$h" "$top/$h" > "$tmp/one.c"
+    for cs in $compilers; do
+        cc=${cs%%:*}; std=${cs#*:}
+        case $cc in *++) lang="-x c++";; *) lang="";; esac
+        if $cc $lang -std=$std $warn -c "$tmp/one.c" -o "$tmp/one.o" 2>"$tmp/err"; then ok
+        else bad "$h alone as $std with $cc"; fi
+    done
+done
+
+# The README's embedding example: the first ```c block.
+awk '/^```c$/{f=1;next} /^```$/{if(f){exit}} f' README.md > "$tmp/readme.c"
+if [ -s "$tmp/readme.c" ] && gcc -std=c99 $warn -I"$top" "$tmp/readme.c" -o "$tmp/readme" -lm 2>"$tmp/err" \
+   && "$tmp/readme" > "$tmp/err" 2>&1; then ok
+else bad "the README embedding example compiles and runs"; fi
+if [ -s "$tmp/readme.c" ] && g++ -x c++ -std=c++11 $warn -I"$top" "$tmp/readme.c" -o "$tmp/readme" 2>"$tmp/err"; then ok
+else bad "the README embedding example compiles as C++"; fi
+
+# make install into a staging directory, then build through pkg-config.
+if make -s install DESTDIR="$tmp/stage" PREFIX=/opt/seastar >"$tmp/err" 2>&1 \
+   && [ -f "$tmp/stage/opt/seastar/include/seastar_arb.h" ] \
+   && [ -f "$tmp/stage/opt/seastar/include/seastar_route.h" ] \
+   && flags=$(PKG_CONFIG_PATH="$tmp/stage/opt/seastar/share/pkgconfig" \
+              PKG_CONFIG_SYSROOT_DIR="$tmp/stage" pkg-config --cflags seastar 2>"$tmp/err") \
+   && printf '#include <seastar_arb.h>\n#include <seastar_route.h>\nint main(void) { return sa_result_string(SA_OK)[0] != 0 ? 0 : 1; }\n' > "$tmp/inst.c" \
+   && gcc -std=c99 $warn $flags "$tmp/inst.c" -o "$tmp/inst" 2>"$tmp/err" && "$tmp/inst"; then ok
+else bad "make install DESTDIR= PREFIX= with pkg-config"; fi
+
+# Every example builds.
+if make -s examples >"$tmp/err" 2>&1; then ok; else bad "make examples"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
