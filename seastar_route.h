@@ -1468,6 +1468,8 @@ SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int 
                            uint32_t *queue, uint32_t head, uint32_t tail, int use_part,
                            uint32_t part, int inside) {
     const uint32_t P = (uint32_t)t->num_ports, NP = P - 1;
+    int all_mesh = 1, d;
+    for (d = 0; d < t->num_dims; d++) all_mesh &= t->mesh[d];
     while (head < tail) {
         uint32_t y = queue[head++], v = y / P, w;
         int j = (int)(y - v * P), q, i, upper;
@@ -1482,7 +1484,10 @@ SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int 
             int straight;
             if (E[z] != SR_ENTRY_NONE || i == q) continue;   /* taken; 180 turn */
             straight = i != t->proc_port && (i ^ 1) == q;
-            if (i != t->proc_port && !straight && rank[q] < rank[i ^ 1]) continue;
+            if (i != t->proc_port && !straight) {
+                /* a turn from direction i^1 to q */
+                if (all_mesh ? ((i ^ 1) & 1) && !(q & 1) : rank[q] < rank[i ^ 1]) continue;
+            }
             E[z] = sr_entry_make(q, upper ? SR_VC_UPPER : straight ? SR_VC_KEEP : SR_VC_LOWER);
             if (i != t->proc_port) queue[tail++] = z;
         }
@@ -1497,7 +1502,11 @@ SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int 
  * Discipline: the 2n directions have a total order (``order``, default
  * positive-first: x+, y+, z+, ..., x-, y-, z-, ...).  A packet may continue
  * straight, or turn only into a direction of higher rank; it never turns
- * 180 degrees.  VCs: the lower VC of the class on every new direction, the
+ * 180 degrees.  When every dimension is a mesh (no wrap-around, no
+ * dateline) the discipline is instead the positive-first turn model of
+ * Glass and Ni [9] (any turn except from a negative to a positive
+ * direction), which allows every route the direction orders allow and
+ * more; ``order`` is then ignored.  VCs: the lower VC of the class on every new direction, the
  * upper VC from the hop over that dimension's dateline on.  Every channel
  * then has a rank (direction rank, VC, distance from the dateline) that
  * strictly grows along every route (a straight run never reaches its
@@ -1597,8 +1606,24 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
                     E[u * P + (uint32_t)i];
         }
     }
-    sr__gen_finish(t, faults, tables, (uint8_t *)scratch + sr__gen_walk_offset(t), nbr, list,
-                   capacity, rep);
+    /* Every state with an entry has a route (a BFS tree path, or a GLUT
+     * path to a state that reaches every destination of the partition), so
+     * a pair is unroutable exactly when its injection entry is NONE. */
+    for (dst = 0; dst < N; dst++) {
+        uint32_t src;
+        if (!sr_node_ok(faults, dst)) continue;
+        for (src = 0; src < N; src++) {
+            if (src == dst || !sr_node_ok(faults, src)) continue;
+            rep->pairs++;
+            if (*sr__entry_at(t, tables, src, t->proc_port, dst) != SR_ENTRY_NONE) continue;
+            if (list && rep->listed < capacity) {
+                list[rep->listed].src = src;
+                list[rep->listed].dst = dst;
+                rep->listed++;
+            }
+            rep->unroutable++;
+        }
+    }
     return SR_OK;
 }
 
