@@ -292,19 +292,20 @@ SA_API sa_result sa_age_config_validate(const sa_age_config *cfg) {
  *
  * :param clk: the clock to reset.
  * :param cfg: a configuration; it is validated first.
- * :returns: SA_OK or the error of sa_age_config_validate (clk unchanged).
+ * :returns: SA_OK or the error of sa_age_config_validate; on an error the
+ *           clock is still written, all zero, so that it is never left
+ *           uninitialised (its period of 0 marks it as unusable).
  */
 SA_API sa_result sa_age_clock_init(sa_age_clock *clk, const sa_age_config *cfg) {
     sa_result r = sa_age_config_validate(cfg);
-    if (r != SA_OK) return r;
     if (clk == NULL) return SA_ERR_NULL;
-    clk->age_clock_period = cfg->age_clock_period;
-    clk->age_clock_period_reg = cfg->age_clock_period;
+    clk->age_clock_period = r == SA_OK ? cfg->age_clock_period : 0;
+    clk->age_clock_period_reg = clk->age_clock_period;
     clk->packet_count[0] = clk->packet_count[1] = 0;
     clk->timestamp = 0;
     clk->epoch = 0;
     clk->inhibit = 0;
-    return SA_OK;
+    return r;
 }
 
 /**
@@ -509,10 +510,13 @@ typedef struct sa_grant {
  * :param num_sources: input sources, 1..SA_MAX_SOURCES, or 0 for 6.
  * :param num_vcs: VCs per source, 1..SA_MAX_VCS, or 0 for 4.
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_SOURCE_RANGE; SA_ERR_VC_RANGE;
- *           SA_ERR_CANDIDATE_RANGE if sources x VCs > 64.
+ *           SA_ERR_CANDIDATE_RANGE if sources x VCs > 64.  On an error the
+ *           arbiter is left all zero (no candidates).
  */
 SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num_vcs) {
     if (arb == NULL) return SA_ERR_NULL;
+    arb->num_sources = arb->num_vcs = 0;
+    arb->rr_pointer = arb->age_pointer = arb->grant_counter = 0;
     if (num_sources == 0) num_sources = 6;
     if (num_vcs == 0) num_vcs = SA_AGE_NUM_VCS;
     if (num_sources < 1 || num_sources > SA_MAX_SOURCES) return SA_ERR_SOURCE_RANGE;
@@ -520,7 +524,6 @@ SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num
     if (num_sources * num_vcs > SA_MAX_CANDIDATES) return SA_ERR_CANDIDATE_RANGE;
     arb->num_sources = (uint8_t)num_sources;
     arb->num_vcs = (uint8_t)num_vcs;
-    arb->rr_pointer = arb->age_pointer = arb->grant_counter = 0;
     return SA_OK;
 }
 
@@ -728,7 +731,7 @@ SA_API sa_result sa__check_dims(int n, const int *radix) {
  */
 SA_API sa_result sa_average_hops(int n, const int *radix, const int *torus, double *hops) {
     int i;
-    double sum = 0.0, h;
+    double sum = 0.0, h = 0.0;
     sa_result r = sa__check_dims(n, radix);
     if (r != SA_OK) return r;
     if (hops == NULL) return SA_ERR_NULL;
