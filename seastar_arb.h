@@ -18,6 +18,7 @@
  * Overridable macros (define before including):
  *   SA_API       linkage of every function (default: static inline)
  *   SA_ASSERT(c) precondition check on hot paths (default: assert(c))
+ *   SA_NO_SIMD   use portable C instead of SSE2 on x86-64 (same results)
  *
  * Naming: public functions and types start with sa_, macros with SA_,
  * private helpers with sa__.
@@ -34,6 +35,15 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
+
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(SA_NO_SIMD)
+#include <emmintrin.h>
+/** Defined to 1 when the output arbiter's age comparison uses SSE2 (x86-64;
+ *  define SA_NO_SIMD before including to use the portable code).  Both give
+ *  identical results; the tests compare them. */
+#define SA_SIMD_SSE2 1
+#endif
 
 #ifndef SA_API
 /** Linkage of every function of seastar_arb.h; define it before including
@@ -532,12 +542,13 @@ SA_API int sa_output_num_candidates(const sa_output_arb *arb) {
     return (int)arb->num_sources * (int)arb->num_vcs;
 }
 
-/* Mask of the eligible candidates holding the largest age; *max_age gets it. */
-SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsigned *max_age) {
+/* Mask of the eligible candidates holding the largest age; *max_age gets it.
+ * Portable version: two branch-free passes, key = age + 1 when eligible. */
+SA_API uint64_t sa__oldest_portable(uint64_t eligible, const uint8_t *ages, int n,
+                                    unsigned *max_age) {
     unsigned best = 0;
     uint64_t ties = 0;
     int i;
-    /* Two branch-free passes: key = age + 1 for eligible candidates, 0 else. */
     for (i = 0; i < n; i++) {
         unsigned key = ((unsigned)(eligible >> i) & 1u) * ((unsigned)ages[i] + 1u);
         best = key > best ? key : best;
@@ -548,6 +559,61 @@ SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsign
     }
     *max_age = best - 1u;
     return ties;
+}
+
+#ifdef SA_SIMD_SSE2
+
+/* Load ages[0..rem-1] (at most 16 of them) into a vector, zero beyond. */
+SA_API __m128i sa__load_ages16(const uint8_t *ages, int rem) {
+    uint8_t buf[16] = { 0 };
+    if (rem >= 16) return _mm_loadu_si128((const __m128i *)(const void *)ages);
+    if (rem == 8) return _mm_loadl_epi64((const __m128i *)(const void *)ages);
+    memcpy(buf, ages, (size_t)rem);
+    return _mm_loadu_si128((const __m128i *)(const void *)buf);
+}
+
+/* Byte mask (0xFF per set bit) of 16 eligibility bits. */
+SA_API __m128i sa__expand_bits16(unsigned bits) {
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1,
+                                     -128, 64, 32, 16, 8, 4, 2, 1);
+    __m128i e = _mm_cvtsi32_si128((int)(bits & 0xFFFFu));
+    e = _mm_unpacklo_epi8(e, e);
+    e = _mm_unpacklo_epi16(e, e);
+    e = _mm_unpacklo_epi32(e, e);          /* bits 0-7 in bytes 0-7, 8-15 in 8-15 */
+    return _mm_cmpeq_epi8(_mm_and_si128(e, sel), sel);
+}
+
+/* SSE2 version of sa__oldest_portable: 16 candidates per instruction. */
+SA_API uint64_t sa__oldest_sse2(uint64_t eligible, const uint8_t *ages, int n,
+                                unsigned *max_age) {
+    __m128i v[4], mx = _mm_setzero_si128(), b;
+    uint64_t ties = 0;
+    int c, chunks = (n + 15) >> 4;
+    for (c = 0; c < chunks; c++) {
+        v[c] = sa__load_ages16(ages + 16 * c, n - 16 * c);
+        mx = _mm_max_epu8(mx, _mm_and_si128(v[c],
+                          sa__expand_bits16((unsigned)(eligible >> (16 * c)))));
+    }
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 8));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 4));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 2));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 1));
+    *max_age = (unsigned)_mm_cvtsi128_si32(mx) & 0xFFu;
+    b = _mm_set1_epi8((char)*max_age);
+    for (c = 0; c < chunks; c++)
+        ties |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], b)) << (16 * c);
+    /* an ineligible candidate matches only through its age, never its mask */
+    return ties & eligible;
+}
+#endif
+
+/* Mask of the eligible candidates holding the largest age (eligible != 0). */
+SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsigned *max_age) {
+#ifdef SA_SIMD_SSE2
+    return sa__oldest_sse2(eligible, ages, n, max_age);
+#else
+    return sa__oldest_portable(eligible, ages, n, max_age);
+#endif
 }
 
 /**

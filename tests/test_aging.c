@@ -815,3 +815,32 @@ ST_TEST(aging_bad_section3_input) {
     d.max_packet_flits = 0; d.target_age = 3; d.radix[0] = 64; d.bias[0] = 7;
     ST_EQ(SA_ERR_PARAM_RANGE, sa_age_clock_period_estimate(&d, &e)); /* biases reach target */
 }
+
+/* The SIMD age comparison (x86-64) and the portable one agree on random
+ * candidate sets of every size, and both find the brute-force oldest. */
+ST_TEST(arb_oldest_simd_matches_portable_and_brute_force) {
+    uint64_t seed = 2024;
+    int trial;
+    for (trial = 0; trial < 100000; trial++) {
+        uint8_t ages[64];
+        int n = 1 + (int)st_rand_below(&seed, 64), i, range = trial % 3 ? 256 : 3;
+        uint64_t eligible = st_rand(&seed) & sa__low_mask(n), want = 0, got;
+        unsigned best = 0, max_age = 999;
+        for (i = 0; i < n; i++) ages[i] = (uint8_t)st_rand_below(&seed, (uint32_t)range);
+        if (trial % 5 == 0) eligible &= st_rand(&seed);
+        if (!eligible) eligible = (uint64_t)1 << (n - 1);
+        for (i = 0; i < n; i++)
+            if (((eligible >> i) & 1u) && ages[i] > best) best = ages[i];
+        for (i = 0; i < n; i++)
+            if (((eligible >> i) & 1u) && ages[i] == best) want |= (uint64_t)1 << i;
+        got = sa__oldest_portable(eligible, ages, n, &max_age);
+        ST_EQ_U64(want, got);
+        ST_EQ(best, max_age);
+#ifdef SA_SIMD_SSE2
+        max_age = 999;
+        got = sa__oldest_sse2(eligible, ages, n, &max_age);
+        ST_EQ_U64(want, got);
+        ST_EQ(best, max_age);
+#endif
+    }
+}
