@@ -563,12 +563,11 @@ SA_API uint64_t sa__oldest_portable(uint64_t eligible, const uint8_t *ages, int 
 
 #ifdef SA_SIMD_SSE2
 
-/* Load ages[0..rem-1] (at most 16 of them) into a vector, zero beyond. */
+/* Load ages[0..rem-1] (at most 16 of them) into a vector, zero beyond.  The
+ * copy is sized by rem so that no byte past the caller's array is read. */
 SA_API __m128i sa__load_ages16(const uint8_t *ages, int rem) {
     uint8_t buf[16] = { 0 };
-    if (rem >= 16) return _mm_loadu_si128((const __m128i *)(const void *)ages);
-    if (rem == 8) return _mm_loadl_epi64((const __m128i *)(const void *)ages);
-    memcpy(buf, ages, (size_t)rem);
+    memcpy(buf, ages, (size_t)(rem < 16 ? rem : 16));
     return _mm_loadu_si128((const __m128i *)(const void *)buf);
 }
 
