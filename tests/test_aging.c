@@ -844,3 +844,16 @@ ST_TEST(arb_oldest_simd_matches_portable_and_brute_force) {
 #endif
     }
 }
+
+/* Without ages every grant is round-robin, even with AGE_RR_SELECT all ones. */
+ST_TEST(arb_null_ages_means_round_robin) {
+    sa_age_config cfg = cfg_rr_select(~(uint64_t)0);
+    sa_output_arb arb;
+    sa_grant g;
+    int i;
+    sa_output_arb_init(&arb, 2, 2);
+    for (i = 0; i < 8; i++) {
+        ST_EQ(i % 4, sa_output_arbitrate(&arb, &cfg, NULL, 0xF, NULL, &g));
+        ST_EQ(SA_POLICY_ROUND_ROBIN, g.policy);
+    }
+}
