@@ -36,6 +36,6 @@ html_theme_options = {
     'page_width': '1100px',
     'sidebar_width': '240px',
 }
-html_sidebars = {'**': ['about.html', 'navigation.html', 'localtoc.html', 'searchbox.html']}
+html_sidebars = {'**': ['about.html', 'navigation.html', 'searchbox.html']}
 html_show_sourcelink = False
 html_static_path = ['_static']   # custom.css (alabaster picks it up)
