@@ -6,6 +6,7 @@
 # through sudo when available).  Warnings are errors, and the build fails on
 # any public symbol of the headers that has no doc comment.
 out=${1:-build/docs}
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac     # relative to the caller
 cd "$(dirname "$0")/.." || exit 2
 py=/usr/bin/python3
 
