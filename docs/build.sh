@@ -33,5 +33,5 @@ if ! "$py" -c 'import sphinx' >/dev/null 2>&1; then
     fi
 fi
 
-rm -rf "$out"
-exec "$py" -m sphinx -W --keep-going -b html -d "$out/.doctrees" docs "$out"
+# -E: read every page again, so that every warning is reported on every run.
+exec "$py" -B -m sphinx -E -W --keep-going -b html -d "$out/.doctrees" docs "$out"
