@@ -50,6 +50,7 @@
 #include <string.h>
 #include <math.h>
 #include "../../seastar_arb.h"
+#include "../../seastar_route.h"
 #include "sim_pool.h"
 #include "sim_traffic.h"
 #include "sim_stats.h"
@@ -87,6 +88,10 @@ typedef struct ss_params {
     int max_packet_flits;      /**< header + 8 data flits (9) */
     int credit_threshold;      /**< send credits to be eligible (9) */
     double eject_bw;           /**< processor port, flits per cycle (2/4.8) */
+    int tie_plus;              /**< non-zero: in a torus, routes of exactly
+                                    k/2 hops all go + (Figure 4(b) of seed
+                                    000); 0: seastar_route.h's balanced
+                                    tie-break (+ from even, - from odd) */
     sa_age_config age;         /**< the aging registers of every router */
 } ss_params;
 
@@ -177,7 +182,8 @@ typedef struct ss_net {
     ss_params p;
     sim_shape shape;
     uint32_t n;                /**< routers (= nodes) */
-    int16_t *coord;            /**< coord[3r+d] */
+    sr_topology topo;          /**< seastar_route.h topology */
+    uint8_t *tables;           /**< per router, per input port GLUT + LUT */
     int32_t *nbr;              /**< nbr[6r+d]: neighbour in direction d or -1 */
     sa_age_clock *clk;         /**< one age clock per router */
     ss_out *out;               /**< out[7r+o] */
@@ -206,39 +212,50 @@ static inline int ss_source_of(int in, int o) { return in < o ? in : in - 1; }
 static inline int ss_input_of(int s, int o) { return s < o ? s : s + 1; }
 
 /** Routing of a packet whose header reached router r on input port in_port
- *  and VC in_vc: the output port and the VC on the next link.  Dimension
- *  order x, y, z; in a torus the shorter way round, ties going +; the VC
- *  gets its odd member on (and after) crossing the dateline, which lies on
- *  the wrap-around link between ordinates k-1 and 0, and returns to the
- *  class's even VC on a turn to the next dimension. */
+ *  and VC in_vc: one lookup in that input port's SeaStar table (GLUT or
+ *  LUT, seastar_route.h) gives the output port and the VC update. */
 static inline void ss_route(const ss_net *net, uint32_t r, int in_port, int in_vc,
                             uint32_t dst, int *out_port, int *out_vc) {
-    int d, c[3];
-    const int16_t *rc = &net->coord[3 * r];
-    sim_coords(&net->shape, dst, c);
-    for (d = 0; d < net->shape.dims; d++) {
-        int k = net->shape.radix[d], x = rc[d], delta = c[d] - x, plus, vc;
-        if (delta == 0) continue;
-        if (net->shape.mesh[d]) plus = delta > 0;
-        else {
-            int fwd = (delta + k) % k;        /* hops going + */
-            plus = fwd <= k - fwd;
+    const sr_topology *t = &net->topo;
+    sr_entry e = sr_table_lookup(t, net->tables + (size_t)r * t->table_size, r,
+                                 in_port == SS_PROC ? t->proc_port : in_port, dst);
+    int port = sr_entry_port(e);
+    if (port == t->proc_port) port = SS_PROC;
+    else if (port >= 2 * t->num_dims) sim_die("routing table has no route");
+    *out_port = port;
+    *out_vc = sr_entry_vc(e, in_vc);
+}
+
+/* Rewrite router r's table entries for torus routes of exactly k/2 hops so
+ * that they all leave by the + port (the tie-break of seed 000 Figure
+ * 4(b)); entries of packets already travelling in that dimension keep
+ * their direction. */
+static inline void ss__tables_tie_plus(ss_net *net, uint32_t r) {
+    const sr_topology *t = &net->topo;
+    uint8_t *tab = net->tables + (size_t)r * t->table_size;
+    uint32_t base = r & ~(uint32_t)(SR_LUT_ENTRIES - 1), dst;
+    int ip, d, c[3], cd[3];
+    sim_coords(&net->shape, r, c);
+    for (dst = base; dst < base + t->lut_entries && dst < t->num_nodes; dst++) {
+        sim_coords(&net->shape, dst, cd);
+        for (d = 0; d < t->num_dims && c[d] == cd[d]; d++) {}
+        if (d == t->num_dims || t->mesh[d] || (cd[d] - c[d] + t->radix[d]) % t->radix[d] * 2 != t->radix[d])
+            continue;
+        for (ip = 0; ip < t->num_ports; ip++) {
+            uint8_t *e = sr_table_port(t, tab, ip) + SR_GLUT_ENTRIES + (dst - base);
+            int keep = ip != t->proc_port && ip / 2 == d;
+            if (keep || sr_entry_port(*e) != 2 * d + 1) continue;
+            *e = sr_entry_make(2 * d, sr_crosses_dateline(t, 2 * d, c[d]) ? SR_VC_UPPER : SR_VC_LOWER);
         }
-        /* Continue in the dimension: keep the VC; a turn: the class's VC0/2. */
-        vc = (in_port != SS_PROC && in_port / 2 == d) ? in_vc : (in_vc & 2);
-        if (!net->shape.mesh[d] && ((plus && x == k - 1) || (!plus && x == 0))) vc |= 1;
-        *out_port = 2 * d + (plus ? 0 : 1);
-        *out_vc = vc;
-        return;
     }
-    *out_port = SS_PROC;
-    *out_vc = in_vc;
 }
 
 /** Check the parameters; returns NULL or a message. */
 static inline const char *ss_params_check(const ss_params *p) {
     int d;
     if (p->dims < 1 || p->dims > 3) return "dims must be 1..3";
+    if (p->radix[0] * (p->dims > 1 ? p->radix[1] : 1) * (p->dims > 2 ? p->radix[2] : 1) > SR_MAX_NODES)
+        return "at most 32768 nodes (the 15-bit SeaStar destination field)";
     for (d = 0; d < p->dims; d++)
         if (p->radix[d] < 2 || p->radix[d] > 256) return "each radix must be 2..256";
     if (p->router_delay < 1 || p->link_delay < 1 || p->credit_delay < 1)
@@ -312,7 +329,16 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
     if (n > (1u << 20)) return "at most 2^20 nodes";
     if (t->pattern == SIM_HOTSPOT && t->hotspot >= n) return "hot spot node out of range";
     if (t->pattern == SIM_PERMUTATION && t->perm == NULL) return "no permutation";
-    net->coord = (int16_t *)sim_calloc((size_t)n * 3, sizeof(int16_t));
+    {
+        sr_topology_desc td;
+        sr_result rr;
+        memset(&td, 0, sizeof td);
+        td.num_dims = p->dims;
+        for (d = 0; d < p->dims; d++) { td.radix[d] = p->radix[d]; td.mesh[d] = p->mesh[d]; }
+        rr = sr_topology_init(&net->topo, &td);
+        if (rr != SR_OK) return sr_result_string(rr);
+    }
+    net->tables = (uint8_t *)sim_calloc((size_t)n, net->topo.table_size);
     net->nbr = (int32_t *)sim_calloc((size_t)n * 6, sizeof(int32_t));
     net->clk = (sa_age_clock *)sim_calloc(n, sizeof(sa_age_clock));
     net->out = (ss_out *)sim_calloc((size_t)n * SS_PORTS, sizeof(ss_out));
@@ -327,21 +353,13 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
     sim_latency_init(&net->st.latency);
     sim_latency_init(&net->st.net_latency);
     for (r = 0; r < n; r++) {
-        int c[3];
-        sim_coords(&net->shape, r, c);
-        for (d = 0; d < 3; d++) net->coord[3 * r + d] = (int16_t)c[d];
+        if (sr_table_build_dor(&net->topo, r, net->tables + (size_t)r * net->topo.table_size,
+                               net->topo.table_size) != SR_OK)
+            sim_die("sr_table_build_dor failed");
+        if (p->tie_plus) ss__tables_tie_plus(net, r);
         for (d = 0; d < 6; d++) {
-            int dim = d / 2, k = net->shape.radix[dim], cc[3], x;
-            net->nbr[6 * r + d] = -1;
-            if (dim >= p->dims) continue;
-            x = c[dim] + ((d & 1) ? -1 : 1);
-            if (x < 0 || x >= k) {
-                if (net->shape.mesh[dim]) continue;
-                x = (x + k) % k;
-            }
-            memcpy(cc, c, sizeof cc);
-            cc[dim] = x;
-            net->nbr[6 * r + d] = (int32_t)sim_node(&net->shape, cc);
+            uint32_t nb = d < 2 * p->dims ? sr_neighbor(&net->topo, r, d) : SR_NO_NODE;
+            net->nbr[6 * r + d] = nb == SR_NO_NODE ? -1 : (int32_t)nb;
         }
         sa_age_clock_init(&net->clk[r], &p->age);
         for (d = 0; d < SS_PORTS; d++) {
@@ -383,7 +401,7 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
 
 /** Free a network's memory. */
 static inline void ss_net_free(ss_net *net) {
-    free(net->coord); free(net->nbr); free(net->clk); free(net->out);
+    free(net->tables); free(net->nbr); free(net->clk); free(net->out);
     free(net->stage); free(net->inq); free(net->in_dirty); free(net->nic);
     free(net->work_in); free(net->work_out); free(net->work_nic);
     free(net->st.src_flits);
@@ -550,7 +568,17 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     }
     o->link_free = now + ser;
     sim_wheel_at(&net->wheel, now + ser, oi, SIM_EV_B(SS_EV_STAGE_FREE, c | ((uint32_t)pk->size << 5)));
-    if (o->occupied) ss__wake_out(net, oi, o->link_free);
+    /* Wake again when the link is free, if a packet is ready by then or
+     * (for the stall counter) one is waiting for credits; a head that is
+     * not ready yet asks for its own ready cycle; credits wake the rest. */
+    if (!o->occupied) return;
+    if ((eligible & ~((uint64_t)1 << c)) || ready_blocked) { ss__wake_out(net, oi, o->link_free); return; }
+    if (o->occupied & (1u << c)) {
+        uint64_t rt = o->head_ready[c];
+        if (rt <= now) { if (o->credits[o->head_vc[c]] >= net->p.credit_threshold) next_ready = now; }
+        else if (rt < next_ready) next_ready = rt;
+    }
+    if (next_ready != SS_NEVER) ss__wake_out(net, oi, next_ready > o->link_free ? next_ready : o->link_free);
 }
 
 /* The processor interface of router r injects its next packet if it can. */
@@ -744,6 +772,91 @@ done:
         return msg;
     }
     return NULL;
+}
+
+/** Summary of a measurement window (ss_summarize). */
+typedef struct ss_summary {
+    uint64_t cycles;            /**< window length */
+    double offered;             /**< offered load, flits per node per cycle */
+    double accepted;            /**< delivered flits per node per cycle */
+    uint64_t delivered;         /**< packets delivered in the window */
+    double lat_mean, lat_std;   /**< creation-to-delivery latency, cycles */
+    uint64_t lat_p50, lat_p99, lat_p999, lat_max;
+    double net_lat_mean;        /**< injection-to-delivery latency */
+    double hops;                /**< mean hops */
+    double qdelay[3];           /**< mean queueing per packet in x, y, z */
+    double occupancy[SS_PORTS]; /**< Eq 17 per port direction: stalled
+                                     cycles / (VC0 + VC1 packets), summed
+                                     over all routers */
+    uint64_t stalled[SS_PORTS]; /**< stalled cycles per port direction */
+    uint64_t req_pkts[SS_PORTS];/**< VC0 + VC1 packets per port direction */
+    uint64_t age_hist[4];       /**< RTR_AGE_GROUP buckets over all network
+                                     output ports (0-63, 64-127, ...) */
+    double src_min, src_max;    /**< smallest / largest per-source delivered
+                                     flits per cycle among sending sources */
+    double src_jain;            /**< Jain's index of per-source bandwidth */
+    uint64_t in_flight;         /**< packets generated, not yet delivered */
+} ss_summary;
+
+/** Summarise the window from its start to now.  The sources counted in the
+ *  per-source figures are those that delivered anything or, if none did,
+ *  all nodes. */
+static inline void ss_summarize(ss_net *net, ss_summary *s) {
+    const ss_stats *st = &net->st;
+    uint64_t cyc = net->wheel.now - st->window_start;
+    uint32_t r, i;
+    int d, b, k = 0;
+    double *bw;
+    memset(s, 0, sizeof *s);
+    ss_stats_close(net);
+    s->cycles = cyc;
+    s->offered = net->traffic.load;
+    if (cyc == 0) cyc = 1;
+    s->accepted = (double)st->delivered_flits / ((double)net->n * (double)cyc);
+    s->delivered = st->delivered;
+    s->lat_mean = sim_latency_mean(&st->latency);
+    s->lat_std = sqrt(sim_latency_var(&st->latency));
+    s->lat_p50 = sim_latency_quantile(&st->latency, 0.5);
+    s->lat_p99 = sim_latency_quantile(&st->latency, 0.99);
+    s->lat_p999 = sim_latency_quantile(&st->latency, 0.999);
+    s->lat_max = st->latency.max;
+    s->net_lat_mean = sim_latency_mean(&st->net_latency);
+    s->hops = st->delivered ? st->hops / (double)st->delivered : 0;
+    for (d = 0; d < 3; d++) s->qdelay[d] = st->delivered ? st->qdelay[d] / (double)st->delivered : 0;
+    for (r = 0; r < net->n; r++)
+        for (d = 0; d < SS_PORTS; d++) {
+            const ss_out *o = &net->out[r * SS_PORTS + d];
+            s->stalled[d] += o->stalled;
+            s->req_pkts[d] += o->pkts[0] + o->pkts[1];
+            if (d != SS_PROC)
+                for (b = 0; b < 4; b++) s->age_hist[b] += sa_age_histogram_bucket(o->age_group, b);
+        }
+    for (d = 0; d < SS_PORTS; d++)
+        if (sa_occupancy(s->stalled[d], s->req_pkts[d], 0, &s->occupancy[d]) != SA_OK) s->occupancy[d] = 0;
+    bw = (double *)sim_calloc(net->n, sizeof(double));
+    for (i = 0; i < net->n; i++) if (st->src_flits[i]) bw[k++] = (double)st->src_flits[i] / (double)cyc;
+    if (k == 0) { k = (int)net->n; }
+    s->src_min = s->src_max = bw[0];
+    for (i = 0; i < (uint32_t)k; i++) {
+        if (bw[i] < s->src_min) s->src_min = bw[i];
+        if (bw[i] > s->src_max) s->src_max = bw[i];
+    }
+    s->src_jain = sim_jain(bw, k);
+    free(bw);
+    s->in_flight = ss_in_flight(net);
+}
+
+/** Run cycles cycles; print a progress line to progress (if not NULL)
+ *  about every tenth of the way when the run is long. */
+static inline void ss_run(ss_net *net, uint64_t cycles, FILE *progress, const char *label) {
+    uint64_t c, step = cycles / 10 ? cycles / 10 : 1;
+    for (c = 0; c < cycles; c++) {
+        ss_step(net);
+        if (progress && (c + 1) % step == 0 && c + 1 < cycles)
+            fprintf(progress, "  %s: cycle %llu of %llu, %llu packets in flight\n", label ? label : "",
+                    (unsigned long long)(c + 1), (unsigned long long)cycles,
+                    (unsigned long long)ss_in_flight(net));
+    }
 }
 
 #endif /* SEASTAR_NET_H */

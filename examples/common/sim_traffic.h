@@ -1,8 +1,8 @@
 /* sim_traffic.h - traffic patterns and Bernoulli injection for the
  * simulators in examples/ (example code, not the installed library).
  *
- * Nodes are numbered 0..N-1 in a k-ary n-cube with x varying fastest:
- * node = x + kx * (y + ky * z).  A pattern maps a source to a destination;
+ * Nodes are numbered 0..N-1 in a k-ary n-cube as seastar_route.h numbers
+ * them, x the most significant digit: node = (x * ky + y) * kz + z.  A pattern maps a source to a destination;
  * the random ones draw from a caller-owned sim_rng, so a run is a pure
  * function of its seed.  A packet whose destination is its own source is
  * not generated (the patterns that map a node to itself leave it idle).
@@ -131,17 +131,17 @@ static inline double sim_traffic_mean_size(const sim_traffic *t) {
     return s / t->num_sizes;
 }
 
-/** Coordinates of a node. */
+/** Coordinates of a node (c[0] = x; unused dimensions get 0). */
 static inline void sim_coords(const sim_shape *s, uint32_t node, int *c) {
-    c[0] = (int)(node % (uint32_t)s->radix[0]);
-    node /= (uint32_t)s->radix[0];
+    c[2] = (int)(node % (uint32_t)s->radix[2]);
+    node /= (uint32_t)s->radix[2];
     c[1] = (int)(node % (uint32_t)s->radix[1]);
-    c[2] = (int)(node / (uint32_t)s->radix[1]);
+    c[0] = (int)(node / (uint32_t)s->radix[1]);
 }
 
 /** Node of coordinates. */
 static inline uint32_t sim_node(const sim_shape *s, const int *c) {
-    return (uint32_t)(c[0] + s->radix[0] * (c[1] + s->radix[1] * c[2]));
+    return (uint32_t)((c[0] * s->radix[1] + c[1]) * s->radix[2] + c[2]);
 }
 
 /** A random neighbour of src (over the links that exist); src if none. */
