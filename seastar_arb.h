@@ -1565,7 +1565,8 @@ SA_API void sa_21364_no_connect(uint64_t *no_connect) {
  * sa_21364_no_connect, the network input ports' 8 read ports as network
  * inputs for the Rotary Rule.
  *
- * :param desc: the description to fill (all of it is overwritten).
+ * :param desc: the description to fill (all of it is overwritten, even
+ *              when the kind is invalid).
  * :param kind: the algorithm.
  * :param rotary: nonzero for the Rotary Rule (SPAA, WFA, WFA_WRAPPED, PIM).
  * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_PARAM_RANGE for a bad kind.
@@ -1574,7 +1575,6 @@ SA_API void sa_21364_no_connect(uint64_t *no_connect) {
 SA_API sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, int rotary) {
     int i;
     if (desc == NULL) return SA_ERR_NULL;
-    if ((int)kind < 0 || kind >= SA_ALLOC_KIND_COUNT) return SA_ERR_PARAM_RANGE;
     for (i = 0; i < SA_ALLOC_MAX; i++) desc->no_connect[i] = 0;
     desc->kind = kind;
     desc->num_inputs = 2 * SA_21364_IN_PORTS;
@@ -1587,7 +1587,7 @@ SA_API sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, in
 #if SA_ALLOC_MAX >= 16
     sa_21364_no_connect(desc->no_connect);
 #endif
-    return SA_OK;
+    return ((int)kind < 0 || kind >= SA_ALLOC_KIND_COUNT) ? SA_ERR_PARAM_RANGE : SA_OK;
 }
 
 /**
