@@ -18,6 +18,7 @@
  * Overridable macros (define before including):
  *   SA_API       linkage of every function (default: static inline)
  *   SA_ASSERT(c) precondition check on hot paths (default: assert(c))
+ *   SA_NO_SIMD   use portable C instead of SSE2 on x86-64 (same results)
  *
  * Naming: public functions and types start with sa_, macros with SA_,
  * private helpers with sa__.
@@ -34,6 +35,15 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
+
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(SA_NO_SIMD)
+#include <emmintrin.h>
+/** Defined to 1 when the output arbiter's age comparison uses SSE2 (x86-64;
+ *  define SA_NO_SIMD before including to use the portable code).  Both give
+ *  identical results; the tests compare them. */
+#define SA_SIMD_SSE2 1
+#endif
 
 #ifndef SA_API
 /** Linkage of every function of seastar_arb.h; define it before including
@@ -292,19 +302,20 @@ SA_API sa_result sa_age_config_validate(const sa_age_config *cfg) {
  *
  * :param clk: the clock to reset.
  * :param cfg: a configuration; it is validated first.
- * :returns: SA_OK or the error of sa_age_config_validate (clk unchanged).
+ * :returns: SA_OK or the error of sa_age_config_validate; on an error the
+ *           clock is still written, all zero, so that it is never left
+ *           uninitialised (its period of 0 marks it as unusable).
  */
 SA_API sa_result sa_age_clock_init(sa_age_clock *clk, const sa_age_config *cfg) {
     sa_result r = sa_age_config_validate(cfg);
-    if (r != SA_OK) return r;
     if (clk == NULL) return SA_ERR_NULL;
-    clk->age_clock_period = cfg->age_clock_period;
-    clk->age_clock_period_reg = cfg->age_clock_period;
+    clk->age_clock_period = r == SA_OK ? cfg->age_clock_period : 0;
+    clk->age_clock_period_reg = clk->age_clock_period;
     clk->packet_count[0] = clk->packet_count[1] = 0;
     clk->timestamp = 0;
     clk->epoch = 0;
     clk->inhibit = 0;
-    return SA_OK;
+    return r;
 }
 
 /**
@@ -509,10 +520,13 @@ typedef struct sa_grant {
  * :param num_sources: input sources, 1..SA_MAX_SOURCES, or 0 for 6.
  * :param num_vcs: VCs per source, 1..SA_MAX_VCS, or 0 for 4.
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_SOURCE_RANGE; SA_ERR_VC_RANGE;
- *           SA_ERR_CANDIDATE_RANGE if sources x VCs > 64.
+ *           SA_ERR_CANDIDATE_RANGE if sources x VCs > 64.  On an error the
+ *           arbiter is left all zero (no candidates).
  */
 SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num_vcs) {
     if (arb == NULL) return SA_ERR_NULL;
+    arb->num_sources = arb->num_vcs = 0;
+    arb->rr_pointer = arb->age_pointer = arb->grant_counter = 0;
     if (num_sources == 0) num_sources = 6;
     if (num_vcs == 0) num_vcs = SA_AGE_NUM_VCS;
     if (num_sources < 1 || num_sources > SA_MAX_SOURCES) return SA_ERR_SOURCE_RANGE;
@@ -520,7 +534,6 @@ SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num
     if (num_sources * num_vcs > SA_MAX_CANDIDATES) return SA_ERR_CANDIDATE_RANGE;
     arb->num_sources = (uint8_t)num_sources;
     arb->num_vcs = (uint8_t)num_vcs;
-    arb->rr_pointer = arb->age_pointer = arb->grant_counter = 0;
     return SA_OK;
 }
 
@@ -529,12 +542,13 @@ SA_API int sa_output_num_candidates(const sa_output_arb *arb) {
     return (int)arb->num_sources * (int)arb->num_vcs;
 }
 
-/* Mask of the eligible candidates holding the largest age; *max_age gets it. */
-SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsigned *max_age) {
+/* Mask of the eligible candidates holding the largest age; *max_age gets it.
+ * Portable version: two branch-free passes, key = age + 1 when eligible. */
+SA_API uint64_t sa__oldest_portable(uint64_t eligible, const uint8_t *ages, int n,
+                                    unsigned *max_age) {
     unsigned best = 0;
     uint64_t ties = 0;
     int i;
-    /* Two branch-free passes: key = age + 1 for eligible candidates, 0 else. */
     for (i = 0; i < n; i++) {
         unsigned key = ((unsigned)(eligible >> i) & 1u) * ((unsigned)ages[i] + 1u);
         best = key > best ? key : best;
@@ -545,6 +559,60 @@ SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsign
     }
     *max_age = best - 1u;
     return ties;
+}
+
+#ifdef SA_SIMD_SSE2
+
+/* Load ages[0..rem-1] (at most 16 of them) into a vector, zero beyond.  The
+ * copy is sized by rem so that no byte past the caller's array is read. */
+SA_API __m128i sa__load_ages16(const uint8_t *ages, int rem) {
+    uint8_t buf[16] = { 0 };
+    memcpy(buf, ages, (size_t)(rem < 16 ? rem : 16));
+    return _mm_loadu_si128((const __m128i *)(const void *)buf);
+}
+
+/* Byte mask (0xFF per set bit) of 16 eligibility bits. */
+SA_API __m128i sa__expand_bits16(unsigned bits) {
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1,
+                                     -128, 64, 32, 16, 8, 4, 2, 1);
+    __m128i e = _mm_cvtsi32_si128((int)(bits & 0xFFFFu));
+    e = _mm_unpacklo_epi8(e, e);
+    e = _mm_unpacklo_epi16(e, e);
+    e = _mm_unpacklo_epi32(e, e);          /* bits 0-7 in bytes 0-7, 8-15 in 8-15 */
+    return _mm_cmpeq_epi8(_mm_and_si128(e, sel), sel);
+}
+
+/* SSE2 version of sa__oldest_portable: 16 candidates per instruction. */
+SA_API uint64_t sa__oldest_sse2(uint64_t eligible, const uint8_t *ages, int n,
+                                unsigned *max_age) {
+    __m128i v[4], mx = _mm_setzero_si128(), b;
+    uint64_t ties = 0;
+    int c, chunks = (n + 15) >> 4;
+    for (c = 0; c < chunks; c++) {
+        v[c] = sa__load_ages16(ages + 16 * c, n - 16 * c);
+        mx = _mm_max_epu8(mx, _mm_and_si128(v[c],
+                          sa__expand_bits16((unsigned)(eligible >> (16 * c)))));
+    }
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 8));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 4));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 2));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 1));
+    *max_age = (unsigned)_mm_cvtsi128_si32(mx) & 0xFFu;
+    b = _mm_set1_epi8((char)*max_age);
+    for (c = 0; c < chunks; c++)
+        ties |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], b)) << (16 * c);
+    /* an ineligible candidate matches only through its age, never its mask */
+    return ties & eligible;
+}
+#endif
+
+/* Mask of the eligible candidates holding the largest age (eligible != 0). */
+SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsigned *max_age) {
+#ifdef SA_SIMD_SSE2
+    return sa__oldest_sse2(eligible, ages, n, max_age);
+#else
+    return sa__oldest_portable(eligible, ages, n, max_age);
+#endif
 }
 
 /**
@@ -560,10 +628,12 @@ SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsign
  * :param clk: the age clock (for inhibit); NULL means not inhibited.
  * :param eligible: bit c set when candidate c holds a packet that may be
  *                  sent (for SeaStar: a VC with send credits of at least the
- *                  maximum packet size).  Precondition: no bit at or above
- *                  sa_output_num_candidates.
- * :param ages: ages[c] is candidate c's age from sa_age_at_head (read only
- *              for eligible candidates); may be NULL if AGE_RR_SELECT is 0.
+ *                  maximum packet size).  Precondition (SA_ASSERT): no bit
+ *                  at or above sa_output_num_candidates; such bits are
+ *                  ignored when the assert is compiled out.
+ * :param ages: ages[c] is candidate c's age from sa_age_at_head, for the
+ *              sa_output_num_candidates candidates (only eligible ones are
+ *              compared); NULL makes every grant round-robin.
  * :param grant: receives the winner (candidate -1 if eligible is 0).
  * :returns: the winning candidate, or -1.
  * :paper: seed 000 Sections 2.1-2.3.2; seed 001 "Key parameters".
@@ -573,12 +643,12 @@ SA_API int sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg,
                             const uint8_t *ages, sa_grant *grant) {
     int n = sa_output_num_candidates(arb), c;
     int inhibit = clk != NULL && clk->inhibit;
-    int policy = (!inhibit && ((cfg->age_rr_select >> arb->grant_counter) & 1u))
+    int policy = (!inhibit && ages != NULL && ((cfg->age_rr_select >> arb->grant_counter) & 1u))
                ? SA_POLICY_AGE : SA_POLICY_ROUND_ROBIN;
     unsigned age = 0;
     SA_ASSERT((eligible & ~sa__low_mask(n)) == 0);
+    eligible &= sa__low_mask(n);    /* with SA_ASSERT disabled: ignore stray bits */
     if (policy == SA_POLICY_AGE) {
-        SA_ASSERT(ages != NULL);
         c = eligible ? sa__first_from(sa__oldest(eligible, ages, n, &age), arb->age_pointer) : -1;
     } else {
         c = sa__first_from(eligible, arb->rr_pointer);
@@ -605,6 +675,7 @@ SA_API void sa_output_update(sa_output_arb *arb, const sa_grant *grant) {
     uint8_t next;
     if (grant->candidate < 0) return;
     SA_ASSERT(grant->candidate < n);
+    if (grant->candidate >= n) return;  /* with SA_ASSERT disabled: not a grant */
     next = (uint8_t)(grant->candidate + 1 == n ? 0 : grant->candidate + 1);
     if (grant->policy == SA_POLICY_AGE) arb->age_pointer = next;
     else arb->rr_pointer = next;
@@ -728,7 +799,7 @@ SA_API sa_result sa__check_dims(int n, const int *radix) {
  */
 SA_API sa_result sa_average_hops(int n, const int *radix, const int *torus, double *hops) {
     int i;
-    double sum = 0.0, h;
+    double sum = 0.0, h = 0.0;
     sa_result r = sa__check_dims(n, radix);
     if (r != SA_OK) return r;
     if (hops == NULL) return SA_ERR_NULL;
