@@ -140,3 +140,18 @@ uninstall:
 
 clean:
 	rm -rf $(B) bench/out
+
+# ------------------------------------------------- matching study (issue 3)
+# make study: the standalone 21364 matching study (seed 002 Figures 8, 9):
+# CSV and PNG plots under build/study (installs Debian's python3-matplotlib
+# if it is missing).  STUDY_ARGS="--arbs 1000" reproduces the paper's count.
+STUDY_ARGS ?=
+.PHONY: study
+study: $(B)/examples/matching_study
+	@mkdir -p $(B)/study
+	./$(B)/examples/matching_study --out $(B)/study $(STUDY_ARGS) | tee $(B)/study/summary.txt
+	@/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || \
+	  { echo "installing python3-matplotlib"; (apt-get install -y python3-matplotlib >/dev/null 2>&1 || \
+	    (apt-get update >/dev/null 2>&1 && apt-get install -y python3-matplotlib >/dev/null 2>&1)) || \
+	    sudo apt-get install -y python3-matplotlib >/dev/null; }
+	/usr/bin/python3 examples/plot_matching.py $(B)/study

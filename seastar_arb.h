@@ -1636,7 +1636,8 @@ SA_API void sa_21364_no_connect(uint64_t *no_connect) {
  * sa_21364_no_connect, the network input ports' 8 read ports as network
  * inputs for the Rotary Rule.
  *
- * :param desc: the description to fill (all of it is overwritten).
+ * :param desc: the description to fill (all of it is overwritten, even
+ *              when the kind is invalid).
  * :param kind: the algorithm.
  * :param rotary: nonzero for the Rotary Rule (SPAA, WFA, WFA_WRAPPED, PIM).
  * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_PARAM_RANGE for a bad kind.
@@ -1645,7 +1646,6 @@ SA_API void sa_21364_no_connect(uint64_t *no_connect) {
 SA_API sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, int rotary) {
     int i;
     if (desc == NULL) return SA_ERR_NULL;
-    if ((int)kind < 0 || kind >= SA_ALLOC_KIND_COUNT) return SA_ERR_PARAM_RANGE;
     for (i = 0; i < SA_ALLOC_MAX; i++) desc->no_connect[i] = 0;
     desc->kind = kind;
     desc->num_inputs = 2 * SA_21364_IN_PORTS;
@@ -1658,7 +1658,7 @@ SA_API sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, in
 #if SA_ALLOC_MAX >= 16
     sa_21364_no_connect(desc->no_connect);
 #endif
-    return SA_OK;
+    return ((int)kind < 0 || kind >= SA_ALLOC_KIND_COUNT) ? SA_ERR_PARAM_RANGE : SA_OK;
 }
 
 /**
@@ -2155,46 +2155,86 @@ SA_API int sa__mcm_plain(const sa_alloc *a, const uint64_t *eff, sa_match *mt) {
     return mt->size;
 }
 
+/* Bit set over the subsets of at most 8 outputs: bit S of w[S / 64]. */
+typedef struct sa__subsets {
+    uint64_t w[4];
+} sa__subsets;
+
+/* The subsets of `from` that are disjoint from the output set a, each with
+ * a added (a shift by a, since S | a = S + a when S & a = 0), OR-ed into to. */
+SA_API void sa__subsets_add(sa__subsets *to, const sa__subsets *from, int a) {
+    static const uint64_t zero_bit[6] = {
+        0x5555555555555555ull, 0x3333333333333333ull, 0x0F0F0F0F0F0F0F0Full,
+        0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull };
+    uint64_t in[4];
+    int w, t, ws = a >> 6, bs = a & 63;
+    for (w = 0; w < 4; w++) {
+        uint64_t z = from->w[w];
+        for (t = 0; t < 6; t++) if ((a >> t) & 1) z &= zero_bit[t];
+        if (((a >> 6) & 1) && (w & 1)) z = 0;
+        if (((a >> 7) & 1) && (w & 2)) z = 0;
+        in[w] = z;
+    }
+    for (w = 3; w >= ws; w--) {
+        uint64_t v = in[w - ws] << bs;
+        if (bs && w - ws - 1 >= 0) v |= in[w - ws - 1] >> (64 - bs);
+        to->w[w] |= v;
+    }
+}
+
 /* Exact maximum with read-port pairing (num_outputs <= 8): dynamic
- * programming over buffers and the set of outputs used so far; a buffer's
- * options are the (out0, out1) pairs its two read ports can take together. */
+ * programming over the buffers and the set of outputs used so far, with
+ * the reachable sets of each stage as 256-bit sets.  A buffer's options are
+ * the (out0, out1) pairs its two read ports can take together. */
 SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          sa_match *mt) {
-    uint8_t reach[2][256];
-    uint8_t from[SA_ALLOC_MAX / 2 + 1][256];
-    uint8_t pick[SA_ALLOC_MAX / 2 + 1][256];
-    int nb = a->num_inputs / 2, m = a->num_outputs, states = 1 << m, b, s, best = 0, cur = 0;
-    for (s = 0; s < states; s++) reach[0][s] = 0;
-    reach[0][0] = 1;
+    sa__subsets reach[SA_ALLOC_MAX / 2 + 1];
+    int nb = a->num_inputs / 2, m = a->num_outputs, b, w, best = 0, best_bits = -1;
+    for (w = 0; w < 4; w++) reach[0].w[w] = 0;
+    reach[0].w[0] = 1;
     for (b = 0; b < nb; b++) {
-        uint64_t r0 = eff[2 * b], r1 = eff[2 * b + 1];
-        int o0, o1, nxt = cur ^ 1;
-        for (s = 0; s < states; s++) reach[nxt][s] = 0;
-        for (o0 = -1; o0 < m; o0++) {
-            uint64_t blk;
-            if (o0 >= 0 && !((r0 >> o0) & 1u)) continue;
-            blk = o0 >= 0 ? sa_read_buffer_clash(&bufs[b], o0) : 0;
-            for (o1 = -1; o1 < m; o1++) {
-                int used;
-                if (o1 >= 0 && (!((r1 >> o1) & 1u) || o1 == o0 || ((blk >> o1) & 1u))) continue;
-                used = (o0 >= 0 ? 1 << o0 : 0) | (o1 >= 0 ? 1 << o1 : 0);
-                for (s = 0; s < states; s++) {
-                    if (!reach[cur][s] || (s & used) || reach[nxt][s | used]) continue;
-                    reach[nxt][s | used] = 1;
-                    from[b][s | used] = (uint8_t)s;
-                    pick[b][s | used] = (uint8_t)((o0 + 1) | ((o1 + 1) << 4));
-                }
+        uint64_t r0 = eff[2 * b], r1 = eff[2 * b + 1], x, y;
+        reach[b + 1] = reach[b]; /* neither read port matched */
+        for (x = r0; x; x &= x - 1) {
+            int o0 = sa__ctz64(x);
+            uint64_t ok1 = r1 & ~sa_read_buffer_clash(&bufs[b], o0) & ~((uint64_t)1 << o0);
+            sa__subsets_add(&reach[b + 1], &reach[b], 1 << o0);
+            for (y = ok1; y; y &= y - 1) sa__subsets_add(&reach[b + 1], &reach[b], (1 << o0) | (1 << sa__ctz64(y)));
+        }
+        for (y = r1; y; y &= y - 1) sa__subsets_add(&reach[b + 1], &reach[b], 1 << sa__ctz64(y));
+    }
+    for (w = 0; w < 4; w++) {
+        uint64_t x;
+        for (x = reach[nb].w[w]; x; x &= x - 1) {
+            int s = 64 * w + sa__ctz64(x), c = sa__bits((uint64_t)s);
+            if (c > best_bits) { best_bits = c; best = s; }
+        }
+    }
+    (void)m;
+    /* Walk back: for each buffer an option that leads from a reachable set. */
+    for (b = nb - 1; b >= 0; b--) {
+        uint64_t r0 = eff[2 * b], r1 = eff[2 * b + 1], x, y;
+        int o0 = -1, o1 = -1, done = 0;
+#define SA__REACHED(s) ((reach[b].w[(s) >> 6] >> ((s) & 63)) & 1u)
+        if (SA__REACHED(best)) done = 1;
+        for (x = r0; x && !done; x &= x - 1) {
+            int c0 = sa__ctz64(x);
+            uint64_t ok1 = r1 & ~sa_read_buffer_clash(&bufs[b], c0) & ~((uint64_t)1 << c0);
+            if (!((best >> c0) & 1)) continue;
+            if (SA__REACHED(best & ~(1 << c0))) { o0 = c0; done = 1; break; }
+            for (y = ok1 & (uint64_t)best; y; y &= y - 1) {
+                int c1 = sa__ctz64(y);
+                if (SA__REACHED(best & ~(1 << c0) & ~(1 << c1))) { o0 = c0; o1 = c1; done = 1; break; }
             }
         }
-        cur = nxt;
-    }
-    for (s = 0; s < states; s++)
-        if (reach[cur][s] && sa__bits((uint64_t)s) > sa__bits((uint64_t)best)) best = s;
-    for (b = nb - 1, s = best; b >= 0; b--) {
-        int o0 = (pick[b][s] & 15) - 1, o1 = (pick[b][s] >> 4) - 1;
-        if (o0 >= 0) sa__match_add(mt, 2 * b, o0);
-        if (o1 >= 0) sa__match_add(mt, 2 * b + 1, o1);
-        s = from[b][s];
+        for (y = r1 & (uint64_t)best; y && !done; y &= y - 1) {
+            int c1 = sa__ctz64(y);
+            if (SA__REACHED(best & ~(1 << c1))) { o1 = c1; done = 1; }
+        }
+#undef SA__REACHED
+        SA_ASSERT(done);
+        if (o0 >= 0) { sa__match_add(mt, 2 * b, o0); best &= ~(1 << o0); }
+        if (o1 >= 0) { sa__match_add(mt, 2 * b + 1, o1); best &= ~(1 << o1); }
     }
     return mt->size;
 }
