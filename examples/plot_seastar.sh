@@ -7,7 +7,9 @@
 # CSVDIR), then examples/plot_seastar.py draws PNGs and writes the small
 # CSV tables into docs/img/, which docs/simulator.rst includes.  Uses
 # Debian's /usr/bin/python3 with python3-matplotlib, installed with apt-get
-# if missing.  QUICK=1 runs shorter windows (a smoke test, noisier numbers).
+# if missing.  QUICK=1 runs shorter windows (a smoke test, noisier numbers);
+# ONLY="merging table5" runs only the named experiments (latency_load,
+# merging, table5, figure5, period) and redraws everything that has data.
 #
 # Experiments (seed 000 Sections 1-4, seed 004 Section 8.2.4.1):
 #   latency_load  8x8x8 torus, uniform, round-robin vs age, offered load sweep
@@ -29,24 +31,39 @@ else W=3000; C=15000; MW=5000; MC=40000; fi
 T5LOAD=${T5LOAD:-0.16}       # near saturation of the 11x12x16 torus (see docs)
 AGE="--period 8 --bias 3,2,1"
 
-echo "plot_seastar: latency against offered load (8x8x8)"
+run() { [ -z "${ONLY:-}" ] || case " $ONLY " in *" $1 "*) ;; *) return 1;; esac; echo "plot_seastar: $2"; }
+
+if run latency_load "latency against offered load (8x8x8)"; then
 loads=0.05,0.1,0.15,0.2,0.25,0.28,0.31,0.34,0.37,0.4
 {
     $sim --topo 8x8x8 --arb rr --loads $loads --warmup $W --cycles $C --csv --label round-robin --quiet
     $sim --topo 8x8x8 $AGE --loads $loads --warmup $W --cycles $C --csv --no-header \
          --label "age p8 bias 3,2,1" --quiet
 } > "$out/latency_load.csv"
+fi
 
-echo "plot_seastar: merging shares (Figure 4)"
+if run merging "merging shares (Figure 4) and their period sweep"; then
+merge() {  # topology-flag arbitration-flags output
+    $sim --topo 8 $1 --tie plus --pattern hotspot --hotspot 7 --load 1 --srcq 16 $2 \
+         --warmup $MW --cycles $MC --per-source "$3" --quiet > /dev/null
+}
+merge "--mesh x" "--arb rr" "$out/merging_mesh_rr.csv"
+merge "--mesh x" "--period 13" "$out/merging_mesh_age.csv"
+merge "" "--arb rr" "$out/merging_torus_rr.csv"
+merge "" "--period 8" "$out/merging_torus_age.csv"
+echo "network,period,share_min,share_max,max_over_min" > "$out/merging_sweep.csv"
 for topo in mesh torus; do
     m=""; [ $topo = mesh ] && m="--mesh x"
-    $sim --topo 8 $m --tie plus --pattern hotspot --hotspot 7 --load 1 --srcq 16 --arb rr \
-         --warmup $MW --cycles $MC --per-source "$out/merging_${topo}_rr.csv" --quiet > /dev/null
-    $sim --topo 8 $m --tie plus --pattern hotspot --hotspot 7 --load 1 --srcq 16 --period 16 \
-         --warmup $MW --cycles $MC --per-source "$out/merging_${topo}_age.csv" --quiet > /dev/null
+    for p in 1 4 6 8 10 11 12 13 14 16 24 32 64 4096; do
+        merge "$m" "--period $p" "$out/tmp_share.csv"
+        awk -F, -v t=$topo -v p=$p 'NR>1 && NR<=8 { if (mn == "" || $4 < mn) mn = $4; if ($4 > mx) mx = $4 }
+            END { printf "%s,%s,%.4f,%.4f,%.2f\n", t, p, mn, mx, mx / mn }' "$out/tmp_share.csv" >> "$out/merging_sweep.csv"
+    done
 done
+rm -f "$out/tmp_share.csv"
+fi
 
-echo "plot_seastar: Table 5 configurations on 11x12x16 at load $T5LOAD"
+if run table5 "Table 5 configurations on 11x12x16 at load $T5LOAD"; then
 {
     $sim --topo 11x12x16 --arb rr --load $T5LOAD --warmup $W --cycles $C --csv --label rr
     for p in 4 8 16; do
@@ -56,16 +73,18 @@ echo "plot_seastar: Table 5 configurations on 11x12x16 at load $T5LOAD"
         done
     done
 } > "$out/table5.csv"
+fi
 
-echo "plot_seastar: age histograms (Figure 5)"
+if run figure5 "age histograms (Figure 5)"; then
 {
     $sim --topo 11x12x16 --period 0x1000 --load $T5LOAD --warmup $W --cycles $C --csv --label fig5
     for p in 8 4; do
         $sim --topo 11x12x16 --period $p --load $T5LOAD --warmup $W --cycles $C --csv --no-header --label fig5
     done
 } > "$out/figure5.csv"
+fi
 
-echo "plot_seastar: age clock period sweep (Section 3 estimate 18)"
+if run period "age clock period sweep (Section 3 estimate 18)"; then
 $sim --topo 11x12x16 --arb rr --load $T5LOAD --warmup $W --cycles $C --csv --label rr > "$out/period_rr.csv"
 {
     first=1
@@ -74,6 +93,7 @@ $sim --topo 11x12x16 --arb rr --load $T5LOAD --warmup $W --cycles $C --csv --lab
         $sim --topo 11x12x16 --period $p --bias 3,2,1 --load $T5LOAD --warmup $W --cycles $C --csv $h --label sweep
     done
 } > "$out/period_sweep.csv"
+fi
 
 py=/usr/bin/python3
 if ! $py -c 'import matplotlib' >/dev/null 2>&1; then
