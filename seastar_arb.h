@@ -628,10 +628,12 @@ SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsign
  * :param clk: the age clock (for inhibit); NULL means not inhibited.
  * :param eligible: bit c set when candidate c holds a packet that may be
  *                  sent (for SeaStar: a VC with send credits of at least the
- *                  maximum packet size).  Precondition: no bit at or above
- *                  sa_output_num_candidates.
- * :param ages: ages[c] is candidate c's age from sa_age_at_head (read only
- *              for eligible candidates); may be NULL if AGE_RR_SELECT is 0.
+ *                  maximum packet size).  Precondition (SA_ASSERT): no bit
+ *                  at or above sa_output_num_candidates; such bits are
+ *                  ignored when the assert is compiled out.
+ * :param ages: ages[c] is candidate c's age from sa_age_at_head, for the
+ *              sa_output_num_candidates candidates (only eligible ones are
+ *              compared); NULL makes every grant round-robin.
  * :param grant: receives the winner (candidate -1 if eligible is 0).
  * :returns: the winning candidate, or -1.
  * :paper: seed 000 Sections 2.1-2.3.2; seed 001 "Key parameters".
@@ -641,12 +643,12 @@ SA_API int sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg,
                             const uint8_t *ages, sa_grant *grant) {
     int n = sa_output_num_candidates(arb), c;
     int inhibit = clk != NULL && clk->inhibit;
-    int policy = (!inhibit && ((cfg->age_rr_select >> arb->grant_counter) & 1u))
+    int policy = (!inhibit && ages != NULL && ((cfg->age_rr_select >> arb->grant_counter) & 1u))
                ? SA_POLICY_AGE : SA_POLICY_ROUND_ROBIN;
     unsigned age = 0;
     SA_ASSERT((eligible & ~sa__low_mask(n)) == 0);
+    eligible &= sa__low_mask(n);    /* with SA_ASSERT disabled: ignore stray bits */
     if (policy == SA_POLICY_AGE) {
-        SA_ASSERT(ages != NULL);
         c = eligible ? sa__first_from(sa__oldest(eligible, ages, n, &age), arb->age_pointer) : -1;
     } else {
         c = sa__first_from(eligible, arb->rr_pointer);
@@ -673,6 +675,7 @@ SA_API void sa_output_update(sa_output_arb *arb, const sa_grant *grant) {
     uint8_t next;
     if (grant->candidate < 0) return;
     SA_ASSERT(grant->candidate < n);
+    if (grant->candidate >= n) return;  /* with SA_ASSERT disabled: not a grant */
     next = (uint8_t)(grant->candidate + 1 == n ? 0 : grant->candidate + 1);
     if (grant->policy == SA_POLICY_AGE) arb->age_pointer = next;
     else arb->rr_pointer = next;

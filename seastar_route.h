@@ -1,6 +1,50 @@
 /* seastar_route.h - k-ary n-cube topologies, dimension-order routing,
  * SeaStar routing tables, fault-aware table generation and verification,
- * header-only C.  (Under construction: see the routing issue.)
+ * header-only C.
+ *
+ * Part of seastar: a reference implementation of interconnection-network
+ * router algorithms.  This header holds
+ *
+ *   1. k-ary n-cube topologies: 1 to SR_MAX_DIMS dimensions, mixed radix,
+ *      each dimension a mesh or a torus (seed 000 Section 1.1);
+ *   2. dimension-order routing (x, then y, then z, ...) with dateline
+ *      virtual channels: VC0->VC1 and VC2->VC3 across a dateline
+ *      (seed 000 Section 1.1, seed 001 "Routing");
+ *   3. the SeaStar hierarchical routing tables: one table per input port,
+ *      an 8-entry global table (GLUT) indexed by destination[14:12] and a
+ *      local table (LUT) indexed by destination[11:0] (seed 001, seed 004
+ *      Chapter 8.2.2 and 8.2.4);
+ *   4. fault-aware table generation: the SeaStar rules for X, Y and Z links
+ *      (seed 001) and a search-based generator that goes beyond them;
+ *   5. a verifier that proves or refutes delivery of every pair and the
+ *      absence of cycles in the channel dependency graph (Dally and Seitz).
+ *
+ * Usage, in order (see docs/routing.rst for the full story):
+ *
+ *   sr_topology_desc d = {0};                 // zero = torus, dateline 0
+ *   sr_topology t;
+ *   d.num_dims = 3; d.radix[0] = d.radix[1] = d.radix[2] = 8;
+ *   if (sr_topology_init(&t, &d) != SR_OK) ...;
+ *
+ *   // the routing function: (node, input port, destination, VC)
+ *   sr_route r = sr_route_dor(&t, node, t.proc_port, dest, 0);
+ *   // r.port is the output port (t.proc_port = eject), r.vc the new VC
+ *
+ *   // the same routes as SeaStar tables, one router at a time
+ *   size_t bytes = sr_table_size(&t);        // per router, all input ports
+ *   uint8_t *tab = malloc(bytes);
+ *   sr_table_build_dor(&t, node, tab, bytes);
+ *   sr_entry e = sr_table_lookup(&t, tab, node, in_port, dest);
+ *   int out_port = sr_entry_port(e), out_vc = sr_entry_vc(e, in_vc);
+ *
+ *   // whole-network tables (N * bytes) can be checked by sr_verify, and
+ *   // generated around faults by sr_tables_build_seastar/_search.
+ *
+ * Ports: for dimension d, port 2d is "+d" (towards coordinate c+1) and
+ * port 2d+1 is "-d"; port 2n (t.proc_port) is the processor port.  An
+ * input port is named after the link it is attached to: a packet that
+ * arrives on input port 2d came from the neighbour at c+1.  Leaving by the
+ * port one arrived on is a 180-degree turn.
  *
  * Overridable macros (define before including):
  *   SR_API       linkage of every function (default: static inline)
@@ -14,21 +58,736 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 #ifndef SR_API
-/** Linkage of every function of seastar_route.h. */
+/** Linkage of every function of seastar_route.h; define it before including
+ *  the header to change it (for example to plain ``static``). */
 #define SR_API static inline
 #endif
 
 #ifndef SR_ASSERT
 #include <assert.h>
-/** Precondition check used on hot paths. */
+/** Precondition check used on hot paths; define it before including the
+ *  header to route failures to your own handler (or to nothing). */
 #define SR_ASSERT(c) assert(c)
 #endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ======================================================================
+ * Limits, result codes
+ * ====================================================================== */
+
+/** Largest number of dimensions of a topology (SeaStar uses 3). */
+#define SR_MAX_DIMS 8
+/** Largest number of router ports: two per dimension plus the processor. */
+#define SR_MAX_PORTS (2 * SR_MAX_DIMS + 1)
+/** Largest number of nodes: the SeaStar destination field is 15 bits
+ *  (destination[14:0]), so node ids are 0..32767. */
+#define SR_MAX_NODES 32768
+/** Number of virtual channels: VC0/VC1 (requests), VC2/VC3 (responses). */
+#define SR_NUM_VCS 4
+/** Entries of the global lookup table (GLUT), indexed by destination[14:12]. */
+#define SR_GLUT_ENTRIES 8
+/** Entries of the hardware local lookup table (LUT), indexed by
+ *  destination[11:0]; also the number of node ids in a global partition. */
+#define SR_LUT_ENTRIES 4096
+/** Shift that turns a node id into its global partition (id >> 12). */
+#define SR_PARTITION_SHIFT 12
+/** "No node": returned by sr_neighbor for a missing link. */
+#define SR_NO_NODE 0xFFFFFFFFu
+/** Port field of an entry that routes nowhere (an unroutable destination). */
+#define SR_PORT_NONE 31
+/** Longest witness (path hops or dependency-cycle channels) a report keeps. */
+#define SR_MAX_WITNESS 256
+
+/** Result code of every function that can fail.  ``SR_OK`` is zero. */
+typedef enum sr_result {
+    SR_OK = 0,               /**< success */
+    SR_ERR_NULL,             /**< a required pointer argument is NULL */
+    SR_ERR_DIMS,             /**< number of dimensions is 0 or above SR_MAX_DIMS
+                                  (or not 3 where only 3 is supported) */
+    SR_ERR_RADIX,            /**< a radix is below 2 */
+    SR_ERR_TOO_MANY_NODES,   /**< more than SR_MAX_NODES nodes (15-bit ids) */
+    SR_ERR_DATELINE,         /**< a dateline position is outside 0..radix-1 */
+    SR_ERR_PARTITION,        /**< more than 4096 nodes and the global partitions
+                                  are not whole slabs of dimension 0 */
+    SR_ERR_NODE_RANGE,       /**< a node id is outside the network */
+    SR_ERR_PORT_RANGE,       /**< a port is not a network port of this topology */
+    SR_ERR_NO_LINK,          /**< the link does not exist (edge of a mesh) */
+    SR_ERR_BUFFER_SIZE,      /**< a caller buffer is smaller than its size query */
+    SR_ERR_ORDER,            /**< a direction order is not a permutation of the
+                                  network ports */
+    SR_RESULT_COUNT          /**< number of result codes (not a result) */
+} sr_result;
+
+/**
+ * Turn a result code into a one-line English message.
+ *
+ * :param r: a result code.
+ * :returns: a static string; never NULL (unknown codes give "unknown result").
+ */
+SR_API const char *sr_result_string(sr_result r) {
+    switch (r) {
+    case SR_OK: return "ok";
+    case SR_ERR_NULL: return "a required pointer argument is NULL";
+    case SR_ERR_DIMS: return "the number of dimensions is 0, above SR_MAX_DIMS (8), or not supported here";
+    case SR_ERR_RADIX: return "a radix is below 2";
+    case SR_ERR_TOO_MANY_NODES: return "more than 32768 nodes: node ids must fit the 15-bit destination field";
+    case SR_ERR_DATELINE: return "a dateline position is outside 0..radix-1";
+    case SR_ERR_PARTITION:
+        return "more than 4096 nodes and the 4096-node global partitions are not whole "
+               "slabs of dimension 0 (the product of the other radices must divide 4096)";
+    case SR_ERR_NODE_RANGE: return "a node id is outside the network";
+    case SR_ERR_PORT_RANGE: return "a port is not a network port of this topology";
+    case SR_ERR_NO_LINK: return "the link does not exist (edge of a mesh dimension)";
+    case SR_ERR_BUFFER_SIZE: return "a buffer is smaller than its size query says";
+    case SR_ERR_ORDER: return "a direction order is not a permutation of the network ports";
+    case SR_RESULT_COUNT: break;
+    }
+    return "unknown result";
+}
+
+/* ======================================================================
+ * Topology
+ * ====================================================================== */
+
+/**
+ * Description of a k-ary n-cube; a zero-initialised field means its default.
+ *
+ * Every dimension is a torus unless ``mesh[d]`` is nonzero.  The dateline of
+ * a torus dimension is the link between coordinates ``dateline[d]-1`` and
+ * ``dateline[d]`` (mod radix); the default 0 puts it on the wrap-around
+ * link between radix-1 and 0.
+ *
+ * :paper: seed 000 Section 1.1 (mixed radix kx, ky, kz; each dimension a
+ *     mesh or a torus), seed 001 "Topology".
+ */
+typedef struct sr_topology_desc {
+    int num_dims;                /**< number of dimensions, 1..SR_MAX_DIMS */
+    int radix[SR_MAX_DIMS];      /**< radix k of each dimension, >= 2 */
+    int mesh[SR_MAX_DIMS];       /**< nonzero: dimension d is a mesh (no wrap link) */
+    int dateline[SR_MAX_DIMS];   /**< dateline position of a torus dimension, 0..k-1 */
+} sr_topology_desc;
+
+/**
+ * A validated topology (filled by sr_topology_init; read-only afterwards).
+ *
+ * Node ids are mixed-radix numbers with dimension 0 (x) the MOST
+ * significant digit, so that the 4096-node global partitions selected by
+ * destination[14:12] are slabs of whole yz planes, as on the Cray XT
+ * ("the localities are split with yz planes", seed 001).
+ */
+typedef struct sr_topology {
+    int num_dims;                 /**< number of dimensions n */
+    int num_ports;                /**< ports per router: 2n + 1 */
+    int proc_port;                /**< the processor port, 2n */
+    int radix[SR_MAX_DIMS];       /**< radix of each dimension */
+    int mesh[SR_MAX_DIMS];        /**< 1 if the dimension is a mesh, 0 if a torus */
+    int dateline[SR_MAX_DIMS];    /**< dateline position (torus dimensions) */
+    uint32_t stride[SR_MAX_DIMS]; /**< id = sum of coord[d] * stride[d] */
+    uint32_t num_nodes;           /**< number of nodes N */
+    uint32_t num_partitions;      /**< global partitions in use: ceil(N / 4096) */
+    uint32_t lut_entries;         /**< LUT entries stored: min(N, 4096) */
+    uint32_t table_stride;        /**< entries per input port: 8 + lut_entries */
+    uint32_t table_size;          /**< bytes of one router's tables (all ports) */
+} sr_topology;
+
+/**
+ * Validate a description and fill a topology.
+ *
+ * :param t: the topology to fill (untouched on error).
+ * :param d: the description.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (0 or more than SR_MAX_DIMS
+ *     dimensions); SR_ERR_RADIX (a radix of 0 or 1); SR_ERR_TOO_MANY_NODES
+ *     (more than 32768 nodes, the 15-bit node id); SR_ERR_DATELINE;
+ *     SR_ERR_PARTITION (more than 4096 nodes and the product of the radices
+ *     of dimensions 1..n-1 does not divide 4096, so a global partition
+ *     would not be a set of whole yz planes and a GLUT entry could not
+ *     follow dimension order).
+ * :paper: seed 000 Section 1.1; seed 001 "Routing" (15-bit destination,
+ *     partitions split with yz planes).
+ */
+SR_API sr_result sr_topology_init(sr_topology *t, const sr_topology_desc *d) {
+    sr_topology r;
+    uint64_t n = 1;
+    int i;
+    if (!t || !d) return SR_ERR_NULL;
+    if (d->num_dims < 1 || d->num_dims > SR_MAX_DIMS) return SR_ERR_DIMS;
+    memset(&r, 0, sizeof r);
+    r.num_dims = d->num_dims;
+    r.num_ports = 2 * d->num_dims + 1;
+    r.proc_port = 2 * d->num_dims;
+    for (i = d->num_dims - 1; i >= 0; i--) {
+        if (d->radix[i] < 2) return SR_ERR_RADIX;
+        if (d->radix[i] > SR_MAX_NODES) return SR_ERR_TOO_MANY_NODES;
+        if (d->dateline[i] < 0 || d->dateline[i] >= d->radix[i]) return SR_ERR_DATELINE;
+        r.radix[i] = d->radix[i];
+        r.mesh[i] = d->mesh[i] ? 1 : 0;
+        r.dateline[i] = d->dateline[i];
+        r.stride[i] = (uint32_t)n;
+        n *= (uint64_t)d->radix[i];
+        if (n > SR_MAX_NODES) return SR_ERR_TOO_MANY_NODES;
+    }
+    r.num_nodes = (uint32_t)n;
+    if (n > SR_LUT_ENTRIES && (SR_LUT_ENTRIES % r.stride[0]) != 0) return SR_ERR_PARTITION;
+    r.num_partitions = (uint32_t)((n + SR_LUT_ENTRIES - 1) / SR_LUT_ENTRIES);
+    r.lut_entries = n < SR_LUT_ENTRIES ? (uint32_t)n : SR_LUT_ENTRIES;
+    r.table_stride = SR_GLUT_ENTRIES + r.lut_entries;
+    r.table_size = (uint32_t)r.num_ports * r.table_stride;
+    *t = r;
+    return SR_OK;
+}
+
+/**
+ * Coordinate of a node in one dimension.
+ *
+ * :param t: the topology.
+ * :param node: node id, < t->num_nodes (asserted).
+ * :param dim: dimension, < t->num_dims (asserted).
+ * :returns: the coordinate, 0..radix-1.
+ */
+SR_API int sr_coord(const sr_topology *t, uint32_t node, int dim) {
+    SR_ASSERT(node < t->num_nodes && dim >= 0 && dim < t->num_dims);
+    return (int)((node / t->stride[dim]) % (uint32_t)t->radix[dim]);
+}
+
+/**
+ * Node id to coordinates.
+ *
+ * :param t: the topology.
+ * :param node: node id, < t->num_nodes (asserted).
+ * :param coords: out, t->num_dims coordinates (coords[0] is x).
+ */
+SR_API void sr_node_coords(const sr_topology *t, uint32_t node, int *coords) {
+    int d;
+    SR_ASSERT(node < t->num_nodes);
+    for (d = t->num_dims - 1; d >= 0; d--) {
+        coords[d] = (int)(node % (uint32_t)t->radix[d]);
+        node /= (uint32_t)t->radix[d];
+    }
+}
+
+/**
+ * Coordinates to node id.
+ *
+ * :param t: the topology.
+ * :param coords: t->num_dims coordinates.
+ * :returns: the node id, or SR_NO_NODE if a coordinate is out of range.
+ */
+SR_API uint32_t sr_node_id(const sr_topology *t, const int *coords) {
+    uint32_t id = 0;
+    int d;
+    for (d = 0; d < t->num_dims; d++) {
+        if (coords[d] < 0 || coords[d] >= t->radix[d]) return SR_NO_NODE;
+        id += (uint32_t)coords[d] * t->stride[d];
+    }
+    return id;
+}
+
+/**
+ * Port number of a direction.
+ *
+ * :param dim: dimension.
+ * :param negative: 0 for the + direction, nonzero for the - direction.
+ * :returns: 2*dim for +, 2*dim+1 for -.
+ */
+SR_API int sr_port(int dim, int negative) { return 2 * dim + (negative ? 1 : 0); }
+
+/**
+ * Dimension of a network port.
+ *
+ * :param port: a network port (not the processor port).
+ * :returns: port / 2.
+ */
+SR_API int sr_port_dim(int port) { return port >> 1; }
+
+/**
+ * The port on the other end of a link: +d <-> -d.
+ *
+ * :param port: a network port.
+ * :returns: port ^ 1 (the input port at the neighbour for a packet that
+ *     leaves by ``port``; leaving by the input port itself is a 180-degree
+ *     turn).
+ */
+SR_API int sr_port_opposite(int port) { return port ^ 1; }
+
+/**
+ * Short name of a port: "+x", "-x", "+y", "-y", "+z", "-z", "+u", "-u",
+ * "+v", "-v", "+w", "-w", "+d6", "-d6", "+d7", "-d7", or "proc".
+ *
+ * :param t: the topology (for the processor port number).
+ * :param port: a port.
+ * :returns: a static string; "none" for SR_PORT_NONE, "?" for other values.
+ */
+SR_API const char *sr_port_name(const sr_topology *t, int port) {
+    static const char *const names[2 * SR_MAX_DIMS] = {
+        "+x", "-x", "+y", "-y", "+z", "-z", "+u", "-u",
+        "+v", "-v", "+w", "-w", "+d6", "-d6", "+d7", "-d7" };
+    if (port == t->proc_port) return "proc";
+    if (port == SR_PORT_NONE) return "none";
+    if (port < 0 || port >= t->proc_port) return "?";
+    return names[port];
+}
+
+/**
+ * Neighbour of a node through a network port.
+ *
+ * :param t: the topology.
+ * :param node: node id, < t->num_nodes (asserted).
+ * :param port: any port.
+ * :returns: the neighbour's id, or SR_NO_NODE for the processor port, an
+ *     invalid port, or a missing link at the edge of a mesh dimension.
+ */
+SR_API uint32_t sr_neighbor(const sr_topology *t, uint32_t node, int port) {
+    int dim, c, k;
+    SR_ASSERT(node < t->num_nodes);
+    if (port < 0 || port >= t->proc_port) return SR_NO_NODE;
+    dim = port >> 1;
+    k = t->radix[dim];
+    c = (int)((node / t->stride[dim]) % (uint32_t)k);
+    if (port & 1) {
+        if (c > 0) return node - t->stride[dim];
+        return t->mesh[dim] ? SR_NO_NODE : node + (uint32_t)(k - 1) * t->stride[dim];
+    }
+    if (c < k - 1) return node + t->stride[dim];
+    return t->mesh[dim] ? SR_NO_NODE : node - (uint32_t)(k - 1) * t->stride[dim];
+}
+
+/**
+ * Whether the hop from coordinate ``c`` through ``port`` crosses the
+ * dateline of that port's dimension.
+ *
+ * The dateline of dimension d at position p is the link between p-1 and p
+ * (mod k); it exists only in a torus dimension.
+ *
+ * :param t: the topology.
+ * :param port: a network port.
+ * :param c: the coordinate, in the port's dimension, of the node the hop
+ *     leaves from.
+ * :returns: 1 if the hop crosses the dateline, else 0.
+ * :paper: seed 000 Section 1.1 (VC datelines).
+ */
+SR_API int sr_crosses_dateline(const sr_topology *t, int port, int c) {
+    int dim = port >> 1, k = t->radix[dim], p = t->dateline[dim];
+    if (t->mesh[dim]) return 0;
+    if (port & 1) return c == p;                 /* p -> p-1 */
+    return (c + 1 == k ? 0 : c + 1) == p;        /* p-1 -> p */
+}
+
+/* ======================================================================
+ * Faults
+ * ====================================================================== */
+
+/** Bit of sr_faults.mask marking a failed node. */
+#define SR_FAULT_NODE 0x80000000u
+
+/**
+ * A set of failed links and nodes over caller-owned storage.
+ *
+ * ``mask[node]`` has bit ``p`` set when the link leaving ``node`` through
+ * network port ``p`` has failed (links fail in both directions), and
+ * SR_FAULT_NODE when the node itself has failed.
+ */
+typedef struct sr_faults {
+    uint32_t *mask;      /**< one word per node (caller storage) */
+    uint32_t num_nodes;  /**< number of words */
+} sr_faults;
+
+/**
+ * Bytes of storage a fault set of this topology needs.
+ *
+ * :param t: the topology.
+ * :returns: 4 * t->num_nodes.
+ */
+SR_API size_t sr_faults_size(const sr_topology *t) {
+    return (size_t)t->num_nodes * sizeof(uint32_t);
+}
+
+/**
+ * Make an empty fault set over caller storage.
+ *
+ * :param f: the fault set to fill.
+ * :param t: the topology.
+ * :param storage: at least sr_faults_size(t) bytes, aligned for uint32_t.
+ * :param size: size of storage in bytes.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BUFFER_SIZE (nothing written).
+ */
+SR_API sr_result sr_faults_init(sr_faults *f, const sr_topology *t, void *storage, size_t size) {
+    if (!f || !t || !storage) return SR_ERR_NULL;
+    if (size < sr_faults_size(t)) return SR_ERR_BUFFER_SIZE;
+    f->mask = (uint32_t *)storage;
+    f->num_nodes = t->num_nodes;
+    memset(storage, 0, sr_faults_size(t));
+    return SR_OK;
+}
+
+/**
+ * Mark a link as failed, in both directions.
+ *
+ * :param f: the fault set.
+ * :param t: the topology.
+ * :param node: one end of the link.
+ * :param port: the network port of ``node`` the link leaves by.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_NODE_RANGE; SR_ERR_PORT_RANGE (not
+ *     a network port); SR_ERR_NO_LINK (edge of a mesh).  Nothing is written
+ *     on error.
+ */
+SR_API sr_result sr_fault_link(sr_faults *f, const sr_topology *t, uint32_t node, int port) {
+    uint32_t other;
+    if (!f || !t || !f->mask) return SR_ERR_NULL;
+    if (node >= t->num_nodes || f->num_nodes != t->num_nodes) return SR_ERR_NODE_RANGE;
+    if (port < 0 || port >= t->proc_port) return SR_ERR_PORT_RANGE;
+    other = sr_neighbor(t, node, port);
+    if (other == SR_NO_NODE) return SR_ERR_NO_LINK;
+    f->mask[node] |= 1u << port;
+    f->mask[other] |= 1u << (port ^ 1);
+    return SR_OK;
+}
+
+/**
+ * Mark a node as failed (all its links become unusable).
+ *
+ * :param f: the fault set.
+ * :param t: the topology.
+ * :param node: the node.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_NODE_RANGE (nothing written).
+ */
+SR_API sr_result sr_fault_node(sr_faults *f, const sr_topology *t, uint32_t node) {
+    if (!f || !t || !f->mask) return SR_ERR_NULL;
+    if (node >= t->num_nodes || f->num_nodes != t->num_nodes) return SR_ERR_NODE_RANGE;
+    f->mask[node] |= SR_FAULT_NODE;
+    return SR_OK;
+}
+
+/**
+ * Whether a node is alive.
+ *
+ * :param f: a fault set, or NULL for none.
+ * :param node: node id (< number of nodes).
+ * :returns: 1 if the node has not failed.
+ */
+SR_API int sr_node_ok(const sr_faults *f, uint32_t node) {
+    return !f || !(f->mask[node] & SR_FAULT_NODE);
+}
+
+/**
+ * Usable next hop: the neighbour through ``port`` if the link exists, has
+ * not failed and both of its ends are alive.
+ *
+ * :param t: the topology.
+ * :param f: a fault set, or NULL for none.
+ * :param node: node id (< t->num_nodes, asserted).
+ * :param port: any port.
+ * :returns: the neighbour, or SR_NO_NODE.
+ */
+SR_API uint32_t sr_next_hop(const sr_topology *t, const sr_faults *f, uint32_t node, int port) {
+    uint32_t v = sr_neighbor(t, node, port);
+    if (v == SR_NO_NODE || !f) return v;
+    if ((f->mask[node] & (SR_FAULT_NODE | (1u << port))) || (f->mask[v] & SR_FAULT_NODE))
+        return SR_NO_NODE;
+    return v;
+}
+
+/* ======================================================================
+ * Table entries and dimension-order routing
+ * ====================================================================== */
+
+/**
+ * One routing-table entry: output port in bits 0-4, VC update in bits 5-6.
+ *
+ * Departure: seed 001 says an entry gives "the destination port and
+ * virtual channel" but not how the VC is encoded.  One table serves both
+ * VC classes (request VC0/VC1, response VC2/VC3) and both VCs of a class,
+ * and the VC a packet must leave on can depend on the VC it arrived on
+ * (a packet keeps VC1 after a dateline until it turns), so the entry holds
+ * an update of the VC within its class: keep, lower (VC0/VC2) or upper
+ * (VC1/VC3).  The class never changes.
+ */
+typedef uint8_t sr_entry;
+
+/** VC update of an entry: keep the arrival VC. */
+#define SR_VC_KEEP 0
+/** VC update of an entry: the lower VC of the class (VC0 or VC2). */
+#define SR_VC_LOWER 1
+/** VC update of an entry: the upper VC of the class (VC1 or VC3). */
+#define SR_VC_UPPER 2
+/** An entry that routes nowhere: the destination is unroutable here. */
+#define SR_ENTRY_NONE ((sr_entry)SR_PORT_NONE)
+
+/**
+ * Make an entry.
+ *
+ * :param port: output port, 0..SR_MAX_PORTS-1 or SR_PORT_NONE.
+ * :param vc_update: SR_VC_KEEP, SR_VC_LOWER or SR_VC_UPPER.
+ * :returns: the entry.
+ */
+SR_API sr_entry sr_entry_make(int port, int vc_update) {
+    return (sr_entry)((unsigned)port | ((unsigned)vc_update << 5));
+}
+
+/**
+ * Output port of an entry.
+ *
+ * :param e: an entry.
+ * :returns: the port (SR_PORT_NONE for an unroutable entry).
+ */
+SR_API int sr_entry_port(sr_entry e) { return e & 31; }
+
+/**
+ * VC update field of an entry.
+ *
+ * :param e: an entry.
+ * :returns: SR_VC_KEEP, SR_VC_LOWER or SR_VC_UPPER.
+ */
+SR_API int sr_entry_vc_update(sr_entry e) { return (e >> 5) & 3; }
+
+/**
+ * VC a packet leaves on, given the VC it arrived on.
+ *
+ * :param e: an entry.
+ * :param in_vc: arrival VC, 0..3 (the class is in_vc / 2).
+ * :returns: the output VC, in the same class.
+ * :paper: seed 000 Section 1.1 (VC0->VC1, VC2->VC3 at a dateline).
+ */
+SR_API int sr_entry_vc(sr_entry e, int in_vc) {
+    int u = (e >> 5) & 3;
+    return u == SR_VC_KEEP ? in_vc : ((in_vc & ~1) | (u == SR_VC_UPPER));
+}
+
+/** Output of the routing function: a port and a virtual channel. */
+typedef struct sr_route {
+    int port;  /**< output port; t->proc_port ejects; SR_PORT_NONE: no route */
+    int vc;    /**< output virtual channel, 0..3 */
+} sr_route;
+
+/* Direction (0 = +, 1 = -) of the tie-break: even coordinates go +. */
+SR_API int sr__tie_negative(int c) { return c & 1; }
+
+/* Direction to take in ring/line dimension `dim` from coordinate c towards
+ * 2*target2/2 (targets are given doubled so that a partition's middle can be
+ * half-way between two planes).  Returns 0 for +, 1 for -. */
+SR_API int sr__direction2(const sr_topology *t, int dim, int c, int target2) {
+    int k2 = 2 * t->radix[dim], plus;
+    if (t->mesh[dim]) return target2 < 2 * c;
+    plus = ((target2 - 2 * c) % k2 + k2) % k2;
+    if (plus < t->radix[dim]) return 0;
+    if (plus > t->radix[dim]) return 1;
+    return sr__tie_negative(c);
+}
+
+/**
+ * The dimension-order routing function as a table entry.
+ *
+ * Routes in dimension 0 (x) until the coordinate matches, then 1 (y), and
+ * so on, then ejects at the processor port.  In a torus dimension it takes
+ * the shorter direction; when both are equally long (an even radix, the
+ * destination k/2 away) it goes + from an even coordinate and - from an
+ * odd one, which splits those routes evenly over the two directions of
+ * every ring.  A packet already travelling in the dimension it must
+ * correct keeps its direction (never a 180-degree turn).  VC update: upper
+ * when the hop crosses the dimension's dateline, keep when continuing in
+ * the same dimension, lower when turning into a new dimension or
+ * injected.
+ *
+ * When the network has more than one global partition and the node is not
+ * in the destination's partition, the x direction is the shorter one to
+ * the middle of that partition (ties as above), because one GLUT entry
+ * serves the whole partition.  Departure forced by the table format: for
+ * a destination plane on the far side of the ring's antipode this is up
+ * to half a partition's width longer than the shortest path.
+ *
+ * :param t: the topology.
+ * :param node: current node (< t->num_nodes, asserted).
+ * :param in_port: input port the packet arrived on (t->proc_port when
+ *     injected), < t->num_ports (asserted).
+ * :param dest: destination (< t->num_nodes, asserted).
+ * :returns: the entry (port t->proc_port with SR_VC_KEEP at the destination).
+ * :paper: seed 001 "Routing" (DOR x, then y, then z; datelines); seed 000
+ *     Section 1.1 (VC0->VC1 and VC2->VC3 when crossing a dateline).
+ */
+SR_API sr_entry sr_dor_entry(const sr_topology *t, uint32_t node, int in_port, uint32_t dest) {
+    int d, c = 0, target2 = 0, neg, port, in_dim;
+    SR_ASSERT(node < t->num_nodes && dest < t->num_nodes);
+    SR_ASSERT(in_port >= 0 && in_port < t->num_ports);
+    if (node == dest) return sr_entry_make(t->proc_port, SR_VC_KEEP);
+    in_dim = in_port == t->proc_port ? -1 : in_port >> 1;
+    if ((node >> SR_PARTITION_SHIFT) != (dest >> SR_PARTITION_SHIFT)) {
+        /* outside the destination's partition: a whole x slab */
+        uint32_t first = dest & ~(uint32_t)(SR_LUT_ENTRIES - 1);
+        uint32_t last = first + SR_LUT_ENTRIES - 1;
+        if (last >= t->num_nodes) last = t->num_nodes - 1;
+        d = 0;
+        c = (int)(node / t->stride[0]);
+        target2 = (int)(first / t->stride[0] + last / t->stride[0]);
+    } else {
+        for (d = 0; d < t->num_dims; d++) {
+            int cd = (int)((dest / t->stride[d]) % (uint32_t)t->radix[d]);
+            c = (int)((node / t->stride[d]) % (uint32_t)t->radix[d]);
+            if (c != cd) { target2 = 2 * cd; break; }
+        }
+    }
+    if (in_dim == d && !t->mesh[d]) neg = !(in_port & 1);   /* keep direction */
+    else neg = sr__direction2(t, d, c, target2);
+    port = 2 * d + neg;
+    if (sr_crosses_dateline(t, port, c)) return sr_entry_make(port, SR_VC_UPPER);
+    return sr_entry_make(port, in_dim == d ? SR_VC_KEEP : SR_VC_LOWER);
+}
+
+/**
+ * The dimension-order routing function: (node, input port, destination,
+ * VC) to (output port, VC).
+ *
+ * :param t: the topology.
+ * :param node: current node (< t->num_nodes, asserted).
+ * :param in_port: input port (t->proc_port when injected).
+ * :param dest: destination node.
+ * :param vc: arrival VC (the injection VC when injected: 0 for requests,
+ *     2 for responses), 0..3 (asserted).
+ * :returns: output port and VC; see sr_dor_entry for the rules.
+ * :paper: seed 001 "Routing"; seed 000 Section 1.1.
+ */
+SR_API sr_route sr_route_dor(const sr_topology *t, uint32_t node, int in_port, uint32_t dest, int vc) {
+    sr_route r;
+    sr_entry e;
+    SR_ASSERT(vc >= 0 && vc < SR_NUM_VCS);
+    e = sr_dor_entry(t, node, in_port, dest);
+    r.port = sr_entry_port(e);
+    r.vc = sr_entry_vc(e, vc);
+    return r;
+}
+
+/* ======================================================================
+ * SeaStar hierarchical tables
+ * ====================================================================== */
+
+/**
+ * Bytes of one router's tables: for each of the 2n+1 input ports, an
+ * 8-entry GLUT followed by the LUT.
+ *
+ * The LUT holds min(N, 4096) entries: the hardware LUT has 4096, but ids
+ * beyond the network's size can never be a destination.  A 32x32x32
+ * network needs 7 x 4104 = 28,728 bytes per router (941 MB for all 32K).
+ *
+ * :param t: the topology.
+ * :returns: t->table_size.
+ * :paper: seed 001 "Routing", "SeaStar Router Microarchitecture".
+ */
+SR_API size_t sr_table_size(const sr_topology *t) { return t->table_size; }
+
+/**
+ * Read a router's table exactly as the SeaStar input port does.
+ *
+ * If destination[14:12] differs from the router's own partition (its id's
+ * bits 14:12) the entry is GLUT[destination[14:12]], otherwise
+ * LUT[destination[11:0]].
+ *
+ * :param t: the topology.
+ * :param tables: this router's tables (sr_table_size(t) bytes).
+ * :param node: this router's node id (< t->num_nodes, asserted).
+ * :param in_port: input port (< t->num_ports, asserted).
+ * :param dest: destination (< t->num_nodes, asserted).
+ * :returns: the entry.
+ * :paper: seed 001 "Routing" (GLUT indexed by destination[14:12], local
+ *     table by destination[11:0]; one table per input port).
+ */
+SR_API sr_entry sr_table_lookup(const sr_topology *t, const uint8_t *tables, uint32_t node,
+                                int in_port, uint32_t dest) {
+    const uint8_t *tab;
+    uint32_t part = dest >> SR_PARTITION_SHIFT;
+    SR_ASSERT(node < t->num_nodes && dest < t->num_nodes);
+    SR_ASSERT(in_port >= 0 && in_port < t->num_ports);
+    tab = tables + (size_t)in_port * t->table_stride;
+    if (part != (node >> SR_PARTITION_SHIFT)) return tab[part];
+    return tab[SR_GLUT_ENTRIES + (dest & (SR_LUT_ENTRIES - 1))];
+}
+
+/**
+ * Pointer to one input port's GLUT (8 entries, then the LUT follows).
+ *
+ * :param t: the topology.
+ * :param tables: a router's tables.
+ * :param in_port: input port.
+ * :returns: tables + in_port * t->table_stride.
+ */
+SR_API uint8_t *sr_table_port(const sr_topology *t, uint8_t *tables, int in_port) {
+    return tables + (size_t)in_port * t->table_stride;
+}
+
+/* DOR entry for the first differing dimension `d`, own coordinate c,
+ * destination coordinate cd (neg decided by the caller). */
+SR_API sr_entry sr__dor_make(const sr_topology *t, int in_port, int d, int c, int neg) {
+    int port = 2 * d + neg;
+    if (sr_crosses_dateline(t, port, c)) return sr_entry_make(port, SR_VC_UPPER);
+    return sr_entry_make(port, (in_port != t->proc_port && (in_port >> 1) == d) ? SR_VC_KEEP
+                                                                              : SR_VC_LOWER);
+}
+
+/**
+ * Build one router's fault-free dimension-order tables.
+ *
+ * Fills, for every input port, the GLUT (entries for other partitions; the
+ * router's own partition and partitions beyond the network get
+ * SR_ENTRY_NONE) and the LUT (the router's own partition), so that
+ * sr_table_lookup gives sr_dor_entry for every (input port, destination).
+ * Runs of destinations that share an entry are written with memset, so a
+ * router costs about its table size in memory bandwidth.
+ *
+ * :param t: the topology.
+ * :param node: the router (< t->num_nodes).
+ * :param tables: out, sr_table_size(t) bytes.
+ * :param size: size of ``tables`` in bytes.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_NODE_RANGE; SR_ERR_BUFFER_SIZE
+ *     (size < sr_table_size(t)); nothing is written on error.
+ * :paper: seed 001 "Routing" (tables constructed from DOR; per input port).
+ */
+SR_API sr_result sr_table_build_dor(const sr_topology *t, uint32_t node, uint8_t *tables, size_t size) {
+    int coords[SR_MAX_DIMS];
+    int ip, d, v;
+    uint32_t base = node & ~(uint32_t)(SR_LUT_ENTRIES - 1), q;
+    if (!t || !tables) return SR_ERR_NULL;
+    if (node >= t->num_nodes) return SR_ERR_NODE_RANGE;
+    if (size < t->table_size) return SR_ERR_BUFFER_SIZE;
+    sr_node_coords(t, node, coords);
+    for (ip = 0; ip < t->num_ports; ip++) {
+        uint8_t *glut = tables + (size_t)ip * t->table_stride;
+        uint8_t *lut = glut + SR_GLUT_ENTRIES;
+        for (q = 0; q < SR_GLUT_ENTRIES; q++)
+            glut[q] = (q < t->num_partitions && q != (node >> SR_PARTITION_SHIFT))
+                          ? sr_dor_entry(t, node, ip, q << SR_PARTITION_SHIFT)
+                          : SR_ENTRY_NONE;
+        /* Destinations in [lo, lo + stride[d-1]) share coordinates 0..d-1
+         * with the node; inside, each value v of coordinate d is a run of
+         * stride[d] destinations with one entry. */
+        for (d = 0; d < t->num_dims; d++) {
+            uint32_t span = t->stride[d];
+            uint32_t lo = node - (node % (span * (uint32_t)t->radix[d]));
+            int c = coords[d];
+            int keep = ip != t->proc_port && (ip >> 1) == d && !t->mesh[d];
+            int vlo = 0, vhi = t->radix[d];
+            if (base > lo) vlo = (int)((base - lo) / span);
+            if (base + t->lut_entries < lo + (uint32_t)vhi * span)
+                vhi = (int)((base + t->lut_entries - lo + span - 1) / span);
+            for (v = vlo; v < vhi; v++) {
+                uint32_t from = lo + (uint32_t)v * span, to = from + span;
+                int neg;
+                sr_entry e;
+                if (v == c) continue;
+                if (to <= base || from >= base + SR_LUT_ENTRIES) continue;
+                if (from < base) from = base;
+                if (to > base + t->lut_entries) to = base + t->lut_entries;
+                neg = keep ? !(ip & 1) : sr__direction2(t, d, c, 2 * v);
+                e = sr__dor_make(t, ip, d, c, neg);
+                memset(lut + (from - base), e, to - from);
+            }
+        }
+        lut[node - base] = sr_entry_make(t->proc_port, SR_VC_KEEP);
+    }
+    return SR_OK;
+}
 
 #ifdef __cplusplus
 }
