@@ -132,5 +132,5 @@ $(RUNNERS) $(B)/bench/bench_alpha: $(wildcard examples/common/*.h)
 # Figures 10 and 11 of seed 002: the sweeps (CSV in docs/data/), then PNGs
 # in docs/img/ (installs Debian's python3-matplotlib if it is missing).
 alpha-plots: $(B)/examples/alpha21364
-	sh examples/plot_alpha21364.sh
+	/usr/bin/python3 examples/plot_alpha21364.py --run
 .PHONY: alpha-plots

@@ -55,6 +55,7 @@ static void usage(FILE *f) {
 "\n"
 "  --figure F         run the paper's configurations: 10, 11a, 11b, 11c or all\n"
 "                     (otherwise one configuration from the options below)\n"
+"  --label L          the figure column of a single configuration (-)\n"
 "  --size KxK         torus size (4x4)\n"
 "  --pattern P        uniform, bitrev or shuffle (uniform)\n"
 "  --alg LIST         comma-separated: PIM1,WFA-base,WFA-rotary,SPAA-base,\n"
@@ -86,7 +87,7 @@ static void usage(FILE *f) {
 static int is_value_option(const char *a) {
     static const char *const opts[] = { "--figure", "--size", "--pattern", "--alg", "--rates", "--outstanding",
         "--pipeline", "--cycles", "--warmup", "--seed", "--buf-adaptive", "--buf-escape", "--color-period",
-        "--color-threshold", "--audit", "-o" };
+        "--color-threshold", "--audit", "-o", "--label" };
     size_t i;
     for (i = 0; i < sizeof opts / sizeof opts[0]; i++) if (!strcmp(a, opts[i])) return 1;
     return 0;
@@ -153,6 +154,7 @@ int main(int argc, char **argv) {
         else if (!is_value_option(a)) { fprintf(stderr, "alpha21364: unknown option %s (try --help)\n", a); return 2; }
         else if (v == NULL) ok = 0;
         else if (!strcmp(a, "--figure")) figure = v;
+        else if (!strcmp(a, "--label")) one.figure = v;
         else if (!strcmp(a, "--size")) ok = parse_size(v, &one.kx, &one.ky);
         else if (!strcmp(a, "--pattern")) {
             one.pattern = sim_pattern_parse(v);

@@ -210,6 +210,7 @@ typedef struct al_pkt_ext {
     uint8_t cls;       /**< AL_REQ, AL_FWD, AL_RSP */
     uint8_t sink;      /**< local outputs it may leave by at its destination */
     uint8_t tie;       /**< bit d: in dimension d a half-way tie goes - (else +) */
+    uint8_t want;      /**< outputs that lead towards the destination from here */
 } al_pkt_ext;
 
 /** A coherence transaction (one miss). */
@@ -326,6 +327,33 @@ static inline void al__q_remove(al_router *r, int b, uint32_t pi) {
     r->waiting--;
 }
 
+/* Productive direction in one dimension from c to d on a ring of k: +1, -1
+ * or 0.  A tie (distance k/2, both rectangles minimal) goes + unless neg;
+ * the packet draws neg once per dimension at creation, so ties spread
+ * evenly over both directions and a packet keeps its direction.
+ * *wrap: the way crosses the wrap-around link. */
+static inline int al__dir(int c, int d, int k, int neg, int *wrap) {
+    int fwd = ((d - c) % k + k) % k;
+    if (fwd == 0) { *wrap = 0; return 0; }
+    if (2 * fwd < k || (2 * fwd == k && !neg)) { *wrap = d < c; return 1; }
+    *wrap = d > c;
+    return -1;
+}
+
+/* Outputs that lead packet pi towards its destination from router rt (the
+ * productive directions, or its local outputs at the destination). */
+static inline uint8_t al__want(const al_net *net, const al_router *rt, uint32_t pi) {
+    const sim_packet *pk = &net->pool.pkt[pi];
+    int tx = (int)(pk->dst % (uint32_t)net->p.kx), ty = (int)(pk->dst / (uint32_t)net->p.kx), w, m = 0;
+    int dx, dy;
+    if (tx == rt->x && ty == rt->y) return net->ext[pi].sink;
+    dx = al__dir(rt->x, tx, net->p.kx, net->ext[pi].tie & 1, &w);
+    dy = al__dir(rt->y, ty, net->p.ky, (net->ext[pi].tie >> 1) & 1, &w);
+    if (dx) m |= 1 << (dx > 0 ? AL_E : AL_W);
+    if (dy) m |= 1 << (dy > 0 ? AL_N : AL_S);
+    return (uint8_t)m;
+}
+
 /* Put a packet into router r's input buffer b; its header is at the pin at
  * tick h and its tail at tick tail. */
 static inline void al__enter(al_net *net, uint32_t r, int b, uint32_t pi, uint64_t h, uint64_t tail) {
@@ -338,6 +366,7 @@ static inline void al__enter(al_net *net, uint32_t r, int b, uint32_t pi, uint64
     pk->t_ready = al__ceil_div(h + (uint64_t)pre * (uint64_t)net->p.scale * (uint64_t)net->R, (uint64_t)net->R);
     net->ext[pi].tail = tail;
     net->ext[pi].epoch = rt->epoch;
+    net->ext[pi].want = al__want(net, rt, pi);
     al__q_push(rt, b, pi);
 }
 
@@ -360,19 +389,6 @@ static inline void al__create(al_net *net, uint32_t t, int cls, uint32_t src, in
     net->ext[pi].tie = (uint8_t)(sim_rng_next(&net->rng) >> 62);
     net->created++;
     al__enter(net, src, b, pi, tick, tick + (uint64_t)(size - 1) * (uint64_t)net->R);
-}
-
-/* Productive direction in one dimension from c to d on a ring of k: +1, -1
- * or 0.  A tie (distance k/2, both rectangles minimal) goes + unless neg;
- * the packet draws neg once per dimension at creation, so ties spread
- * evenly over both directions and a packet keeps its direction.
- * *wrap: the way crosses the wrap-around link. */
-static inline int al__dir(int c, int d, int k, int neg, int *wrap) {
-    int fwd = ((d - c) % k + k) % k;
-    if (fwd == 0) { *wrap = 0; return 0; }
-    if (2 * fwd < k || (2 * fwd == k && !neg)) { *wrap = d < c; return 1; }
-    *wrap = d > c;
-    return -1;
 }
 
 /* Outputs packet pi may take at router r now, given the downstream buffers
@@ -556,25 +572,26 @@ typedef struct al_cands {
 
 static inline void al__candidates(al_net *net, al_router *rt, uint64_t c, uint64_t L, al_cands *cd) {
     int b, k, j;
-    uint32_t old_outs = 0;
+    uint32_t old_outs = 0, free_out = 0;
     uint64_t is_old[AL_IN_PORTS];
+    for (j = 0; j < AL_OUT_PORTS; j++) if (rt->out_free[j] <= L) free_out |= 1u << j;
     for (b = 0; b < AL_IN_PORTS; b++) {
-        uint32_t q, qn = rt->qn[b];
+        uint32_t q, qn = rt->qn[b], ok = 0;
         int n = 0;
         is_old[b] = 0;
         cd->n[b] = 0;
+        if (rt->rp_free[2 * b] <= L) ok |= (uint32_t)rt->alloc.connect[2 * b];
+        if (rt->rp_free[2 * b + 1] <= L) ok |= (uint32_t)rt->alloc.connect[2 * b + 1];
+        ok &= free_out;
+        if (ok == 0) continue;
         if (qn > AL_SCAN) qn = AL_SCAN; /* the entry table: oldest packets */
         for (q = 0; q < qn; q++) {
             uint32_t pi = rt->q[b][q];
             const sim_packet *pk = &net->pool.pkt[pi];
             uint8_t vc_of[AL_OUT_PORTS];
-            uint32_t m, mm;
-            if (pk->state != AL_WAITING || pk->t_ready > c) continue;
-            m = al__route(net, rt, pi, vc_of);
-            for (mm = m; mm; mm &= mm - 1) {
-                j = sa__ctz64(mm);
-                if (rt->out_free[j] > L || rt->rp_free[al__read_port(rt, b, j)] > L) m &= ~(1u << j);
-            }
+            uint32_t m;
+            if (!(net->ext[pi].want & ok) || pk->state != AL_WAITING || pk->t_ready > c) continue;
+            m = al__route(net, rt, pi, vc_of) & ok;
             if (m == 0) continue;
             if (rt->drain && net->ext[pi].epoch != rt->epoch) {
                 is_old[b] |= (uint64_t)1 << n;
