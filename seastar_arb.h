@@ -1264,19 +1264,27 @@ SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
  *
  * The hardware keeps a priority matrix (bit [a][b] set when a beats b); a
  * grant clears the winner's row and sets its column, making it the lowest.
- * Started from a total order, that matrix always holds a total order, so it
- * is stored here as a rank per requester (0 = least recently selected,
- * highest priority): the same decisions with one byte per requester
- * instead of one bit per pair.
+ * Started from a total order, that matrix always holds a total order: the
+ * order of the requesters' last selections.  It is stored here as a 16-bit
+ * selection time per requester (smaller = selected longer ago = higher
+ * priority); the times are renumbered 0..size-1 (keeping their order) when
+ * the clock would overflow.  Same decisions as the matrix; O(1) update,
+ * selection linear in the number of requesters.
  *
  * :paper: seed 002 Section 3 ("least-recently selected ... implemented in
  *         hardware via a priority matrix").
  */
 typedef struct sa_matrix_arb {
-    uint8_t size;               /**< number of requesters, 1..SA_ALLOC_MAX */
-    uint8_t rank[SA_ALLOC_MAX]; /**< rank[i]: 0 = highest priority; a
-                                     permutation of 0..size-1 */
+    uint8_t size;                /**< number of requesters, 1..SA_ALLOC_MAX */
+    uint16_t clock;              /**< the next selection time */
+    uint16_t last[SA_ALLOC_MAX]; /**< last[i]: time requester i was last
+                                      selected (all distinct; smallest wins) */
 } sa_matrix_arb;
+
+/* Set requester i's selection time to t. */
+SA_API void sa__matrix_set(sa_matrix_arb *arb, int i, unsigned t) {
+    arb->last[i] = (uint16_t)t;
+}
 
 /**
  * Reset a matrix arbiter: requester 0 has the highest priority, then 1, ...
@@ -1290,7 +1298,9 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
     if (arb == NULL) return SA_ERR_NULL;
     if (size < 1 || size > SA_ALLOC_MAX) return SA_ERR_SIZE_RANGE;
     arb->size = (uint8_t)size;
-    for (i = 0; i < SA_ALLOC_MAX; i++) arb->rank[i] = (uint8_t)(i < size ? i : 255);
+    for (i = 0; i < SA_ALLOC_MAX; i++) arb->last[i] = 0xFFFF;
+    for (i = 0; i < size; i++) sa__matrix_set(arb, i, (unsigned)i);
+    arb->clock = (uint16_t)size;
     return SA_OK;
 }
 
@@ -1302,15 +1312,43 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
  * :returns: the winner, or -1 if req is 0.
  */
 SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
-    int best = -1;
-    unsigned best_rank = 256;
+    int best;
+    unsigned best_time;
     SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
-    for (; req; req &= req - 1) {
+    if (req == 0) return -1;
+    best = sa__ctz64(req);
+    best_time = arb->last[best];
+    for (req &= req - 1; req; req &= req - 1) {
         int i = sa__ctz64(req);
-        unsigned r = arb->rank[i];
-        if (r < best_rank) { best_rank = r; best = i; }
+        unsigned t = arb->last[i];
+        best = t < best_time ? i : best;
+        best_time = t < best_time ? t : best_time;
     }
     return best;
+}
+
+/**
+ * Record a selection: the winner becomes the lowest priority.
+ *
+ * :param arb: the arbiter.
+ * :param winner: the selected requester, or -1 (nothing changes).
+ */
+SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
+    if (winner < 0) return;
+    SA_ASSERT(winner < arb->size);
+    if (arb->clock == 0xFFFF) {
+        /* Renumber the times 0..size-1 in the same order. */
+        uint16_t rank[SA_ALLOC_MAX];
+        int i, k, n = arb->size;
+        for (i = 0; i < n; i++) {
+            int r = 0;
+            for (k = 0; k < n; k++) r += arb->last[k] < arb->last[i];
+            rank[i] = (uint16_t)r;
+        }
+        for (i = 0; i < n; i++) sa__matrix_set(arb, i, rank[i]);
+        arb->clock = (uint16_t)n;
+    }
+    sa__matrix_set(arb, winner, arb->clock++);
 }
 
 /**
@@ -1326,23 +1364,6 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
 SA_API int sa_matrix_select_prio(const sa_matrix_arb *arb, uint64_t req, const uint8_t *prio) {
     if (prio != NULL && req != 0) req = sa__top_priority(req, prio);
     return sa_matrix_select(arb, req);
-}
-
-/**
- * Record a selection: the winner becomes the lowest priority; everyone
- * below it moves up one place.
- *
- * :param arb: the arbiter.
- * :param winner: the selected requester, or -1 (nothing changes).
- */
-SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
-    int i, n = arb->size;
-    unsigned r;
-    if (winner < 0) return;
-    SA_ASSERT(winner < n);
-    r = arb->rank[winner];
-    for (i = 0; i < n; i++) arb->rank[i] = (uint8_t)(arb->rank[i] - (arb->rank[i] > r));
-    arb->rank[winner] = (uint8_t)(n - 1);
 }
 
 /* ----------------------------------------------------------------------
@@ -1773,10 +1794,12 @@ SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff)
  *
  * The choice is the request with the highest priority ``prio`` (for example
  * the age of the oldest packet for that output, as the 21364's input
- * arbiters pick the oldest packet), least recently nominated among equals;
- * with prio NULL, the least recently nominated output.  Each input arbiter's
- * least-recently-selected order moves on every nomination (selection is
- * nomination).  With read-port pairing, read port 2b nominates first and its
+ * arbiters pick the oldest packet), least recently selected among equals;
+ * with prio NULL, the least recently selected output.  "Selected" means
+ * granted: an input arbiter's order moves only when sa_spaa_grant selects
+ * its nomination (moving it on every nomination would keep the inputs'
+ * orders in lockstep under heavy load, all nominating the same output).
+ * This function changes no state.  With read-port pairing, read port 2b nominates first and its
  * twin 2b+1 then skips the outputs that would need the same packet
  * (sa_read_buffer_clash); the paper only says the pair synchronises.
  *
@@ -1797,7 +1820,7 @@ SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff)
  * :paper: seed 002 Section 3.3 step 1; Section 3 (oldest packet from the
  *         least-recently selected virtual channel).
  */
-SA_API int sa_spaa_nominate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                             const sa_read_buffer *bufs, int8_t *nomination) {
     int i, n = a->num_inputs, m = a->num_outputs, count = 0;
     int pairs = a->read_port_pairs && bufs != NULL;
@@ -1809,7 +1832,6 @@ SA_API int sa_spaa_nominate(sa_alloc *a, const uint64_t *req, const uint8_t *pri
         if (r == 0) { nomination[i] = -1; continue; }
         if (prio != NULL) r = sa__top_priority(r, prio + (size_t)i * (size_t)m);
         j = sa_matrix_select(&a->spaa_in[i], r);
-        sa_matrix_update(&a->spaa_in[i], j);
         nomination[i] = (int8_t)j;
         count++;
     }
@@ -1819,7 +1841,8 @@ SA_API int sa_spaa_nominate(sa_alloc *a, const uint64_t *req, const uint8_t *pri
 /**
  * SPAA step 2, Grant: each output arbiter grants the least-recently-selected
  * input arbiter among those that nominated it; with the Rotary Rule, network
- * input arbiters first, least recently selected within each class.
+ * input arbiters first, least recently selected within each class.  The
+ * winner's input arbiter then records output j as its latest selection.
  * Step 3 (Reset: the losers' packets may be nominated again) needs no state
  * here: nominations are given afresh each cycle.
  *
@@ -1847,6 +1870,7 @@ SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
         w = sa_matrix_select(&a->spaa_out[j], c);
         if (w < 0) continue; /* not reached: c != 0 */
         sa_matrix_update(&a->spaa_out[j], w);
+        sa_matrix_update(&a->spaa_in[w], j);
         sa__match_add(match, w, j);
     }
     return match->size;
@@ -2040,7 +2064,9 @@ SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int pointer) {
 
 /* Input-first separable allocation (OPF when prio is given): each input
  * arbiter nominates one request, each output arbiter grants one nomination;
- * each round-robin pointer moves just past its own arbiter's winner. */
+ * the two pointers of each completed match move just past the winner (a
+ * losing input keeps its pointer, as in iSLIP, so that the inputs do not
+ * move in lockstep). */
 SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t col[SA_ALLOC_MAX], outs = 0, o;
@@ -2055,7 +2081,6 @@ SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *
         j = sa__rr_prio(r, prio ? prio + (size_t)i * (size_t)m : NULL, a->in_ptr[i]);
         nom[i] = (int8_t)j;
         if (j < 0) continue;
-        a->in_ptr[i] = (uint8_t)(j + 1 == m ? 0 : j + 1);
         if (!((outs >> j) & 1u)) { outs |= (uint64_t)1 << j; col[j] = 0; }
         col[j] |= (uint64_t)1 << i;
         if (prio) colprio[i] = prio[(size_t)i * (size_t)m + (size_t)j];
@@ -2066,6 +2091,7 @@ SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *
         if (w < 0) continue; /* not reached: col[j] != 0 */
         sa__match_add(mt, w, j);
         a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
+        a->in_ptr[w] = (uint8_t)(j + 1 == m ? 0 : j + 1);
     }
     return mt->size;
 }
@@ -2196,10 +2222,12 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
  * - OPF: each input nominates its highest-priority request, each output
  *   grants its highest-priority nomination, round-robin among equals (prio
  *   should hold packet ages; NULL makes it SEP_INPUT).
- * - SEP_INPUT / SEP_OUTPUT: separable allocators of independent
- *   round-robin arbiters, each pointer moved past its own arbiter's winner
- *   (so SEP_OUTPUT differs from iSLIP-1 only in moving output pointers on
- *   declined grants too).
+ * - SEP_INPUT: separable input-first allocator of round-robin arbiters;
+ *   the pointers of completed matches move past the winners.
+ * - SEP_OUTPUT: separable output-first allocator of round-robin arbiters,
+ *   each pointer moved past its own arbiter's winner even when the grant is
+ *   declined (McKeown's RRM; iSLIP-1 differs only in moving pointers on
+ *   accepted grants).
  * - MCM: a maximum matching (augmenting paths; with read-port pairing, an
  *   exact search over output sets).  Stateless.
  *

@@ -789,6 +789,376 @@ SR_API sr_result sr_table_build_dor(const sr_topology *t, uint32_t node, uint8_t
     return SR_OK;
 }
 
+/* ======================================================================
+ * Verifier: delivery of every pair and an acyclic channel dependency graph
+ * ====================================================================== */
+
+/** What went wrong, in a verification report. */
+typedef enum sr_failure {
+    SR_FAIL_NONE = 0,     /**< nothing: the tables are proven */
+    SR_FAIL_LOOP,         /**< a path revisits a (router, input port, VC) state */
+    SR_FAIL_DEAD_END,     /**< an entry names a port with no link or no such port */
+    SR_FAIL_FAULTY_LINK,  /**< an entry sends the packet over a failed link */
+    SR_FAIL_FAILED_NODE,  /**< an entry sends the packet into a failed node */
+    SR_FAIL_TURN_180,     /**< an entry sends the packet back out of its input port */
+    SR_FAIL_WRONG_EJECT,  /**< an entry ejects the packet at a node that is not
+                               its destination */
+    SR_FAIL_DEADLOCK,     /**< the channel dependency graph has a cycle */
+    SR_FAIL_COUNT         /**< number of failure kinds (not a failure) */
+} sr_failure;
+
+/**
+ * Name of a failure kind.
+ *
+ * :param f: a failure kind.
+ * :returns: a static string such as "loop" or "deadlock cycle".
+ */
+SR_API const char *sr_failure_string(sr_failure f) {
+    switch (f) {
+    case SR_FAIL_NONE: return "none";
+    case SR_FAIL_LOOP: return "loop";
+    case SR_FAIL_DEAD_END: return "dead end (no link)";
+    case SR_FAIL_FAULTY_LINK: return "faulty link";
+    case SR_FAIL_FAILED_NODE: return "failed node";
+    case SR_FAIL_TURN_180: return "180-degree turn";
+    case SR_FAIL_WRONG_EJECT: return "ejected at the wrong node";
+    case SR_FAIL_DEADLOCK: return "deadlock cycle";
+    case SR_FAIL_COUNT: break;
+    }
+    return "unknown failure";
+}
+
+/** One step of a witness: a packet at ``node`` that arrived on ``in_port``
+ *  with ``vc`` and leaves by ``out_port``; for a dependency cycle, the
+ *  channel leaving ``node`` by ``out_port`` on ``vc`` (in_port unused). */
+typedef struct sr_hop {
+    uint32_t node;   /**< router */
+    int in_port;     /**< input port (t->proc_port at the source) */
+    int out_port;    /**< output port the entry names */
+    int vc;          /**< arrival VC (path) or channel VC (cycle), class 0 */
+} sr_hop;
+
+/** Ask sr_verify for path stretch against the fault-free minimal distance. */
+#define SR_VERIFY_STRETCH 1
+
+/**
+ * Result of sr_verify: a proof (``proven`` = 1) or a refutation with a
+ * concrete witness, plus path statistics.
+ */
+typedef struct sr_verify_report {
+    int proven;             /**< 1: every pair of live nodes is delivered or hits
+                                 an SR_ENTRY_NONE entry (declared unroutable),
+                                 and the dependency graph is acyclic */
+    sr_failure failure;     /**< the first failure found (SR_FAIL_NONE if proven) */
+    uint32_t src;           /**< source of the failing pair (delivery failures) */
+    uint32_t dst;           /**< destination of the failing pair */
+    int witness_len;        /**< hops of the path or channels of the cycle */
+    int witness_truncated;  /**< 1 if only the last SR_MAX_WITNESS steps are kept */
+    sr_hop witness[SR_MAX_WITNESS]; /**< the path from src (last step is the
+                                 failing one) or the dependency cycle */
+    uint64_t pairs;         /**< ordered pairs of distinct live nodes checked */
+    uint64_t delivered;     /**< pairs delivered */
+    uint64_t unroutable;    /**< pairs that reach an SR_ENTRY_NONE entry */
+    uint64_t total_hops;    /**< sum of hops over delivered pairs */
+    uint32_t max_hops;      /**< longest delivered path */
+    double stretch_sum;     /**< sum over delivered pairs of hops / fault-free
+                                 minimal hops (with SR_VERIFY_STRETCH) */
+    double stretch_max;     /**< largest such ratio (with SR_VERIFY_STRETCH) */
+    uint64_t channels;      /**< channels (link x VC) that carry traffic */
+    uint64_t dependencies;  /**< edges of the channel dependency graph */
+} sr_verify_report;
+
+/* Per-state scratch words of the verifier. */
+#define SR__V_WORDS 6
+/* Destinations whose LUT entries the verifier gathers at once (four cache
+ * lines of every LUT): the walk of one destination then reads a small
+ * contiguous array instead of one byte per line of the whole table set. */
+#define SR__V_BLOCK 256
+
+/* Bytes between two destinations' rows of the gathered LUT block: the
+ * entries of every (router of a partition, input port), padded to an odd
+ * number of cache lines so that the rows do not share cache sets. */
+SR_API size_t sr__v_row(const sr_topology *t) {
+    size_t lines = ((size_t)t->lut_entries * (size_t)t->num_ports + 63) / 64;
+    return (lines | 1) * 64;
+}
+
+/**
+ * Bytes of scratch memory sr_verify needs.
+ *
+ * About 26 bytes per (router, input port, VC) state plus 64 copies of one
+ * LUT entry per (router in a partition, input port): 20 MB for 32x32x32.
+ *
+ * :param t: the topology.
+ * :returns: the size in bytes.
+ */
+SR_API size_t sr_verify_scratch_size(const sr_topology *t) {
+    size_t states = (size_t)t->num_nodes * (size_t)t->num_ports * 2;
+    size_t nbrs = (size_t)t->num_nodes * (size_t)(t->num_ports - 1);
+    size_t glut = (size_t)t->num_nodes * (size_t)t->num_ports;
+    size_t block = (size_t)SR__V_BLOCK * sr__v_row(t);
+    return states * (SR__V_WORDS * 4 + 2) + nbrs * 4 + glut + block;
+}
+
+/* Minimal hops between two nodes without faults (sum of ring distances). */
+SR_API int sr__min_hops(const sr_topology *t, uint32_t a, uint32_t b) {
+    int d, h = 0;
+    for (d = 0; d < t->num_dims; d++) {
+        int k = t->radix[d];
+        int x = (int)((a / t->stride[d]) % (uint32_t)k), y = (int)((b / t->stride[d]) % (uint32_t)k);
+        int dd = x > y ? x - y : y - x;
+        if (!t->mesh[d] && k - dd < dd) dd = k - dd;
+        h += dd;
+    }
+    return h;
+}
+
+/* Fill the witness with the states path[0..len) (the walk from rep->src). */
+SR_API void sr__witness_path(const sr_topology *t, const uint8_t *tables, const uint32_t *path,
+                             int len, uint32_t dst, sr_verify_report *rep) {
+    int i, first = len > SR_MAX_WITNESS ? len - SR_MAX_WITNESS : 0;
+    rep->witness_len = len - first;
+    rep->witness_truncated = first > 0;
+    for (i = first; i < len; i++) {
+        uint32_t x = path[i], u = (x >> 1) / (uint32_t)t->num_ports;
+        sr_hop *h = &rep->witness[i - first];
+        h->node = u;
+        h->in_port = (int)((x >> 1) % (uint32_t)t->num_ports);
+        h->vc = (int)(x & 1);
+        h->out_port = sr_entry_port(sr_table_lookup(t, tables + (size_t)u * t->table_size, u,
+                                                    h->in_port, dst));
+    }
+}
+
+/**
+ * Prove or refute that a full set of tables delivers every packet and
+ * cannot deadlock.
+ *
+ * (a) Delivery: for every destination and every live source the packet is
+ * followed through the tables from injection (processor input port, VC0)
+ * until it is ejected; it must never revisit a (router, input port, VC)
+ * state, use a missing or failed link, enter a failed node, make a
+ * 180-degree turn, or be ejected anywhere but at its destination.  An
+ * SR_ENTRY_NONE entry ends the walk as "unroutable" (a pair the generator
+ * declared it cannot route), which is counted, not a failure.  States are
+ * memoised per destination, so the cost is the number of distinct states
+ * the destination's traffic uses, not the sum of path lengths.
+ *
+ * (b) Deadlock freedom (Dally and Seitz): the channel dependency graph has
+ * a vertex per (link, VC) and an edge from the channel a delivered packet
+ * arrives on to the channel the table sends it out on; it must be
+ * acyclic.  Checked by an iterative depth-first search.
+ *
+ * Only the request class (VC0/VC1) is walked: entries update the VC within
+ * its class, so the response class (VC2/VC3) takes exactly the same paths
+ * with VC numbers plus 2, and the two classes share no dependency.
+ *
+ * :param t: the topology.
+ * :param faults: failed links and nodes, or NULL for none.
+ * :param tables: all routers' tables, router ``u`` at
+ *     ``tables + u * sr_table_size(t)``.
+ * :param flags: 0 or SR_VERIFY_STRETCH.
+ * :param scratch: at least sr_verify_scratch_size(t) bytes, aligned for
+ *     uint32_t.
+ * :param scratch_size: its size in bytes.
+ * :param rep: out, the report (proof, or the first failure and a witness).
+ * :returns: SR_OK when the check ran (see rep->proven); SR_ERR_NULL;
+ *     SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE (fault set of another size).
+ * :paper: seed 001 "Routing" (tables must avoid deadlock, no 180-degree
+ *     turns; Dally and Seitz [7]).
+ */
+SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const uint8_t *tables,
+                           int flags, void *scratch, size_t scratch_size, sr_verify_report *rep) {
+    const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes, NP = P - 1;
+    const uint32_t S = N * P * 2, L = t->lut_entries;
+    const size_t LP = sr__v_row(t);
+    uint32_t *sv, *dep, *path, *stk, *stkmask, *nbr;
+    uint8_t *color, *outbit, *glut, *block;
+    uint32_t dst, src, i, t0 = 0xFFFFFFFFu, part = 0xFFFFFFFFu, base = 0;
+    if (!t || !tables || !scratch || !rep) return SR_ERR_NULL;
+    if (scratch_size < sr_verify_scratch_size(t)) return SR_ERR_BUFFER_SIZE;
+    if (faults && faults->num_nodes != N) return SR_ERR_NODE_RANGE;
+    memset(rep, 0, sizeof *rep);
+    sv = (uint32_t *)scratch;          /* per state: stamp, then status */
+    dep = sv + 2 * (size_t)S;
+    path = dep + S;
+    stk = path + S;
+    stkmask = stk + S;
+    nbr = stkmask + S;
+    color = (uint8_t *)(nbr + (size_t)N * NP);
+    outbit = color + S;
+    glut = outbit + S;
+    block = glut + (size_t)N * P;
+    memset(sv, 0, (size_t)S * 8);
+    memset(dep, 0, (size_t)S * 4);
+    for (i = 0; i < N; i++) {
+        int p;
+        for (p = 0; p < (int)NP; p++) nbr[i * NP + (uint32_t)p] = sr_next_hop(t, faults, i, p);
+    }
+    /* ---- (a) delivery, one destination at a time ---- */
+    for (dst = 0; dst < N; dst++) {
+        uint32_t gen = dst + 1;
+        const uint8_t *row;
+        if (!sr_node_ok(faults, dst)) continue;
+        if ((dst & ~(uint32_t)(SR__V_BLOCK - 1)) != t0) {
+            /* gather the LUT entries of destinations t0..t0+255 */
+            uint32_t u, off, cnt;
+            int ip;
+            t0 = dst & ~(uint32_t)(SR__V_BLOCK - 1);
+            off = t0 & (SR_LUT_ENTRIES - 1);
+            cnt = L - off < SR__V_BLOCK ? L - off : SR__V_BLOCK;
+            if ((t0 >> SR_PARTITION_SHIFT) != part) {
+                part = t0 >> SR_PARTITION_SHIFT;
+                base = part << SR_PARTITION_SHIFT;
+                for (u = 0; u < N; u++)
+                    for (ip = 0; ip < (int)P; ip++)
+                        glut[u * P + (uint32_t)ip] =
+                            tables[(size_t)u * t->table_size + (size_t)ip * t->table_stride + part];
+            }
+            for (u = base; u < base + L && u < N; u++)
+                for (ip = 0; ip < (int)P; ip++) {
+                    const uint8_t *from = tables + (size_t)u * t->table_size +
+                                          (size_t)ip * t->table_stride + SR_GLUT_ENTRIES + off;
+                    uint8_t *to = block + (u - base) * P + (uint32_t)ip;
+                    uint32_t b;
+                    for (b = 0; b < cnt; b++) to[(size_t)b * LP] = from[b];
+                }
+        }
+        row = block + (size_t)(dst - t0) * LP;
+        for (src = 0; src < N; src++) {
+            uint32_t x, u, result = 0;
+            int ip, vb, len = 0, j, ejected = 0;
+            sr_failure fail = SR_FAIL_NONE;
+            if (!sr_node_ok(faults, src)) continue;
+            u = src; ip = (int)t->proc_port; vb = 0;
+            x = (u * P + (uint32_t)ip) * 2;
+            for (;;) {
+                sr_entry e;
+                int port, vb2;
+                uint32_t v;
+                if (sv[2 * x] == gen) {
+                    if ((sv[2 * x + 1] & 3) == 1) { fail = SR_FAIL_LOOP; path[len++] = x; }
+                    else result = sv[2 * x + 1];
+                    break;
+                }
+                sv[2 * x] = gen;
+                sv[2 * x + 1] = 1;
+                path[len++] = x;
+                e = (u >> SR_PARTITION_SHIFT) != part ? glut[u * P + (uint32_t)ip]
+                                                      : row[(u - base) * P + (uint32_t)ip];
+                port = e & 31;
+                if (port == SR_PORT_NONE) { result = 3; break; }
+                if (port == t->proc_port) {
+                    if (u == dst) { result = 2; ejected = 1; break; }
+                    fail = SR_FAIL_WRONG_EJECT;
+                    break;
+                }
+                if (port > t->proc_port) { fail = SR_FAIL_DEAD_END; break; }
+                if (port == ip) { fail = SR_FAIL_TURN_180; break; }
+                v = nbr[u * NP + (uint32_t)port];
+                if (v == SR_NO_NODE) {
+                    uint32_t w = sr_neighbor(t, u, port);
+                    fail = w == SR_NO_NODE ? SR_FAIL_DEAD_END
+                         : sr_node_ok(faults, w) ? SR_FAIL_FAULTY_LINK : SR_FAIL_FAILED_NODE;
+                    break;
+                }
+                vb2 = sr_entry_vc(e, vb);
+                outbit[x] = ip == t->proc_port ? 0xFF : (uint8_t)(port * 2 + vb2);
+                u = v; ip = port ^ 1; vb = vb2;
+                x = (u * P + (uint32_t)ip) * 2 + (uint32_t)vb;
+            }
+            if (fail != SR_FAIL_NONE) {
+                rep->failure = fail;
+                rep->src = src;
+                rep->dst = dst;
+                sr__witness_path(t, tables, path, len, dst, rep);
+                return SR_OK;
+            }
+            /* unwind: every state of this walk gets the walk's outcome */
+            if ((result & 3) == 2) {
+                uint32_t hops = result >> 2;
+                if (ejected) { sv[2 * path[--len] + 1] = 2; hops = 0; }  /* 0 hops to go */
+                for (j = len - 1; j >= 0; j--) {
+                    uint32_t y = path[j];
+                    hops++;
+                    sv[2 * y + 1] = 2 | (hops << 2);
+                    if (outbit[y] != 0xFF) {             /* arrived on a link */
+                        uint32_t bit = 1u << outbit[y];
+                        if (!(dep[y] & bit)) { dep[y] |= bit; rep->dependencies++; }
+                    }
+                }
+                if (src != dst) {
+                    rep->delivered++;
+                    rep->total_hops += hops;
+                    if (hops > rep->max_hops) rep->max_hops = hops;
+                    if (flags & SR_VERIFY_STRETCH) {
+                        double r = (double)hops / (double)sr__min_hops(t, src, dst);
+                        rep->stretch_sum += r;
+                        if (r > rep->stretch_max) rep->stretch_max = r;
+                    }
+                }
+            } else {
+                for (j = len - 1; j >= 0; j--) sv[2 * path[j] + 1] = 3;
+                if (src != dst) rep->unroutable++;
+            }
+            if (src != dst) rep->pairs++;
+        }
+    }
+    /* ---- (b) the channel dependency graph must be acyclic ---- */
+    memset(color, 0, (size_t)S);
+    for (i = 0; i < S; i++) {
+        uint32_t top = 0;
+        if (!dep[i] || color[i]) continue;
+        if (dep[i]) rep->channels++;
+        color[i] = 1;
+        stk[0] = i;
+        stkmask[0] = dep[i];
+        top = 1;
+        while (top > 0) {
+            uint32_t y = stk[top - 1], m = stkmask[top - 1], z, u, b;
+            int port, vb2;
+            if (!m) { color[y] = 2; top--; continue; }
+            b = 0;
+            while (!(m & (1u << b))) b++;
+            stkmask[top - 1] = m & (m - 1);
+            port = (int)(b >> 1);
+            vb2 = (int)(b & 1);
+            u = (y >> 1) / P;
+            z = (nbr[u * NP + (uint32_t)port] * P + (uint32_t)(port ^ 1)) * 2 + (uint32_t)vb2;
+            if (color[z] == 1) {
+                /* a cycle: the stack from z to the top */
+                uint32_t k0 = top - 1, n, q;
+                while (stk[k0] != z) k0--;
+                n = top - k0;
+                rep->failure = SR_FAIL_DEADLOCK;
+                rep->witness_len = n > SR_MAX_WITNESS ? SR_MAX_WITNESS : (int)n;
+                rep->witness_truncated = n > SR_MAX_WITNESS;
+                for (q = 0; q < (uint32_t)rep->witness_len; q++) {
+                    uint32_t w = stk[k0 + q], wu = (w >> 1) / P;
+                    int wip = (int)((w >> 1) % P);
+                    sr_hop *h = &rep->witness[q];
+                    /* the channel arriving at wu on wip: it leaves the
+                     * neighbour through the opposite port */
+                    h->node = sr_neighbor(t, wu, wip);
+                    h->out_port = wip ^ 1;
+                    h->in_port = -1;
+                    h->vc = (int)(w & 1);
+                }
+                return SR_OK;
+            }
+            if (color[z] == 0) {
+                color[z] = 1;
+                if (dep[z]) rep->channels++;
+                stk[top] = z;
+                stkmask[top] = dep[z];
+                top++;
+            }
+        }
+    }
+    rep->proven = 1;
+    return SR_OK;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 # through sudo when available).  Warnings are errors, and the build fails on
 # any public symbol of the headers that has no doc comment.
 out=${1:-build/docs}
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac     # relative to the caller
 cd "$(dirname "$0")/.." || exit 2
 py=/usr/bin/python3
 
@@ -32,5 +33,5 @@ if ! "$py" -c 'import sphinx' >/dev/null 2>&1; then
     fi
 fi
 
-rm -rf "$out"
-exec "$py" -m sphinx -W --keep-going -b html -d "$out/.doctrees" docs "$out"
+# -E: read every page again, so that every warning is reported on every run.
+exec "$py" -B -m sphinx -E -W --keep-going -b html -d "$out/.doctrees" docs "$out"

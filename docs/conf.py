@@ -25,7 +25,7 @@ capi_headers = ['seastar_arb.h', 'seastar_route.h']
 primary_domain = 'c'
 highlight_language = 'c'
 master_doc = root_doc = 'index'
-exclude_patterns = ['_build', '_ext']
+exclude_patterns = ['_build', '_ext', '_static']
 templates_path = []
 
 html_theme = 'alabaster'
@@ -38,3 +38,4 @@ html_theme_options = {
 }
 html_sidebars = {'**': ['about.html', 'navigation.html', 'searchbox.html']}
 html_show_sourcelink = False
+html_static_path = ['_static']   # custom.css (alabaster picks it up)

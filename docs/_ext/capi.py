@@ -90,8 +90,14 @@ class Symbol(object):
 
 # ---------------------------------------------------------------- comments
 
-def comment_body(text):
-    """The reStructuredText body of a ``/** ... */`` or ``/**< ... */``."""
+class DocText(str):
+    """A doc comment body; .line is the header line of its first line."""
+    line = 0
+
+
+def comment_body(text, line=0):
+    """The reStructuredText body of a ``/** ... */`` or ``/**< ... */``
+    that starts on header line ``line``."""
     body = text[3:-2]
     if body.startswith('<'):
         body = body[1:]
@@ -108,9 +114,12 @@ def comment_body(text):
     lines = [first] + rest
     while lines and not lines[0].strip():
         lines.pop(0)
+        line += 1
     while lines and not lines[-1].strip():
         lines.pop()
-    return '\n'.join(lines)
+    doc = DocText('\n'.join(lines))
+    doc.line = line
+    return doc
 
 
 def _banner(text):
@@ -258,7 +267,7 @@ class Header(object):
         text = tok.text
         mdoc = re.search(r'/\*\*<(?:.|\n)*?\*/', text)
         if mdoc and not doc:
-            doc = comment_body(mdoc.group(0))
+            doc = comment_body(mdoc.group(0), tok.line + text[:mdoc.start()].count('\n'))
         body = _COMMENT_RE.sub(' ', text.replace('\\\n', ' '))
         m = re.match(r'#\s*define\s+([A-Za-z_]\w*)(\([^)]*\))?(.*)$', body, re.S)
         if not m:
@@ -285,7 +294,10 @@ class Header(object):
             text = _clean(self.src[start:end])
             if not text:
                 return
-            doc = '\n\n'.join(d for d in (pre_doc, post_doc) if d)
+            doc = pre_doc or post_doc
+            if pre_doc and post_doc:
+                doc = DocText(pre_doc + '\n\n' + post_doc)
+                doc.line = pre_doc.line
             if kind == 'enum':
                 name = _IDENT_RE.match(text)
                 if not name:
@@ -313,10 +325,10 @@ class Header(object):
                 continue
             if k == 'doc':
                 if start is None:
-                    pre_doc = comment_body(t.text)
+                    pre_doc = comment_body(t.text, t.line)
                 continue
             if k == 'mdoc':
-                body = comment_body(t.text)
+                body = comment_body(t.text, t.line)
                 if start is not None:
                     post_doc = body
                 elif members:
@@ -373,13 +385,13 @@ class Header(object):
                 continue
             if k == 'doc':
                 if start is None:
-                    pending = comment_body(t.text)
+                    pending = comment_body(t.text, t.line)
                 i += 1
                 continue
             if k == 'mdoc':
                 # after a top-level declaration on the same line
                 if start is None and self.symbols and not self.symbols[-1].doc:
-                    self.symbols[-1].doc = comment_body(t.text)
+                    self.symbols[-1].doc = comment_body(t.text, t.line)
                 i += 1
                 continue
             if k == 'pp':

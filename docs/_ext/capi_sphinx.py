@@ -28,7 +28,6 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 from docutils.statemachine import StringList
 from sphinx.util import logging
-from sphinx.util.nodes import nested_parse_with_titles
 
 import capi
 
@@ -41,7 +40,7 @@ _DIRECTIVE = dict(_ROLE, function='c:function', member='c:member')
 
 # Spans of a doc body that must not be touched when linking symbol names:
 # inline literals, roles and interpreted text, and field names.
-_PROTECTED_RE = re.compile(r'(``.+?``|:[\w:+.-]+:`[^`]*`|`[^`]*`_{0,2}|^[ \t]*:[^:\n]+:)', re.M)
+_PROTECTED_RE = re.compile(r'(``(?:[^`]|`(?!`))+``|:[\w:+.-]+:`[^`]*`|`[^`]*`_{0,2}|^[ \t]*:[^:\n]+:)', re.M)
 # enumerator values shown in the signature only when Sphinx surely parses them
 _SIMPLE_VALUE_RE = re.compile(r'^[\w\s()+\-*/|&<>~^]*$')
 
@@ -64,18 +63,34 @@ def _symbol_roles(headers):
     return roles
 
 
+# rst inline markup must be preceded / followed by one of these (or space)
+_OK_BEFORE = set('-:/\'"<([{')
+_OK_AFTER = set('-.,:;!?\\/\'")]}>')
+
+
 def linkify(text, roles, own=None):
-    """Turn bare public symbol names in a doc body into C-domain references."""
+    """Turn bare public symbol names in a doc body into C-domain references
+    (not inside literals, roles or field names)."""
     names = sorted((n for n in roles if n != own), key=len, reverse=True)
     if not names:
         return text
-    word = re.compile(r'(?<![\w*`:|\\.>-])(%s)(\(\))?(?![\w*`])' % '|'.join(map(re.escape, names)))
+    word = re.compile(r'(?<![\w*`|\\.>])(%s)(\(\))?(?![\w*`|])' % '|'.join(map(re.escape, names)))
 
     def sub(m):
-        role = roles[m.group(1)]
-        if role != 'c:func' and m.group(2):
-            return ':%s:`%s`()' % (role, m.group(1))
-        return ':%s:`%s`' % (role, m.group(1))
+        name, role, src = m.group(1), roles[m.group(1)], m.string
+        before = src[m.start() - 1] if m.start() > 0 else ' '
+        after = src[m.end()] if m.end() < len(src) else ' '
+        if role == 'c:func' and after == '(':
+            ref = ':%s:`%s <%s>`' % (role, name, name)     # name(args): no "()"
+        elif role != 'c:func' and m.group(2):
+            ref = ':%s:`%s`()' % (role, name)
+        else:
+            ref = ':%s:`%s`' % (role, name)
+        if not (before.isspace() or before in _OK_BEFORE):
+            ref = '\\ ' + ref
+        if not (after.isspace() or after in _OK_AFTER) and not ref.endswith('()'):
+            ref = ref + '\\ '
+        return ref
 
     out = []
     for i, part in enumerate(_PROTECTED_RE.split(text)):
@@ -83,59 +98,35 @@ def linkify(text, roles, own=None):
     return ''.join(out)
 
 
-def _indent(text, n):
-    pad = ' ' * n
-    return [pad + l if l.strip() else '' for l in text.split('\n')]
-
-
-def _title(text, char):
-    text = re.sub(r'([*`|\\])', r'\\\1', text)
-    return [text, char * max(len(text), 4), '']
-
-
-def symbol_rst(sym, roles, indent=0):
+def symbol_rst(sym, roles):
     """reStructuredText lines for one symbol (and its members)."""
     decl = sym.decl
     if sym.kind == 'enumerator':
         name, _, value = decl.partition('=')
         decl = decl if value and _SIMPLE_VALUE_RE.match(value) else name.strip()
-    kind = sym.kind
-    if kind == 'type' and not sym.decl:
-        decl = sym.name
-    lines = ['.. %s:: %s' % (_DIRECTIVE[kind], decl), '']
-    own = sym.name.split('.')[-1]
-    body = linkify(sym.doc, roles, own) if sym.doc else ''
-    if body:
-        lines += _indent(body, 3) + ['']
-    if kind == 'macro' and sym.value and '`' not in sym.value and len(sym.value) <= 70:
-        lines += ['   Defined as ``%s``.' % sym.value, '']
+    out = ['.. %s:: %s' % (_DIRECTIVE[sym.kind], decl or sym.name), '']
+    if sym.doc:
+        body = linkify(sym.doc, roles, sym.name.split('.')[-1])
+        out += ['   ' + l if l.strip() else '' for l in body.split('\n')] + ['']
+    if sym.kind == 'macro' and sym.value and '`' not in sym.value and len(sym.value) <= 70:
+        out += ['   Defined as ``%s``.' % sym.value, '']
     for m in sym.members:
         if m.private and m.kind != 'member':
             continue
-        lines += _indent('\n'.join(symbol_rst(m, roles)), 3) + ['']
-    pad = ' ' * indent
-    return [pad + l if l else '' for l in lines]
+        out += ['   ' + l if l else '' for l in symbol_rst(m, roles)] + ['']
+    return out
 
 
-def header_rst(header, roles, chars='-~'):
-    """reStructuredText of a whole header: sections and symbols."""
-    lines, shown = [], [None, None]
+def header_layout(header):
+    """(major section, minor section, symbol) for each public symbol, in
+    header order; a minor banner with no major one above it counts as major."""
     for s in header.symbols:
         if s.private:
             continue
         major, minor = s.section
-        if major is None and minor is not None:       # a minor banner first
+        if major is None and minor is not None:
             major, minor = minor, None
-        if major != shown[0]:
-            shown = [major, None]
-            if major:
-                lines += _title(major, chars[0])
-        if minor != shown[1]:
-            shown[1] = minor
-            if minor:
-                lines += _title(minor, chars[1])
-        lines += symbol_rst(s, roles)
-    return lines
+        yield major, minor, s
 
 
 class CApiDirective(Directive):
@@ -154,11 +145,52 @@ class CApiDirective(Directive):
         for p in paths.values():
             env.note_dependency(p)
         header = [h for h in headers if h.path == name][0]
-        lines = header_rst(header, _symbol_roles(headers))
+        roles = _symbol_roles(headers)
+        result, major_sec, minor_sec, shown = [], None, None, (None, None)
+        for major, minor, sym in header_layout(header):
+            if major != shown[0]:
+                major_sec = self._section(major) if major else None
+                minor_sec = None
+                if major_sec is not None:
+                    result.append(major_sec)
+            if minor != shown[1] or major != shown[0]:
+                minor_sec = self._section(minor) if minor else None
+                if minor_sec is not None and major_sec is not None:
+                    major_sec.append(minor_sec)
+                elif minor_sec is not None:
+                    result.append(minor_sec)
+            shown = (major, minor)
+            target = minor_sec if minor_sec is not None else major_sec
+            parsed = self._parse_symbol(sym, roles, paths[name])
+            if target is None:
+                result.extend(parsed)
+            else:
+                target.extend(parsed)
+        return result
+
+    def _section(self, title):
+        sec = nodes.section()
+        sec += nodes.title(title, title)
+        sec['names'].append(nodes.fully_normalize_name(title))
+        self.state.document.note_implicit_target(sec, sec)
+        return sec
+
+    def _parse_symbol(self, sym, roles, path):
+        """Parse one symbol's directives; any warning they raise is reported
+        at the symbol's doc comment in the header."""
+        lines = symbol_rst(sym, roles)
+        where = getattr(sym.doc, 'line', 0) or sym.line
+        content = StringList(lines, items=[(path, where - 1)] * len(lines))
         node = nodes.section()
         node.document = self.state.document
-        nested_parse_with_titles(self.state, StringList(lines, source=paths[name]), node)
-        return node.children
+        reporter = self.state.memo.reporter
+        saved = reporter.get_source_and_line
+        reporter.get_source_and_line = lambda lineno=None: (path, where)
+        try:
+            self.state.nested_parse(content, 0, node)
+        finally:
+            reporter.get_source_and_line = saved
+        return list(node.children)
 
 
 def check_headers(app):
