@@ -71,15 +71,16 @@ def ensure_matplotlib():
 
 
 def run_sweeps(args):
-    if not os.path.exists(BIN):
-        subprocess.run(["make", "-C", TOP, "build/examples/alpha21364"], check=True)
+    binary = args.bin or BIN
+    if not args.bin:
+        subprocess.run(["make", "-s", "-C", TOP, "build/examples/alpha21364"], check=True)
     os.makedirs(DATA, exist_ok=True)
     jobs = []
     for fig, size, pat, pipe, outst, algs, extra in PANELS:
         if args.figure and fig not in args.figure.split(","):
             continue
         for alg in algs:
-            jobs.append([BIN, "--label", fig, "--size", size, "--pattern", pat, "--pipeline", str(pipe),
+            jobs.append([binary, "--label", fig, "--size", size, "--pattern", pat, "--pipeline", str(pipe),
                          "--outstanding", str(outst), "--alg", alg, "--cycles", str(args.cycles),
                          "--warmup", str(args.warmup), "--seed", str(args.seed), "-q"] + extra
                         + (["--rates", args.rates] if args.rates else []))
@@ -201,6 +202,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rates", default=None, help="offered loads (default: the example's sweep)")
     ap.add_argument("--figure", default=None, help="only these figures, e.g. 10,11a")
+    ap.add_argument("--bin", default=None, help="the alpha21364 binary (default: build it)")
     args = ap.parse_args()
     ensure_matplotlib()
     if args.run:
