@@ -67,7 +67,7 @@ $(B)/tests.inc: $(TEST_SRC)
 # linked into one runner per configuration.
 TEST_OBJ_NAMES := $(patsubst tests/%.c,%.o,$(TEST_SRC) tests/runner.c)
 define CONFIG_RULES
-$(B)/$(1)/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS) $(B)/tests.inc
+$(B)/$(1)/%.o: tests/%.c $(wildcard tests/*.h examples/common/*.h) $(HEADERS) $(B)/tests.inc
 	@mkdir -p $$(@D)
 	@$$(CFG_$(1)) -I$(B) -Itests -c $$< -o $$@
 $(B)/$(1)/runner: $(addprefix $(B)/$(1)/,$(TEST_OBJ_NAMES))
@@ -155,3 +155,13 @@ study: $(B)/examples/matching_study
 	    (apt-get update >/dev/null 2>&1 && apt-get install -y python3-matplotlib >/dev/null 2>&1)) || \
 	    sudo apt-get install -y python3-matplotlib >/dev/null; }
 	/usr/bin/python3 examples/plot_matching.py $(B)/study
+
+# ------------------------------------------ Alpha 21364 timing model (issue 6)
+# bench_alpha includes examples/common/alpha_net.h.
+$(B)/bench/bench_alpha: $(wildcard examples/common/*.h)
+
+# Figures 10 and 11 of seed 002: the sweeps (CSV in docs/data/), then PNGs
+# in docs/img/ (installs Debian's python3-matplotlib if it is missing).
+alpha-plots: $(B)/examples/alpha21364
+	/usr/bin/python3 examples/plot_alpha21364.py --run
+.PHONY: alpha-plots
