@@ -18,6 +18,7 @@
  * Overridable macros (define before including):
  *   SA_API       linkage of every function (default: static inline)
  *   SA_ASSERT(c) precondition check on hot paths (default: assert(c))
+ *   SA_NO_SIMD   use portable C instead of SSE2 on x86-64 (same results)
  *
  * Naming: public functions and types start with sa_, macros with SA_,
  * private helpers with sa__.
@@ -34,6 +35,15 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
+
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(SA_NO_SIMD)
+#include <emmintrin.h>
+/** Defined to 1 when the output arbiter's age comparison uses SSE2 (x86-64;
+ *  define SA_NO_SIMD before including to use the portable code).  Both give
+ *  identical results; the tests compare them. */
+#define SA_SIMD_SSE2 1
+#endif
 
 #ifndef SA_API
 /** Linkage of every function of seastar_arb.h; define it before including
@@ -292,19 +302,20 @@ SA_API sa_result sa_age_config_validate(const sa_age_config *cfg) {
  *
  * :param clk: the clock to reset.
  * :param cfg: a configuration; it is validated first.
- * :returns: SA_OK or the error of sa_age_config_validate (clk unchanged).
+ * :returns: SA_OK or the error of sa_age_config_validate; on an error the
+ *           clock is still written, all zero, so that it is never left
+ *           uninitialised (its period of 0 marks it as unusable).
  */
 SA_API sa_result sa_age_clock_init(sa_age_clock *clk, const sa_age_config *cfg) {
     sa_result r = sa_age_config_validate(cfg);
-    if (r != SA_OK) return r;
     if (clk == NULL) return SA_ERR_NULL;
-    clk->age_clock_period = cfg->age_clock_period;
-    clk->age_clock_period_reg = cfg->age_clock_period;
+    clk->age_clock_period = r == SA_OK ? cfg->age_clock_period : 0;
+    clk->age_clock_period_reg = clk->age_clock_period;
     clk->packet_count[0] = clk->packet_count[1] = 0;
     clk->timestamp = 0;
     clk->epoch = 0;
     clk->inhibit = 0;
-    return SA_OK;
+    return r;
 }
 
 /**
@@ -509,10 +520,13 @@ typedef struct sa_grant {
  * :param num_sources: input sources, 1..SA_MAX_SOURCES, or 0 for 6.
  * :param num_vcs: VCs per source, 1..SA_MAX_VCS, or 0 for 4.
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_SOURCE_RANGE; SA_ERR_VC_RANGE;
- *           SA_ERR_CANDIDATE_RANGE if sources x VCs > 64.
+ *           SA_ERR_CANDIDATE_RANGE if sources x VCs > 64.  On an error the
+ *           arbiter is left all zero (no candidates).
  */
 SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num_vcs) {
     if (arb == NULL) return SA_ERR_NULL;
+    arb->num_sources = arb->num_vcs = 0;
+    arb->rr_pointer = arb->age_pointer = arb->grant_counter = 0;
     if (num_sources == 0) num_sources = 6;
     if (num_vcs == 0) num_vcs = SA_AGE_NUM_VCS;
     if (num_sources < 1 || num_sources > SA_MAX_SOURCES) return SA_ERR_SOURCE_RANGE;
@@ -520,7 +534,6 @@ SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num
     if (num_sources * num_vcs > SA_MAX_CANDIDATES) return SA_ERR_CANDIDATE_RANGE;
     arb->num_sources = (uint8_t)num_sources;
     arb->num_vcs = (uint8_t)num_vcs;
-    arb->rr_pointer = arb->age_pointer = arb->grant_counter = 0;
     return SA_OK;
 }
 
@@ -529,12 +542,13 @@ SA_API int sa_output_num_candidates(const sa_output_arb *arb) {
     return (int)arb->num_sources * (int)arb->num_vcs;
 }
 
-/* Mask of the eligible candidates holding the largest age; *max_age gets it. */
-SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsigned *max_age) {
+/* Mask of the eligible candidates holding the largest age; *max_age gets it.
+ * Portable version: two branch-free passes, key = age + 1 when eligible. */
+SA_API uint64_t sa__oldest_portable(uint64_t eligible, const uint8_t *ages, int n,
+                                    unsigned *max_age) {
     unsigned best = 0;
     uint64_t ties = 0;
     int i;
-    /* Two branch-free passes: key = age + 1 for eligible candidates, 0 else. */
     for (i = 0; i < n; i++) {
         unsigned key = ((unsigned)(eligible >> i) & 1u) * ((unsigned)ages[i] + 1u);
         best = key > best ? key : best;
@@ -545,6 +559,60 @@ SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsign
     }
     *max_age = best - 1u;
     return ties;
+}
+
+#ifdef SA_SIMD_SSE2
+
+/* Load ages[0..rem-1] (at most 16 of them) into a vector, zero beyond.  The
+ * copy is sized by rem so that no byte past the caller's array is read. */
+SA_API __m128i sa__load_ages16(const uint8_t *ages, int rem) {
+    uint8_t buf[16] = { 0 };
+    memcpy(buf, ages, (size_t)(rem < 16 ? rem : 16));
+    return _mm_loadu_si128((const __m128i *)(const void *)buf);
+}
+
+/* Byte mask (0xFF per set bit) of 16 eligibility bits. */
+SA_API __m128i sa__expand_bits16(unsigned bits) {
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1,
+                                     -128, 64, 32, 16, 8, 4, 2, 1);
+    __m128i e = _mm_cvtsi32_si128((int)(bits & 0xFFFFu));
+    e = _mm_unpacklo_epi8(e, e);
+    e = _mm_unpacklo_epi16(e, e);
+    e = _mm_unpacklo_epi32(e, e);          /* bits 0-7 in bytes 0-7, 8-15 in 8-15 */
+    return _mm_cmpeq_epi8(_mm_and_si128(e, sel), sel);
+}
+
+/* SSE2 version of sa__oldest_portable: 16 candidates per instruction. */
+SA_API uint64_t sa__oldest_sse2(uint64_t eligible, const uint8_t *ages, int n,
+                                unsigned *max_age) {
+    __m128i v[4], mx = _mm_setzero_si128(), b;
+    uint64_t ties = 0;
+    int c, chunks = (n + 15) >> 4;
+    for (c = 0; c < chunks; c++) {
+        v[c] = sa__load_ages16(ages + 16 * c, n - 16 * c);
+        mx = _mm_max_epu8(mx, _mm_and_si128(v[c],
+                          sa__expand_bits16((unsigned)(eligible >> (16 * c)))));
+    }
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 8));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 4));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 2));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 1));
+    *max_age = (unsigned)_mm_cvtsi128_si32(mx) & 0xFFu;
+    b = _mm_set1_epi8((char)*max_age);
+    for (c = 0; c < chunks; c++)
+        ties |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], b)) << (16 * c);
+    /* an ineligible candidate matches only through its age, never its mask */
+    return ties & eligible;
+}
+#endif
+
+/* Mask of the eligible candidates holding the largest age (eligible != 0). */
+SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsigned *max_age) {
+#ifdef SA_SIMD_SSE2
+    return sa__oldest_sse2(eligible, ages, n, max_age);
+#else
+    return sa__oldest_portable(eligible, ages, n, max_age);
+#endif
 }
 
 /**
@@ -560,10 +628,12 @@ SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsign
  * :param clk: the age clock (for inhibit); NULL means not inhibited.
  * :param eligible: bit c set when candidate c holds a packet that may be
  *                  sent (for SeaStar: a VC with send credits of at least the
- *                  maximum packet size).  Precondition: no bit at or above
- *                  sa_output_num_candidates.
- * :param ages: ages[c] is candidate c's age from sa_age_at_head (read only
- *              for eligible candidates); may be NULL if AGE_RR_SELECT is 0.
+ *                  maximum packet size).  Precondition (SA_ASSERT): no bit
+ *                  at or above sa_output_num_candidates; such bits are
+ *                  ignored when the assert is compiled out.
+ * :param ages: ages[c] is candidate c's age from sa_age_at_head, for the
+ *              sa_output_num_candidates candidates (only eligible ones are
+ *              compared); NULL makes every grant round-robin.
  * :param grant: receives the winner (candidate -1 if eligible is 0).
  * :returns: the winning candidate, or -1.
  * :paper: seed 000 Sections 2.1-2.3.2; seed 001 "Key parameters".
@@ -573,12 +643,12 @@ SA_API int sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg,
                             const uint8_t *ages, sa_grant *grant) {
     int n = sa_output_num_candidates(arb), c;
     int inhibit = clk != NULL && clk->inhibit;
-    int policy = (!inhibit && ((cfg->age_rr_select >> arb->grant_counter) & 1u))
+    int policy = (!inhibit && ages != NULL && ((cfg->age_rr_select >> arb->grant_counter) & 1u))
                ? SA_POLICY_AGE : SA_POLICY_ROUND_ROBIN;
     unsigned age = 0;
     SA_ASSERT((eligible & ~sa__low_mask(n)) == 0);
+    eligible &= sa__low_mask(n);    /* with SA_ASSERT disabled: ignore stray bits */
     if (policy == SA_POLICY_AGE) {
-        SA_ASSERT(ages != NULL);
         c = eligible ? sa__first_from(sa__oldest(eligible, ages, n, &age), arb->age_pointer) : -1;
     } else {
         c = sa__first_from(eligible, arb->rr_pointer);
@@ -605,6 +675,7 @@ SA_API void sa_output_update(sa_output_arb *arb, const sa_grant *grant) {
     uint8_t next;
     if (grant->candidate < 0) return;
     SA_ASSERT(grant->candidate < n);
+    if (grant->candidate >= n) return;  /* with SA_ASSERT disabled: not a grant */
     next = (uint8_t)(grant->candidate + 1 == n ? 0 : grant->candidate + 1);
     if (grant->policy == SA_POLICY_AGE) arb->age_pointer = next;
     else arb->rr_pointer = next;
@@ -728,7 +799,7 @@ SA_API sa_result sa__check_dims(int n, const int *radix) {
  */
 SA_API sa_result sa_average_hops(int n, const int *radix, const int *torus, double *hops) {
     int i;
-    double sum = 0.0, h;
+    double sum = 0.0, h = 0.0;
     sa_result r = sa__check_dims(n, radix);
     if (r != SA_OK) return r;
     if (hops == NULL) return SA_ERR_NULL;
@@ -944,7 +1015,1310 @@ SA_API sa_result sa_age_clock_period_estimate(const sa_period_desc *desc,
  * 2. Switch allocators (seed 002)
  * ====================================================================== */
 
-/* (The SPAA, WFA, PIM and reference allocators go here.) */
+/* ----------------------------------------------------------------------
+ * 2.1 Limits, bit helpers and the deterministic random-number generator
+ * ---------------------------------------------------------------------- */
+
+#ifndef SA_ALLOC_MAX
+/** Largest number of input arbiters and of outputs of a switch allocator
+ *  (1..64; a request row is one 64-bit mask).  Define it smaller before
+ *  including the header to shrink sa_alloc (for example 16 for the
+ *  21364's 16x7 matrix); every translation unit that shares sa_alloc
+ *  objects must then use the same value. */
+#define SA_ALLOC_MAX 64
+#endif
+#if SA_ALLOC_MAX < 1 || SA_ALLOC_MAX > 64
+#error "SA_ALLOC_MAX must be between 1 and 64"
+#endif
+
+/** Value of sa_alloc_desc.iterations that makes PIM and iSLIP iterate until
+ *  an iteration adds no match (the matching is then maximal). */
+#define SA_ITERATE_TO_CONVERGENCE (-1)
+
+/* Number of set bits; inline SWAR unless the target has POPCNT (a plain
+ * -O2 x86-64 build would otherwise call a library routine). */
+SA_API int sa__bits(uint64_t x) {
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* Position of the k-th (0-based) set bit of x; k < number of set bits. */
+SA_API int sa__select_bit(uint64_t x, int k) {
+    int base = 0, c;
+    if (k >= 8) {
+        c = sa__bits(x & 0xFFFFFFFFull);
+        if (k >= c) { k -= c; x >>= 32; base = 32; }
+        c = sa__bits(x & 0xFFFFull);
+        if (k >= c) { k -= c; x >>= 16; base += 16; }
+        c = sa__bits(x & 0xFFull);
+        if (k >= c) { k -= c; x >>= 8; base += 8; }
+    }
+    while (k-- > 0) x &= x - 1;
+    return base + sa__ctz64(x);
+}
+
+/* Rotate the low s bits of x right by d (bit (i + d) mod s moves to bit i);
+ * 1 <= s <= 64, 0 <= d < s, x has no bit at or above s. */
+SA_API uint64_t sa__rotr(uint64_t x, int d, int s) {
+    if (d == 0) return x;
+    return ((x >> d) | (x << (s - d))) & sa__low_mask(s);
+}
+
+/* Rotate the low s bits of x left by d (bit i moves to bit (i + d) mod s). */
+SA_API uint64_t sa__rotl(uint64_t x, int d, int s) {
+    return d == 0 ? x : sa__rotr(x, s - d, s);
+}
+
+/* Transpose the t x t bit matrix a (row r = a[r], column c = bit c) in place,
+ * t a power of two in 1..64, by log2(t) rounds of block swaps. */
+SA_API void sa__transpose(uint64_t *a, int t) {
+    static const uint64_t keep[6] = {
+        0x5555555555555555ull, 0x3333333333333333ull, 0x0F0F0F0F0F0F0F0Full,
+        0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull };
+    int j, k, lg = 0;
+    while ((1 << lg) < t) lg++;
+    for (j = t >> 1; j > 0; j >>= 1) {
+        uint64_t m = keep[--lg];
+        for (k = 0; k < t; k = (k + j + 1) & ~j) {
+            uint64_t x = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= x << j;
+            a[k + j] ^= x;
+        }
+    }
+}
+
+/* Smallest power of two >= n (n in 1..64). */
+SA_API int sa__pow2_at_least(int n) {
+    int t = 1;
+    while (t < n) t <<= 1;
+    return t;
+}
+
+/**
+ * State of the library's random-number generator (SplitMix64, Steele, Lea
+ * and Flood 2014): 64 bits the caller owns and seeds.  The same seed gives
+ * the same sequence on every compiler and platform (only 64-bit unsigned
+ * arithmetic is used).
+ */
+typedef struct sa_rng {
+    uint64_t state; /**< the generator state; any value is valid */
+} sa_rng;
+
+/**
+ * Seed a generator.
+ *
+ * :param rng: the generator.
+ * :param seed: any 64-bit value (0 is fine).
+ */
+SA_API void sa_rng_seed(sa_rng *rng, uint64_t seed) { rng->state = seed; }
+
+/**
+ * Next 64-bit output of the generator (SplitMix64).
+ *
+ * :param rng: the generator.
+ * :returns: a uniformly distributed 64-bit value.
+ */
+SA_API uint64_t sa_rng_next(sa_rng *rng) {
+    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/**
+ * Exactly uniform integer in [0, n).
+ *
+ * Lemire's multiply-and-reject method on the top 32 bits of one output:
+ * the rare products that would make some values more likely than others are
+ * rejected and redrawn, so every value has probability exactly 1/n (no
+ * modulo bias).
+ *
+ * :param rng: the generator.
+ * :param n: the number of values, 1..2^32-1.  Precondition: n > 0.
+ * :returns: a value in [0, n).
+ */
+SA_API uint32_t sa_rng_below(sa_rng *rng, uint32_t n) {
+    uint64_t m;
+    SA_ASSERT(n > 0);
+    m = (sa_rng_next(rng) >> 32) * (uint64_t)n;
+    if ((uint32_t)m < n) {
+        uint32_t threshold = (uint32_t)(0u - n) % n;
+        while ((uint32_t)m < threshold) m = (sa_rng_next(rng) >> 32) * (uint64_t)n;
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/**
+ * Pick one set bit of a mask, each with probability exactly 1/popcount.
+ *
+ * It draws an index k uniformly below the number of set bits and returns
+ * the k-th set bit.  (A random start followed by "the next set bit" is not
+ * uniform when the bits are unevenly spaced; this is.)  A mask with a single
+ * bit consumes no random number.
+ *
+ * :param rng: the generator.
+ * :param mask: the candidates.
+ * :returns: the chosen bit position, or -1 if mask is 0.
+ * :paper: seed 002 Section 3.1 (PIM's random grant and accept).
+ */
+SA_API int sa_rng_pick(sa_rng *rng, uint64_t mask) {
+    int c;
+    if (mask == 0) return -1;
+    if ((mask & (mask - 1)) == 0) return sa__ctz64(mask);
+    c = sa__bits(mask);
+    return sa__select_bit(mask, (int)sa_rng_below(rng, (uint32_t)c));
+}
+
+/* ----------------------------------------------------------------------
+ * 2.2 Building blocks: round-robin and matrix (least-recently-selected)
+ *     arbiters, with optional priorities
+ * ---------------------------------------------------------------------- */
+
+/* Mask of the requesters holding the highest priority prio[i]. */
+SA_API uint64_t sa__top_priority(uint64_t req, const uint8_t *prio) {
+    unsigned best = 0;
+    uint64_t top = 0, r;
+    for (r = req; r; r &= r - 1) {
+        int i = sa__ctz64(r);
+        unsigned p = prio[i];
+        if (p > best) { best = p; top = 0; }
+        if (p == best) top |= (uint64_t)1 << i;
+    }
+    return top;
+}
+
+/**
+ * A round-robin arbiter over ``size`` requesters: the requester at
+ * ``pointer`` has the highest priority, then pointer+1, ... cyclically; after
+ * a grant the pointer moves just past the winner.  Two bytes of state.
+ */
+typedef struct sa_rr_arb {
+    uint8_t size;    /**< number of requesters, 1..64 */
+    uint8_t pointer; /**< highest-priority requester */
+} sa_rr_arb;
+
+/**
+ * Reset a round-robin arbiter (pointer 0).
+ *
+ * :param arb: the arbiter.
+ * :param size: number of requesters, 1..64.
+ * :returns: SA_OK, SA_ERR_NULL or SA_ERR_SIZE_RANGE.
+ */
+SA_API sa_result sa_rr_arb_init(sa_rr_arb *arb, int size) {
+    if (arb == NULL) return SA_ERR_NULL;
+    if (size < 1 || size > 64) return SA_ERR_SIZE_RANGE;
+    arb->size = (uint8_t)size;
+    arb->pointer = 0;
+    return SA_OK;
+}
+
+/**
+ * Choose the first requester at or after the pointer, cyclically, without
+ * changing the state.
+ *
+ * :param arb: the arbiter.
+ * :param req: bit i set when requester i requests.  Precondition: no bit at
+ *             or above arb->size.
+ * :returns: the winner, or -1 if req is 0.
+ */
+SA_API int sa_rr_select(const sa_rr_arb *arb, uint64_t req) {
+    SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
+    return sa__first_from(req, arb->pointer);
+}
+
+/**
+ * Choose among the requesters with the highest priority, round-robin among
+ * equals, without changing the state.
+ *
+ * :param arb: the arbiter.
+ * :param req: requesters (no bit at or above arb->size).
+ * :param prio: prio[i] is requester i's priority (larger wins); read only
+ *              for requesters.  NULL means all equal.
+ * :returns: the winner, or -1 if req is 0.
+ */
+SA_API int sa_rr_select_prio(const sa_rr_arb *arb, uint64_t req, const uint8_t *prio) {
+    if (prio != NULL && req != 0) req = sa__top_priority(req, prio);
+    return sa_rr_select(arb, req);
+}
+
+/**
+ * Record a grant: the pointer moves just past the winner.
+ *
+ * :param arb: the arbiter.
+ * :param winner: the granted requester, or -1 (no grant: nothing changes).
+ */
+SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
+    if (winner < 0) return;
+    SA_ASSERT(winner < arb->size);
+    arb->pointer = (uint8_t)(winner + 1 == arb->size ? 0 : winner + 1);
+}
+
+/**
+ * A matrix arbiter: grants the least-recently-selected requester.
+ *
+ * The hardware keeps a priority matrix (bit [a][b] set when a beats b); a
+ * grant clears the winner's row and sets its column, making it the lowest.
+ * Started from a total order, that matrix always holds a total order: the
+ * order of the requesters' last selections.  It is stored here as a 16-bit
+ * selection time per requester (smaller = selected longer ago = higher
+ * priority); the times are renumbered 0..size-1 (keeping their order) when
+ * the clock would overflow.  Same decisions as the matrix; O(1) update,
+ * selection linear in the number of requesters.
+ *
+ * :paper: seed 002 Section 3 ("least-recently selected ... implemented in
+ *         hardware via a priority matrix").
+ */
+typedef struct sa_matrix_arb {
+    uint8_t size;                /**< number of requesters, 1..SA_ALLOC_MAX */
+    uint16_t clock;              /**< the next selection time */
+    uint16_t last[SA_ALLOC_MAX]; /**< last[i]: time requester i was last
+                                      selected (all distinct; smallest wins) */
+} sa_matrix_arb;
+
+/* Set requester i's selection time to t. */
+SA_API void sa__matrix_set(sa_matrix_arb *arb, int i, unsigned t) {
+    arb->last[i] = (uint16_t)t;
+}
+
+/**
+ * Reset a matrix arbiter: requester 0 has the highest priority, then 1, ...
+ *
+ * :param arb: the arbiter.
+ * :param size: number of requesters, 1..SA_ALLOC_MAX.
+ * :returns: SA_OK, SA_ERR_NULL or SA_ERR_SIZE_RANGE.
+ */
+SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
+    int i;
+    if (arb == NULL) return SA_ERR_NULL;
+    if (size < 1 || size > SA_ALLOC_MAX) return SA_ERR_SIZE_RANGE;
+    arb->size = (uint8_t)size;
+    for (i = 0; i < SA_ALLOC_MAX; i++) arb->last[i] = 0xFFFF;
+    for (i = 0; i < size; i++) sa__matrix_set(arb, i, (unsigned)i);
+    arb->clock = (uint16_t)size;
+    return SA_OK;
+}
+
+/**
+ * Choose the least-recently-selected requester without changing the state.
+ *
+ * :param arb: the arbiter.
+ * :param req: requesters (no bit at or above arb->size).
+ * :returns: the winner, or -1 if req is 0.
+ */
+SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
+    int best;
+    unsigned best_time;
+    SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
+    if (req == 0) return -1;
+    best = sa__ctz64(req);
+    best_time = arb->last[best];
+    for (req &= req - 1; req; req &= req - 1) {
+        int i = sa__ctz64(req);
+        unsigned t = arb->last[i];
+        best = t < best_time ? i : best;
+        best_time = t < best_time ? t : best_time;
+    }
+    return best;
+}
+
+/**
+ * Record a selection: the winner becomes the lowest priority.
+ *
+ * :param arb: the arbiter.
+ * :param winner: the selected requester, or -1 (nothing changes).
+ */
+SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
+    if (winner < 0) return;
+    SA_ASSERT(winner < arb->size);
+    if (arb->clock == 0xFFFF) {
+        /* Renumber the times 0..size-1 in the same order. */
+        uint16_t rank[SA_ALLOC_MAX];
+        int i, k, n = arb->size;
+        for (i = 0; i < n; i++) {
+            int r = 0;
+            for (k = 0; k < n; k++) r += arb->last[k] < arb->last[i];
+            rank[i] = (uint16_t)r;
+        }
+        for (i = 0; i < n; i++) sa__matrix_set(arb, i, rank[i]);
+        arb->clock = (uint16_t)n;
+    }
+    sa__matrix_set(arb, winner, arb->clock++);
+}
+
+/**
+ * Choose among the requesters with the highest priority, least recently
+ * selected among equals, without changing the state.
+ *
+ * :param arb: the arbiter.
+ * :param req: requesters (no bit at or above arb->size).
+ * :param prio: prio[i] is requester i's priority (larger wins); NULL means
+ *              all equal.
+ * :returns: the winner, or -1 if req is 0.
+ */
+SA_API int sa_matrix_select_prio(const sa_matrix_arb *arb, uint64_t req, const uint8_t *prio) {
+    if (prio != NULL && req != 0) req = sa__top_priority(req, prio);
+    return sa_matrix_select(arb, req);
+}
+
+/* ----------------------------------------------------------------------
+ * 2.3 Two read ports sharing one input buffer (the 21364's constraint)
+ * ---------------------------------------------------------------------- */
+
+/**
+ * What the two read ports of one input buffer need to know about its
+ * packets so that they never pick the same packet.
+ *
+ * In the 21364 each input buffer has two read ports, each with its own
+ * input arbiter (seed 002 Section 2.2); the arbiters of one buffer must not
+ * dispatch the same packet (Section 3.3).  With read-port pairing on
+ * (sa_alloc_desc.read_port_pairs), input arbiters 2b and 2b+1 are the read
+ * ports of buffer b, and a request bit only says "some packet of the buffer
+ * can use this output".  Two outputs j != k can be served by the two read
+ * ports at once unless one single packet is the only one for both of them.
+ * This struct records exactly that, for packets that may each use any set
+ * of outputs (two in the 21364: adaptive routing within the minimal
+ * rectangle):
+ *
+ * - ``any``: outputs at least one packet can use;
+ * - ``multi``: outputs at least two packets can use (never a conflict);
+ * - ``sole[k]`` for k in any but not in multi: the outputs (outside multi)
+ *   of the only packet that can use k.  Once one read port takes k, its
+ *   twin can no longer take any of them (sa_read_buffer_clash).
+ *
+ * Build it with sa_read_buffer_build each cycle from the packets that may
+ * go now; entries of ``sole`` for other outputs are not read.  After the
+ * allocation, sa_read_buffer_assign picks the two distinct packets.
+ */
+typedef struct sa_read_buffer {
+    uint64_t any;                /**< outputs with at least one packet */
+    uint64_t multi;              /**< outputs with at least two packets */
+    uint64_t sole[SA_ALLOC_MAX]; /**< for a sole output k: outputs (not in
+                                      multi) of its only packet, k included */
+} sa_read_buffer;
+
+/**
+ * Build the read-port view of one input buffer from its packets.
+ *
+ * :param buf: receives the view.
+ * :param packet_outputs: packet_outputs[p] is the mask of outputs packet p
+ *                        may use this cycle (0: it may not go).
+ * :param num_packets: number of packets (0 or more).
+ * :returns: SA_OK; SA_ERR_NULL; SA_ERR_PARAM_RANGE if num_packets < 0;
+ *           SA_ERR_REQUEST_RANGE if a packet names an output at or above
+ *           SA_ALLOC_MAX.
+ * :paper: seed 002 Sections 2.2 and 3.3 (two read ports per input buffer,
+ *         "must synchronize to ensure that they do not choose the same
+ *         packet").
+ */
+SA_API sa_result sa_read_buffer_build(sa_read_buffer *buf, const uint64_t *packet_outputs,
+                                      int num_packets) {
+    int p;
+    uint64_t sole;
+    if (buf == NULL || (packet_outputs == NULL && num_packets > 0)) return SA_ERR_NULL;
+    if (num_packets < 0) return SA_ERR_PARAM_RANGE;
+    buf->any = buf->multi = 0;
+    for (p = 0; p < num_packets; p++) {
+        uint64_t o = packet_outputs[p];
+        if (o & ~sa__low_mask(SA_ALLOC_MAX)) return SA_ERR_REQUEST_RANGE;
+        buf->multi |= buf->any & o;
+        buf->any |= o;
+    }
+    sole = buf->any & ~buf->multi;
+    for (p = 0; p < num_packets && sole; p++) {
+        uint64_t o = packet_outputs[p] & sole, r;
+        for (r = o; r; r &= r - 1) buf->sole[sa__ctz64(r)] = o;
+    }
+    return SA_OK;
+}
+
+/**
+ * Outputs the twin read port can no longer use once one read port of the
+ * buffer has taken output k.
+ *
+ * :param buf: the buffer view.
+ * :param k: an output in buf->any.
+ * :returns: 0 if k is in multi, else sole[k] (which contains k itself).
+ */
+SA_API uint64_t sa_read_buffer_clash(const sa_read_buffer *buf, int k) {
+    uint64_t bit = (uint64_t)1 << k;
+    SA_ASSERT(k >= 0 && k < SA_ALLOC_MAX && (buf->any & bit));
+    return (buf->multi & bit) ? 0 : buf->sole[k];
+}
+
+/**
+ * Pick the packets that the two read ports of one buffer send, given the
+ * outputs they were matched to: the first (oldest) suitable packet for each,
+ * never the same packet for both.
+ *
+ * :param packet_outputs: as for sa_read_buffer_build, oldest packet first.
+ * :param num_packets: number of packets.
+ * :param out0: output of read port 0 (input arbiter 2b), or -1.
+ * :param out1: output of read port 1 (input arbiter 2b+1), or -1.
+ * :param pkt0: receives read port 0's packet index, or -1.
+ * :param pkt1: receives read port 1's packet index, or -1.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_REQUEST_RANGE if no two distinct
+ *           packets serve the two outputs (the allocation did not respect
+ *           sa_read_buffer_clash).
+ */
+SA_API sa_result sa_read_buffer_assign(const uint64_t *packet_outputs, int num_packets,
+                                       int out0, int out1, int *pkt0, int *pkt1) {
+    int p, a = -1, b = -1;
+    uint64_t m0 = out0 >= 0 && out0 < 64 ? (uint64_t)1 << out0 : 0;
+    uint64_t m1 = out1 >= 0 && out1 < 64 ? (uint64_t)1 << out1 : 0;
+    if (pkt0 == NULL || pkt1 == NULL || (packet_outputs == NULL && num_packets > 0))
+        return SA_ERR_NULL;
+    /* Oldest packet for out0, then the oldest other packet for out1; if that
+     * fails, the other way round (which succeeds whenever any pair does). */
+    for (p = 0; p < num_packets && m0 && a < 0; p++) if (packet_outputs[p] & m0) a = p;
+    for (p = 0; p < num_packets && m1 && b < 0; p++) if (p != a && (packet_outputs[p] & m1)) b = p;
+    if (m1 && b < 0 && a >= 0) {
+        b = a;
+        for (a = -1, p = 0; p < num_packets && a < 0; p++) if (p != b && (packet_outputs[p] & m0)) a = p;
+    }
+    *pkt0 = a;
+    *pkt1 = b;
+    if ((m0 && a < 0) || (m1 && b < 0)) return SA_ERR_REQUEST_RANGE;
+    return SA_OK;
+}
+
+/* ----------------------------------------------------------------------
+ * 2.4 Switch allocators
+ * ---------------------------------------------------------------------- */
+
+/** Which allocation algorithm an sa_alloc runs. */
+typedef enum sa_alloc_kind {
+    SA_ALLOC_SPAA = 0,       /**< SPAA: one nomination per input arbiter,
+                                  least-recently-selected grant (seed 002 3.3) */
+    SA_ALLOC_WFA,            /**< wave-front arbiter (Tamir and Chi), start
+                                  cell chosen round-robin (WFA-base, 3.2) */
+    SA_ALLOC_WFA_WRAPPED,    /**< wrapped wave-front arbiter: wrapped
+                                  diagonals, round-robin priority diagonal */
+    SA_ALLOC_PIM,            /**< parallel iterative matching, k iterations
+                                  (PIM1 for k = 1) (3.1) */
+    SA_ALLOC_ISLIP,          /**< iSLIP-k (McKeown): round-robin PIM whose
+                                  pointers move only on accepted first-
+                                  iteration grants */
+    SA_ALLOC_OPF,            /**< oldest packet first (Figure 2): input-first
+                                  separable allocation by priority */
+    SA_ALLOC_SEP_INPUT,      /**< separable input-first, round-robin arbiters */
+    SA_ALLOC_SEP_OUTPUT,     /**< separable output-first, round-robin arbiters */
+    SA_ALLOC_MCM,            /**< maximum-cardinality matching (exact) */
+    SA_ALLOC_KIND_COUNT      /**< number of kinds (not a kind) */
+} sa_alloc_kind;
+
+/**
+ * Description of an allocator, read once by sa_alloc_init.  A
+ * zero-initialised description is valid: SPAA on the 21364's 16 input
+ * arbiters x 7 outputs, full crossbar, one iteration, no Rotary Rule, no
+ * read-port pairing.  sa_alloc_desc_21364 fills in the whole 21364 router.
+ */
+typedef struct sa_alloc_desc {
+    sa_alloc_kind kind;      /**< the algorithm */
+    int num_inputs;          /**< input arbiters (rows), 1..SA_ALLOC_MAX; 0
+                                  means 16 */
+    int num_outputs;         /**< outputs (columns), 1..SA_ALLOC_MAX; 0 means 7 */
+    int iterations;          /**< PIM and iSLIP: iterations k >= 1, or
+                                  SA_ITERATE_TO_CONVERGENCE; 0 means 1 */
+    int rotary;              /**< nonzero: the Rotary Rule (SPAA, WFA,
+                                  WFA_WRAPPED and PIM only) */
+    uint64_t network_inputs; /**< bit i: input arbiter i carries network
+                                  (cross) traffic; the Rotary Rule favours
+                                  these over the local ones */
+    int read_port_pairs;     /**< nonzero: input arbiters 2b and 2b+1 are the
+                                  two read ports of buffer b (num_inputs must
+                                  be even; pass sa_read_buffer views) */
+    uint64_t seed;           /**< PIM: seed of the allocator's sa_rng */
+    uint64_t no_connect[SA_ALLOC_MAX]; /**< bit j of no_connect[i]: input
+                                  arbiter i has no connection to output j
+                                  (the shaded cells of seed 002 Figure 5) */
+} sa_alloc_desc;
+
+/**
+ * An allocator: its configuration and all the state its algorithm keeps
+ * between allocations.  Plain data owned by the caller; copy it to
+ * checkpoint, reinitialise it to reset.
+ */
+typedef struct sa_alloc {
+    sa_alloc_kind kind;           /**< the algorithm */
+    int num_inputs;               /**< input arbiters */
+    int num_outputs;              /**< outputs */
+    int iterations;               /**< PIM/iSLIP iterations (-1: converge) */
+    int rotary;                   /**< Rotary Rule on */
+    int read_port_pairs;          /**< read-port pairing on */
+    uint64_t network_inputs;      /**< network input arbiters */
+    uint64_t connect[SA_ALLOC_MAX]; /**< allowed outputs of each input */
+    sa_rng rng;                   /**< PIM's random numbers */
+    uint8_t start_row;            /**< WFA: start row (wrapped: unused) */
+    uint8_t start_col;            /**< WFA: start column; WFA_WRAPPED:
+                                       priority diagonal */
+    uint8_t in_ptr[SA_ALLOC_MAX];  /**< iSLIP accept pointers; separable/OPF
+                                        input-arbiter pointers */
+    uint8_t out_ptr[SA_ALLOC_MAX]; /**< iSLIP grant pointers; separable/OPF
+                                        output-arbiter pointers */
+    sa_matrix_arb spaa_in[SA_ALLOC_MAX];  /**< SPAA input arbiters (over outputs) */
+    sa_matrix_arb spaa_out[SA_ALLOC_MAX]; /**< SPAA output arbiters (over inputs) */
+} sa_alloc;
+
+/** The result of one allocation: a matching of inputs to outputs. */
+typedef struct sa_match {
+    int size;                         /**< number of matched pairs */
+    uint64_t inputs;                  /**< mask of matched inputs */
+    uint64_t outputs;                 /**< mask of matched outputs */
+    int8_t output_of[SA_ALLOC_MAX];   /**< output of input i, or -1 */
+    int8_t input_of[SA_ALLOC_MAX];    /**< input of output j, or -1 */
+} sa_match;
+
+/** Input arbiter rows of the 21364 connection matrix (seed 002 Figure 5):
+ *  read port rp of input port p is row 2p + rp, ports in this order. */
+enum sa_21364_input_port {
+    SA_21364_IN_NORTH = 0, /**< L-N (network) */
+    SA_21364_IN_SOUTH,     /**< L-S (network) */
+    SA_21364_IN_EAST,      /**< L-E (network) */
+    SA_21364_IN_WEST,      /**< L-W (network) */
+    SA_21364_IN_CACHE,     /**< L-Cache (local) */
+    SA_21364_IN_MC0,       /**< L-MC0 (local) */
+    SA_21364_IN_MC1,       /**< L-MC1 (local) */
+    SA_21364_IN_IO,        /**< L-I/O (local) */
+    SA_21364_IN_PORTS      /**< number of input ports (8) */
+};
+
+/** Output columns of the 21364 connection matrix (seed 002 Figure 5). */
+enum sa_21364_output_port {
+    SA_21364_OUT_NORTH = 0, /**< G-N */
+    SA_21364_OUT_SOUTH,     /**< G-S */
+    SA_21364_OUT_EAST,      /**< G-E */
+    SA_21364_OUT_WEST,      /**< G-W */
+    SA_21364_OUT_L0,        /**< G-L0 (memory controller 0 / cache) */
+    SA_21364_OUT_L1,        /**< G-L1 (memory controller 1 / cache) */
+    SA_21364_OUT_IO,        /**< G-I/O */
+    SA_21364_OUT_PORTS      /**< number of output ports (7) */
+};
+
+/**
+ * The 21364's connection matrix: which of the 16x7 (input arbiter, output)
+ * cells have no connection.
+ *
+ * The extracted text of Figure 5 lost its shading; Section 3.1 says 54 of
+ * the 112 cells are unshaded.  Our choice (documented in
+ * docs/allocators.rst), which gives exactly 54: the two read ports of each
+ * input port split the seven outputs between them, read port (p + j) mod 2
+ * of port p reaching output j, so every input port reaches every output
+ * through exactly one read port (56 cells); and a memory controller's input
+ * has no connection to its own output (L-MC0 to G-L0, L-MC1 to G-L1),
+ * leaving 54.
+ *
+ * :param no_connect: receives 16 masks (entries 16.. are not touched).
+ * :paper: seed 002 Figure 5, Section 2.1 ("Ports"), Section 3.1 ("54").
+ */
+SA_API void sa_21364_no_connect(uint64_t *no_connect) {
+    int p, rp, j;
+    for (p = 0; p < SA_21364_IN_PORTS; p++)
+        for (rp = 0; rp < 2; rp++) {
+            uint64_t none = 0;
+            for (j = 0; j < SA_21364_OUT_PORTS; j++) {
+                int own = (p == SA_21364_IN_MC0 && j == SA_21364_OUT_L0) ||
+                          (p == SA_21364_IN_MC1 && j == SA_21364_OUT_L1);
+                if ((p + j) % 2 != rp || own) none |= (uint64_t)1 << j;
+            }
+            no_connect[2 * p + rp] = none;
+        }
+}
+
+/**
+ * Describe the Alpha 21364 router's allocator: 16 input arbiters (8 input
+ * ports x 2 read ports, paired), 7 outputs, the connection matrix of
+ * sa_21364_no_connect, the network input ports' 8 read ports as network
+ * inputs for the Rotary Rule.
+ *
+ * :param desc: the description to fill (all of it is overwritten, even
+ *              when the kind is invalid).
+ * :param kind: the algorithm.
+ * :param rotary: nonzero for the Rotary Rule (SPAA, WFA, WFA_WRAPPED, PIM).
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_PARAM_RANGE for a bad kind.
+ * :paper: seed 002 Sections 2.1, 2.2, 3.4; Figure 5.
+ */
+SA_API sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, int rotary) {
+    int i;
+    if (desc == NULL) return SA_ERR_NULL;
+    for (i = 0; i < SA_ALLOC_MAX; i++) desc->no_connect[i] = 0;
+    desc->kind = kind;
+    desc->num_inputs = 2 * SA_21364_IN_PORTS;
+    desc->num_outputs = SA_21364_OUT_PORTS;
+    desc->iterations = 1;
+    desc->rotary = rotary != 0;
+    desc->network_inputs = 0xFF; /* rows of L-N, L-S, L-E, L-W */
+    desc->read_port_pairs = 1;
+    desc->seed = 0;
+#if SA_ALLOC_MAX >= 16
+    sa_21364_no_connect(desc->no_connect);
+#endif
+    return ((int)kind < 0 || kind >= SA_ALLOC_KIND_COUNT) ? SA_ERR_PARAM_RANGE : SA_OK;
+}
+
+/**
+ * Set up an allocator from a description.
+ *
+ * :param a: the allocator (fully initialised on success).
+ * :param desc: the description; NULL means all defaults.
+ * :returns: SA_OK; SA_ERR_NULL; SA_ERR_SIZE_RANGE for sizes outside
+ *           1..SA_ALLOC_MAX (or MCM with read-port pairs and more than 8
+ *           outputs); SA_ERR_PARAM_RANGE for an unknown kind, iterations
+ *           below -1, network_inputs or no_connect bits outside the sizes,
+ *           read_port_pairs with an odd number of inputs, or the Rotary Rule
+ *           on an algorithm that does not define it.  On error a is not
+ *           changed.
+ * :paper: seed 002 Sections 3.1-3.4.
+ */
+SA_API sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc) {
+    int i, n, m, k;
+    sa_alloc_kind kind = desc ? desc->kind : SA_ALLOC_SPAA;
+    int rotary = desc ? desc->rotary != 0 : 0, pairs = desc ? desc->read_port_pairs != 0 : 0;
+    uint64_t net = desc ? desc->network_inputs : 0;
+    if (a == NULL) return SA_ERR_NULL;
+    n = desc && desc->num_inputs ? desc->num_inputs : 16;
+    m = desc && desc->num_outputs ? desc->num_outputs : 7;
+    k = desc && desc->iterations ? desc->iterations : 1;
+    if ((int)kind < 0 || kind >= SA_ALLOC_KIND_COUNT) return SA_ERR_PARAM_RANGE;
+    if (n < 1 || n > SA_ALLOC_MAX || m < 1 || m > SA_ALLOC_MAX) return SA_ERR_SIZE_RANGE;
+    if (k < SA_ITERATE_TO_CONVERGENCE) return SA_ERR_PARAM_RANGE;
+    if (net & ~sa__low_mask(n)) return SA_ERR_PARAM_RANGE;
+    if (pairs && (n & 1)) return SA_ERR_PARAM_RANGE;
+    if (pairs && kind == SA_ALLOC_MCM && m > 8) return SA_ERR_SIZE_RANGE;
+    if (rotary && kind != SA_ALLOC_SPAA && kind != SA_ALLOC_WFA &&
+        kind != SA_ALLOC_WFA_WRAPPED && kind != SA_ALLOC_PIM) return SA_ERR_PARAM_RANGE;
+    for (i = 0; desc && i < SA_ALLOC_MAX; i++)
+        if (i >= n ? desc->no_connect[i] != 0 : (desc->no_connect[i] & ~sa__low_mask(m)) != 0)
+            return SA_ERR_PARAM_RANGE;
+    a->kind = kind;
+    a->num_inputs = n;
+    a->num_outputs = m;
+    a->iterations = k;
+    a->rotary = rotary;
+    a->read_port_pairs = pairs;
+    a->network_inputs = net;
+    sa_rng_seed(&a->rng, desc ? desc->seed : 0);
+    a->start_row = a->start_col = 0;
+    for (i = 0; i < SA_ALLOC_MAX; i++) {
+        a->connect[i] = i < n ? sa__low_mask(m) & ~(desc ? desc->no_connect[i] : 0) : 0;
+        a->in_ptr[i] = a->out_ptr[i] = 0;
+    }
+    for (i = 0; i < n; i++) sa_matrix_arb_init(&a->spaa_in[i], m);
+    for (i = 0; i < m; i++) sa_matrix_arb_init(&a->spaa_out[i], n);
+    if (a->rotary && a->kind == SA_ALLOC_WFA && a->network_inputs)
+        a->start_row = (uint8_t)sa__ctz64(a->network_inputs);
+    return SA_OK;
+}
+
+/**
+ * Check a request set against an allocator's sizes (the error-returning
+ * form of sa_allocate's precondition).
+ *
+ * :param a: the allocator.
+ * :param req: num_inputs request masks.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_REQUEST_RANGE if a mask has a bit
+ *           at or above num_outputs.
+ */
+SA_API sa_result sa_alloc_check_requests(const sa_alloc *a, const uint64_t *req) {
+    int i;
+    uint64_t all = 0;
+    if (a == NULL || req == NULL) return SA_ERR_NULL;
+    for (i = 0; i < a->num_inputs; i++) all |= req[i];
+    return (all & ~sa__low_mask(a->num_outputs)) ? SA_ERR_REQUEST_RANGE : SA_OK;
+}
+
+/**
+ * Human-readable name of an allocation algorithm ("SPAA", "WFA", ...).
+ *
+ * :param kind: the algorithm.
+ * :returns: a static string; "unknown" for an invalid kind.
+ */
+SA_API const char *sa_alloc_kind_name(sa_alloc_kind kind) {
+    static const char *names[SA_ALLOC_KIND_COUNT] = {
+        "SPAA", "WFA", "WFA-wrapped", "PIM", "iSLIP", "OPF", "separable-input-first",
+        "separable-output-first", "MCM" };
+    return ((int)kind >= 0 && kind < SA_ALLOC_KIND_COUNT) ? names[kind] : "unknown";
+}
+
+/* Empty a matching. */
+SA_API void sa__match_clear(sa_match *mt) {
+    int i;
+    mt->size = 0;
+    mt->inputs = mt->outputs = 0;
+    for (i = 0; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+}
+
+/* Add the pair (i, j) to a matching. */
+SA_API void sa__match_add(sa_match *mt, int i, int j) {
+    mt->output_of[i] = (int8_t)j;
+    mt->input_of[j] = (int8_t)i;
+    mt->inputs |= (uint64_t)1 << i;
+    mt->outputs |= (uint64_t)1 << j;
+    mt->size++;
+}
+
+/* Outputs input i may not take because its twin read port holds output k
+ * (k < 0: the twin holds nothing). */
+SA_API uint64_t sa__twin_block(const sa_read_buffer *bufs, int i, int k) {
+    return (bufs == NULL || k < 0) ? 0 : sa_read_buffer_clash(&bufs[i >> 1], k);
+}
+
+/* Outputs input i may not take given the matching so far (pairing only). */
+SA_API uint64_t sa__blocked(const sa_alloc *a, const sa_read_buffer *bufs,
+                            const sa_match *mt, int i) {
+    if (!a->read_port_pairs || bufs == NULL) return 0;
+    return sa__twin_block(bufs, i, mt->output_of[i ^ 1]);
+}
+
+/* Effective requests: requests on connected cells only. */
+SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff) {
+    int i;
+#ifndef NDEBUG
+    uint64_t all = 0;
+    for (i = 0; i < a->num_inputs; i++) all |= req[i];
+    SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
+#endif
+    for (i = 0; i < a->num_inputs; i++) eff[i] = req[i] & a->connect[i];
+}
+
+/* ---------------- SPAA (seed 002 Section 3.3) ---------------- */
+
+/**
+ * SPAA step 1, Nominate: each input arbiter nominates one output (one packet)
+ * among its connected requests.
+ *
+ * The choice is the request with the highest priority ``prio`` (for example
+ * the age of the oldest packet for that output, as the 21364's input
+ * arbiters pick the oldest packet), least recently selected among equals;
+ * with prio NULL, the least recently selected output.  "Selected" means
+ * granted: an input arbiter's order moves only when sa_spaa_grant selects
+ * its nomination (moving it on every nomination would keep the inputs'
+ * orders in lockstep under heavy load, all nominating the same output).
+ * This function changes no state.  With read-port pairing, read port 2b nominates first and its
+ * twin 2b+1 then skips the outputs that would need the same packet
+ * (sa_read_buffer_clash); the paper only says the pair synchronises.
+ *
+ * In a pipelined model, call this in the LA stage and sa_spaa_grant two
+ * cycles later; a nominated packet must not be offered again (leave it out
+ * of req) until the grant is known (Step 1's rule).
+ *
+ * :param a: an SA_ALLOC_SPAA allocator.
+ * :param req: num_inputs request masks (bit j: a packet for output j).
+ *             Precondition: no bit at or above num_outputs; with pairing,
+ *             req[2b] and req[2b+1] within bufs[b].any.
+ * :param prio: NULL, or num_inputs x num_outputs priorities, row-major
+ *              (prio[i * num_outputs + j]); larger is nominated first.
+ * :param bufs: NULL, or (read-port pairing) num_inputs/2 buffer views.
+ * :param nomination: receives num_inputs entries: the nominated output of
+ *                    each input arbiter, or -1.
+ * :returns: the number of nominations.
+ * :paper: seed 002 Section 3.3 step 1; Section 3 (oldest packet from the
+ *         least-recently selected virtual channel).
+ */
+SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+                            const sa_read_buffer *bufs, int8_t *nomination) {
+    int i, n = a->num_inputs, m = a->num_outputs, count = 0;
+    int pairs = a->read_port_pairs && bufs != NULL;
+    for (i = 0; i < n; i++) {
+        uint64_t r = req[i] & a->connect[i];
+        int j;
+        SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
+        if (pairs && (i & 1)) r &= ~sa__twin_block(bufs, i, nomination[i - 1]);
+        if (r == 0) { nomination[i] = -1; continue; }
+        if (prio != NULL) r = sa__top_priority(r, prio + (size_t)i * (size_t)m);
+        j = sa_matrix_select(&a->spaa_in[i], r);
+        nomination[i] = (int8_t)j;
+        count++;
+    }
+    return count;
+}
+
+/**
+ * SPAA step 2, Grant: each output arbiter grants the least-recently-selected
+ * input arbiter among those that nominated it; with the Rotary Rule, network
+ * input arbiters first, least recently selected within each class.  The
+ * winner's input arbiter then records output j as its latest selection.
+ * Step 3 (Reset: the losers' packets may be nominated again) needs no state
+ * here: nominations are given afresh each cycle.
+ *
+ * :param a: an SA_ALLOC_SPAA allocator.
+ * :param nomination: num_inputs entries from sa_spaa_nominate (-1: none).
+ * :param match: receives the matching.
+ * :returns: the number of matches.
+ * :paper: seed 002 Section 3.3 steps 2-3; Section 3.4 (SPAA-rotary).
+ */
+SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match) {
+    uint64_t col[SA_ALLOC_MAX], outs = 0, o;
+    int i, n = a->num_inputs;
+    sa__match_clear(match);
+    for (i = 0; i < n; i++) {
+        int j = nomination[i];
+        if (j < 0) continue;
+        SA_ASSERT(j < a->num_outputs);
+        if (!((outs >> j) & 1u)) { outs |= (uint64_t)1 << j; col[j] = 0; }
+        col[j] |= (uint64_t)1 << i;
+    }
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o), w;
+        uint64_t c = col[j];
+        if (a->rotary && (c & a->network_inputs)) c &= a->network_inputs;
+        w = sa_matrix_select(&a->spaa_out[j], c);
+        if (w < 0) continue; /* not reached: c != 0 */
+        sa_matrix_update(&a->spaa_out[j], w);
+        sa_matrix_update(&a->spaa_in[w], j);
+        sa__match_add(match, w, j);
+    }
+    return match->size;
+}
+
+/* ---------------- Wave-front arbiters (seed 002 Section 3.2) ---------------- */
+
+/* Non-wrapped WFA over the rows of `rows` in cyclic order from `first`,
+ * columns in cyclic order from `col0`.  Cell (i, j) is granted iff it is
+ * requested and no cell above it in its column and no cell left of it in its
+ * row was granted (Grant = Request and N and W; S = N and not Grant; E = W
+ * and not Grant).  These signals only flow down and right, so evaluating the
+ * rows one after the other, each taking its first free requested column,
+ * gives exactly the wavefronts' result with one word operation per row. */
+SA_API void sa__wfa_rows(const sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
+                         uint64_t rows, int first, int col0, sa_match *mt) {
+    uint64_t r = rows & (~(uint64_t)0 << first), free_cols;
+    int pass;
+    for (pass = 0; pass < 2; pass++) {
+        for (; r; r &= r - 1) {
+            int i = sa__ctz64(r), j;
+            free_cols = ~mt->outputs & eff[i];
+            if (free_cols == 0) continue;
+            free_cols &= ~sa__blocked(a, bufs, mt, i);
+            j = sa__first_from(free_cols, col0);
+            if (j >= 0) sa__match_add(mt, i, j);
+        }
+        r = rows & sa__low_mask(first);
+    }
+}
+
+/* WFA-base / WFA-rotary. */
+SA_API int sa__wfa(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
+    uint64_t all = sa__low_mask(a->num_inputs), net = a->network_inputs;
+    int n = a->num_inputs, r = a->start_row, c = a->start_col;
+    if (a->rotary && net) {
+        /* Rotary Rule: the wavefronts start at a network input's row and all
+         * network rows precede the local rows. */
+        uint64_t next;
+        sa__wfa_rows(a, eff, bufs, net, r, c, mt);
+        sa__wfa_rows(a, eff, bufs, all & ~net, r, c, mt);
+        next = r + 1 < 64 ? net & (~(uint64_t)0 << (r + 1)) : 0;
+        if (next == 0) {
+            next = net;
+            c = c + 1 == a->num_outputs ? 0 : c + 1;
+        }
+        a->start_row = (uint8_t)sa__ctz64(next);
+    } else {
+        sa__wfa_rows(a, eff, bufs, all, r, c, mt);
+        if (++r == n) {
+            r = 0;
+            c = c + 1 == a->num_outputs ? 0 : c + 1;
+        }
+        a->start_row = (uint8_t)r;
+    }
+    a->start_col = (uint8_t)c;
+    return mt->size;
+}
+
+/* Wrapped WFA over the rows in `rows`: the s x s matrix (s = max(n, m), the
+ * missing rows or columns never request) is split into the s wrapped
+ * diagonals d = {(i, (i + d) mod s)}; their cells share no row and no column,
+ * so a whole diagonal is evaluated at once, in the order p, p+1, ... from the
+ * priority diagonal p.  diag[d] (bit i: cell (i, (i + d) mod s) requested) is
+ * the transpose of the rows rotated by their index. */
+SA_API void sa__wfa_wrapped_rows(const sa_alloc *a, const uint64_t *diag, const sa_read_buffer *bufs,
+                                 uint64_t rows, int s, int p, sa_match *mt) {
+    int k;
+    int pairs = a->read_port_pairs && bufs != NULL;
+    uint64_t free_rows = rows & ~mt->inputs;
+    uint64_t free_cols = sa__low_mask(a->num_outputs) & ~mt->outputs;
+    for (k = 0; k < s && free_rows && free_cols; k++) {
+        int d = p + k < s ? p + k : p + k - s;
+        uint64_t g = diag[d] & free_rows & sa__rotr(free_cols, d, s), r;
+        if (g == 0) continue;
+        for (r = g; r; r &= r - 1) {
+            int i = sa__ctz64(r), j = i + d < s ? i + d : i + d - s;
+            if (pairs && ((sa__blocked(a, bufs, mt, i) >> j) & 1u)) { g &= ~((uint64_t)1 << i); continue; }
+            sa__match_add(mt, i, j);
+        }
+        free_rows &= ~g;
+        free_cols &= ~sa__rotl(g, d, s);
+    }
+}
+
+/* WFA wrapped (base or rotary). */
+SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
+    uint64_t diag[64];
+    int i, n = a->num_inputs, m = a->num_outputs;
+    int s = n > m ? n : m, t = sa__pow2_at_least(s);
+    for (i = 0; i < n; i++) diag[i] = sa__rotr(eff[i], i % s, s);
+    for (; i < t; i++) diag[i] = 0;
+    sa__transpose(diag, t);
+    if (a->rotary && a->network_inputs) {
+        sa__wfa_wrapped_rows(a, diag, bufs, a->network_inputs, s, a->start_col, mt);
+        sa__wfa_wrapped_rows(a, diag, bufs, sa__low_mask(n) & ~a->network_inputs, s, a->start_col, mt);
+    } else {
+        sa__wfa_wrapped_rows(a, diag, bufs, sa__low_mask(n), s, a->start_col, mt);
+    }
+    a->start_col = (uint8_t)(a->start_col + 1 >= s ? 0 : a->start_col + 1);
+    return mt->size;
+}
+
+/* Column masks (bit i of col[j]: eff[i] has bit j) of an n x m matrix. */
+SA_API void sa__columns(const uint64_t *eff, int n, int m, uint64_t *col) {
+    int i, t = sa__pow2_at_least(n > m ? n : m);
+    for (i = 0; i < n; i++) col[i] = eff[i];
+    for (; i < t; i++) col[i] = 0;
+    sa__transpose(col, t);
+}
+
+/* Drop from cand (inputs) those that may not take output j because of their
+ * twin read port's current match (pairing only). */
+SA_API uint64_t sa__unblocked(const sa_alloc *a, const sa_read_buffer *bufs, const sa_match *mt,
+                              uint64_t cand, int j) {
+    uint64_t r, keep = cand;
+    if (!a->read_port_pairs || bufs == NULL) return cand;
+    uint64_t twins = ((mt->inputs & 0x5555555555555555ull) << 1) |
+                     ((mt->inputs >> 1) & 0x5555555555555555ull);
+    for (r = cand & twins; r; r &= r - 1) {
+        int i = sa__ctz64(r);
+        if ((sa__blocked(a, bufs, mt, i) >> j) & 1u) keep &= ~((uint64_t)1 << i);
+    }
+    return keep;
+}
+
+/* ---------------- PIM-k and iSLIP-k (seed 002 Section 3.1) ---------------- */
+
+/* One request-grant-accept iteration over the unmatched ports.  mode 0:
+ * PIM (random grant and accept); 1: iSLIP (round-robin, pointers move only
+ * on accepted grants and only when first = 1, the first iteration); 2:
+ * separable output-first (round-robin, every arbiter's pointer moves past
+ * its own winner, accepted or not).  Returns the number of new matches. */
+SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_read_buffer *bufs,
+                                    int mode, int first, sa_match *mt) {
+    uint64_t grants[SA_ALLOC_MAX], granted = 0, o, g;
+    uint64_t free_in = sa__low_mask(a->num_inputs) & ~mt->inputs;
+    int before = mt->size, m = a->num_outputs;
+    /* Grant: each unmatched output chooses one unmatched requesting input. */
+    for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
+        int j = sa__ctz64(o), i;
+        uint64_t c = col[j] & free_in;
+        if (c == 0) continue;
+        c = sa__unblocked(a, bufs, mt, c, j);
+        if (mode) {
+            i = sa__first_from(c, a->out_ptr[j]);
+            if (mode == 2 && i >= 0) a->out_ptr[j] = (uint8_t)(i + 1 == a->num_inputs ? 0 : i + 1);
+        } else {
+            if (a->rotary && (c & a->network_inputs)) c &= a->network_inputs;
+            i = sa_rng_pick(&a->rng, c);
+        }
+        if (i < 0) continue;
+        if (!((granted >> i) & 1u)) { granted |= (uint64_t)1 << i; grants[i] = 0; }
+        grants[i] |= (uint64_t)1 << j;
+    }
+    /* Accept: each input with grants accepts one (even read port first, so
+     * that its twin sees its choice). */
+    for (g = granted; g; g &= g - 1) {
+        int i = sa__ctz64(g), j;
+        uint64_t gi = grants[i] & ~sa__blocked(a, bufs, mt, i);
+        if (gi == 0) continue;
+        j = mode ? sa__first_from(gi, a->in_ptr[i]) : sa_rng_pick(&a->rng, gi);
+        sa__match_add(mt, i, j);
+        if (mode == 2) a->in_ptr[i] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+        if (mode == 1 && first) {
+            a->out_ptr[j] = (uint8_t)(i + 1 == a->num_inputs ? 0 : i + 1);
+            a->in_ptr[i] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+        }
+    }
+    return mt->size - before;
+}
+
+/* PIM-k / iSLIP-k. */
+SA_API int sa__iterative(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
+                         int mode, sa_match *mt) {
+    uint64_t col[64];
+    int it;
+    sa__columns(eff, a->num_inputs, a->num_outputs, col);
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++)
+        if (sa__request_grant_accept(a, col, bufs, mode, it == 0, mt) == 0) break;
+    return mt->size;
+}
+
+/* ---------------- Separable allocators and OPF ---------------- */
+
+/* Round-robin choice among the highest-priority candidates. */
+SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int pointer) {
+    if (prio != NULL && cand != 0) cand = sa__top_priority(cand, prio);
+    return sa__first_from(cand, pointer);
+}
+
+/* Input-first separable allocation (OPF when prio is given): each input
+ * arbiter nominates one request, each output arbiter grants one nomination;
+ * the two pointers of each completed match move just past the winner (a
+ * losing input keeps its pointer, as in iSLIP, so that the inputs do not
+ * move in lockstep). */
+SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
+                               const sa_read_buffer *bufs, sa_match *mt) {
+    uint64_t col[SA_ALLOC_MAX], outs = 0, o;
+    uint8_t colprio[SA_ALLOC_MAX];
+    int8_t nom[SA_ALLOC_MAX];
+    int i, n = a->num_inputs, m = a->num_outputs;
+    int pairs = a->read_port_pairs && bufs != NULL;
+    for (i = 0; i < n; i++) {
+        uint64_t r = eff[i];
+        int j;
+        if (pairs && (i & 1)) r &= ~sa__twin_block(bufs, i, nom[i - 1]);
+        j = sa__rr_prio(r, prio ? prio + (size_t)i * (size_t)m : NULL, a->in_ptr[i]);
+        nom[i] = (int8_t)j;
+        if (j < 0) continue;
+        if (!((outs >> j) & 1u)) { outs |= (uint64_t)1 << j; col[j] = 0; }
+        col[j] |= (uint64_t)1 << i;
+        if (prio) colprio[i] = prio[(size_t)i * (size_t)m + (size_t)j];
+    }
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o);
+        int w = sa__rr_prio(col[j], prio ? colprio : NULL, a->out_ptr[j]);
+        if (w < 0) continue; /* not reached: col[j] != 0 */
+        sa__match_add(mt, w, j);
+        a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
+        a->in_ptr[w] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+    }
+    return mt->size;
+}
+
+/* Output-first separable allocation: each output arbiter grants one
+ * requester, each input arbiter accepts one grant; each round-robin pointer
+ * moves just past its own arbiter's winner (an output's pointer moves even
+ * when its grant is declined: unlike iSLIP). */
+SA_API int sa__separable_output(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
+                                sa_match *mt) {
+    uint64_t col[64];
+    sa__columns(eff, a->num_inputs, a->num_outputs, col);
+    sa__request_grant_accept(a, col, bufs, 2, 1, mt);
+    return mt->size;
+}
+
+/* ---------------- Maximum-cardinality matching ---------------- */
+
+/* Augmenting paths (Kuhn): for each input, a breadth-first search over
+ * alternating paths with bit masks of visited outputs. */
+SA_API int sa__mcm_plain(const sa_alloc *a, const uint64_t *eff, sa_match *mt) {
+    int u, n = a->num_inputs;
+    int8_t via[64];
+    int8_t queue[64];
+    for (u = 0; u < n; u++) {
+        uint64_t seen = 0;
+        int head = 0, tail = 0, found = -1;
+        if (eff[u] == 0) continue;
+        queue[tail++] = (int8_t)u;
+        while (head < tail && found < 0) {
+            int x = queue[head++];
+            uint64_t nxt = eff[x] & ~seen, r;
+            seen |= nxt;
+            for (r = nxt; r; r &= r - 1) {
+                int j = sa__ctz64(r);
+                via[j] = (int8_t)x;
+                if (mt->input_of[j] < 0) { found = j; break; }
+                queue[tail++] = mt->input_of[j];
+            }
+        }
+        if (found < 0) continue;
+        /* Flip the path: found <- via[found], whose old output moves on. */
+        {
+            int j = found;
+            for (;;) {
+                int x = via[j], old = mt->output_of[x];
+                mt->output_of[x] = (int8_t)j;
+                mt->input_of[j] = (int8_t)x;
+                if (x == u) break;
+                j = old;
+            }
+        }
+        mt->size++;
+    }
+    mt->inputs = mt->outputs = 0;
+    for (u = 0; u < n; u++)
+        if (mt->output_of[u] >= 0) {
+            mt->inputs |= (uint64_t)1 << u;
+            mt->outputs |= (uint64_t)1 << mt->output_of[u];
+        }
+    return mt->size;
+}
+
+/* Bit set over the subsets of at most 8 outputs: bit S of w[S / 64]. */
+typedef struct sa__subsets {
+    uint64_t w[4];
+} sa__subsets;
+
+/* The subsets of `from` that are disjoint from the output set a, each with
+ * a added (a shift by a, since S | a = S + a when S & a = 0), OR-ed into to. */
+SA_API void sa__subsets_add(sa__subsets *to, const sa__subsets *from, int a) {
+    static const uint64_t zero_bit[6] = {
+        0x5555555555555555ull, 0x3333333333333333ull, 0x0F0F0F0F0F0F0F0Full,
+        0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull };
+    uint64_t in[4];
+    int w, t, ws = a >> 6, bs = a & 63;
+    for (w = 0; w < 4; w++) {
+        uint64_t z = from->w[w];
+        for (t = 0; t < 6; t++) if ((a >> t) & 1) z &= zero_bit[t];
+        if (((a >> 6) & 1) && (w & 1)) z = 0;
+        if (((a >> 7) & 1) && (w & 2)) z = 0;
+        in[w] = z;
+    }
+    for (w = 3; w >= ws; w--) {
+        uint64_t v = in[w - ws] << bs;
+        if (bs && w - ws - 1 >= 0) v |= in[w - ws - 1] >> (64 - bs);
+        to->w[w] |= v;
+    }
+}
+
+/* Exact maximum with read-port pairing (num_outputs <= 8): dynamic
+ * programming over the buffers and the set of outputs used so far, with
+ * the reachable sets of each stage as 256-bit sets.  A buffer's options are
+ * the (out0, out1) pairs its two read ports can take together. */
+SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
+                         sa_match *mt) {
+    sa__subsets reach[SA_ALLOC_MAX / 2 + 1];
+    int nb = a->num_inputs / 2, m = a->num_outputs, b, w, best = 0, best_bits = -1;
+    for (w = 0; w < 4; w++) reach[0].w[w] = 0;
+    reach[0].w[0] = 1;
+    for (b = 0; b < nb; b++) {
+        uint64_t r0 = eff[2 * b], r1 = eff[2 * b + 1], x, y;
+        reach[b + 1] = reach[b]; /* neither read port matched */
+        for (x = r0; x; x &= x - 1) {
+            int o0 = sa__ctz64(x);
+            uint64_t ok1 = r1 & ~sa_read_buffer_clash(&bufs[b], o0) & ~((uint64_t)1 << o0);
+            sa__subsets_add(&reach[b + 1], &reach[b], 1 << o0);
+            for (y = ok1; y; y &= y - 1) sa__subsets_add(&reach[b + 1], &reach[b], (1 << o0) | (1 << sa__ctz64(y)));
+        }
+        for (y = r1; y; y &= y - 1) sa__subsets_add(&reach[b + 1], &reach[b], 1 << sa__ctz64(y));
+    }
+    for (w = 0; w < 4; w++) {
+        uint64_t x;
+        for (x = reach[nb].w[w]; x; x &= x - 1) {
+            int s = 64 * w + sa__ctz64(x), c = sa__bits((uint64_t)s);
+            if (c > best_bits) { best_bits = c; best = s; }
+        }
+    }
+    (void)m;
+    /* Walk back: for each buffer an option that leads from a reachable set. */
+    for (b = nb - 1; b >= 0; b--) {
+        uint64_t r0 = eff[2 * b], r1 = eff[2 * b + 1], x, y;
+        int o0 = -1, o1 = -1, done = 0;
+#define SA__REACHED(s) ((reach[b].w[(s) >> 6] >> ((s) & 63)) & 1u)
+        if (SA__REACHED(best)) done = 1;
+        for (x = r0; x && !done; x &= x - 1) {
+            int c0 = sa__ctz64(x);
+            uint64_t ok1 = r1 & ~sa_read_buffer_clash(&bufs[b], c0) & ~((uint64_t)1 << c0);
+            if (!((best >> c0) & 1)) continue;
+            if (SA__REACHED(best & ~(1 << c0))) { o0 = c0; done = 1; break; }
+            for (y = ok1 & (uint64_t)best; y; y &= y - 1) {
+                int c1 = sa__ctz64(y);
+                if (SA__REACHED(best & ~(1 << c0) & ~(1 << c1))) { o0 = c0; o1 = c1; done = 1; break; }
+            }
+        }
+        for (y = r1 & (uint64_t)best; y && !done; y &= y - 1) {
+            int c1 = sa__ctz64(y);
+            if (SA__REACHED(best & ~(1 << c1))) { o1 = c1; done = 1; }
+        }
+#undef SA__REACHED
+        SA_ASSERT(done);
+        if (o0 >= 0) { sa__match_add(mt, 2 * b, o0); best &= ~(1 << o0); }
+        if (o1 >= 0) { sa__match_add(mt, 2 * b + 1, o1); best &= ~(1 << o1); }
+    }
+    return mt->size;
+}
+
+/**
+ * Allocate: compute one matching of input arbiters to outputs with the
+ * allocator's algorithm and update its state as that algorithm says.
+ *
+ * Every result is a matching of requested, connected cells; with read-port
+ * pairing no two matched twins need the same packet.  Per algorithm:
+ *
+ * - SPAA: sa_spaa_nominate then sa_spaa_grant (prio: nomination priority).
+ * - WFA: rows in cyclic order from the start row, each taking its first
+ *   free requested column from the start column; the start cell moves one
+ *   row per allocation and one column per sweep of the rows (every cell is
+ *   the start cell once in n x m allocations).  Rotary Rule: the start row
+ *   cycles over the network rows, and network rows precede local rows.
+ * - WFA_WRAPPED: wrapped diagonals from a priority diagonal that advances
+ *   every allocation.  Rotary Rule: network rows are allocated first.
+ * - PIM: k iterations of grant (each free output picks a free requester
+ *   uniformly; Rotary Rule: among network requesters if any) and accept
+ *   (each input picks one of its grants uniformly).
+ * - ISLIP: as PIM with round-robin pointers, moved only by accepted grants
+ *   of the first iteration.
+ * - OPF: each input nominates its highest-priority request, each output
+ *   grants its highest-priority nomination, round-robin among equals (prio
+ *   should hold packet ages; NULL makes it SEP_INPUT).
+ * - SEP_INPUT: separable input-first allocator of round-robin arbiters;
+ *   the pointers of completed matches move past the winners.
+ * - SEP_OUTPUT: separable output-first allocator of round-robin arbiters,
+ *   each pointer moved past its own arbiter's winner even when the grant is
+ *   declined (McKeown's RRM; iSLIP-1 differs only in moving pointers on
+ *   accepted grants).
+ * - MCM: a maximum matching (augmenting paths; with read-port pairing, an
+ *   exact search over output sets).  Stateless.
+ *
+ * With read-port pairing, where the paper does not say how the pair
+ * synchronises, the even read port decides first (in WFA, the earlier row)
+ * and its twin skips outputs that would need the same packet.
+ *
+ * :param a: the allocator.
+ * :param req: num_inputs request masks.  Precondition (SA_ASSERT): no bit at
+ *             or above num_outputs (sa_alloc_check_requests returns an
+ *             error instead); requests on unconnected cells are ignored.
+ * :param prio: NULL, or row-major num_inputs x num_outputs priorities (SPAA
+ *              and OPF only; larger first).
+ * :param bufs: with read-port pairing, num_inputs/2 buffer views whose
+ *              ``any`` contains both twins' requests; NULL disables the
+ *              twin check (every read port then has its own packets).
+ * :param match: receives the matching.
+ * :returns: the number of matched pairs.
+ * :paper: seed 002 Sections 3.1-3.4 (PIM, PIM1, WFA, SPAA, Rotary Rule),
+ *         Section 3 (MCM), Figure 2 (OPF).
+ */
+SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+                       const sa_read_buffer *bufs, sa_match *match) {
+    uint64_t eff[SA_ALLOC_MAX];
+    int8_t nom[SA_ALLOC_MAX];
+    if (a->kind == SA_ALLOC_SPAA) {
+        sa_spaa_nominate(a, req, prio, bufs, nom);
+        return sa_spaa_grant(a, nom, match);
+    }
+    sa__match_clear(match);
+    sa__effective(a, req, eff);
+    if (!a->read_port_pairs) bufs = NULL;
+#ifndef NDEBUG
+    if (bufs != NULL) {
+        int i;
+        for (i = 0; i < a->num_inputs; i++) SA_ASSERT((eff[i] & ~bufs[i >> 1].any) == 0);
+    }
+#endif
+    switch (a->kind) {
+    case SA_ALLOC_WFA: return sa__wfa(a, eff, bufs, match);
+    case SA_ALLOC_WFA_WRAPPED: return sa__wfa_wrapped(a, eff, bufs, match);
+    case SA_ALLOC_PIM: return sa__iterative(a, eff, bufs, 0, match);
+    case SA_ALLOC_ISLIP: return sa__iterative(a, eff, bufs, 1, match);
+    case SA_ALLOC_OPF: return sa__separable_input(a, eff, prio, bufs, match);
+    case SA_ALLOC_SEP_INPUT: return sa__separable_input(a, eff, NULL, bufs, match);
+    case SA_ALLOC_SEP_OUTPUT: return sa__separable_output(a, eff, bufs, match);
+    case SA_ALLOC_MCM:
+        return bufs ? sa__mcm_pairs(a, eff, bufs, match) : sa__mcm_plain(a, eff, match);
+    default: SA_ASSERT(0); return 0;
+    }
+}
 
 #ifdef __cplusplus
 }

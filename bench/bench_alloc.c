@@ -1,0 +1,165 @@
+/* bench_alloc.c - nanoseconds per allocation of every switch allocator in
+ * seastar_arb.h, at 7x7, 16x7, 8x8, 16x16, 32x32 and 64x64 and request
+ * densities 0.25, 0.5 and 0.9 (each cell requested independently), median
+ * of repeated runs of thread CPU time.  CSV on stdout:
+ *
+ *   allocator,inputs,outputs,density,ns_per_alloc,mean_matches
+ *
+ * followed by a second table comparing mean matching sizes at 8x8 and
+ * density 0.5 with the values BookSim2's allocators reach on the same kind
+ * of sets (issue 3).  Usage: bench_alloc [--quick]
+ */
+#include <stdio.h>
+#include <string.h>
+#include "../seastar_arb.h"
+#include "bench.h"
+
+#define POOL 256
+
+typedef struct variant {
+    const char *name;
+    sa_alloc_kind kind;
+    int iterations;
+} variant;
+
+static const variant variants[] = {
+    { "SPAA", SA_ALLOC_SPAA, 1 },
+    { "WFA", SA_ALLOC_WFA, 1 },
+    { "WFA-wrapped", SA_ALLOC_WFA_WRAPPED, 1 },
+    { "PIM1", SA_ALLOC_PIM, 1 },
+    { "PIM-converged", SA_ALLOC_PIM, SA_ITERATE_TO_CONVERGENCE },
+    { "iSLIP-1", SA_ALLOC_ISLIP, 1 },
+    { "iSLIP-4", SA_ALLOC_ISLIP, 4 },
+    { "OPF", SA_ALLOC_OPF, 1 },
+    { "separable-input-first", SA_ALLOC_SEP_INPUT, 1 },
+    { "separable-output-first", SA_ALLOC_SEP_OUTPUT, 1 },
+    { "MCM", SA_ALLOC_MCM, 1 },
+};
+#define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
+
+/* CPU time of this thread in ns: unlike the wall clock it does not count
+ * the time the thread spends descheduled, which matters on a shared,
+ * overloaded machine (the medians then still include cache and branch
+ * predictor interference from other processes). */
+static double cpu_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static uint64_t rng_state = 0x5EED;
+static uint64_t next_rand(void) {
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t pool[POOL][64];
+static uint8_t ages[POOL][64 * 64];
+
+static void fill_pool(int n, int m, double density) {
+    int s, i, j;
+    uint64_t thr = (uint64_t)(density * 18446744073709551615.0);
+    for (s = 0; s < POOL; s++)
+        for (i = 0; i < n; i++) {
+            pool[s][i] = 0;
+            for (j = 0; j < m; j++) {
+                if (next_rand() < thr) pool[s][i] |= (uint64_t)1 << j;
+                ages[s][i * m + j] = (uint8_t)(next_rand() & 255);
+            }
+        }
+}
+
+/* Median ns per allocation over `repeats` runs of `iters` allocations;
+ * *mean gets the mean matching size of one pass over the pool. */
+static double time_variant(const variant *v, int n, int m, int iters, int repeats, double *mean) {
+    sa_alloc a;
+    sa_alloc_desc d;
+    sa_match mt;
+    double runs[64];
+    long total = 0;
+    int r, k;
+    memset(&d, 0, sizeof d);
+    d.kind = v->kind;
+    d.num_inputs = n;
+    d.num_outputs = m;
+    d.iterations = v->iterations;
+    d.seed = 1;
+    if (sa_alloc_init(&a, &d) != SA_OK) return -1;
+    for (k = 0; k < POOL; k++) {
+        int s = k & (POOL - 1);
+        total += sa_allocate(&a, pool[s], v->kind == SA_ALLOC_OPF ? ages[s] : NULL, NULL, &mt);
+    }
+    *mean = (double)total / POOL;
+    for (r = 0; r < repeats; r++) {
+        double t0 = cpu_now_ns(), t1;
+        uint64_t acc = 0;
+        for (k = 0; k < iters; k++) {
+            int s = k & (POOL - 1);
+            acc += (uint64_t)sa_allocate(&a, pool[s], v->kind == SA_ALLOC_OPF ? ages[s] : NULL, NULL, &mt);
+        }
+        t1 = cpu_now_ns();
+        BENCH_USE(acc);
+        runs[r] = (t1 - t0) / iters;
+    }
+    return bench_median(runs, repeats);
+}
+
+int main(int argc, char **argv) {
+    static const int sizes[][2] = { {7, 7}, {16, 7}, {8, 8}, {16, 16}, {32, 32}, {64, 64} };
+    static const double dens[] = { 0.25, 0.5, 0.9 };
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int si, di, v;
+    printf("allocator,inputs,outputs,density,ns_per_alloc,mean_matches\n");
+    for (si = 0; si < 6; si++)
+        for (di = 0; di < 3; di++) {
+            int n = sizes[si][0], m = sizes[si][1];
+            fill_pool(n, m, dens[di]);
+            for (v = 0; v < NVARIANTS; v++) {
+                double mean = 0, ns;
+                int cells = n * m;
+                int iters = (quick ? 20000 : 200000) / (cells / 49 + 1);
+                if (variants[v].kind == SA_ALLOC_MCM || variants[v].iterations != 1) iters /= 4;
+                if (iters < 1000) iters = 1000;
+                ns = time_variant(&variants[v], n, m, iters, quick ? 5 : 15, &mean);
+                printf("%s,%d,%d,%.2f,%.1f,%.3f\n", variants[v].name, n, m, dens[di], ns, mean);
+                fflush(stdout);
+            }
+        }
+    /* Mean matching sizes at 8x8, density 0.5, over 100000 sets, next to the
+     * values BookSim2's allocators give on the same kind of sets. */
+    {
+        static const struct { const char *name; double booksim; } ref[] = {
+            { "MCM", 7.93 }, { "WFA-wrapped", 6.84 }, { "iSLIP-1", 5.45 }, { "PIM1", 5.25 } };
+        int q, s;
+        printf("\nallocator,mean_matches_8x8_d0.5,booksim2\n");
+        for (v = 0; v < NVARIANTS; v++) {
+            sa_alloc a;
+            sa_alloc_desc d;
+            sa_match mt;
+            long total = 0, sets = quick ? 20000 : 100000;
+            double bs = -1;
+            memset(&d, 0, sizeof d);
+            d.kind = variants[v].kind;
+            d.num_inputs = d.num_outputs = 8;
+            d.iterations = variants[v].iterations;
+            d.seed = 2;
+            sa_alloc_init(&a, &d);
+            for (s = 0; s < sets; s++) {
+                uint64_t req[8];
+                int i;
+                for (i = 0; i < 8; i++) {
+                    int j;
+                    req[i] = 0;
+                    for (j = 0; j < 8; j++) if (next_rand() >> 63) req[i] |= (uint64_t)1 << j;
+                }
+                total += sa_allocate(&a, req, NULL, NULL, &mt);
+            }
+            for (q = 0; q < 4; q++) if (strcmp(ref[q].name, variants[v].name) == 0) bs = ref[q].booksim;
+            if (bs > 0) printf("%s,%.3f,%.2f\n", variants[v].name, (double)total / sets, bs);
+            else printf("%s,%.3f,\n", variants[v].name, (double)total / sets);
+        }
+    }
+    return 0;
+}

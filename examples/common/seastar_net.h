@@ -1,0 +1,888 @@
+/* seastar_net.h - a cycle-level model of a network of Cray XT SeaStar
+ * routers, embedding seastar_arb.h (age-based output arbitration) and
+ * routing every packet by a per-input-port lookup.  Example code (it
+ * allocates, prints progress, aborts on internal errors); the simulator
+ * examples/seastar_sim.c, the tests and the benchmarks include it.
+ *
+ * The router (seed 001 "SeaStar Router Microarchitecture"; seed 000
+ * Section 1):
+ *   - 7 ports: 0 +x, 1 -x, 2 +y, 3 -y, 4 +z, 5 -z, 6 processor.  Input port
+ *     d receives from the neighbour in direction d; output port d sends to
+ *     it.  A packet may not leave by the port it came in on (no 180-degree
+ *     turns), so each output has 6 sources.
+ *   - 4 VCs: VC0/VC1 requests, VC2/VC3 responses; VC0->VC1 (VC2->VC3) on
+ *     crossing a torus dateline.
+ *   - per input port and VC a FIFO input buffer of input_buffer_flits (96);
+ *     credit-based flow control on every link, virtual cut-through (a
+ *     packet is sent only when the receiver has room for all of it).
+ *   - per output port 24 staging buffers (6 sources x 4 VCs) of
+ *     staging_buffer_flits (16); a packet at the head of an input FIFO moves
+ *     to its staging buffer when the whole packet fits (no arbitration:
+ *     the buffer is dedicated to that input and VC).
+ *   - output arbitration per packet with seastar_arb.h: Procedure 1 when a
+ *     header reaches an input port, Procedure 2 for the candidates at the
+ *     staging heads, Procedure 3 every cycle; a candidate is eligible when
+ *     its output VC has at least credit_threshold (MAX_PACKET_SIZE = 9)
+ *     send credits (seed 000 Section 2.3.2).
+ *
+ * Timing (one cycle = one flit time on a network link):
+ *   - a header that reaches an input buffer at cycle t can move to its
+ *     staging buffer at t and arbitrate at t + router_delay;
+ *   - the winner of cycle t holds the link for size cycles and its header
+ *     reaches the next input buffer at t + link_delay;
+ *   - the processor port ejects at eject_bw flits per cycle;
+ *   - input buffer space returns to the sender credit_delay cycles after
+ *     the tail has left the buffer.
+ *   The papers give t_r ~ 50 ns per hop, B_c = 4.8 GB/s per link and
+ *   E_p ~ 2 GB/s ejection, but no clock or pipeline split: the defaults
+ *   (router_delay 20, link_delay 10, eject_bw 2/4.8) are ours, chosen so
+ *   one hop is 30 cycles = 50 ns at 1.67 ns per 8-byte flit.
+ *
+ * Simplifications (documented, not in the papers): each (input port, VC)
+ * moves at most one packet per cycle to the staging buffers; injection from
+ * the processor is 1 flit per cycle; the processor accepts every packet.
+ */
+#ifndef SEASTAR_NET_H
+#define SEASTAR_NET_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include "../../seastar_arb.h"
+#include "../../seastar_route.h"
+#include "sim_pool.h"
+#include "sim_traffic.h"
+#include "sim_stats.h"
+
+/** Ports of a SeaStar router. */
+#define SS_PORTS 7
+/** The processor port. */
+#define SS_PROC 6
+/** Virtual channels. */
+#define SS_VCS 4
+/** Sources of one output port (the 7 inputs minus the port itself). */
+#define SS_SOURCES 6
+/** Staging buffers (arbitration candidates) per output: 6 x 4. */
+#define SS_CANDS 24
+/** "Never" as a cycle number. */
+#define SS_NEVER UINT64_MAX
+
+/** Packet states (sim_packet.state), used by the conservation audit. */
+enum { SS_AT_SOURCE = 1, SS_ON_LINK, SS_IN_INPUT, SS_IN_STAGING, SS_EJECTING };
+
+/** Event types. */
+enum { SS_EV_ARRIVE = 1, SS_EV_WAKE_OUT, SS_EV_CREDIT, SS_EV_NIC_CREDIT,
+       SS_EV_UNUSED, SS_EV_DELIVER, SS_EV_WAKE_NIC, SS_EV_WAKE_IN };
+
+/** Network and router parameters.  ss_params_default fills SeaStar's. */
+typedef struct ss_params {
+    int dims;                  /**< 1..3 */
+    int radix[3];              /**< k per dimension */
+    int mesh[3];               /**< non-zero: that dimension is a mesh */
+    int router_delay;          /**< cycles from input buffer to eligible (20) */
+    int link_delay;            /**< cycles on the wire (10) */
+    int credit_delay;          /**< cycles for a credit to return (10) */
+    int input_buffer_flits;    /**< per input port and VC (96) */
+    int staging_buffer_flits;  /**< per output, source and VC (16) */
+    int max_packet_flits;      /**< header + 8 data flits (9) */
+    int credit_threshold;      /**< send credits to be eligible (9) */
+    double eject_bw;           /**< processor port, flits per cycle (2/4.8) */
+    int tie_plus;              /**< non-zero: in a torus, routes of exactly
+                                    k/2 hops all go + (Figure 4(b) of seed
+                                    000); 0: seastar_route.h's balanced
+                                    tie-break (+ from even, - from odd) */
+    sa_age_config age;         /**< the aging registers of every router */
+} ss_params;
+
+/** SeaStar's parameters on a kx x ky x kz torus (kz = ky = 1 for fewer
+ *  dimensions); AGE_CLOCK_PERIOD 0x1000, biases 1, AGE_RR_SELECT all 1s. */
+static inline void ss_params_default(ss_params *p, int kx, int ky, int kz) {
+    memset(p, 0, sizeof *p);
+    p->radix[0] = kx; p->radix[1] = ky; p->radix[2] = kz;
+    p->dims = kz > 1 ? 3 : ky > 1 ? 2 : 1;
+    p->router_delay = 20;
+    p->link_delay = 10;
+    p->credit_delay = 10;
+    p->input_buffer_flits = 96;
+    p->staging_buffer_flits = 16;
+    p->max_packet_flits = 9;
+    p->credit_threshold = 9;
+    p->eject_bw = 2.0 / 4.8;
+    sa_age_config_default(&p->age, SS_PORTS);
+}
+
+/** Set the x, y, z age biases (both request and response) of the network
+ *  ports; the processor port keeps its bias. */
+static inline void ss_params_set_bias(ss_params *p, int bx, int by, int bz) {
+    int b[3], d;
+    b[0] = bx; b[1] = by; b[2] = bz;
+    for (d = 0; d < 6; d++)
+        p->age.req_age_bias[d] = p->age.rsp_age_bias[d] = (uint8_t)b[d / 2];
+}
+
+/** One output port with its 24 staging buffers.  The fields arbitration
+ *  reads (the head packets' ready cycles, ages and VCs) are copied here, so
+ *  one arbitration touches one small contiguous struct and no packets. */
+typedef struct ss_out {
+    uint64_t head_ready[SS_CANDS]; /**< staging head: first cycle it may go */
+    uint16_t head_age[SS_CANDS];   /**< staging head: stored age field */
+    uint8_t head_vc[SS_CANDS];     /**< staging head: VC on the next link */
+    uint8_t used[SS_CANDS];        /**< flits reserved in each staging buffer */
+    uint32_t occupied;    /**< bit c: staging buffer c holds a packet */
+    uint32_t blocked;     /**< bit c: the input FIFO feeding staging buffer c
+                               waits for room in it */
+    int32_t drain_c;      /**< staging buffer of the packet on the link (its
+                               flits leave until link_free), or -1 */
+    uint32_t drain_flits; /**< that packet's size */
+    int32_t nbr;          /**< router at the other end, -1 if no link */
+    uint16_t credits[SS_VCS]; /**< send credits per VC */
+    sa_output_arb arb;    /**< seastar_arb.h output arbiter */
+    uint64_t link_free;   /**< first cycle the link is free */
+    uint64_t next_wake;   /**< cycle of the pending wake-up, or SS_NEVER */
+    uint64_t dirty_at;    /**< cycle it was last put on the work list */
+    uint64_t stall_since; /**< start of the current stall, or SS_NEVER */
+    /* Performance counters (seed 000 Table 4), reset at the window start. */
+    uint64_t stalled;     /**< RTR_PERF_STALLED: cycles with a ready packet,
+                               an idle link and no VC with enough credits */
+    uint64_t pkts[SS_VCS];/**< RTR_PERF_VCv_PKTS (counted at the sender) */
+    uint64_t flits;       /**< flits sent */
+    uint64_t age_group[2];/**< RTR_AGE_GROUP0/1 of the ages of packets sent */
+} ss_out;
+
+/* Copy staging buffer c's head packet's arbitration fields into the port. */
+static inline void ss__stage_cache(ss_out *o, int c, const sim_fifo *q, const sim_packet *pk) {
+    if (q->head == SIM_NIL) return;
+    pk += q->head;
+    o->head_age[c] = pk->age_field;
+    o->head_vc[c] = pk->out_vc;
+    o->head_ready[c] = pk->t_ready;
+}
+
+/** One processor interface (source queue and injection channel). */
+typedef struct ss_nic {
+    sim_fifo srcq;        /**< generated, not yet injected */
+    uint32_t srcq_len;    /**< packets in srcq */
+    uint16_t credits[SS_VCS]; /**< room in the processor input buffers */
+    uint64_t inj_free;    /**< first cycle the injection channel is free */
+    uint64_t next_wake;   /**< pending wake-up or SS_NEVER */
+    uint64_t dirty_at;    /**< cycle last put on the work list */
+} ss_nic;
+
+/** Results of a measurement window. */
+typedef struct ss_stats {
+    uint64_t window_start;     /**< first cycle of the window */
+    uint64_t delivered;        /**< packets delivered in the window */
+    uint64_t delivered_flits;  /**< flits delivered in the window */
+    uint64_t created;          /**< packets generated in the window */
+    sim_latency latency;       /**< creation to delivery of the tail */
+    sim_latency net_latency;   /**< injection to delivery of the tail */
+    double hops;               /**< sum of hops of delivered packets */
+    double qdelay[3];          /**< sum over hops of queueing per dimension */
+    uint64_t *src_flits;       /**< flits delivered per source node */
+} ss_stats;
+
+/** The whole network. */
+typedef struct ss_net {
+    ss_params p;
+    sim_shape shape;
+    uint32_t n;                /**< routers (= nodes) */
+    sr_topology topo;          /**< seastar_route.h topology */
+    uint8_t *tables;           /**< per router, per input port GLUT + LUT */
+    int32_t *nbr;              /**< nbr[6r+d]: neighbour in direction d or -1 */
+    sa_age_clock *clk;         /**< one age clock per router */
+    ss_out *out;               /**< out[7r+o] */
+    sim_fifo *stage;           /**< staging FIFOs, stage[(7r+o)*24+c] */
+    sim_fifo *inq;             /**< inq[(7r+i)*4+v] */
+    uint64_t *in_dirty;        /**< per input FIFO: cycle last on the list */
+    ss_nic *nic;               /**< one per node */
+    uint32_t *work_in, *work_out, *work_nic; /**< this cycle's work lists */
+    uint32_t n_in, n_out, n_nic;
+    uint8_t eject_cycles[256]; /**< processor-port cycles per packet size */
+    sim_pool pool;
+    sim_wheel wheel;
+    sim_rng rng;
+    sim_traffic traffic;
+    uint64_t inj_threshold;    /**< Bernoulli threshold per node per cycle */
+    uint64_t created, injected, delivered; /**< since the start */
+    uint32_t next_id;
+    ss_stats st;
+} ss_net;
+
+/* ------------------------------------------------------------------ */
+
+/** Candidate index of input port in at output port o (in != o). */
+static inline int ss_source_of(int in, int o) { return in < o ? in : in - 1; }
+/** Input port of source s at output port o. */
+static inline int ss_input_of(int s, int o) { return s < o ? s : s + 1; }
+
+/** Routing of a packet whose header reached router r on input port in_port
+ *  and VC in_vc: one lookup in that input port's SeaStar table (GLUT or
+ *  LUT, seastar_route.h) gives the output port and the VC update. */
+static inline void ss_route(const ss_net *net, uint32_t r, int in_port, int in_vc,
+                            uint32_t dst, int *out_port, int *out_vc) {
+    const sr_topology *t = &net->topo;
+    sr_entry e = sr_table_lookup(t, net->tables + (size_t)r * t->table_size, r,
+                                 in_port == SS_PROC ? t->proc_port : in_port, dst);
+    int port = sr_entry_port(e);
+    if (port == t->proc_port) port = SS_PROC;
+    else if (port >= 2 * t->num_dims) sim_die("routing table has no route");
+    *out_port = port;
+    *out_vc = sr_entry_vc(e, in_vc);
+}
+
+/* Rewrite router r's table entries for torus routes of exactly k/2 hops so
+ * that they all leave by the + port (the tie-break of seed 000 Figure
+ * 4(b)); entries of packets already travelling in that dimension keep
+ * their direction. */
+static inline void ss__tables_tie_plus(ss_net *net, uint32_t r) {
+    const sr_topology *t = &net->topo;
+    uint8_t *tab = net->tables + (size_t)r * t->table_size;
+    uint32_t base = r & ~(uint32_t)(SR_LUT_ENTRIES - 1), dst;
+    int ip, d, c[3], cd[3];
+    sim_coords(&net->shape, r, c);
+    for (dst = base; dst < base + t->lut_entries && dst < t->num_nodes; dst++) {
+        sim_coords(&net->shape, dst, cd);
+        for (d = 0; d < t->num_dims && c[d] == cd[d]; d++) {}
+        if (d == t->num_dims || t->mesh[d] || (cd[d] - c[d] + t->radix[d]) % t->radix[d] * 2 != t->radix[d])
+            continue;
+        for (ip = 0; ip < t->num_ports; ip++) {
+            uint8_t *e = sr_table_port(t, tab, ip) + SR_GLUT_ENTRIES + (dst - base);
+            int keep = ip != t->proc_port && ip / 2 == d;
+            if (keep || sr_entry_port(*e) != 2 * d + 1) continue;
+            *e = sr_entry_make(2 * d, sr_crosses_dateline(t, 2 * d, c[d]) ? SR_VC_UPPER : SR_VC_LOWER);
+        }
+    }
+}
+
+/** Check the parameters; returns NULL or a message. */
+static inline const char *ss_params_check(const ss_params *p) {
+    int d;
+    if (p->dims < 1 || p->dims > 3) return "dims must be 1..3";
+    if (p->radix[0] * (p->dims > 1 ? p->radix[1] : 1) * (p->dims > 2 ? p->radix[2] : 1) > SR_MAX_NODES)
+        return "at most 32768 nodes (the 15-bit SeaStar destination field)";
+    for (d = 0; d < p->dims; d++)
+        if (p->radix[d] < 2 || p->radix[d] > 256) return "each radix must be 2..256";
+    if (p->router_delay < 1 || p->link_delay < 1 || p->credit_delay < 1)
+        return "router, link and credit delays must be at least 1";
+    if (p->router_delay > 4096 || p->link_delay > 4096 || p->credit_delay > 4096)
+        return "delays above 4096 cycles are not supported";
+    if (p->max_packet_flits < 1 || p->max_packet_flits > 64) return "max packet must be 1..64 flits";
+    if (p->staging_buffer_flits < p->max_packet_flits || p->staging_buffer_flits > 255)
+        return "staging buffers must hold the largest packet (virtual cut-through), at most 255 flits";
+    if (p->input_buffer_flits < p->max_packet_flits || p->input_buffer_flits > 65535)
+        return "input buffers must hold the largest packet (and at most 65535 flits)";
+    if (p->credit_threshold < 1 || p->credit_threshold > p->input_buffer_flits)
+        return "credit threshold must be 1..input buffer size";
+    if (!(p->eject_bw > 0.0) || p->eject_bw > 1.0) return "eject bandwidth must be in (0, 1]";
+    if (sa_age_config_validate(&p->age) != SA_OK) return sa_result_string(sa_age_config_validate(&p->age));
+    if (p->age.num_ports < SS_PORTS) return "the age configuration needs 7 ports";
+    return NULL;
+}
+
+/** Reset the window statistics (counters, latencies) at the current cycle. */
+static inline void ss_stats_reset(ss_net *net) {
+    uint32_t i;
+    uint64_t now = net->wheel.now;
+    ss_stats *s = &net->st;
+    s->window_start = now;
+    s->delivered = s->delivered_flits = s->created = 0;
+    sim_latency_reset(&s->latency);
+    sim_latency_reset(&s->net_latency);
+    s->hops = 0;
+    s->qdelay[0] = s->qdelay[1] = s->qdelay[2] = 0;
+    memset(s->src_flits, 0, net->n * sizeof(uint64_t));
+    for (i = 0; i < net->n * SS_PORTS; i++) {
+        ss_out *o = &net->out[i];
+        o->stalled = 0;
+        memset(o->pkts, 0, sizeof o->pkts);
+        o->flits = 0;
+        o->age_group[0] = o->age_group[1] = 0;
+        if (o->stall_since != SS_NEVER) o->stall_since = now;
+    }
+}
+
+/** Close open stall intervals at the current cycle (call before reading
+ *  the stall counters; harmless to call repeatedly). */
+static inline void ss_stats_close(ss_net *net) {
+    uint32_t i;
+    uint64_t now = net->wheel.now;
+    for (i = 0; i < net->n * SS_PORTS; i++) {
+        ss_out *o = &net->out[i];
+        if (o->stall_since != SS_NEVER) { o->stalled += now - o->stall_since; o->stall_since = now; }
+    }
+}
+
+/** Build a network.  Returns NULL on success, else a message (the network
+ *  is then not usable and needs no ss_net_free). */
+static inline const char *ss_net_init(ss_net *net, const ss_params *p,
+                                      const sim_traffic *t, uint64_t seed) {
+    const char *err = ss_params_check(p);
+    uint32_t r, i, n;
+    int d, s;
+    uint32_t horizon;
+    if (err) return err;
+    if (t->num_sizes < 1 || t->num_sizes > 8) return "1..8 packet sizes";
+    for (s = 0; s < t->num_sizes; s++)
+        if (t->sizes[s] < 1 || t->sizes[s] > p->max_packet_flits) return "packet size out of 1..max packet";
+    if (t->load < 0) return "negative load";
+    memset(net, 0, sizeof *net);
+    net->p = *p;
+    net->traffic = *t;
+    sim_shape_init(&net->shape, p->dims, p->radix, p->mesh);
+    n = net->n = net->shape.nodes;
+    if (n > (1u << 20)) return "at most 2^20 nodes";
+    if (t->pattern == SIM_HOTSPOT && t->hotspot >= n) return "hot spot node out of range";
+    if (t->pattern == SIM_PERMUTATION && t->perm == NULL) return "no permutation";
+    {
+        sr_topology_desc td;
+        sr_result rr;
+        memset(&td, 0, sizeof td);
+        td.num_dims = p->dims;
+        for (d = 0; d < p->dims; d++) { td.radix[d] = p->radix[d]; td.mesh[d] = p->mesh[d]; }
+        rr = sr_topology_init(&net->topo, &td);
+        if (rr != SR_OK) return sr_result_string(rr);
+    }
+    net->tables = (uint8_t *)sim_calloc((size_t)n, net->topo.table_size);
+    net->nbr = (int32_t *)sim_calloc((size_t)n * 6, sizeof(int32_t));
+    net->clk = (sa_age_clock *)sim_calloc(n, sizeof(sa_age_clock));
+    net->out = (ss_out *)sim_calloc((size_t)n * SS_PORTS, sizeof(ss_out));
+    net->stage = (sim_fifo *)sim_calloc((size_t)n * SS_PORTS * SS_CANDS, sizeof(sim_fifo));
+    net->inq = (sim_fifo *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(sim_fifo));
+    net->in_dirty = (uint64_t *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(uint64_t));
+    net->nic = (ss_nic *)sim_calloc(n, sizeof(ss_nic));
+    net->work_in = (uint32_t *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(uint32_t));
+    net->work_out = (uint32_t *)sim_calloc((size_t)n * SS_PORTS, sizeof(uint32_t));
+    net->work_nic = (uint32_t *)sim_calloc(n, sizeof(uint32_t));
+    net->st.src_flits = (uint64_t *)sim_calloc(n, sizeof(uint64_t));
+    sim_latency_init(&net->st.latency);
+    sim_latency_init(&net->st.net_latency);
+    for (r = 0; r < n; r++) {
+        if (sr_table_build_dor(&net->topo, r, net->tables + (size_t)r * net->topo.table_size,
+                               net->topo.table_size) != SR_OK)
+            sim_die("sr_table_build_dor failed");
+        if (p->tie_plus) ss__tables_tie_plus(net, r);
+        for (d = 0; d < 6; d++) {
+            uint32_t nb = d < 2 * p->dims ? sr_neighbor(&net->topo, r, d) : SR_NO_NODE;
+            net->nbr[6 * r + d] = nb == SR_NO_NODE ? -1 : (int32_t)nb;
+        }
+        sa_age_clock_init(&net->clk[r], &p->age);
+        for (d = 0; d < SS_PORTS; d++) {
+            ss_out *o = &net->out[r * SS_PORTS + d];
+            o->next_wake = o->dirty_at = o->stall_since = SS_NEVER;
+            o->drain_c = -1;
+            o->nbr = d < 6 ? net->nbr[6 * r + d] : (int32_t)r;
+            for (s = 0; s < SS_VCS; s++)
+                o->credits[s] = (uint16_t)(d == SS_PROC ? 65535 : p->input_buffer_flits);
+            sa_output_arb_init(&o->arb, SS_SOURCES, SS_VCS);
+        }
+        for (i = 0; i < SS_PORTS * SS_CANDS; i++) sim_fifo_init(&net->stage[(size_t)r * SS_PORTS * SS_CANDS + i]);
+        for (i = 0; i < SS_PORTS * SS_VCS; i++) {
+            sim_fifo_init(&net->inq[(size_t)r * SS_PORTS * SS_VCS + i]);
+            net->in_dirty[(size_t)r * SS_PORTS * SS_VCS + i] = SS_NEVER;
+        }
+        sim_fifo_init(&net->nic[r].srcq);
+        for (s = 0; s < SS_VCS; s++) net->nic[r].credits[s] = (uint16_t)p->input_buffer_flits;
+        net->nic[r].next_wake = net->nic[r].dirty_at = SS_NEVER;
+    }
+    for (i = 1; i < 256; i++) {
+        double c = ceil((double)i / p->eject_bw - 1e-9);
+        net->eject_cycles[i] = (uint8_t)(c > 255 ? 255 : c);
+    }
+    /* The farthest event: a wake at the end of a router delay, a header on
+     * a link, a credit (tail + credit delay) or an ejection.  A short wheel
+     * keeps the event arrays in cache. */
+    horizon = (uint32_t)p->router_delay;
+    if ((uint32_t)p->link_delay > horizon) horizon = (uint32_t)p->link_delay;
+    if ((uint32_t)(p->max_packet_flits + p->credit_delay) > horizon) horizon = (uint32_t)(p->max_packet_flits + p->credit_delay);
+    if (net->eject_cycles[p->max_packet_flits] > horizon) horizon = net->eject_cycles[p->max_packet_flits];
+    horizon += 2;
+    sim_wheel_init(&net->wheel, horizon);
+    sim_pool_init(&net->pool, n * 16u);
+    sim_rng_seed(&net->rng, seed);
+    net->inj_threshold = sim_bernoulli_threshold(t->load / sim_traffic_mean_size(t));
+    net->st.window_start = 0;
+    return NULL;
+}
+
+/** Free a network's memory. */
+static inline void ss_net_free(ss_net *net) {
+    free(net->tables); free(net->nbr); free(net->clk); free(net->out);
+    free(net->stage); free(net->inq); free(net->in_dirty); free(net->nic);
+    free(net->work_in); free(net->work_out); free(net->work_nic);
+    free(net->st.src_flits);
+    sim_latency_free(&net->st.latency);
+    sim_latency_free(&net->st.net_latency);
+    sim_pool_free(&net->pool);
+    sim_wheel_free(&net->wheel);
+    memset(net, 0, sizeof *net);
+}
+
+/* ---- work lists ---------------------------------------------------- */
+
+static inline void ss__dirty_out(ss_net *net, uint32_t oi) {
+    ss_out *o = &net->out[oi];
+    if (o->dirty_at == net->wheel.now) return;
+    o->dirty_at = net->wheel.now;
+    net->work_out[net->n_out++] = oi;
+}
+
+static inline void ss__dirty_in(ss_net *net, uint32_t qi) {
+    if (net->in_dirty[qi] == net->wheel.now) return;
+    net->in_dirty[qi] = net->wheel.now;
+    net->work_in[net->n_in++] = qi;
+}
+
+static inline void ss__dirty_nic(ss_net *net, uint32_t r) {
+    if (net->nic[r].dirty_at == net->wheel.now) return;
+    net->nic[r].dirty_at = net->wheel.now;
+    net->work_nic[net->n_nic++] = r;
+}
+
+/* Ask for output oi to be arbitrated at cycle t (> now). */
+static inline void ss__wake_out(ss_net *net, uint32_t oi, uint64_t t) {
+    ss_out *o = &net->out[oi];
+    if (o->next_wake > net->wheel.now && o->next_wake <= t) return; /* earlier one pending */
+    o->next_wake = t;
+    sim_wheel_at(&net->wheel, t, oi, SIM_EV_B(SS_EV_WAKE_OUT, 0));
+}
+
+static inline void ss__wake_nic(ss_net *net, uint32_t r, uint64_t t) {
+    ss_nic *c = &net->nic[r];
+    if (c->next_wake > net->wheel.now && c->next_wake <= t) return;
+    c->next_wake = t;
+    sim_wheel_at(&net->wheel, t, r, SIM_EV_B(SS_EV_WAKE_NIC, 0));
+}
+
+/* ---- the router ---------------------------------------------------- */
+
+/* Staging space is released lazily: the packet on an output link frees its
+ * staging buffer when its tail has left (at link_free); the release is
+ * applied by whoever looks next (a move into the buffer or the next grant),
+ * and an input FIFO that found the buffer full is woken at link_free.
+ * This saves one event per hop. */
+static inline void ss__settle_drain(ss_out *o, uint64_t now) {
+    if (o->drain_c >= 0 && o->link_free <= now) {
+        o->used[o->drain_c] = (uint8_t)(o->used[o->drain_c] - o->drain_flits);
+        o->drain_c = -1;
+    }
+}
+
+/* A header reaches input port in_port of router r (Procedure 1, routing). */
+static inline void ss__arrive(ss_net *net, uint32_t r, int in_port, uint32_t pi) {
+    sim_packet *pk = &net->pool.pkt[pi];
+    int op, ovc;
+    uint32_t qi = ((uint32_t)r * SS_PORTS + (uint32_t)in_port) * SS_VCS + pk->vc;
+    sim_fifo *q = &net->inq[qi];
+    sa_age_arrive(&net->clk[r], &net->p.age, in_port, pk->vc, &pk->age_field);
+    ss_route(net, r, in_port, pk->vc, pk->dst, &op, &ovc);
+    pk->in_port = (uint8_t)in_port;
+    pk->out_port = (uint8_t)op;
+    pk->out_vc = (uint8_t)ovc;
+    pk->t_hop = net->wheel.now;
+    pk->state = SS_IN_INPUT;
+    sim_fifo_push(q, net->pool.pkt, pi);
+    if (q->head == pi) ss__dirty_in(net, qi);
+}
+
+/* Move the head of input FIFO qi to its staging buffer if it fits. */
+static inline void ss__try_move(ss_net *net, uint32_t qi) {
+    sim_fifo *q = &net->inq[qi];
+    uint32_t r = qi / (SS_PORTS * SS_VCS), in_port = (qi / SS_VCS) % SS_PORTS, v = qi % SS_VCS;
+    uint32_t pi, oi, c;
+    sim_packet *pk;
+    sim_fifo *st;
+    ss_out *o;
+    uint64_t now = net->wheel.now, tail_out;
+    if (q->head == SIM_NIL) return;
+    pi = q->head;
+    pk = &net->pool.pkt[pi];
+    oi = r * SS_PORTS + pk->out_port;
+    if (pk->out_port == in_port) sim_die("routing asked for a 180-degree turn");
+    c = (uint32_t)ss_source_of((int)in_port, pk->out_port) * SS_VCS + v;
+    o = &net->out[oi];
+    ss__settle_drain(o, now);
+    if (o->used[c] + pk->size > net->p.staging_buffer_flits) {
+        /* Full: wait for the packet draining from it, or for its next grant. */
+        if (o->drain_c == (int32_t)c) sim_wheel_at(&net->wheel, o->link_free, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
+        else o->blocked |= 1u << c;
+        return;
+    }
+    sim_fifo_pop(q, net->pool.pkt);
+    o->used[c] = (uint8_t)(o->used[c] + pk->size);
+    pk->t_ready = now + (uint64_t)net->p.router_delay;
+    pk->state = SS_IN_STAGING;
+    st = &net->stage[(size_t)oi * SS_CANDS + c];
+    sim_fifo_push(st, net->pool.pkt, pi);
+    o->occupied |= 1u << c;
+    if (st->head == pi) {
+        ss__stage_cache(o, (int)c, st, net->pool.pkt);
+        ss__wake_out(net, oi, pk->t_ready);
+    }
+    /* The input buffer space returns when the tail has left it. */
+    tail_out = pk->t_hop + pk->size > now ? pk->t_hop + pk->size : now;
+    tail_out += (uint64_t)net->p.credit_delay;
+    if (tail_out <= now) tail_out = now + 1;
+    if (in_port == SS_PROC)
+        sim_wheel_at(&net->wheel, tail_out, r, SIM_EV_B(SS_EV_NIC_CREDIT, v | ((uint32_t)pk->size << 2)));
+    else {
+        uint32_t up = (uint32_t)net->nbr[6 * r + in_port];
+        sim_wheel_at(&net->wheel, tail_out, up * SS_PORTS + (in_port ^ 1u),
+                     SIM_EV_B(SS_EV_CREDIT, v | ((uint32_t)pk->size << 2)));
+    }
+    if (q->head != SIM_NIL) sim_wheel_at(&net->wheel, now + 1, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
+}
+
+/* Output arbitration of output oi at the current cycle (Procedure 2). */
+static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
+    ss_out *o = &net->out[oi];
+    uint32_t r = oi / SS_PORTS, op = oi % SS_PORTS;
+    uint64_t now = net->wheel.now, next_ready = SS_NEVER;
+    uint64_t eligible = 0;
+    uint32_t m = o->occupied, ready_blocked = 0;
+    uint8_t ages[SS_CANDS];
+    sim_packet *pkt = net->pool.pkt;
+    sim_fifo *stg = &net->stage[(size_t)oi * SS_CANDS];
+    const sa_age_clock *clk = &net->clk[r];
+    sa_grant g;
+    uint32_t pi, c;
+    sim_packet *pk;
+    unsigned ser;
+    if (m == 0) return;
+    if (o->link_free > now) { ss__wake_out(net, oi, o->link_free); return; }
+    while (m) {
+        int cc = sa__ctz64(m);
+        uint64_t rt = o->head_ready[cc];
+        m &= m - 1;
+        if (rt > now) { if (rt < next_ready) next_ready = rt; continue; }
+        if (o->credits[o->head_vc[cc]] < net->p.credit_threshold) { ready_blocked = 1; continue; }
+        eligible |= (uint64_t)1 << cc;
+        ages[cc] = (uint8_t)sa_age_at_head(clk, o->head_age[cc]);
+    }
+    if (eligible == 0) {
+        if (ready_blocked && o->stall_since == SS_NEVER) o->stall_since = now;
+        if (next_ready != SS_NEVER) ss__wake_out(net, oi, next_ready);
+        return;   /* credit returns wake the port */
+    }
+    if (o->stall_since != SS_NEVER) { o->stalled += now - o->stall_since; o->stall_since = SS_NEVER; }
+    ss__settle_drain(o, now);
+    sa_output_arbitrate(&o->arb, &net->p.age, clk, eligible, ages, &g);
+    c = (uint32_t)g.candidate;
+    pi = sim_fifo_pop(&stg[c], pkt);
+    if (stg[c].head == SIM_NIL) o->occupied &= ~(1u << c);
+    else ss__stage_cache(o, (int)c, &stg[c], pkt);
+    pk = &pkt[pi];
+    if (sa_age_depart(&net->clk[r], &pk->age_field) != SA_OK) sim_die("age packet count underflow");
+    sa_age_histogram_record(o->age_group, pk->age_field);
+    o->pkts[pk->out_vc]++;
+    o->flits += pk->size;
+    if (op != SS_PROC) {
+        uint64_t q = now - pk->t_hop - (uint64_t)net->p.router_delay;
+        net->st.qdelay[op / 2] += (double)q;
+        ser = pk->size;
+        o->credits[pk->out_vc] = (uint16_t)(o->credits[pk->out_vc] - pk->size);
+        pk->vc = pk->out_vc;
+        pk->hops++;
+        pk->state = SS_ON_LINK;
+        sim_wheel_at(&net->wheel, now + (uint64_t)net->p.link_delay, pi,
+                     SIM_EV_B(SS_EV_ARRIVE, (uint32_t)o->nbr * 8u + (op ^ 1u)));
+    } else {
+        ser = net->eject_cycles[pk->size];
+        pk->state = SS_EJECTING;
+        sim_wheel_at(&net->wheel, now + ser, pi, SIM_EV_B(SS_EV_DELIVER, 0));
+    }
+    o->link_free = now + ser;
+    o->drain_c = (int32_t)c;
+    o->drain_flits = pk->size;
+    if (o->blocked & (1u << c)) {      /* wake the input FIFO waiting for room */
+        uint32_t in_port = (uint32_t)ss_input_of((int)(c / SS_VCS), (int)op);
+        o->blocked &= ~(1u << c);
+        sim_wheel_at(&net->wheel, o->link_free, (r * SS_PORTS + in_port) * SS_VCS + c % SS_VCS,
+                     SIM_EV_B(SS_EV_WAKE_IN, 0));
+    }
+    /* Wake again when the link is free, if a packet is ready by then or
+     * (for the stall counter) one is waiting for credits; a head that is
+     * not ready yet asks for its own ready cycle; credits wake the rest. */
+    if (!o->occupied) return;
+    if ((eligible & ~((uint64_t)1 << c)) || ready_blocked) { ss__wake_out(net, oi, o->link_free); return; }
+    if (o->occupied & (1u << c)) {
+        uint64_t rt = o->head_ready[c];
+        if (rt <= now) { if (o->credits[o->head_vc[c]] >= net->p.credit_threshold) next_ready = now; }
+        else if (rt < next_ready) next_ready = rt;
+    }
+    if (next_ready != SS_NEVER) ss__wake_out(net, oi, next_ready > o->link_free ? next_ready : o->link_free);
+}
+
+/* The processor interface of router r injects its next packet if it can. */
+static inline void ss__inject(ss_net *net, uint32_t r) {
+    ss_nic *c = &net->nic[r];
+    uint64_t now = net->wheel.now;
+    uint32_t pi;
+    sim_packet *pk;
+    if (c->srcq.head == SIM_NIL) return;
+    if (c->inj_free > now) { ss__wake_nic(net, r, c->inj_free); return; }
+    pk = &net->pool.pkt[c->srcq.head];
+    if (c->credits[pk->vc] < pk->size) return;   /* NIC_CREDIT wakes it */
+    pi = sim_fifo_pop(&c->srcq, net->pool.pkt);
+    c->srcq_len--;
+    c->credits[pk->vc] = (uint16_t)(c->credits[pk->vc] - pk->size);
+    c->inj_free = now + pk->size;
+    pk->t_inject = now;
+    net->injected++;
+    ss__arrive(net, r, SS_PROC, pi);
+    if (c->srcq.head != SIM_NIL) ss__wake_nic(net, r, c->inj_free);
+}
+
+/* A packet's tail reaches the processor. */
+static inline void ss__deliver(ss_net *net, uint32_t pi) {
+    sim_packet *pk = &net->pool.pkt[pi];
+    uint64_t now = net->wheel.now;
+    net->delivered++;
+    net->st.delivered++;
+    net->st.delivered_flits += pk->size;
+    net->st.src_flits[pk->src] += pk->size;
+    net->st.hops += pk->hops;
+    sim_latency_add(&net->st.latency, now - pk->t_create);
+    sim_latency_add(&net->st.net_latency, now - pk->t_inject);
+    sim_pool_release(&net->pool, pi);
+}
+
+/* Generate this cycle's packets (Bernoulli per node). */
+static inline void ss__generate(ss_net *net) {
+    uint32_t r, n = net->n;
+    const sim_traffic *t = &net->traffic;
+    uint64_t th = net->inj_threshold;
+    if (th == 0) return;
+    for (r = 0; r < n; r++) {
+        uint32_t dst, pi;
+        sim_packet *pk;
+        ss_nic *c;
+        if (sim_rng_next(&net->rng) >= th) continue;
+        c = &net->nic[r];
+        if (t->src_queue_max && c->srcq_len >= t->src_queue_max) continue;
+        dst = sim_traffic_dest(t, &net->shape, r, &net->rng);
+        if (dst == r) continue;
+        pi = sim_pool_alloc(&net->pool);
+        pk = &net->pool.pkt[pi];
+        pk->src = r;
+        pk->dst = dst;
+        pk->id = net->next_id++;
+        pk->t_create = net->wheel.now;
+        pk->size = (uint8_t)(t->num_sizes == 1 ? t->sizes[0]
+                             : t->sizes[sim_rng_below(&net->rng, (uint32_t)t->num_sizes)]);
+        pk->vc = (t->rsp_fraction > 0 && (double)(sim_rng_next(&net->rng) >> 11) * (1.0 / 9007199254740992.0) < t->rsp_fraction) ? 2 : 0;
+        pk->state = SS_AT_SOURCE;
+        sim_fifo_push(&c->srcq, net->pool.pkt, pi);
+        c->srcq_len++;
+        net->created++;
+        net->st.created++;
+        if (c->srcq.head == pi) ss__dirty_nic(net, r);
+    }
+}
+
+/** Add a packet to node src's source queue now (tests and scripted
+ *  traffic); vc 0 for a request, 2 for a response.  Returns its index. */
+static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size, int vc) {
+    uint32_t pi;
+    sim_packet *pk;
+    ss_nic *c = &net->nic[src];
+    if (src == dst || src >= net->n || dst >= net->n) sim_die("ss_send: bad source or destination");
+    pi = sim_pool_alloc(&net->pool);
+    pk = &net->pool.pkt[pi];
+    pk->src = src; pk->dst = dst; pk->id = net->next_id++;
+    pk->t_create = net->wheel.now;
+    pk->size = (uint8_t)size;
+    pk->vc = (uint8_t)vc;
+    pk->state = SS_AT_SOURCE;
+    sim_fifo_push(&c->srcq, net->pool.pkt, pi);
+    c->srcq_len++;
+    net->created++;
+    net->st.created++;
+    if (c->srcq.head == pi) ss__dirty_nic(net, src);
+    return pi;
+}
+
+/** Simulate one cycle. */
+static inline void ss_step(ss_net *net) {
+    sim_wheel *w = &net->wheel;
+    sim_slot *s = sim_wheel_current(w);
+    uint64_t now = w->now;
+    uint32_t i, r;
+    /* 1. Events due now, in the order they were scheduled. */
+    for (i = 0; i < s->n; i++) {
+        sim_event e = s->ev[i];
+        uint32_t pay = SIM_EV_PAYLOAD(e);
+        switch (SIM_EV_TYPE(e)) {
+        case SS_EV_ARRIVE: ss__arrive(net, pay >> 3, (int)(pay & 7u), e.a); break;
+        case SS_EV_WAKE_OUT:
+            if (net->out[e.a].next_wake == now) { net->out[e.a].next_wake = SS_NEVER; ss__dirty_out(net, e.a); }
+            break;
+        case SS_EV_CREDIT:
+            net->out[e.a].credits[pay & 3u] = (uint16_t)(net->out[e.a].credits[pay & 3u] + (pay >> 2));
+            if (net->out[e.a].occupied) ss__dirty_out(net, e.a);
+            break;
+        case SS_EV_NIC_CREDIT:
+            net->nic[e.a].credits[pay & 3u] = (uint16_t)(net->nic[e.a].credits[pay & 3u] + (pay >> 2));
+            if (net->nic[e.a].srcq.head != SIM_NIL) ss__dirty_nic(net, e.a);
+            break;
+        case SS_EV_DELIVER: ss__deliver(net, e.a); break;
+        case SS_EV_WAKE_NIC:
+            if (net->nic[e.a].next_wake == now) { net->nic[e.a].next_wake = SS_NEVER; ss__dirty_nic(net, e.a); }
+            break;
+        case SS_EV_WAKE_IN: ss__dirty_in(net, e.a); break;
+        default: sim_die("unknown event");
+        }
+    }
+    w->pending -= s->n;
+    s->n = 0;
+    /* 2. New packets; 3. injection; 4. input buffers to staging buffers;
+     * 5. output arbitration; 6. Procedure 3 on every router. */
+    ss__generate(net);
+    for (i = 0; i < net->n_nic; i++) ss__inject(net, net->work_nic[i]);
+    net->n_nic = 0;
+    for (i = 0; i < net->n_in; i++) ss__try_move(net, net->work_in[i]);
+    net->n_in = 0;
+    for (i = 0; i < net->n_out; i++) ss__arbitrate(net, net->work_out[i]);
+    net->n_out = 0;
+    for (r = 0; r < net->n; r++) sa_age_tick(&net->clk[r]);
+    w->now++;
+}
+
+/** Packets generated and not yet delivered (source queues + network). */
+static inline uint64_t ss_in_flight(const ss_net *net) { return net->created - net->delivered; }
+
+/** The conservation audit: walks every queue and every pending event and
+ *  checks that each live packet is found exactly once, in the state its
+ *  location says, and that created = delivered + in flight.  Returns NULL
+ *  or a message describing the first violation. */
+static inline const char *ss_audit(ss_net *net) {
+    static char msg[160];
+    uint32_t used = net->pool.used, i, r, cnt = 0;
+    uint8_t *seen = (uint8_t *)sim_calloc(used ? used : 1, 1);
+    const char *err = NULL;
+    sim_packet *pk = net->pool.pkt;
+#define SS__SEE(idx, want) do { uint32_t j_ = (idx); \
+        if (j_ >= used || seen[j_] || pk[j_].state != (want)) { err = "packet lost, duplicated or misplaced"; goto done; } \
+        seen[j_] = 1; cnt++; } while (0)
+    for (r = 0; r < net->n; r++) {
+        for (i = net->nic[r].srcq.head; i != SIM_NIL; i = pk[i].next) SS__SEE(i, SS_AT_SOURCE);
+        for (i = 0; i < SS_PORTS * SS_VCS; i++) {
+            uint32_t j;
+            for (j = net->inq[(size_t)r * SS_PORTS * SS_VCS + i].head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_INPUT);
+        }
+        for (i = 0; i < SS_PORTS * SS_CANDS; i++) {
+            uint32_t j;
+            for (j = net->stage[(size_t)r * SS_PORTS * SS_CANDS + i].head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_STAGING);
+        }
+    }
+    for (i = 0; i <= net->wheel.mask; i++) {
+        sim_slot *s = &net->wheel.slot[i];
+        uint32_t j;
+        for (j = 0; j < s->n; j++) {
+            uint32_t t = SIM_EV_TYPE(s->ev[j]);
+            if (t == SS_EV_ARRIVE) SS__SEE(s->ev[j].a, SS_ON_LINK);
+            else if (t == SS_EV_DELIVER) SS__SEE(s->ev[j].a, SS_EJECTING);
+        }
+    }
+    for (i = 0; i < used; i++)
+        if (!seen[i] && pk[i].state != SIM_PKT_FREE) { err = "a live packet is in no queue (lost)"; goto done; }
+    if (cnt != net->pool.live) { err = "pool count disagrees with the packets found"; goto done; }
+    if (net->created != net->delivered + cnt) { err = "created != delivered + in flight"; goto done; }
+done:
+#undef SS__SEE
+    free(seen);
+    if (err) {
+        snprintf(msg, sizeof msg, "conservation check failed at cycle %llu: %s (created %llu, delivered %llu, found %u)",
+                 (unsigned long long)net->wheel.now, err, (unsigned long long)net->created,
+                 (unsigned long long)net->delivered, cnt);
+        return msg;
+    }
+    return NULL;
+}
+
+/** Summary of a measurement window (ss_summarize). */
+typedef struct ss_summary {
+    uint64_t cycles;            /**< window length */
+    double offered;             /**< offered load, flits per node per cycle */
+    double accepted;            /**< delivered flits per node per cycle */
+    uint64_t delivered;         /**< packets delivered in the window */
+    double lat_mean, lat_std;   /**< creation-to-delivery latency, cycles */
+    uint64_t lat_p50, lat_p99, lat_p999, lat_max;
+    double net_lat_mean;        /**< injection-to-delivery latency */
+    double hops;                /**< mean hops */
+    double qdelay[3];           /**< mean queueing per packet in x, y, z */
+    double occupancy[SS_PORTS]; /**< Eq 17 per port direction: stalled
+                                     cycles / (VC0 + VC1 packets), summed
+                                     over all routers */
+    uint64_t stalled[SS_PORTS]; /**< stalled cycles per port direction */
+    uint64_t req_pkts[SS_PORTS];/**< VC0 + VC1 packets per port direction */
+    uint64_t age_hist[4];       /**< RTR_AGE_GROUP buckets over all network
+                                     output ports (0-63, 64-127, ...) */
+    double src_min, src_max;    /**< smallest / largest per-source delivered
+                                     flits per cycle among sending sources */
+    double src_jain;            /**< Jain's index of per-source bandwidth */
+    uint64_t in_flight;         /**< packets generated, not yet delivered */
+} ss_summary;
+
+/** Summarise the window from its start to now.  The sources counted in the
+ *  per-source figures are those that delivered anything or, if none did,
+ *  all nodes. */
+static inline void ss_summarize(ss_net *net, ss_summary *s) {
+    const ss_stats *st = &net->st;
+    uint64_t cyc = net->wheel.now - st->window_start;
+    uint32_t r, i;
+    int d, b, k = 0;
+    double *bw;
+    memset(s, 0, sizeof *s);
+    ss_stats_close(net);
+    s->cycles = cyc;
+    s->offered = net->traffic.load;
+    if (cyc == 0) cyc = 1;
+    s->accepted = (double)st->delivered_flits / ((double)net->n * (double)cyc);
+    s->delivered = st->delivered;
+    s->lat_mean = sim_latency_mean(&st->latency);
+    s->lat_std = sqrt(sim_latency_var(&st->latency));
+    s->lat_p50 = sim_latency_quantile(&st->latency, 0.5);
+    s->lat_p99 = sim_latency_quantile(&st->latency, 0.99);
+    s->lat_p999 = sim_latency_quantile(&st->latency, 0.999);
+    s->lat_max = st->latency.max;
+    s->net_lat_mean = sim_latency_mean(&st->net_latency);
+    s->hops = st->delivered ? st->hops / (double)st->delivered : 0;
+    for (d = 0; d < 3; d++) s->qdelay[d] = st->delivered ? st->qdelay[d] / (double)st->delivered : 0;
+    for (r = 0; r < net->n; r++)
+        for (d = 0; d < SS_PORTS; d++) {
+            const ss_out *o = &net->out[r * SS_PORTS + d];
+            s->stalled[d] += o->stalled;
+            s->req_pkts[d] += o->pkts[0] + o->pkts[1];
+            if (d != SS_PROC)
+                for (b = 0; b < 4; b++) s->age_hist[b] += sa_age_histogram_bucket(o->age_group, b);
+        }
+    for (d = 0; d < SS_PORTS; d++)
+        if (sa_occupancy(s->stalled[d], s->req_pkts[d], 0, &s->occupancy[d]) != SA_OK) s->occupancy[d] = 0;
+    bw = (double *)sim_calloc(net->n, sizeof(double));
+    for (i = 0; i < net->n; i++) if (st->src_flits[i]) bw[k++] = (double)st->src_flits[i] / (double)cyc;
+    if (k == 0) { k = (int)net->n; }
+    s->src_min = s->src_max = bw[0];
+    for (i = 0; i < (uint32_t)k; i++) {
+        if (bw[i] < s->src_min) s->src_min = bw[i];
+        if (bw[i] > s->src_max) s->src_max = bw[i];
+    }
+    s->src_jain = sim_jain(bw, k);
+    free(bw);
+    s->in_flight = ss_in_flight(net);
+}
+
+/** Run cycles cycles; print a progress line to progress (if not NULL)
+ *  about every tenth of the way when the run is long. */
+static inline void ss_run(ss_net *net, uint64_t cycles, FILE *progress, const char *label) {
+    uint64_t c, step = cycles / 10 ? cycles / 10 : 1;
+    for (c = 0; c < cycles; c++) {
+        ss_step(net);
+        if (progress && (c + 1) % step == 0 && c + 1 < cycles)
+            fprintf(progress, "  %s: cycle %llu of %llu, %llu packets in flight\n", label ? label : "",
+                    (unsigned long long)(c + 1), (unsigned long long)cycles,
+                    (unsigned long long)ss_in_flight(net));
+    }
+}
+
+#endif /* SEASTAR_NET_H */

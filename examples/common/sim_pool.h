@@ -1,0 +1,216 @@
+/* sim_pool.h - packet pool, intrusive FIFOs and a timing wheel for the
+ * cycle-level simulators in examples/ (SeaStar network, Alpha 21364 model).
+ *
+ * Example code, not part of the installed library: it allocates with malloc
+ * and aborts on out-of-memory.  Everything is "static inline" so tests,
+ * examples and benchmarks can include it from several translation units.
+ *
+ * Design for speed: packets live in one flat growable array and are named by
+ * 32-bit indices; every queue is a linked list threaded through the packets
+ * (a packet is in exactly one queue at a time), so a router's queues cost two
+ * indices each however deep they are; events are 8-byte records in a timing
+ * wheel, so the work of a cycle is proportional to what happens in it.
+ */
+#ifndef SIM_POOL_H
+#define SIM_POOL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+/** No packet: the end of a list, an empty queue. */
+#define SIM_NIL 0xFFFFFFFFu
+
+/** A packet, as every model in examples/ sees it. */
+typedef struct sim_packet {
+    uint32_t next;        /**< next packet in the queue holding this one */
+    uint32_t src;         /**< source node */
+    uint32_t dst;         /**< destination node */
+    uint32_t id;          /**< creation serial number (for checks) */
+    uint64_t t_create;    /**< cycle the source generated it */
+    uint64_t t_inject;    /**< cycle its header entered the network */
+    uint64_t t_hop;       /**< cycle its header reached the current router */
+    uint64_t t_ready;     /**< cycle it may leave the current staging buffer */
+    uint16_t age_field;   /**< the 11-bit header age field (seed 000 Table 1) */
+    uint8_t size;         /**< flits: header + data (SeaStar: 1..9) */
+    uint8_t vc;           /**< VC it travels on into the current router */
+    uint8_t in_port;      /**< input port at the current router */
+    uint8_t out_port;     /**< output port chosen by routing at this router */
+    uint8_t out_vc;       /**< VC on the next link */
+    uint8_t hops;         /**< links traversed so far */
+    uint8_t state;        /**< SIM_PKT_FREE or the model's own state codes */
+    uint8_t pad[3];
+} sim_packet;
+
+/** Packet state of a free pool slot. */
+#define SIM_PKT_FREE 0
+
+/** The packet pool: a growable array with a free list. */
+typedef struct sim_pool {
+    sim_packet *pkt;      /**< the packets */
+    uint32_t cap;         /**< slots allocated */
+    uint32_t used;        /**< slots ever handed out (high-water mark) */
+    uint32_t free_head;   /**< first free slot below used, or SIM_NIL */
+    uint64_t live;        /**< packets allocated and not freed */
+} sim_pool;
+
+/** Abort with a message: the simulators stop on any internal error. */
+static inline void sim_die(const char *msg) {
+    fprintf(stderr, "fatal: %s\n", msg);
+    exit(2);
+}
+
+/** Allocate zeroed memory or abort. */
+static inline void *sim_calloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (p == NULL) sim_die("out of memory");
+    return p;
+}
+
+/** Initialise an empty pool with room for cap packets (it grows). */
+static inline void sim_pool_init(sim_pool *p, uint32_t cap) {
+    if (cap < 64) cap = 64;
+    p->pkt = (sim_packet *)sim_calloc(cap, sizeof(sim_packet));
+    p->cap = cap;
+    p->used = 0;
+    p->free_head = SIM_NIL;
+    p->live = 0;
+}
+
+/** Free a pool's memory. */
+static inline void sim_pool_free(sim_pool *p) {
+    free(p->pkt);
+    memset(p, 0, sizeof *p);
+}
+
+/** Take a packet slot; its fields are zero except next = SIM_NIL. */
+static inline uint32_t sim_pool_alloc(sim_pool *p) {
+    uint32_t i;
+    if (p->free_head != SIM_NIL) {
+        i = p->free_head;
+        p->free_head = p->pkt[i].next;
+    } else {
+        if (p->used == p->cap) {
+            uint32_t ncap = p->cap * 2u;
+            sim_packet *np;
+            if (ncap <= p->cap) sim_die("packet pool overflow");
+            np = (sim_packet *)realloc(p->pkt, (size_t)ncap * sizeof(sim_packet));
+            if (np == NULL) sim_die("out of memory (packet pool)");
+            p->pkt = np;
+            p->cap = ncap;
+        }
+        i = p->used++;
+    }
+    memset(&p->pkt[i], 0, sizeof(sim_packet));
+    p->pkt[i].next = SIM_NIL;
+    p->live++;
+    return i;
+}
+
+/** Return a packet slot to the pool. */
+static inline void sim_pool_release(sim_pool *p, uint32_t i) {
+    if (p->pkt[i].state == SIM_PKT_FREE) sim_die("packet freed twice");
+    p->pkt[i].state = SIM_PKT_FREE;
+    p->pkt[i].next = p->free_head;
+    p->free_head = i;
+    p->live--;
+}
+
+/** A FIFO of packets linked through sim_packet.next. */
+typedef struct sim_fifo {
+    uint32_t head;  /**< first packet or SIM_NIL */
+    uint32_t tail;  /**< last packet or SIM_NIL */
+} sim_fifo;
+
+/** Make a FIFO empty. */
+static inline void sim_fifo_init(sim_fifo *q) { q->head = q->tail = SIM_NIL; }
+
+/** Append packet i. */
+static inline void sim_fifo_push(sim_fifo *q, sim_packet *pk, uint32_t i) {
+    pk[i].next = SIM_NIL;
+    if (q->tail == SIM_NIL) q->head = i;
+    else pk[q->tail].next = i;
+    q->tail = i;
+}
+
+/** Remove and return the first packet (the queue must not be empty). */
+static inline uint32_t sim_fifo_pop(sim_fifo *q, sim_packet *pk) {
+    uint32_t i = q->head;
+    q->head = pk[i].next;
+    if (q->head == SIM_NIL) q->tail = SIM_NIL;
+    pk[i].next = SIM_NIL;
+    return i;
+}
+
+/** One event: a type and two payload words, meaning up to the model. */
+typedef struct sim_event {
+    uint32_t a;     /**< first payload word */
+    uint32_t b;     /**< bits 31:28 the type, bits 27:0 the second payload */
+} sim_event;
+
+/** Build the b word of an event. */
+#define SIM_EV_B(type, payload) (((uint32_t)(type) << 28) | ((uint32_t)(payload) & 0x0FFFFFFFu))
+/** Type of an event. */
+#define SIM_EV_TYPE(e) ((e).b >> 28)
+/** Second payload of an event. */
+#define SIM_EV_PAYLOAD(e) ((e).b & 0x0FFFFFFFu)
+
+/** One slot of the timing wheel: a growable array of events. */
+typedef struct sim_slot {
+    sim_event *ev;  /**< events due at this slot's cycle */
+    uint32_t n;     /**< number of events */
+    uint32_t cap;   /**< allocated */
+} sim_slot;
+
+/** A timing wheel: events at most size-1 cycles in the future. */
+typedef struct sim_wheel {
+    sim_slot *slot;   /**< the slots, size a power of two */
+    uint32_t mask;    /**< size - 1 */
+    uint64_t now;     /**< the current cycle */
+    uint64_t pending; /**< events scheduled and not yet taken */
+} sim_wheel;
+
+/** Initialise a wheel that can hold events up to horizon cycles ahead. */
+static inline void sim_wheel_init(sim_wheel *w, uint32_t horizon) {
+    uint32_t size = 1;
+    while (size <= horizon + 1u) size <<= 1;
+    w->slot = (sim_slot *)sim_calloc(size, sizeof(sim_slot));
+    w->mask = size - 1;
+    w->now = 0;
+    w->pending = 0;
+}
+
+/** Free a wheel's memory. */
+static inline void sim_wheel_free(sim_wheel *w) {
+    uint32_t i;
+    for (i = 0; i <= w->mask; i++) free(w->slot[i].ev);
+    free(w->slot);
+    memset(w, 0, sizeof *w);
+}
+
+/** Schedule an event at cycle t, now < t <= now + mask. */
+static inline void sim_wheel_at(sim_wheel *w, uint64_t t, uint32_t a, uint32_t b) {
+    sim_slot *s;
+    if (t <= w->now || t - w->now > w->mask) sim_die("event outside the timing wheel");
+    s = &w->slot[t & w->mask];
+    if (s->n == s->cap) {
+        uint32_t ncap = s->cap ? s->cap * 2u : 16u;
+        sim_event *ne = (sim_event *)realloc(s->ev, (size_t)ncap * sizeof(sim_event));
+        if (ne == NULL) sim_die("out of memory (timing wheel)");
+        s->ev = ne;
+        s->cap = ncap;
+    }
+    s->ev[s->n].a = a;
+    s->ev[s->n].b = b;
+    s->n++;
+    w->pending++;
+}
+
+/** The slot of the current cycle (events are consumed by the caller, which
+ *  must set its n to 0 when done). */
+static inline sim_slot *sim_wheel_current(sim_wheel *w) {
+    return &w->slot[w->now & w->mask];
+}
+
+#endif /* SIM_POOL_H */

@@ -1,0 +1,92 @@
+/* sim_stats.h - latency statistics and small CSV helpers for the simulators
+ * in examples/ (example code, not the installed library).
+ *
+ * Latencies are whole cycles.  The mean and variance come from exact sums;
+ * percentiles come from a one-cycle-wide histogram up to SIM_LAT_BINS-1
+ * cycles (anything longer counts in the last bin; the maximum is exact).
+ */
+#ifndef SIM_STATS_H
+#define SIM_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <math.h>
+#include "sim_pool.h"
+
+/** Histogram bins of a latency statistic (one cycle each). */
+#define SIM_LAT_BINS (1u << 18)
+
+/** A latency statistic. */
+typedef struct sim_latency {
+    uint64_t count;     /**< samples */
+    double sum;         /**< sum of samples */
+    double sumsq;       /**< sum of squares */
+    uint64_t max;       /**< largest sample */
+    uint64_t min;       /**< smallest sample */
+    uint32_t *hist;     /**< SIM_LAT_BINS bins */
+} sim_latency;
+
+/** Initialise an empty statistic. */
+static inline void sim_latency_init(sim_latency *l) {
+    l->count = 0; l->sum = l->sumsq = 0; l->max = 0; l->min = UINT64_MAX;
+    l->hist = (uint32_t *)sim_calloc(SIM_LAT_BINS, sizeof(uint32_t));
+}
+
+/** Forget all samples. */
+static inline void sim_latency_reset(sim_latency *l) {
+    l->count = 0; l->sum = l->sumsq = 0; l->max = 0; l->min = UINT64_MAX;
+    memset(l->hist, 0, SIM_LAT_BINS * sizeof(uint32_t));
+}
+
+/** Free a statistic's memory. */
+static inline void sim_latency_free(sim_latency *l) { free(l->hist); l->hist = NULL; }
+
+/** Add one sample. */
+static inline void sim_latency_add(sim_latency *l, uint64_t v) {
+    double x = (double)v;
+    l->count++;
+    l->sum += x;
+    l->sumsq += x * x;
+    if (v > l->max) l->max = v;
+    if (v < l->min) l->min = v;
+    l->hist[v < SIM_LAT_BINS ? v : SIM_LAT_BINS - 1]++;
+}
+
+/** Mean (0 without samples). */
+static inline double sim_latency_mean(const sim_latency *l) {
+    return l->count ? l->sum / (double)l->count : 0.0;
+}
+
+/** Population variance (0 without samples). */
+static inline double sim_latency_var(const sim_latency *l) {
+    double m;
+    if (l->count == 0) return 0.0;
+    m = l->sum / (double)l->count;
+    m = l->sumsq / (double)l->count - m * m;
+    return m > 0 ? m : 0.0;
+}
+
+/** The q-quantile (0 < q <= 1): the smallest v with at least q of the
+ *  samples <= v (nearest-rank).  0 without samples. */
+static inline uint64_t sim_latency_quantile(const sim_latency *l, double q) {
+    uint64_t need, seen = 0;
+    uint32_t i;
+    if (l->count == 0) return 0;
+    need = (uint64_t)ceil(q * (double)l->count);
+    if (need < 1) need = 1;
+    for (i = 0; i < SIM_LAT_BINS; i++) {
+        seen += l->hist[i];
+        if (seen >= need) return i == SIM_LAT_BINS - 1 ? l->max : i;
+    }
+    return l->max;
+}
+
+/** Jain's fairness index of n values: (sum x)^2 / (n sum x^2), 1 = equal. */
+static inline double sim_jain(const double *x, int n) {
+    double s = 0, s2 = 0;
+    int i;
+    for (i = 0; i < n; i++) { s += x[i]; s2 += x[i] * x[i]; }
+    return s2 > 0 ? s * s / (n * s2) : 1.0;
+}
+
+#endif /* SIM_STATS_H */

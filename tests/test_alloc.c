@@ -1,0 +1,544 @@
+/* test_alloc.c - switch allocators of seastar_arb.h section 2 (seed 002).
+ *
+ * Oracles used here are independent of the code under test: a literal
+ * cell-by-cell wavefront, a brute-force maximum matching, a literal list
+ * model of least-recently-selected arbiters, packet-level feasibility of
+ * read-port pairs, closed-form probabilities, and SplitMix64's published
+ * outputs. */
+#include "st_test.h"
+#include "../seastar_arb.h"
+
+/* ------------------------------------------------------------ helpers */
+
+/* A random request set: rows n, columns m, each cell with probability
+ * dens/256. */
+static void ta_random_requests(uint64_t *seed, int n, int m, unsigned dens, uint64_t *req) {
+    int i, j;
+    for (i = 0; i < n; i++) {
+        req[i] = 0;
+        for (j = 0; j < m; j++)
+            if (st_rand_below(seed, 256) < dens) req[i] |= (uint64_t)1 << j;
+    }
+}
+
+/* Packets of one buffer for pairing tests: up to 4 packets, each with one
+ * or two outputs below m. */
+typedef struct ta_buffer {
+    int count;
+    uint64_t out[4];
+} ta_buffer;
+
+static void ta_random_buffer(uint64_t *seed, int m, ta_buffer *b) {
+    int p;
+    b->count = (int)st_rand_below(seed, 5);
+    for (p = 0; p < b->count; p++) {
+        b->out[p] = (uint64_t)1 << st_rand_below(seed, (uint32_t)m);
+        if (m > 1 && st_rand_below(seed, 2)) b->out[p] |= (uint64_t)1 << st_rand_below(seed, (uint32_t)m);
+    }
+}
+
+/* Can read ports 0/1 of a buffer take outputs j0/j1 (-1: none) with two
+ * distinct packets?  Brute force over packet pairs. */
+static int ta_pair_feasible(const ta_buffer *b, int j0, int j1) {
+    int p, q;
+    if (j0 < 0 && j1 < 0) return 1;
+    for (p = 0; p < b->count; p++) {
+        if (j0 >= 0 && !((b->out[p] >> j0) & 1u)) continue;
+        if (j1 < 0) return 1;
+        if (j0 < 0) { if ((b->out[p] >> j1) & 1u) return 1; continue; }
+        for (q = 0; q < b->count; q++)
+            if (q != p && ((b->out[q] >> j1) & 1u)) return 1;
+    }
+    return 0;
+}
+
+/* Check that mt is a valid matching of the connected requests; with bufs
+ * (packet lists), also that twins use distinct packets.  Returns 0 or a
+ * message. */
+static const char *ta_check_matching(const sa_match *mt, int n, int m, const uint64_t *req,
+                                     const uint64_t *no_connect, const ta_buffer *bufs) {
+    int i, j, size = 0;
+    uint64_t ins = 0, outs = 0;
+    for (i = 0; i < SA_ALLOC_MAX; i++) {
+        int o = mt->output_of[i];
+        if (o < 0) continue;
+        if (i >= n) return "an input beyond num_inputs is matched";
+        if (o >= m) return "an output beyond num_outputs is matched";
+        if (!((req[i] >> o) & 1u)) return "a matched cell was not requested";
+        if (no_connect && ((no_connect[i] >> o) & 1u)) return "a matched cell is not connected";
+        if (mt->input_of[o] != i) return "input_of and output_of disagree";
+        if ((outs >> o) & 1u) return "an output is matched twice";
+        outs |= (uint64_t)1 << o;
+        ins |= (uint64_t)1 << i;
+        size++;
+    }
+    for (j = 0; j < SA_ALLOC_MAX; j++) {
+        int x = mt->input_of[j];
+        if (x >= 0 && (x >= n || mt->output_of[x] != j)) return "input_of has a stray entry";
+    }
+    if (size != mt->size) return "size is wrong";
+    if (ins != mt->inputs || outs != mt->outputs) return "inputs/outputs masks are wrong";
+    if (bufs)
+        for (i = 0; i < n; i += 2)
+            if (!ta_pair_feasible(&bufs[i / 2], mt->output_of[i], mt->output_of[i + 1]))
+                return "two read ports need the same packet";
+    return 0;
+}
+
+/* Maximal: no free input and free output with a usable cell left. */
+static const char *ta_check_maximal(const sa_match *mt, int n, int m, const uint64_t *eff,
+                                    const ta_buffer *bufs) {
+    int i, j;
+    for (i = 0; i < n; i++) {
+        if (mt->output_of[i] >= 0) continue;
+        for (j = 0; j < m; j++) {
+            if (mt->input_of[j] >= 0 || !((eff[i] >> j) & 1u)) continue;
+            if (bufs) {
+                int j0 = (i & 1) ? mt->output_of[i - 1] : j, j1 = (i & 1) ? j : mt->output_of[i + 1];
+                if (!ta_pair_feasible(&bufs[i / 2], j0, j1)) continue;
+            }
+            return "not maximal: a free input and a free output could still be matched";
+        }
+    }
+    return 0;
+}
+
+/* Brute-force maximum matching size (rows r.., used outputs), with optional
+ * packet-level read-port pairs. */
+static int ta_brute_max(const uint64_t *eff, int n, int m, int row, uint64_t used,
+                        const ta_buffer *bufs, int *outs) {
+    int best, j;
+    if (row == n) return 0;
+    outs[row] = -1;
+    best = ta_brute_max(eff, n, m, row + 1, used, bufs, outs);
+    for (j = 0; j < m; j++) {
+        int v;
+        if (!((eff[row] >> j) & 1u) || ((used >> j) & 1u)) continue;
+        if (bufs && (row & 1) && !ta_pair_feasible(&bufs[row / 2], outs[row - 1], j)) continue;
+        if (bufs && !(row & 1) && !ta_pair_feasible(&bufs[row / 2], j, -1)) continue;
+        outs[row] = j;
+        v = 1 + ta_brute_max(eff, n, m, row + 1, used | ((uint64_t)1 << j), bufs, outs);
+        if (v > best) best = v;
+        outs[row] = -1;
+    }
+    return best;
+}
+
+static void ta_build_views(const ta_buffer *tb, int nb, sa_read_buffer *views, uint64_t *req) {
+    int b;
+    for (b = 0; b < nb; b++) {
+        sa_read_buffer_build(&views[b], tb[b].out, tb[b].count);
+        req[2 * b] = req[2 * b + 1] = views[b].any;
+    }
+}
+
+static const sa_alloc_kind ta_kinds[] = {
+    SA_ALLOC_SPAA, SA_ALLOC_WFA, SA_ALLOC_WFA_WRAPPED, SA_ALLOC_PIM, SA_ALLOC_ISLIP,
+    SA_ALLOC_OPF, SA_ALLOC_SEP_INPUT, SA_ALLOC_SEP_OUTPUT, SA_ALLOC_MCM };
+#define TA_NKINDS ((int)(sizeof ta_kinds / sizeof ta_kinds[0]))
+
+static void ta_desc(sa_alloc_desc *d, sa_alloc_kind kind, int n, int m) {
+    memset(d, 0, sizeof *d);
+    d->kind = kind;
+    d->num_inputs = n;
+    d->num_outputs = m;
+    d->seed = 12345;
+}
+
+/* ------------------------------------------------------------ RNG */
+
+ST_TEST(alloc_rng_is_splitmix64) {
+    /* Published SplitMix64 outputs for seed 1234567 (Vigna's reference). */
+    static const uint64_t ref[5] = { 6457827717110365317ull, 3203168211198807973ull,
+        9817491932198370423ull, 4593380528125082431ull, 16408922859458223821ull };
+    sa_rng r;
+    uint64_t s = 0xDEADBEEFull;
+    int i;
+    sa_rng_seed(&r, 1234567);
+    for (i = 0; i < 5; i++) ST_EQ_U64(ref[i], sa_rng_next(&r));
+    sa_rng_seed(&r, 0xDEADBEEFull);
+    for (i = 0; i < 1000; i++) ST_EQ_U64(st_rand(&s), sa_rng_next(&r));
+}
+
+/* Chi-square statistic of counts against equal expectations. */
+static double ta_chi2(const long *count, int k, long total) {
+    double e = (double)total / k, x = 0;
+    int i;
+    for (i = 0; i < k; i++) x += ((double)count[i] - e) * ((double)count[i] - e) / e;
+    return x;
+}
+
+ST_TEST(alloc_rng_below_and_pick_are_uniform) {
+    /* Sparse, unevenly spaced masks: a random start followed by the next set
+     * bit would give bit 63 of {0, 1, 2, 63} probability 61/64. */
+    static const uint64_t masks[4] = { 0x8000000000000007ull, 0x3ull | (1ull << 40),
+                                       0xF0F0F0F0F0F0F0F0ull, ~0ull };
+    sa_rng r;
+    long count[64];
+    int t, i, k;
+    long draws = ST_LONG ? 4000000 : 400000;
+    sa_rng_seed(&r, 99);
+    for (t = 0; t < 4; t++) {
+        int c = 0, pos[64];
+        uint64_t x;
+        for (x = masks[t]; x; x &= x - 1) pos[c++] = sa__ctz64(x);
+        for (i = 0; i < 64; i++) count[i] = 0;
+        for (i = 0; i < draws; i++) {
+            int b = sa_rng_pick(&r, masks[t]);
+            ST_CHECK(b >= 0 && ((masks[t] >> b) & 1u));
+            count[b]++;
+        }
+        for (k = 0; k < c; k++) count[k] = count[pos[k]];
+        /* chi-square with c-1 degrees of freedom: mean c-1, sd sqrt(2(c-1));
+         * allow mean + 8 sd (the biased picker exceeds this by orders of
+         * magnitude: about 3e5 on the first mask). */
+        ST_CHECKF(ta_chi2(count, c, draws) < (c - 1) + 8 * sqrt(2.0 * (c - 1)),
+                  "mask %d chi2 %.1f", t, ta_chi2(count, c, draws));
+    }
+    for (k = 1; k <= 7; k++) {
+        for (i = 0; i < k; i++) count[i] = 0;
+        for (i = 0; i < draws; i++) {
+            uint32_t v = sa_rng_below(&r, (uint32_t)k);
+            ST_CHECK(v < (uint32_t)k);
+            count[v]++;
+        }
+        if (k > 1) ST_CHECK(ta_chi2(count, k, draws) < (k - 1) + 8 * sqrt(2.0 * (k - 1)));
+    }
+    ST_EQ(-1, sa_rng_pick(&r, 0));
+}
+
+/* ------------------------------------------------------------ arbiters */
+
+ST_TEST(alloc_rr_arbiter_serves_persistent_requester_within_size) {
+    uint64_t seed = 7;
+    int size;
+    for (size = 1; size <= 64; size++) {
+        sa_rr_arb arb;
+        int me = (int)st_rand_below(&seed, (uint32_t)size), wait = 0, worst = 0, t;
+        ST_EQ(SA_OK, sa_rr_arb_init(&arb, size));
+        for (t = 0; t < 2000; t++) {
+            uint64_t req = (st_rand(&seed) & sa__low_mask(size)) | ((uint64_t)1 << me);
+            int w = sa_rr_select(&arb, req);
+            ST_CHECK(w >= 0 && ((req >> w) & 1u));
+            /* Round-robin order: w is the first requester at/after the pointer. */
+            {
+                int k;
+                for (k = arb.pointer; k != w; k = (k + 1) % size) ST_CHECK(!((req >> k) & 1u));
+            }
+            sa_rr_update(&arb, w);
+            wait++;
+            if (w == me) { if (wait > worst) worst = wait; wait = 0; }
+        }
+        /* Bound: each grant to another requester moves the pointer strictly
+         * closer to `me` (it passes only requesters between pointer and me),
+         * so me wins within `size` grants. */
+        ST_CHECKF(worst <= size, "size %d worst wait %d", size, worst);
+    }
+}
+
+ST_TEST(alloc_matrix_arbiter_is_least_recently_selected) {
+    /* Oracle: a literal priority matrix, bit [a][b] set when a beats b,
+     * initialised upper-triangular; a grant clears the winner's row and sets
+     * its column (Dally & Towles). */
+    uint64_t seed = 11;
+    int size;
+    for (size = 1; size <= SA_ALLOC_MAX; size += (size < 9 ? 1 : 7)) {
+        sa_matrix_arb arb;
+        uint64_t beats[64];
+        uint8_t prio[64];
+        int a, b, t, me = size - 1, wait = 0, worst = 0;
+        ST_EQ(SA_OK, sa_matrix_arb_init(&arb, size));
+        for (a = 0; a < size; a++) {
+            beats[a] = 0;
+            for (b = a + 1; b < size; b++) beats[a] |= (uint64_t)1 << b;
+        }
+        for (t = 0; t < 3000; t++) {
+            uint64_t req = (st_rand(&seed) & st_rand(&seed) & sa__low_mask(size)) | ((uint64_t)1 << me);
+            int w = sa_matrix_select(&arb, req), want = -1;
+            for (a = 0; a < size && want < 0; a++)
+                if (((req >> a) & 1u) && ((req & ~beats[a] & ~((uint64_t)1 << a)) == 0)) want = a;
+            ST_EQ(want, w);
+            beats[w] = 0;
+            for (a = 0; a < size; a++) if (a != w) beats[a] |= (uint64_t)1 << w;
+            sa_matrix_update(&arb, w);
+            wait++;
+            if (w == me) { if (wait > worst) worst = wait; wait = 0; }
+            /* Priorities: highest first, least recently selected among equals. */
+            for (a = 0; a < size; a++) prio[a] = (uint8_t)st_rand_below(&seed, 3);
+            w = sa_matrix_select_prio(&arb, req, prio);
+            for (a = 0; a < size; a++) if ((req >> a) & 1u) ST_CHECK(prio[a] <= prio[w]);
+            {
+                uint64_t top = 0;
+                for (a = 0; a < size; a++) if (((req >> a) & 1u) && prio[a] == prio[w]) top |= (uint64_t)1 << a;
+                ST_EQ(sa_matrix_select(&arb, top), w);
+            }
+        }
+        /* Bound: every loss moves a winner that was ahead of `me` behind
+         * it, and nobody passes it otherwise, so me wins within size
+         * selections. */
+        ST_CHECKF(worst <= size, "size %d worst %d", size, worst);
+    }
+}
+
+ST_TEST(alloc_rr_priority_highest_first_round_robin_among_equals) {
+    sa_rr_arb arb;
+    uint8_t prio[8] = { 1, 3, 3, 0, 3, 2, 0, 0 };
+    ST_EQ(SA_OK, sa_rr_arb_init(&arb, 8));
+    ST_EQ(1, sa_rr_select_prio(&arb, 0xFF, prio));
+    sa_rr_update(&arb, 1);
+    ST_EQ(2, sa_rr_select_prio(&arb, 0xFF, prio));
+    sa_rr_update(&arb, 2);
+    ST_EQ(4, sa_rr_select_prio(&arb, 0xFF, prio));
+    sa_rr_update(&arb, 4);
+    ST_EQ(1, sa_rr_select_prio(&arb, 0xFF, prio));
+    ST_EQ(5, sa_rr_select_prio(&arb, 0xE9, prio));
+    ST_EQ(-1, sa_rr_select_prio(&arb, 0, prio));
+}
+
+/* ------------------------------------------------------------ validity */
+
+/* Every allocator on random request sets of every size n x m up to 64x64,
+ * random densities and random connection masks: valid matchings; the
+ * maximal ones (WFA, wrapped WFA, converged PIM and iSLIP, MCM) maximal;
+ * MCM at least as large as every other. */
+ST_TEST(alloc_every_size_gives_valid_matchings) {
+    uint64_t seed = 2024;
+    int n, m, k, rep, reps = ST_LONG ? 40 : 2;
+    long total = 0;
+    for (n = 1; n <= SA_ALLOC_MAX; n++)
+        for (m = 1; m <= SA_ALLOC_MAX; m++) {
+            sa_alloc al[TA_NKINDS + 2];
+            sa_alloc_desc d;
+            uint64_t req[64], eff[64];
+            unsigned dens = 20 + st_rand_below(&seed, 236);
+            int conv = TA_NKINDS, conv2 = TA_NKINDS + 1, i;
+            ta_desc(&d, SA_ALLOC_SPAA, n, m);
+            for (i = 0; i < n; i++) d.no_connect[i] = (st_rand(&seed) & st_rand(&seed) & st_rand(&seed)) & sa__low_mask(m);
+            for (k = 0; k < TA_NKINDS + 2; k++) {
+                d.kind = k < TA_NKINDS ? ta_kinds[k] : (k == conv ? SA_ALLOC_PIM : SA_ALLOC_ISLIP);
+                d.iterations = k >= TA_NKINDS ? SA_ITERATE_TO_CONVERGENCE : 1;
+                ST_EQ(SA_OK, sa_alloc_init(&al[k], &d));
+            }
+            (void)conv2;
+            for (rep = 0; rep < reps; rep++) {
+                int mcm = -1, sizes[TA_NKINDS + 2];
+                uint8_t prio[64 * 64];
+                ta_random_requests(&seed, n, m, dens, req);
+                for (i = 0; i < n * m; i++) prio[i] = (uint8_t)st_rand_below(&seed, 4);
+                for (i = 0; i < n; i++) eff[i] = req[i] & ~d.no_connect[i];
+                for (k = 0; k < TA_NKINDS + 2; k++) {
+                    sa_match mt;
+                    const char *err;
+                    sa_alloc_kind kind = al[k].kind;
+                    int use_prio = (kind == SA_ALLOC_OPF || kind == SA_ALLOC_SPAA) && (rep & 1);
+                    sizes[k] = sa_allocate(&al[k], req, use_prio ? prio : NULL, NULL, &mt);
+                    total++;
+                    err = ta_check_matching(&mt, n, m, req, d.no_connect, NULL);
+                    ST_CHECKF(err == 0, "%s %dx%d: %s", sa_alloc_kind_name(kind), n, m, err);
+                    ST_EQ(mt.size, sizes[k]);
+                    if (kind == SA_ALLOC_WFA || kind == SA_ALLOC_WFA_WRAPPED || kind == SA_ALLOC_MCM ||
+                        k >= TA_NKINDS) {
+                        err = ta_check_maximal(&mt, n, m, eff, NULL);
+                        ST_CHECKF(err == 0, "%s (k=%d) %dx%d: %s", sa_alloc_kind_name(kind), k, n, m, err);
+                    }
+                    if (kind == SA_ALLOC_MCM) mcm = mt.size;
+                }
+                for (k = 0; k < TA_NKINDS + 2; k++) ST_CHECK(sizes[k] <= mcm);
+            }
+        }
+    ST_CHECK(total > 0);
+}
+
+/* Read-port pairing: random packets (one or two outputs each) in random
+ * buffers; no allocator may give both read ports of a buffer the same
+ * packet, and the maximal ones stay maximal under the pairing rule. */
+ST_TEST(alloc_read_port_pairs_never_share_a_packet) {
+    uint64_t seed = 77;
+    long t, trials = ST_LONG ? 400000 : 12000;
+    for (t = 0; t < trials; t++) {
+        int nb = 1 + (int)st_rand_below(&seed, 8), n = 2 * nb, m = 1 + (int)st_rand_below(&seed, 8);
+        int k, b, i;
+        ta_buffer tb[8];
+        sa_read_buffer views[8];
+        uint64_t req[16], eff[16];
+        sa_alloc_desc d;
+        for (b = 0; b < nb; b++) ta_random_buffer(&seed, m, &tb[b]);
+        ta_build_views(tb, nb, views, req);
+        ta_desc(&d, SA_ALLOC_SPAA, n, m);
+        d.read_port_pairs = 1;
+        d.seed = (uint64_t)t;
+        for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & sa__low_mask(m);
+        for (i = 0; i < n; i++) eff[i] = req[i] & ~d.no_connect[i];
+        for (k = 0; k < TA_NKINDS + 1; k++) {
+            sa_alloc a;
+            sa_match mt;
+            const char *err;
+            d.kind = k < TA_NKINDS ? ta_kinds[k] : SA_ALLOC_PIM;
+            d.iterations = k == TA_NKINDS ? SA_ITERATE_TO_CONVERGENCE : 1;
+            d.rotary = (t & 1) && (d.kind == SA_ALLOC_SPAA || d.kind == SA_ALLOC_WFA ||
+                                   d.kind == SA_ALLOC_WFA_WRAPPED || d.kind == SA_ALLOC_PIM);
+            d.network_inputs = st_rand(&seed) & sa__low_mask(n);
+            ST_EQ(SA_OK, sa_alloc_init(&a, &d));
+            a.start_row = (uint8_t)st_rand_below(&seed, (uint32_t)n);
+            if (d.rotary && d.kind == SA_ALLOC_WFA && d.network_inputs)
+                a.start_row = (uint8_t)sa__ctz64(d.network_inputs);
+            a.start_col = (uint8_t)st_rand_below(&seed, (uint32_t)(d.kind == SA_ALLOC_WFA_WRAPPED ? (n > m ? n : m) : m));
+            sa_allocate(&a, req, NULL, views, &mt);
+            err = ta_check_matching(&mt, n, m, req, d.no_connect, tb);
+            ST_CHECKF(err == 0, "%s: %s", sa_alloc_kind_name(d.kind), err);
+            if (d.kind == SA_ALLOC_WFA || d.kind == SA_ALLOC_WFA_WRAPPED || k == TA_NKINDS ||
+                d.kind == SA_ALLOC_MCM) {
+                err = ta_check_maximal(&mt, n, m, eff, tb);
+                ST_CHECKF(err == 0, "%s: %s", sa_alloc_kind_name(d.kind), err);
+            }
+            if (d.kind == SA_ALLOC_MCM) {
+                int outs[16];
+                if (n <= 6 && m <= 6) ST_EQ(ta_brute_max(eff, n, m, 0, 0, tb, outs), mt.size);
+            }
+            /* The packets chosen afterwards are distinct and suitable. */
+            for (b = 0; b < nb; b++) {
+                int p0, p1;
+                ST_EQ(SA_OK, sa_read_buffer_assign(tb[b].out, tb[b].count, mt.output_of[2 * b],
+                                                   mt.output_of[2 * b + 1], &p0, &p1));
+                if (p0 >= 0 && p1 >= 0) ST_CHECK(p0 != p1);
+                if (p0 >= 0) ST_CHECK((tb[b].out[p0] >> mt.output_of[2 * b]) & 1u);
+                if (p1 >= 0) ST_CHECK((tb[b].out[p1] >> mt.output_of[2 * b + 1]) & 1u);
+            }
+        }
+    }
+}
+
+ST_TEST(alloc_read_buffer_clash_is_exact) {
+    /* sa_read_buffer_clash against packet-level brute force. */
+    uint64_t seed = 5;
+    int t;
+    for (t = 0; t < 20000; t++) {
+        int m = 1 + (int)st_rand_below(&seed, 10), j, k;
+        ta_buffer tb;
+        sa_read_buffer v;
+        ta_random_buffer(&seed, m, &tb);
+        ST_EQ(SA_OK, sa_read_buffer_build(&v, tb.out, tb.count));
+        for (j = 0; j < m; j++) {
+            if (!((v.any >> j) & 1u)) { ST_CHECK(!ta_pair_feasible(&tb, j, -1)); continue; }
+            for (k = 0; k < m; k++) {
+                int blocked;
+                if (k == j || !((v.any >> k) & 1u)) continue;
+                blocked = (int)((sa_read_buffer_clash(&v, j) >> k) & 1u);
+                ST_EQ(!ta_pair_feasible(&tb, j, k), blocked);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------ MCM */
+
+ST_TEST(alloc_mcm_equals_brute_force_up_to_6x6) {
+    uint64_t seed = 31337, req[6];
+    int n, m, outs[6];
+    long t, per = ST_LONG ? 200000 : 2500;
+    sa_alloc a;
+    sa_alloc_desc d;
+    sa_match mt;
+    /* Exhaustive: every request set up to 3x4 and 4x3 (4096 sets each). */
+    for (n = 1; n <= 4; n++)
+        for (m = 1; m <= 4 && n * m <= 12; m++) {
+            long s, sets = 1L << (n * m);
+            ta_desc(&d, SA_ALLOC_MCM, n, m);
+            ST_EQ(SA_OK, sa_alloc_init(&a, &d));
+            for (s = 0; s < sets; s++) {
+                int i;
+                for (i = 0; i < n; i++) req[i] = ((uint64_t)s >> (i * m)) & sa__low_mask(m);
+                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_allocate(&a, req, NULL, NULL, &mt));
+            }
+        }
+    /* Random: every size up to 6x6 at random densities. */
+    for (n = 1; n <= 6; n++)
+        for (m = 1; m <= 6; m++) {
+            ta_desc(&d, SA_ALLOC_MCM, n, m);
+            ST_EQ(SA_OK, sa_alloc_init(&a, &d));
+            for (t = 0; t < per; t++) {
+                ta_random_requests(&seed, n, m, 30 + st_rand_below(&seed, 200), req);
+                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_allocate(&a, req, NULL, NULL, &mt));
+                ST_CHECK(ta_check_matching(&mt, n, m, req, NULL, NULL) == 0);
+            }
+        }
+}
+
+/* ------------------------------------------------------------ WFA oracle */
+
+/* Literal Tamir-Chi wavefront, cell by cell: waves w = 0, 1, ... over the
+ * renumbered cells (i', j') = ((i - r) mod n, (j - c) mod m) with
+ * i' + j' = w; Grant = Request and N and W. */
+static void ta_wfa_literal(const uint64_t *eff, int n, int m, int r, int c, int8_t *out) {
+    int w, ii;
+    uint64_t row_taken = 0, col_taken = 0;
+    for (ii = 0; ii < n; ii++) out[ii] = -1;
+    for (w = 0; w <= n + m - 2; w++)
+        for (ii = 0; ii < n; ii++) {
+            int jj = w - ii, i, j;
+            if (jj < 0 || jj >= m) continue;
+            i = (ii + r) % n;
+            j = (jj + c) % m;
+            if (((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u)) {
+                row_taken |= (uint64_t)1 << i;
+                col_taken |= (uint64_t)1 << j;
+                out[i] = (int8_t)j;
+            }
+        }
+}
+
+/* Literal wrapped wavefront: s = max(n, m), diagonals d = p, p+1, ...;
+ * all cells (i, (i + d) mod s) of a diagonal at once. */
+static void ta_wfa_wrapped_literal(const uint64_t *eff, int n, int m, int p, int8_t *out) {
+    int s = n > m ? n : m, k, i;
+    uint64_t row_taken = 0, col_taken = 0;
+    for (i = 0; i < n; i++) out[i] = -1;
+    for (k = 0; k < s; k++) {
+        int d = (p + k) % s;
+        uint64_t rows_now = 0, cols_now = 0;
+        for (i = 0; i < n; i++) {
+            int j = (i + d) % s;
+            if (j < m && ((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u)) {
+                out[i] = (int8_t)j;
+                rows_now |= (uint64_t)1 << i;
+                cols_now |= (uint64_t)1 << j;
+            }
+        }
+        row_taken |= rows_now;
+        col_taken |= cols_now;
+    }
+}
+
+ST_TEST(alloc_wfa_equals_literal_wavefront) {
+    uint64_t seed = 4242, req[64];
+    int t, trials = ST_LONG ? 200000 : 5000;
+    for (t = 0; t < trials; t++) {
+        int n = 1 + (int)st_rand_below(&seed, t % 4 ? 16 : 64);
+        int m = 1 + (int)st_rand_below(&seed, t % 4 ? 16 : 64), i, step;
+        sa_alloc w, ww;
+        sa_alloc_desc d;
+        sa_match mt;
+        int8_t want[64];
+        ta_desc(&d, SA_ALLOC_WFA, n, m);
+        ST_EQ(SA_OK, sa_alloc_init(&w, &d));
+        d.kind = SA_ALLOC_WFA_WRAPPED;
+        ST_EQ(SA_OK, sa_alloc_init(&ww, &d));
+        w.start_row = (uint8_t)st_rand_below(&seed, (uint32_t)n);
+        w.start_col = (uint8_t)st_rand_below(&seed, (uint32_t)m);
+        ww.start_col = (uint8_t)st_rand_below(&seed, (uint32_t)(n > m ? n : m));
+        for (step = 0; step < 3; step++) {
+            int r = w.start_row, c = w.start_col, p = ww.start_col;
+            ta_random_requests(&seed, n, m, 20 + st_rand_below(&seed, 236), req);
+            ta_wfa_literal(req, n, m, r, c, want);
+            sa_allocate(&w, req, NULL, NULL, &mt);
+            for (i = 0; i < n; i++) ST_EQ(want[i], mt.output_of[i]);
+            /* The start cell moves one row, and one column per row sweep. */
+            ST_EQ((r + 1) % n, w.start_row);
+            ST_EQ(r + 1 == n ? (c + 1) % m : c, w.start_col);
+            ta_wfa_wrapped_literal(req, n, m, p, want);
+            sa_allocate(&ww, req, NULL, NULL, &mt);
+            for (i = 0; i < n; i++) ST_EQ(want[i], mt.output_of[i]);
+            ST_EQ((p + 1) % (n > m ? n : m), ww.start_col);
+        }
+    }
+}
