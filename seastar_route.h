@@ -1669,12 +1669,19 @@ SR_API sr_entry sr__entry_for(const sr_topology *t, uint32_t u, int in_port, int
  *
  * - X link wanted but broken: y+ if usable, else z+ if usable and it does
  *   not cross the z dateline, else no route.  X link usable, but the node
- *   across it has neither a usable y+ nor z+ link: take z+ now if the X
- *   link enters the destination's partition from outside, or the packet
- *   is in the destination's partition at the destination's y.
- * - Y link wanted but broken: z+, else the opposite Y direction.  Y link
- *   usable, but at the next node the dimension-order choice is z+ and its
- *   z+ link is broken: take z+ now (look-ahead).
+ *   across it has neither a usable y+ nor z+ link: take z+ now (if it does
+ *   not cross the z dateline) if the X link enters the destination's
+ *   partition from outside, or the packet is in the destination's
+ *   partition at the destination's y.
+ * - Y link wanted but broken: z+ (if it does not cross the z dateline),
+ *   else the opposite Y direction.  Y link usable, but at the next node the
+ *   dimension-order choice is z+ and its z+ link is broken: take z+ now
+ *   (look-ahead), again only if it does not cross the z dateline.  These
+ *   z+ detours are followed by a turn back into y or x; seed 001 forbids
+ *   "routing in a higher dimension" once a dateline has been crossed, and
+ *   a table cannot see whether a packet has, so the library applies the
+ *   restriction to the detour hop itself (without it, a broken z+
+ *   wrap-around link of a 4x4x4 torus gives a y+/z+ dependency cycle).
  * - z+ wanted but broken: y+, else y-.  z- wanted: follow the z- path to
  *   the destination's z; if any link or node on it has failed, go z+ (the
  *   long way round).
@@ -1718,7 +1725,7 @@ SR_API sr_entry sr_seastar_entry(const sr_topology *t, const sr_faults *f, uint3
         }
         v = sr_neighbor(t, u, q);
         if (sr_next_hop(t, f, v, YP) == SR_NO_NODE && sr_next_hop(t, f, v, ZP) == SR_NO_NODE &&
-            sr__avail(t, f, u, in_port, ZP)) {
+            sr__avail(t, f, u, in_port, ZP) && !sr_crosses_dateline(t, ZP, sr_coord(t, u, 2))) {
             uint32_t pd = dst >> SR_PARTITION_SHIFT;
             int enters = (v >> SR_PARTITION_SHIFT) == pd && (u >> SR_PARTITION_SHIFT) != pd;
             int here = (u >> SR_PARTITION_SHIFT) == pd && sr_coord(t, u, 1) == sr_coord(t, dst, 1);
@@ -1728,14 +1735,15 @@ SR_API sr_entry sr_seastar_entry(const sr_topology *t, const sr_faults *f, uint3
     }
     if (d == 1) {
         uint32_t v;
+        int zp_ok = sr__avail(t, f, u, in_port, ZP) && !sr_crosses_dateline(t, ZP, sr_coord(t, u, 2));
         if (!sr__avail(t, f, u, in_port, q)) {
-            if (sr__avail(t, f, u, in_port, ZP)) return sr__entry_for(t, u, in_port, ZP);
+            if (zp_ok) return sr__entry_for(t, u, in_port, ZP);
             if (sr__avail(t, f, u, in_port, q ^ 1)) return sr__entry_for(t, u, in_port, q ^ 1);
             return SR_ENTRY_NONE;
         }
         v = sr_neighbor(t, u, q);
-        if (v != dst && sr_entry_port(sr_dor_entry(t, v, q ^ 1, dst)) == ZP &&
-            sr_next_hop(t, f, v, ZP) == SR_NO_NODE && sr__avail(t, f, u, in_port, ZP))
+        if (v != dst && zp_ok && sr_entry_port(sr_dor_entry(t, v, q ^ 1, dst)) == ZP &&
+            sr_next_hop(t, f, v, ZP) == SR_NO_NODE)
             return sr__entry_for(t, u, in_port, ZP);
         return sr__entry_for(t, u, in_port, q);
     }
@@ -1768,8 +1776,11 @@ SR_API sr_entry sr_seastar_entry(const sr_topology *t, const sr_faults *f, uint3
  * into a loop, a dead end, a failed link or node, or a 180-degree turn,
  * the entry of the failing state becomes SR_ENTRY_NONE, so the tables
  * deliver every pair they do not declare unroutable.  The rules do not
- * guarantee an acyclic channel dependency graph in every fault pattern:
- * check the result with sr_verify.
+ * guarantee an acyclic channel dependency graph in every fault pattern
+ * (single faults of a 4x4x4 torus are fine; random multi-fault sets of
+ * 8x8x8 tori usually are not): check the result with sr_verify.  As seed
+ * 001 says of the XT, place the z dateline away from faulty nodes (the
+ * ``dateline`` field of the topology).
  *
  * :param t: the topology (3 dimensions).
  * :param faults: failed links and nodes, or NULL.

@@ -108,8 +108,10 @@ ST_TEST(route_verify_dor_with_datelines_is_proven) {
                 }
                 ST_CHECK(rv_make(&t, n, ks, mesh, dl));
                 tab = rv_dor_tables(&t);
-                ST_EQ(SR_OK, rv_verify(&t, NULL, tab, 0, &rep));
+                ST_EQ(SR_OK, rv_verify(&t, NULL, tab, SR_VERIFY_STRETCH, &rep));
                 ST_CHECKF(rep.proven, "n=%d k=%d m=%d: %s", n, k, m, sr_failure_string(rep.failure));
+                ST_NEAR((double)rep.delivered, rep.stretch_sum, 1e-6);   /* stretch 1 */
+                ST_NEAR(1.0, rep.stretch_max, 0.0);
                 ST_EQ((uint64_t)t.num_nodes * (t.num_nodes - 1), rep.pairs);
                 ST_EQ(rep.pairs, rep.delivered);
                 ST_EQ(0, rep.unroutable);
