@@ -1476,7 +1476,7 @@ SR_API void sr_order_positive_first(const sr_topology *t, int *order) {
  * `inside` is 1 only nodes of partition `part` are used, when 0 only nodes
  * outside it.  rank[] is the direction order. */
 SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int *rank, uint8_t *E,
-                           uint32_t *queue, uint32_t head, uint32_t tail, int use_part,
+                           uint32_t *tgt, uint32_t *queue, uint32_t head, uint32_t tail, int use_part,
                            uint32_t part, int inside) {
     const uint32_t P = (uint32_t)t->num_ports, NP = P - 1;
     const uint32_t PM = sr__divp_magic(P);
@@ -1502,6 +1502,7 @@ SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int 
                 if (all_mesh ? ((i ^ 1) & 1) && !(q & 1) : rank[q] < rank[i ^ 1]) continue;
             }
             E[z] = sr_entry_make(q, upper ? SR_VC_UPPER : straight ? SR_VC_KEEP : SR_VC_LOWER);
+            if (tgt) tgt[z] = tgt[y];
             if (i != t->proc_port) queue[tail++] = z;
         }
     }
@@ -1532,7 +1533,8 @@ SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int 
  * inside its partition; a router outside uses its GLUT entry, which is the
  * shortest route (same discipline) to a state that enters the partition
  * over an x link and from which every destination of the partition is
- * reachable.
+ * reachable, or, if no such state can be reached, to any state entered
+ * over an x link (pairs that state cannot reach are then unroutable).
  *
  * Departure from seed 001: this is not the SeaStar rule set (see
  * sr_tables_build_seastar) but a generator that routes every pair that any
@@ -1561,7 +1563,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
                                         size_t capacity, sr_gen_report *rep) {
     const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes;
     int rank[SR_MAX_PORTS], ord[SR_MAX_PORTS], i;
-    uint32_t *queue, *nbr, dst, u, part;
+    uint32_t *queue, *nbr, *tgt, dst, u, part;
     uint8_t *E, *good, *blk;
     sr_result r = sr__gen_args(t, faults, tables, tables_size, scratch, scratch_size, rep);
     if (r != SR_OK) return r;
@@ -1575,6 +1577,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
     memset(rep, 0, sizeof *rep);
     nbr = sr__gen_nbr(t, scratch, faults, 1);
     blk = (uint8_t *)(nbr + (size_t)N * (P - 1));
+    tgt = (uint32_t *)((uint8_t *)scratch + sr__gen_walk_offset(t));
     queue = (uint32_t *)scratch;
     E = (uint8_t *)(queue + (size_t)N * P);
     good = E + (size_t)N * P;
@@ -1593,7 +1596,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
                     E[dst * P + (uint32_t)i] = sr_entry_make(t->proc_port, SR_VC_KEEP);
                     if (i != t->proc_port) queue[tail++] = dst * P + (uint32_t)i;
                 }
-                sr__search_bfs(t, nbr, rank, E, queue, 0, tail, multi, part, 1);
+                sr__search_bfs(t, nbr, rank, E, NULL, queue, 0, tail, multi, part, 1);
             }
             for (u = lo; u < hi; u++)
                 for (i = 0; i < (int)P; i++) {
@@ -1609,41 +1612,58 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
                                    SR_GLUT_ENTRIES + (dst - lo - b),
                                blk + (size_t)((u - lo) * P + (uint32_t)i) * SR__GEN_BLOCK, b + 1);
         }
-        if (!multi) break;
-        /* GLUT entries for this partition: shortest routes to a good state
-         * entered over an x link */
-        memset(E, SR_ENTRY_NONE, (size_t)N * P);
-        tail = 0;
-        for (u = lo; u < hi; u++)
-            for (i = 0; i < 2; i++)
-                if (good[u * P + (uint32_t)i] && sr_node_ok(faults, u)) {
-                    E[u * P + (uint32_t)i] = 0;            /* a target, not an entry */
-                    queue[tail++] = u * P + (uint32_t)i;
-                }
-        sr__search_bfs(t, nbr, rank, E, queue, 0, tail, 1, part, 0);
-        for (u = 0; u < N; u++) {
-            if ((u >> SR_PARTITION_SHIFT) == part) continue;
-            for (i = 0; i < (int)P; i++)
-                tables[(size_t)u * t->table_size + (size_t)i * t->table_stride + part] =
-                    E[u * P + (uint32_t)i];
-        }
-    }
-    /* Every state with an entry has a route (a BFS tree path, or a GLUT
-     * path to a state that reaches every destination of the partition), so
-     * a pair is unroutable exactly when its injection entry is NONE. */
-    for (dst = 0; dst < N; dst++) {
-        uint32_t src;
-        if (!sr_node_ok(faults, dst)) continue;
-        for (src = 0; src < N; src++) {
-            if (src == dst || !sr_node_ok(faults, src)) continue;
-            rep->pairs++;
-            if (*sr__entry_at(t, tables, src, t->proc_port, dst) != SR_ENTRY_NONE) continue;
-            if (list && rep->listed < capacity) {
-                list[rep->listed].src = src;
-                list[rep->listed].dst = dst;
-                rep->listed++;
+        if (multi) {
+            /* GLUT entries for this partition: shortest routes into it over
+             * an x link, first to states from which every destination of
+             * the partition is reachable, then (for routers that reach
+             * none of those) to any live state; tgt[] records where each
+             * GLUT route enters the partition. */
+            int pass;
+            memset(E, SR_ENTRY_NONE, (size_t)N * P);
+            for (pass = 0; pass < 2; pass++) {
+                tail = 0;
+                for (u = lo; u < hi; u++)
+                    for (i = 0; i < 2; i++) {
+                        uint32_t z = u * P + (uint32_t)i;
+                        if (!sr_node_ok(faults, u) || E[z] != SR_ENTRY_NONE) continue;
+                        if (pass == 0 && !good[z]) continue;
+                        E[z] = 0;                          /* a target, not an entry */
+                        tgt[z] = z;
+                        queue[tail++] = z;
+                    }
+                sr__search_bfs(t, nbr, rank, E, tgt, queue, 0, tail, 1, part, 0);
             }
-            rep->unroutable++;
+            for (u = 0; u < N; u++) {
+                if ((u >> SR_PARTITION_SHIFT) == part) continue;
+                for (i = 0; i < (int)P; i++)
+                    tables[(size_t)u * t->table_size + (size_t)i * t->table_stride + part] =
+                        E[u * P + (uint32_t)i];
+            }
+        }
+        /* A pair is unroutable when its injection entry is NONE or, from
+         * outside the partition, when the LUT of the state its GLUT route
+         * enters has NONE for the destination. */
+        for (dst = lo; dst < hi; dst++) {
+            uint32_t src;
+            if (!sr_node_ok(faults, dst)) continue;
+            for (src = 0; src < N; src++) {
+                uint8_t e;
+                if (src == dst || !sr_node_ok(faults, src)) continue;
+                rep->pairs++;
+                e = *sr__entry_at(t, tables, src, t->proc_port, dst);
+                if (e != SR_ENTRY_NONE && multi && (src >> SR_PARTITION_SHIFT) != part) {
+                    uint32_t x = tgt[src * P + (uint32_t)t->proc_port];
+                    e = tables[(size_t)(x / P) * t->table_size + (size_t)(x % P) * t->table_stride +
+                               SR_GLUT_ENTRIES + (dst - lo)];
+                }
+                if (e != SR_ENTRY_NONE) continue;
+                if (list && rep->listed < capacity) {
+                    list[rep->listed].src = src;
+                    list[rep->listed].dst = dst;
+                    rep->listed++;
+                }
+                rep->unroutable++;
+            }
         }
     }
     return SR_OK;
