@@ -387,3 +387,25 @@ loop:
     ST_CHECK(v.witness_truncated);          /* the loop is 4100 hops round */
     rf_close(&n);
 }
+
+ST_TEST(route_search_across_partitions_long) {
+    /* --long only (about 15 s): 16x16x32 (two global partitions of 8 x
+     * planes) with 1% of its links failed: the search tables are proven,
+     * and generator and verifier count the same unroutable pairs. */
+    rf_net n;
+    int k[3] = { 16, 16, 32 }, i;
+    uint64_t seed = 8;
+    sr_gen_report g;
+    sr_verify_report v;
+    if (!ST_LONG) return;
+    ST_CHECK(rf_open(&n, 3, k, NULL));
+    ST_EQ(2, n.t.num_partitions);
+    for (i = 0; i < 250; i++)
+        sr_fault_link(&n.f, &n.t, st_rand_below(&seed, n.t.num_nodes), (int)st_rand_below(&seed, 6));
+    ST_EQ(SR_OK, rf_gen(&n, 0, &g, &v));
+    ST_CHECKF(v.proven, "%s", sr_failure_string(v.failure));
+    ST_EQ(g.unroutable, v.unroutable);
+    ST_EQ(g.pairs, v.pairs);
+    ST_CHECK((double)v.delivered > 0.9 * (double)v.pairs);
+    rf_close(&n);
+}
