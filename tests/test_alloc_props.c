@@ -114,13 +114,16 @@ ST_TEST(alloc_pim_grant_uniform_over_sparse_requesters) {
 
 /* ------------------------------------------------------------ iSLIP */
 
-/* iSLIP-1 on a persistently full N x N matrix: from any pointer state,
- * after the pointers desynchronise every allocation is a full matching.
- * Bound: an output's grant pointer moves only when its grant is accepted;
- * within the first N cycles every output pointer ends up distinct (each
- * cycle at least one accepted grant moves a colliding pointer one past its
- * input, and pointers that were accepted together stay one apart). We assert
- * full matchings from cycle N on, for 4N further cycles. */
+/* iSLIP-1 on a persistently full N x N matrix: once the N grant pointers
+ * are all different, every output grants a different input, every grant is
+ * accepted, and every pointer moves one step, so they stay different and
+ * every later matching is full (McKeown 1999).  Reaching that state: an
+ * output's pointer moves only when its grant is accepted, to one past the
+ * accepting input; the accepted grants of one cycle go to distinct inputs,
+ * so the outputs matched in a cycle get distinct pointers and (as above)
+ * keep them.  We assert the consequence, from the all-zero state and from
+ * random pointer states: no partial matching from cycle N on (checked for
+ * 4N further cycles). */
 ST_TEST(alloc_islip_desynchronises_to_full_matchings) {
     uint64_t seed = 8;
     int n, trial, worst = 0;
