@@ -26,21 +26,27 @@ SAN      := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-o
 
 HEADERS  := seastar_arb.h seastar_route.h
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
-TEST_DEP := $(TEST_SRC) tests/runner.c $(wildcard tests/*.h) $(HEADERS) $(B)/tests.inc
 
-# Test configurations: name -> compile command.
+# Test configurations: name -> compile command (CFG_) and link command (LD_).
 CFG_gcc-c99   := $(GCC) -std=c99 $(WARN) $(OPT)
 CFG_gcc-c11   := $(GCC) -std=c11 $(WARN) $(OPT)
 CFG_gcc-cxx   := $(GXX) -x c++ -std=c++11 $(WARN) $(OPT)
 CFG_asan      := $(GCC) -std=c11 $(WARN) $(SAN)
+LD_gcc-c99    := $(GCC)
+LD_gcc-c11    := $(GCC)
+LD_gcc-cxx    := $(GXX)
+LD_asan       := $(GCC) $(SAN)
 CONFIGS       := gcc-c99 gcc-c11 gcc-cxx asan
 ifneq ($(CLANG),)
 CFG_clang-c99 := $(CLANG) -std=c99 $(WARN) $(OPT)
 CFG_clang-c11 := $(CLANG) -std=c11 $(WARN) $(OPT)
+LD_clang-c99  := $(CLANG)
+LD_clang-c11  := $(CLANG)
 CONFIGS       += clang-c99 clang-c11
 endif
 ifneq ($(CLANGXX),)
 CFG_clang-cxx := $(CLANGXX) -x c++ -std=c++11 $(WARN) $(OPT)
+LD_clang-cxx  := $(CLANGXX)
 CONFIGS       += clang-cxx
 endif
 
@@ -57,10 +63,18 @@ $(B)/tests.inc: $(TEST_SRC)
 	@mkdir -p $(B)
 	@grep -ho 'ST_TEST([A-Za-z0-9_]*)' $(TEST_SRC) /dev/null | sed 's/ST_TEST(\(.*\))/ST_ENTRY(\1)/' > $@
 
-$(B)/%/runner: $(TEST_DEP)
-	@mkdir -p $(@D)
-	@echo "  build   $*"
-	@$(CFG_$*) -I$(B) -Itests tests/runner.c $(TEST_SRC) -o $@ -lm
+# Each test file is compiled on its own (in parallel, incrementally), then
+# linked into one runner per configuration.
+TEST_OBJ_NAMES := $(patsubst tests/%.c,%.o,$(TEST_SRC) tests/runner.c)
+define CONFIG_RULES
+$(B)/$(1)/%.o: tests/%.c $(wildcard tests/*.h examples/common/*.h) $(HEADERS) $(B)/tests.inc
+	@mkdir -p $$(@D)
+	@$$(CFG_$(1)) -I$(B) -Itests -c $$< -o $$@
+$(B)/$(1)/runner: $(addprefix $(B)/$(1)/,$(TEST_OBJ_NAMES))
+	@echo "  build   $(1)"
+	@$$(LD_$(1)) $$^ -o $$@ -lm
+endef
+$(foreach c,$(CONFIGS),$(eval $(call CONFIG_RULES,$(c))))
 
 runners: $(RUNNERS)
 
@@ -141,3 +155,13 @@ study: $(B)/examples/matching_study
 	    (apt-get update >/dev/null 2>&1 && apt-get install -y python3-matplotlib >/dev/null 2>&1)) || \
 	    sudo apt-get install -y python3-matplotlib >/dev/null; }
 	/usr/bin/python3 examples/plot_matching.py $(B)/study
+
+# ------------------------------------------ Alpha 21364 timing model (issue 6)
+# bench_alpha includes examples/common/alpha_net.h.
+$(B)/bench/bench_alpha: $(wildcard examples/common/*.h)
+
+# Figures 10 and 11 of seed 002: the sweeps (CSV in docs/data/), then PNGs
+# in docs/img/ (installs Debian's python3-matplotlib if it is missing).
+alpha-plots: $(B)/examples/alpha21364
+	/usr/bin/python3 examples/plot_alpha21364.py --run
+.PHONY: alpha-plots

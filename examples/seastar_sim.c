@@ -18,7 +18,7 @@ typedef struct opts {
     ss_params p;
     sim_traffic t;
     uint64_t warmup, cycles, seed;
-    int csv, csv_header, quiet, compare, histogram;
+    int csv, csv_header, quiet, compare, histogram, estimate;
     const char *per_source;       /* file for per-source bandwidth CSV */
     const char *loads;            /* comma list: a sweep */
     const char *label;
@@ -64,6 +64,7 @@ static void usage(FILE *f) {
 "  --cycles N          measured cycles (default 10000)\n"
 "  --seed N            random seed (default 1)\n"
 "  --compare           run round-robin and age-based and print them side by side\n"
+"  --estimate          print the Section 3 AGE_CLOCK_PERIOD estimate and exit\n"
 "  --csv               one CSV line per run (with a header line)\n"
 "  --no-header         omit the CSV header\n"
 "  --histogram         print the RTR_AGE_GROUP age histogram\n"
@@ -181,11 +182,16 @@ static void parse(opts *o, int argc, char **argv) {
         else if (!strcmp(a, "--cycles")) { NEEDV(); o->cycles = strtoull(v, NULL, 0); }
         else if (!strcmp(a, "--seed")) { NEEDV(); o->seed = strtoull(v, NULL, 0); }
         else if (!strcmp(a, "--compare")) o->compare = 1;
+        else if (!strcmp(a, "--estimate")) o->estimate = 1;
         else if (!strcmp(a, "--csv")) o->csv = 1;
         else if (!strcmp(a, "--no-header")) o->csv_header = 0;
         else if (!strcmp(a, "--histogram")) o->histogram = 1;
         else if (!strcmp(a, "--per-source")) { NEEDV(); o->per_source = v; }
-        else if (!strcmp(a, "--label")) { NEEDV(); o->label = v; }
+        else if (!strcmp(a, "--label")) {
+            NEEDV();
+            if (strchr(v, '"')) die_usage("--label must not contain a double quote", v);
+            o->label = v;
+        }
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
         else die_usage("unknown option", a);
 #undef NEEDV
@@ -227,7 +233,7 @@ static void csv_header(void) {
 
 static void csv_line(const opts *o, const ss_params *p, const ss_summary *s) {
     int d;
-    printf("%s,%dx%dx%d,%s,%s,%u,%d:%d:%d,%.4f,%.4f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.2f,%.3f,%.2f,%.2f,%.2f",
+    printf("\"%s\",%dx%dx%d,%s,%s,%u,%d:%d:%d,%.4f,%.4f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.2f,%.3f,%.2f,%.2f,%.2f",
            o->label ? o->label : "", p->radix[0], p->dims > 1 ? p->radix[1] : 1,
            p->dims > 2 ? p->radix[2] : 1, sim_pattern_name(o->t.pattern),
            p->age.age_rr_select == 0 ? "rr" : p->age.age_rr_select == ~(uint64_t)0 ? "age" : "mix",
@@ -296,7 +302,7 @@ static void demo_merging(void) {
             o.p.mesh[0] = topo == 0;
             o.p.tie_plus = 1;
             o.p.age.age_rr_select = a ? ~(uint64_t)0 : 0;
-            o.p.age.age_clock_period = 8;
+            o.p.age.age_clock_period = topo == 0 ? 13 : 8;   /* best of a sweep */
             o.t.pattern = SIM_HOTSPOT;
             o.t.hotspot = 7;
             o.t.load = 1.0;
@@ -328,7 +334,8 @@ static void demo_merging(void) {
             }
         printf("   max/min         %6.1fx      %6.2fx                 %6.1fx      %6.2fx\n",
                mx[0][0] / mn[0][0], mx[0][1] / mn[0][1], mx[1][0] / mn[1][0], mx[1][1] / mn[1][1]);
-        printf("   (a fair share is 1/7 = %.4f)\n\n", 1.0 / 7);
+        printf("   (a fair share is 1/7 = %.4f; age-based: biases 1, AGE_CLOCK_PERIOD 13 on\n"
+           "   the mesh and 8 on the torus, the best of a sweep: see docs/simulator.rst)\n\n", 1.0 / 7);
     }
 }
 
@@ -377,6 +384,28 @@ int main(int argc, char **argv) {
     }
     set_defaults(&o);
     parse(&o, argc, argv);
+    if (o.estimate) {
+        sa_period_desc pd;
+        sa_period_estimate pe;
+        sa_result rr;
+        int d;
+        memset(&pd, 0, sizeof pd);
+        pd.num_dims = o.p.dims;
+        for (d = 0; d < o.p.dims; d++) {
+            pd.radix[d] = o.p.radix[d];
+            pd.mesh[d] = o.p.mesh[d];
+            pd.bias[d] = o.p.age.req_age_bias[2 * d];
+        }
+        pd.input_buffer_flits = o.p.input_buffer_flits;
+        pd.staging_buffer_flits = o.p.staging_buffer_flits;
+        pd.max_packet_flits = o.p.max_packet_flits;
+        rr = sa_age_clock_period_estimate(&pd, &pe);
+        if (rr != SA_OK) { fprintf(stderr, "seastar_sim: %s\n", sa_result_string(rr)); return 1; }
+        printf("Section 3 estimate: hops %d, T_bias %d, %d age ticks per hop, %d packets x %d cycles = "
+               "%d cycles per hop: AGE_CLOCK_PERIOD %u\n", pe.total_hops, pe.bias_total, pe.ticks_per_hop,
+               pe.packets_queued, pe.cycles_per_packet, pe.queue_cycles_per_hop, pe.age_clock_period);
+        return 0;
+    }
     if (o.t.pattern == SIM_PERMUTATION) {
         char err[256];
         uint32_t n = (uint32_t)o.p.radix[0] * (uint32_t)(o.p.dims > 1 ? o.p.radix[1] : 1) *

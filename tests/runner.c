@@ -1,6 +1,7 @@
 /* runner.c - main() of the test runner; see st_test.h. */
 #include "st_test.h"
 #include <stdlib.h>
+#include <time.h>
 
 /* Both headers are included twice, as a user's program may, to prove the
  * include guards and the static-inline API (see DESIGN.md). */
@@ -40,12 +41,13 @@ static int st_selected(const char *name, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    int i, passed = 0, failed = 0, long_mode = 0, list = 0;
+    int i, passed = 0, failed = 0, long_mode = 0, list = 0, timing = 0;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--long") == 0) long_mode = 1;
         else if (strcmp(argv[i], "--list") == 0) list = 1;
+        else if (strcmp(argv[i], "--time") == 0) timing = 1;
         else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: %s [--long] [--list] [FILTER...]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--long] [--list] [--time] [FILTER...]\n", argv[0]);
             return 2;
         }
     }
@@ -56,7 +58,13 @@ int main(int argc, char **argv) {
         ctx.failed = 0;
         ctx.long_mode = long_mode;
         st_current = st_tests[i].name;
-        st_tests[i].fn(&ctx);
+        {
+            clock_t t0 = clock();
+            st_tests[i].fn(&ctx);
+            if (timing)
+                fprintf(stderr, "%8.3f s  %s\n", (double)(clock() - t0) / CLOCKS_PER_SEC,
+                        st_tests[i].name);
+        }
         if (ctx.failed) failed++; else passed++;
         fflush(stderr);
     }

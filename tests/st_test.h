@@ -6,10 +6,11 @@
  * line, expression, expected and actual values.  The runner ends with the
  * single line "N passed, N failed".
  *
- * Usage of the runner binary:  runner [--long] [--list] [FILTER...]
+ * Usage of the runner binary:  runner [--long] [--list] [--time] [FILTER...]
  *   FILTER  run only tests whose name contains one of the FILTER strings
  *   --long  run the long (exhaustive / fuzzing) variants (make check-long)
  *   --list  print the test names and exit
+ *   --time  print each test's CPU time to stderr
  */
 #ifndef ST_TEST_H
 #define ST_TEST_H

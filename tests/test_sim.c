@@ -293,16 +293,23 @@ ST_TEST(sim_merging_shares_round_robin_mesh_and_torus) {
 }
 
 ST_TEST(sim_merging_shares_age_based_even_out) {
-    /* Age-based arbitration (AGE_CLOCK_PERIOD 16) shrinks the spread of
-     * the mesh shares from 32x (1/2 against 1/64) to under 3.5x, and
-     * every source gets at least 1/2 of the fair 1/7 (round-robin: 1/64,
-     * about 1/9 of it).  The bounds are the measured 2.8x and 0.107 with
-     * margin; the paper gives no number. */
+    /* Age-based arbitration evens the shares out (the paper gives no
+     * number).  Measured here: on the mesh at AGE_CLOCK_PERIOD 13 the
+     * shares lie in 0.134..0.177 (max/min 1.32, against 32 for
+     * round-robin); on the torus at period 8 in 0.117..0.256 (2.2, against
+     * 4).  The bounds leave a margin of about 20% on the measured spread
+     * and assert every source gets at least 80% (mesh) or 70% (torus) of
+     * the fair 1/7. */
     double s[7], mn = 1, mx = 0;
     uint64_t n;
     int i;
-    ST_CHECK(sim_shares(1, 1, 16, s, &n));
+    ST_CHECK(sim_shares(1, 1, 13, s, &n));
     for (i = 0; i < 7; i++) { if (s[i] < mn) mn = s[i]; if (s[i] > mx) mx = s[i]; }
-    ST_CHECKF(mx / mn < 3.5, "max/min share %.2f", mx / mn);
-    ST_CHECKF(mn > 0.5 / 7, "smallest share %.4f", mn);
+    ST_CHECKF(mx / mn < 1.6, "mesh max/min share %.2f", mx / mn);
+    ST_CHECKF(mn > 0.8 / 7, "mesh smallest share %.4f", mn);
+    mn = 1; mx = 0;
+    ST_CHECK(sim_shares(0, 1, 8, s, &n));
+    for (i = 0; i < 7; i++) { if (s[i] < mn) mn = s[i]; if (s[i] > mx) mx = s[i]; }
+    ST_CHECKF(mx / mn < 2.6, "torus max/min share %.2f", mx / mn);
+    ST_CHECKF(mn > 0.7 / 7, "torus smallest share %.4f", mn);
 }

@@ -73,7 +73,7 @@ enum { SS_AT_SOURCE = 1, SS_ON_LINK, SS_IN_INPUT, SS_IN_STAGING, SS_EJECTING };
 
 /** Event types. */
 enum { SS_EV_ARRIVE = 1, SS_EV_WAKE_OUT, SS_EV_CREDIT, SS_EV_NIC_CREDIT,
-       SS_EV_STAGE_FREE, SS_EV_DELIVER, SS_EV_WAKE_NIC, SS_EV_WAKE_IN };
+       SS_EV_UNUSED, SS_EV_DELIVER, SS_EV_WAKE_NIC, SS_EV_WAKE_IN };
 
 /** Network and router parameters.  ss_params_default fills SeaStar's. */
 typedef struct ss_params {
@@ -130,6 +130,11 @@ typedef struct ss_out {
     uint8_t head_vc[SS_CANDS];     /**< staging head: VC on the next link */
     uint8_t used[SS_CANDS];        /**< flits reserved in each staging buffer */
     uint32_t occupied;    /**< bit c: staging buffer c holds a packet */
+    uint32_t blocked;     /**< bit c: the input FIFO feeding staging buffer c
+                               waits for room in it */
+    int32_t drain_c;      /**< staging buffer of the packet on the link (its
+                               flits leave until link_free), or -1 */
+    uint32_t drain_flits; /**< that packet's size */
     int32_t nbr;          /**< router at the other end, -1 if no link */
     uint16_t credits[SS_VCS]; /**< send credits per VC */
     sa_output_arb arb;    /**< seastar_arb.h output arbiter */
@@ -365,6 +370,7 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
         for (d = 0; d < SS_PORTS; d++) {
             ss_out *o = &net->out[r * SS_PORTS + d];
             o->next_wake = o->dirty_at = o->stall_since = SS_NEVER;
+            o->drain_c = -1;
             o->nbr = d < 6 ? net->nbr[6 * r + d] : (int32_t)r;
             for (s = 0; s < SS_VCS; s++)
                 o->credits[s] = (uint16_t)(d == SS_PROC ? 65535 : p->input_buffer_flits);
@@ -450,6 +456,18 @@ static inline void ss__wake_nic(ss_net *net, uint32_t r, uint64_t t) {
 
 /* ---- the router ---------------------------------------------------- */
 
+/* Staging space is released lazily: the packet on an output link frees its
+ * staging buffer when its tail has left (at link_free); the release is
+ * applied by whoever looks next (a move into the buffer or the next grant),
+ * and an input FIFO that found the buffer full is woken at link_free.
+ * This saves one event per hop. */
+static inline void ss__settle_drain(ss_out *o, uint64_t now) {
+    if (o->drain_c >= 0 && o->link_free <= now) {
+        o->used[o->drain_c] = (uint8_t)(o->used[o->drain_c] - o->drain_flits);
+        o->drain_c = -1;
+    }
+}
+
 /* A header reaches input port in_port of router r (Procedure 1, routing). */
 static inline void ss__arrive(ss_net *net, uint32_t r, int in_port, uint32_t pi) {
     sim_packet *pk = &net->pool.pkt[pi];
@@ -483,7 +501,13 @@ static inline void ss__try_move(ss_net *net, uint32_t qi) {
     if (pk->out_port == in_port) sim_die("routing asked for a 180-degree turn");
     c = (uint32_t)ss_source_of((int)in_port, pk->out_port) * SS_VCS + v;
     o = &net->out[oi];
-    if (o->used[c] + pk->size > net->p.staging_buffer_flits) return; /* STAGE_FREE retries */
+    ss__settle_drain(o, now);
+    if (o->used[c] + pk->size > net->p.staging_buffer_flits) {
+        /* Full: wait for the packet draining from it, or for its next grant. */
+        if (o->drain_c == (int32_t)c) sim_wheel_at(&net->wheel, o->link_free, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
+        else o->blocked |= 1u << c;
+        return;
+    }
     sim_fifo_pop(q, net->pool.pkt);
     o->used[c] = (uint8_t)(o->used[c] + pk->size);
     pk->t_ready = now + (uint64_t)net->p.router_delay;
@@ -541,6 +565,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         return;   /* credit returns wake the port */
     }
     if (o->stall_since != SS_NEVER) { o->stalled += now - o->stall_since; o->stall_since = SS_NEVER; }
+    ss__settle_drain(o, now);
     sa_output_arbitrate(&o->arb, &net->p.age, clk, eligible, ages, &g);
     c = (uint32_t)g.candidate;
     pi = sim_fifo_pop(&stg[c], pkt);
@@ -567,7 +592,14 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         sim_wheel_at(&net->wheel, now + ser, pi, SIM_EV_B(SS_EV_DELIVER, 0));
     }
     o->link_free = now + ser;
-    sim_wheel_at(&net->wheel, now + ser, oi, SIM_EV_B(SS_EV_STAGE_FREE, c | ((uint32_t)pk->size << 5)));
+    o->drain_c = (int32_t)c;
+    o->drain_flits = pk->size;
+    if (o->blocked & (1u << c)) {      /* wake the input FIFO waiting for room */
+        uint32_t in_port = (uint32_t)ss_input_of((int)(c / SS_VCS), (int)op);
+        o->blocked &= ~(1u << c);
+        sim_wheel_at(&net->wheel, o->link_free, (r * SS_PORTS + in_port) * SS_VCS + c % SS_VCS,
+                     SIM_EV_B(SS_EV_WAKE_IN, 0));
+    }
     /* Wake again when the link is free, if a packet is ready by then or
      * (for the stall counter) one is waiting for credits; a head that is
      * not ready yet asks for its own ready cycle; credits wake the rest. */
@@ -693,12 +725,6 @@ static inline void ss_step(ss_net *net) {
             net->nic[e.a].credits[pay & 3u] = (uint16_t)(net->nic[e.a].credits[pay & 3u] + (pay >> 2));
             if (net->nic[e.a].srcq.head != SIM_NIL) ss__dirty_nic(net, e.a);
             break;
-        case SS_EV_STAGE_FREE: {
-            uint32_t c = pay & 31u, in_port = (uint32_t)ss_input_of((int)(c / SS_VCS), (int)(e.a % SS_PORTS));
-            net->out[e.a].used[c] = (uint8_t)(net->out[e.a].used[c] - (pay >> 5));
-            ss__dirty_in(net, ((e.a / SS_PORTS) * SS_PORTS + in_port) * SS_VCS + c % SS_VCS);
-            break;
-        }
         case SS_EV_DELIVER: ss__deliver(net, e.a); break;
         case SS_EV_WAKE_NIC:
             if (net->nic[e.a].next_wake == now) { net->nic[e.a].next_wake = SS_NEVER; ss__dirty_nic(net, e.a); }
