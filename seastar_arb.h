@@ -1265,21 +1265,31 @@ SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
  * The hardware keeps a priority matrix (bit [a][b] set when a beats b); a
  * grant clears the winner's row and sets its column, making it the lowest.
  * Started from a total order, that matrix always holds a total order: the
- * order of the requesters' last selections.  It is stored here as a 16-bit
- * selection time per requester (smaller = selected longer ago = higher
- * priority); the times are renumbered 0..size-1 (keeping their order) when
- * the clock would overflow.  Same decisions as the matrix; O(1) update,
- * selection linear in the number of requesters.
+ * order of the requesters' last selections.  Up to 8 requesters, that order
+ * is one 64-bit word of one-hot bytes (byte k holds the bit of the k-th
+ * highest-priority requester), and selection and update are a handful of
+ * branch-free word operations.  Above 8, it is a 16-bit selection time per
+ * requester (smaller = selected longer ago = higher priority), renumbered
+ * 0..size-1 (keeping the order) when the clock would overflow; selection is
+ * then linear in the number of requesters.  Same decisions as the matrix.
  *
  * :paper: seed 002 Section 3 ("least-recently selected ... implemented in
  *         hardware via a priority matrix").
  */
 typedef struct sa_matrix_arb {
     uint8_t size;                /**< number of requesters, 1..SA_ALLOC_MAX */
-    uint16_t clock;              /**< the next selection time */
-    uint16_t last[SA_ALLOC_MAX]; /**< last[i]: time requester i was last
+    uint16_t clock;              /**< size > 8: the next selection time */
+    uint64_t order;              /**< size <= 8: byte k is the one-hot bit of
+                                      the requester with the k-th highest
+                                      priority (bytes >= size are 0) */
+    uint16_t last[SA_ALLOC_MAX]; /**< size > 8: time requester i was last
                                       selected (all distinct; smallest wins) */
 } sa_matrix_arb;
+
+/* Bit 8k+7 set for every nonzero byte k of x. */
+SA_API uint64_t sa__nonzero_bytes(uint64_t x) {
+    return (((x & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | x) & 0x8080808080808080ull;
+}
 
 /* Set requester i's selection time to t. */
 SA_API void sa__matrix_set(sa_matrix_arb *arb, int i, unsigned t) {
@@ -1298,6 +1308,8 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
     if (arb == NULL) return SA_ERR_NULL;
     if (size < 1 || size > SA_ALLOC_MAX) return SA_ERR_SIZE_RANGE;
     arb->size = (uint8_t)size;
+    arb->order = 0;
+    for (i = 0; i < size && i < 8; i++) arb->order |= (uint64_t)1 << (9 * i);
     for (i = 0; i < SA_ALLOC_MAX; i++) arb->last[i] = 0xFFFF;
     for (i = 0; i < size; i++) sa__matrix_set(arb, i, (unsigned)i);
     arb->clock = (uint16_t)size;
@@ -1316,6 +1328,12 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
     unsigned best_time;
     SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
     if (req == 0) return -1;
+    if (arb->size <= 8) {
+        /* The first byte of the order that holds a requester. */
+        uint64_t hits = sa__nonzero_bytes(arb->order & (req * 0x0101010101010101ull));
+        int k = sa__ctz64(hits) & ~7;
+        return sa__ctz64((arb->order >> k) & 0xFF);
+    }
     best = sa__ctz64(req);
     best_time = arb->last[best];
     for (req &= req - 1; req; req &= req - 1) {
@@ -1336,6 +1354,14 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
 SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
     if (winner < 0) return;
     SA_ASSERT(winner < arb->size);
+    if (arb->size <= 8) {
+        /* Remove the winner's byte, close the gap, append it at the end. */
+        uint64_t w = (uint64_t)1 << winner;
+        int k = sa__ctz64(sa__nonzero_bytes(arb->order & (w * 0x0101010101010101ull))) & ~7;
+        uint64_t below = ((uint64_t)1 << k) - 1;
+        arb->order = (arb->order & below) | ((arb->order >> 8) & ~below) | (w << (8 * (arb->size - 1)));
+        return;
+    }
     if (arb->clock == 0xFFFF) {
         /* Renumber the times 0..size-1 in the same order. */
         uint16_t rank[SA_ALLOC_MAX];

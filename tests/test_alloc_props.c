@@ -28,7 +28,7 @@ static int tp_valid(const sa_match *mt, int n, int m, const uint64_t *req) {
 ST_TEST(alloc_bulk_random_sets_are_valid_matchings) {
     static const int sizes[][2] = { {7, 7}, {16, 7}, {8, 8}, {16, 16}, {5, 3}, {3, 9} };
     uint64_t seed = 99, req[16];
-    long per = ST_LONG ? 2000000 : 40000, t, total = 0;
+    long per = ST_LONG ? 2000000 : 25000, t, total = 0;
     int s, k;
     for (s = 0; s < 6; s++)
         for (k = 0; k < SA_ALLOC_KIND_COUNT; k++) {
