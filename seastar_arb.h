@@ -1913,19 +1913,30 @@ SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
  * gives exactly the wavefronts' result with one word operation per row. */
 SA_API void sa__wfa_rows(const sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          uint64_t rows, int first, int col0, sa_match *mt) {
-    uint64_t r = rows & (~(uint64_t)0 << first), free_cols;
-    int pass;
+    /* The masks live in locals: the int8_t stores into mt may alias
+     * anything, which would otherwise force reloads every row. */
+    uint64_t r = rows & (~(uint64_t)0 << first);
+    uint64_t taken = mt->outputs, matched = mt->inputs;
+    int pass, size = mt->size, pairs = a->read_port_pairs && bufs != NULL;
     for (pass = 0; pass < 2; pass++) {
         for (; r; r &= r - 1) {
             int i = sa__ctz64(r), j;
-            free_cols = ~mt->outputs & eff[i];
-            if (free_cols == 0) continue;
-            free_cols &= ~sa__blocked(a, bufs, mt, i);
-            j = sa__first_from(free_cols, col0);
-            if (j >= 0) sa__match_add(mt, i, j);
+            uint64_t f = eff[i] & ~taken;
+            if (f == 0) continue;
+            if (pairs) f &= ~sa__twin_block(bufs, i, mt->output_of[i ^ 1]);
+            j = sa__first_from(f, col0);
+            if (j < 0) continue;
+            taken |= (uint64_t)1 << j;
+            matched |= (uint64_t)1 << i;
+            size++;
+            mt->output_of[i] = (int8_t)j;
+            mt->input_of[j] = (int8_t)i;
         }
         r = rows & sa__low_mask(first);
     }
+    mt->outputs = taken;
+    mt->inputs = matched;
+    mt->size = size;
 }
 
 /* WFA-base / WFA-rotary. */
