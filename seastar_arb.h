@@ -2153,7 +2153,7 @@ SA_API int sa__mcm_plain(const sa_alloc *a, const uint64_t *eff, sa_match *mt) {
     int u, n = a->num_inputs;
     int8_t via[64];
     int8_t queue[64];
-    for (u = 0; u < n; u++) {
+    for (u = 0; u < n && mt->size < a->num_outputs; u++) {
         uint64_t seen = 0;
         int head = 0, tail = 0, found = -1;
         if (eff[u] == 0) continue;
