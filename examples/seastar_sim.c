@@ -381,7 +381,7 @@ static void demo_torus(void) {
     opts o;
     ss_summary s[2];
     int a;
-    const char *names[2] = { "round-robin", "age-based (period 8, bias 3,2,1)" };
+    const char *names[2] = { "round-robin", "AGE_CLOCK_PERIOD 8, biases x,y,z = 3,2,1" };
     set_defaults(&o);
     ss_params_default(&o.p, 8, 8, 8);
     o.t.pattern = SIM_UNIFORM;
@@ -396,15 +396,15 @@ static void demo_torus(void) {
     }
     printf("2. An 8x8x8 torus (512 SeaStar routers), uniform random traffic near\n"
            "   saturation (0.34 flits/node/cycle offered, 9-flit packets).\n\n");
-    printf("                                   %-14s %s\n", names[0], "age-based");
+    printf("                                   %-14s %s\n", "round-robin", "age-based");
     printf("   accepted (flits/node/cycle)     %-14.4f %.4f\n", s[0].accepted, s[1].accepted);
     printf("   mean latency (cycles)           %-14.1f %.1f\n", s[0].lat_mean, s[1].lat_mean);
     printf("   std dev of latency              %-14.1f %.1f\n", s[0].lat_std, s[1].lat_std);
     printf("   99th percentile                 %-14llu %llu\n", (unsigned long long)s[0].lat_p99, (unsigned long long)s[1].lat_p99);
     printf("   maximum latency                 %-14llu %llu\n", (unsigned long long)s[0].lat_max, (unsigned long long)s[1].lat_max);
-    printf("   stalled cycles/packet, +x (Eq17) %-13.2f %.2f\n", s[0].occupancy[0], s[1].occupancy[0]);
+    printf("   +x stalled cycles/packet (Eq17) %-14.2f %.2f\n", s[0].occupancy[0], s[1].occupancy[0]);
     printf("   slowest/fastest source          %-14.3f %.3f\n", s[0].src_min / s[0].src_max, s[1].src_min / s[1].src_max);
-    printf("   (%s)\n\n", names[1]);
+    printf("   (age-based: %s)\n\n", names[1]);
 }
 
 int main(int argc, char **argv) {
