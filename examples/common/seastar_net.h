@@ -826,10 +826,18 @@ static inline void ss_step(ss_net *net) {
         case SS_EV_WAKE_OUT:
             if (net->out[e.a].next_wake == now) { net->out[e.a].next_wake = SS_NEVER; ss__dirty_out(net, e.a); }
             break;
-        case SS_EV_CREDIT:
-            net->out[e.a].credits[pay & 3u] = (uint16_t)(net->out[e.a].credits[pay & 3u] + (pay >> 2));
-            if (net->out[e.a].occupied) ss__dirty_out(net, e.a);
+        case SS_EV_CREDIT: {
+            /* Only a return that lifts the VC to the threshold can make a
+             * candidate eligible; above it, a busy link or a not-yet-ready
+             * head already has its own wake-up. */
+            ss_out *o = &net->out[e.a];
+            unsigned before = o->credits[pay & 3u];
+            o->credits[pay & 3u] = (uint16_t)(before + (pay >> 2));
+            if (o->occupied && before < (unsigned)net->p.credit_threshold &&
+                o->credits[pay & 3u] >= net->p.credit_threshold)
+                ss__dirty_out(net, e.a);
             break;
+        }
         case SS_EV_NIC_CREDIT:
             net->nic[e.a].credits[pay & 3u] = (uint16_t)(net->nic[e.a].credits[pay & 3u] + (pay >> 2));
             if (net->nic[e.a].srcq.head != SIM_NIL) ss__dirty_nic(net, e.a);
