@@ -935,6 +935,8 @@ typedef struct ss_summary {
     uint64_t req_pkts[SS_PORTS];/**< VC0 + VC1 packets per port direction */
     uint64_t age_hist[4];       /**< RTR_AGE_GROUP buckets over all network
                                      output ports (0-63, 64-127, ...) */
+    uint64_t age_hist_port[SS_PORTS][4]; /**< the same per port direction
+                                     (summed over routers) */
     double src_min, src_max;    /**< smallest / largest per-source delivered
                                      flits per cycle among sending sources */
     double src_jain;            /**< Jain's index of per-source bandwidth */
@@ -971,8 +973,11 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
             const ss_out *o = &net->out[r * SS_PORTS + d];
             s->stalled[d] += o->stalled;
             s->req_pkts[d] += o->pkts[0] + o->pkts[1];
-            if (d != SS_PROC)
-                for (b = 0; b < 4; b++) s->age_hist[b] += sa_age_histogram_bucket(o->age_group, b);
+            for (b = 0; b < 4; b++) {
+                uint64_t v = sa_age_histogram_bucket(o->age_group, b);
+                s->age_hist_port[d][b] += v;
+                if (d != SS_PROC) s->age_hist[b] += v;
+            }
         }
     for (d = 0; d < SS_PORTS; d++)
         if (sa_occupancy(s->stalled[d], s->req_pkts[d], 0, &s->occupancy[d]) != SA_OK) s->occupancy[d] = 0;
