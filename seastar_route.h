@@ -1328,6 +1328,10 @@ typedef struct sr_gen_report {
                                led into a loop or a dead end */
 } sr_gen_report;
 
+/* Destinations whose LUT entries the search generator collects before
+ * writing them to the tables as contiguous runs. */
+#define SR__GEN_BLOCK 256
+
 /* Offset of the delivery-check area in the generators' scratch: after a
  * queue (4 bytes), entries (1) and a bitmap (1) per (router, input port). */
 SR_API size_t sr__gen_walk_offset(const sr_topology *t) {
@@ -1339,13 +1343,14 @@ SR_API size_t sr__gen_walk_offset(const sr_topology *t) {
  * Bytes of scratch memory the fault-aware generators need.
  *
  * :param t: the topology.
- * :returns: the size in bytes: about 34 per (router, input port), 7.8 MB
- *     for 32x32x32.
+ * :returns: the size in bytes: about 34 per (router, input port) plus
+ *     256 per (router of a partition, input port): 15 MB for 32x32x32.
  */
 SR_API size_t sr_gen_scratch_size(const sr_topology *t) {
     size_t np = (size_t)t->num_nodes * (size_t)t->num_ports;
     return sr__gen_walk_offset(t) + np * 2 * 12    /* walk: stamp, status, path */
-           + (size_t)t->num_nodes * (size_t)(t->num_ports - 1) * 4;   /* neighbours */
+           + (size_t)t->num_nodes * (size_t)(t->num_ports - 1) * 4    /* neighbours */
+           + (size_t)t->lut_entries * (size_t)t->num_ports * SR__GEN_BLOCK;  /* LUT block */
 }
 
 /* The generators' table of usable neighbours, after the walk area. */
@@ -1354,9 +1359,14 @@ SR_API uint32_t *sr__gen_nbr(const sr_topology *t, void *scratch, const sr_fault
     uint32_t *nbr = (uint32_t *)((uint8_t *)scratch + sr__gen_walk_offset(t) + np * 2 * 12);
     uint32_t u, NP = (uint32_t)t->num_ports - 1;
     int p;
-    if (fill)
+    if (fill)   /* bit 30: the link is a dateline link */
         for (u = 0; u < t->num_nodes; u++)
-            for (p = 0; p < (int)NP; p++) nbr[u * NP + (uint32_t)p] = sr_next_hop(t, f, u, p);
+            for (p = 0; p < (int)NP; p++) {
+                uint32_t v = sr_next_hop(t, f, u, p);
+                if (v != SR_NO_NODE && sr_crosses_dateline(t, p, sr_coord(t, u, p >> 1)))
+                    v |= 1u << 30;
+                nbr[u * NP + (uint32_t)p] = v;
+            }
     return nbr;
 }
 
@@ -1417,6 +1427,7 @@ SR_API void sr__gen_finish(const sr_topology *t, const sr_faults *f, uint8_t *ta
                 if (port == t->proc_port) { if (u == dst) result = 2; else bad = 1; break; }
                 v = port < t->proc_port && port != ip ? nbr[u * NP + (uint32_t)port] : SR_NO_NODE;
                 if (v == SR_NO_NODE) { bad = 1; break; }
+                v &= ~(1u << 30);
                 vb = sr_entry_vc(e, vb);
                 u = v; ip = port ^ 1;
                 x = (u * P + (uint32_t)ip) * 2 + (uint32_t)vb;
@@ -1468,17 +1479,19 @@ SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int 
                            uint32_t *queue, uint32_t head, uint32_t tail, int use_part,
                            uint32_t part, int inside) {
     const uint32_t P = (uint32_t)t->num_ports, NP = P - 1;
+    const uint32_t PM = sr__divp_magic(P);
     int all_mesh = 1, d;
     for (d = 0; d < t->num_dims; d++) all_mesh &= t->mesh[d];
     while (head < tail) {
-        uint32_t y = queue[head++], v = y / P, w;
+        uint32_t y = queue[head++], v = sr__divp(y, PM), w;
         int j = (int)(y - v * P), q, i, upper;
         if (j == t->proc_port) continue;
         w = nbr[v * NP + (uint32_t)j];         /* the node the packet came from */
         q = j ^ 1;                             /* the port it left w by */
         if (w == SR_NO_NODE) continue;
+        upper = (int)(w >> 30) & 1;            /* a dateline link */
+        w &= ~(1u << 30);
         if (use_part && (((w >> SR_PARTITION_SHIFT) == part) != inside)) continue;
-        upper = sr_crosses_dateline(t, q, sr_coord(t, w, q >> 1));
         for (i = 0; i < (int)P; i++) {
             uint32_t z = w * P + (uint32_t)i;
             int straight;
@@ -1549,7 +1562,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
     const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes;
     int rank[SR_MAX_PORTS], ord[SR_MAX_PORTS], i;
     uint32_t *queue, *nbr, dst, u, part;
-    uint8_t *E, *good;
+    uint8_t *E, *good, *blk;
     sr_result r = sr__gen_args(t, faults, tables, tables_size, scratch, scratch_size, rep);
     if (r != SR_OK) return r;
     if (order) memcpy(ord, order, sizeof(int) * (size_t)(P - 1));
@@ -1561,6 +1574,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
     }
     memset(rep, 0, sizeof *rep);
     nbr = sr__gen_nbr(t, scratch, faults, 1);
+    blk = (uint8_t *)(nbr + (size_t)N * (P - 1));
     queue = (uint32_t *)scratch;
     E = (uint8_t *)(queue + (size_t)N * P);
     good = E + (size_t)N * P;
@@ -1571,21 +1585,29 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
         if (hi > N) hi = N;
         memset(good, 1, (size_t)N * P);
         for (dst = lo; dst < hi; dst++) {
-            if (!sr_node_ok(faults, dst)) continue;
-            memset(E, SR_ENTRY_NONE, (size_t)N * P);
-            tail = 0;
-            for (i = 0; i < (int)P; i++) {
-                E[dst * P + (uint32_t)i] = sr_entry_make(t->proc_port, SR_VC_KEEP);
-                if (i != t->proc_port) queue[tail++] = dst * P + (uint32_t)i;
+            uint32_t b = (dst - lo) % SR__GEN_BLOCK, live = sr_node_ok(faults, dst);
+            if (live) {
+                memset(E + (size_t)lo * P, SR_ENTRY_NONE, (size_t)(hi - lo) * P);
+                tail = 0;
+                for (i = 0; i < (int)P; i++) {
+                    E[dst * P + (uint32_t)i] = sr_entry_make(t->proc_port, SR_VC_KEEP);
+                    if (i != t->proc_port) queue[tail++] = dst * P + (uint32_t)i;
+                }
+                sr__search_bfs(t, nbr, rank, E, queue, 0, tail, multi, part, 1);
             }
-            sr__search_bfs(t, nbr, rank, E, queue, 0, tail, multi, part, 1);
             for (u = lo; u < hi; u++)
                 for (i = 0; i < (int)P; i++) {
-                    uint8_t e = E[u * P + (uint32_t)i];
-                    tables[(size_t)u * t->table_size + (size_t)i * t->table_stride +
-                           SR_GLUT_ENTRIES + (dst - lo)] = e;
-                    if (e == SR_ENTRY_NONE) good[u * P + (uint32_t)i] = 0;
+                    uint32_t z = u * P + (uint32_t)i;
+                    uint8_t e = live ? E[z] : SR_ENTRY_NONE;
+                    blk[(size_t)(z - lo * P) * SR__GEN_BLOCK + b] = e;
+                    if (e == SR_ENTRY_NONE && live) good[z] = 0;
                 }
+            if (b == SR__GEN_BLOCK - 1 || dst == hi - 1)   /* write the block's runs */
+                for (u = lo; u < hi; u++)
+                    for (i = 0; i < (int)P; i++)
+                        memcpy(tables + (size_t)u * t->table_size + (size_t)i * t->table_stride +
+                                   SR_GLUT_ENTRIES + (dst - lo - b),
+                               blk + (size_t)((u - lo) * P + (uint32_t)i) * SR__GEN_BLOCK, b + 1);
         }
         if (!multi) break;
         /* GLUT entries for this partition: shortest routes to a good state
