@@ -303,12 +303,16 @@ static void print_summary(const char *title, const ss_summary *s) {
 
 static void print_histogram(const ss_summary *s) {
     uint64_t tot = s->age_hist[0] + s->age_hist[1] + s->age_hist[2] + s->age_hist[3];
-    int b;
+    int b, d;
     printf("  RTR_AGE_GROUP (network ports):");
     for (b = 0; b < 4; b++)
         printf(" %d-%d: %llu (%.1f%%)", b * 64, b * 64 + 63, (unsigned long long)s->age_hist[b],
                tot ? 100.0 * (double)s->age_hist[b] / (double)tot : 0.0);
-    printf("\n");
+    printf("\n  per port (0-63 / 64-127 / 128-191 / 192-255):\n");
+    for (d = 0; d < SS_PORTS; d++)
+        printf("    %-4s %llu / %llu / %llu / %llu\n", port_names[d],
+               (unsigned long long)s->age_hist_port[d][0], (unsigned long long)s->age_hist_port[d][1],
+               (unsigned long long)s->age_hist_port[d][2], (unsigned long long)s->age_hist_port[d][3]);
 }
 
 static void write_per_source(const char *path, const ss_net *net, const char *tag, int append) {

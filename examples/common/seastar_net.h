@@ -826,10 +826,18 @@ static inline void ss_step(ss_net *net) {
         case SS_EV_WAKE_OUT:
             if (net->out[e.a].next_wake == now) { net->out[e.a].next_wake = SS_NEVER; ss__dirty_out(net, e.a); }
             break;
-        case SS_EV_CREDIT:
-            net->out[e.a].credits[pay & 3u] = (uint16_t)(net->out[e.a].credits[pay & 3u] + (pay >> 2));
-            if (net->out[e.a].occupied) ss__dirty_out(net, e.a);
+        case SS_EV_CREDIT: {
+            /* Only a return that lifts the VC to the threshold can make a
+             * candidate eligible; above it, a busy link or a not-yet-ready
+             * head already has its own wake-up. */
+            ss_out *o = &net->out[e.a];
+            unsigned before = o->credits[pay & 3u];
+            o->credits[pay & 3u] = (uint16_t)(before + (pay >> 2));
+            if (o->occupied && before < (unsigned)net->p.credit_threshold &&
+                o->credits[pay & 3u] >= net->p.credit_threshold)
+                ss__dirty_out(net, e.a);
             break;
+        }
         case SS_EV_NIC_CREDIT:
             net->nic[e.a].credits[pay & 3u] = (uint16_t)(net->nic[e.a].credits[pay & 3u] + (pay >> 2));
             if (net->nic[e.a].srcq.head != SIM_NIL) ss__dirty_nic(net, e.a);
@@ -927,6 +935,8 @@ typedef struct ss_summary {
     uint64_t req_pkts[SS_PORTS];/**< VC0 + VC1 packets per port direction */
     uint64_t age_hist[4];       /**< RTR_AGE_GROUP buckets over all network
                                      output ports (0-63, 64-127, ...) */
+    uint64_t age_hist_port[SS_PORTS][4]; /**< the same per port direction
+                                     (summed over routers) */
     double src_min, src_max;    /**< smallest / largest per-source delivered
                                      flits per cycle among sending sources */
     double src_jain;            /**< Jain's index of per-source bandwidth */
@@ -963,8 +973,11 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
             const ss_out *o = &net->out[r * SS_PORTS + d];
             s->stalled[d] += o->stalled;
             s->req_pkts[d] += o->pkts[0] + o->pkts[1];
-            if (d != SS_PROC)
-                for (b = 0; b < 4; b++) s->age_hist[b] += sa_age_histogram_bucket(o->age_group, b);
+            for (b = 0; b < 4; b++) {
+                uint64_t v = sa_age_histogram_bucket(o->age_group, b);
+                s->age_hist_port[d][b] += v;
+                if (d != SS_PROC) s->age_hist[b] += v;
+            }
         }
     for (d = 0; d < SS_PORTS; d++)
         if (sa_occupancy(s->stalled[d], s->req_pkts[d], 0, &s->occupancy[d]) != SA_OK) s->occupancy[d] = 0;
