@@ -606,8 +606,28 @@ SA_API uint64_t sa__oldest_sse2(uint64_t eligible, const uint8_t *ages, int n,
 }
 #endif
 
-/* Mask of the eligible candidates holding the largest age (eligible != 0). */
+/* Sparse version: a loop over the few eligible candidates. */
+SA_API uint64_t sa__oldest_sparse(uint64_t eligible, const uint8_t *ages, unsigned *max_age) {
+    unsigned best = 0;
+    uint64_t ties = 0, m;
+    for (m = eligible; m; m &= m - 1) {
+        int i = sa__ctz64(m);
+        unsigned a = ages[i];
+        if (a > best) { best = a; ties = 0; }
+        if (a == best) ties |= (uint64_t)1 << i;
+    }
+    *max_age = best;
+    return ties;
+}
+
+/* Mask of the eligible candidates holding the largest age (eligible != 0).
+ * A few eligible candidates (the common case in a lightly loaded network)
+ * are compared one by one; more take the branch-free or SSE2 path. */
 SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsigned *max_age) {
+    uint64_t rest = eligible & (eligible - 1);     /* drop up to four bits */
+    rest &= rest - 1;
+    rest &= rest - 1;
+    if ((rest & (rest - 1)) == 0) return sa__oldest_sparse(eligible, ages, max_age);
 #ifdef SA_SIMD_SSE2
     return sa__oldest_sse2(eligible, ages, n, max_age);
 #else
