@@ -606,8 +606,28 @@ SA_API uint64_t sa__oldest_sse2(uint64_t eligible, const uint8_t *ages, int n,
 }
 #endif
 
-/* Mask of the eligible candidates holding the largest age (eligible != 0). */
+/* Sparse version: a loop over the few eligible candidates. */
+SA_API uint64_t sa__oldest_sparse(uint64_t eligible, const uint8_t *ages, unsigned *max_age) {
+    unsigned best = 0;
+    uint64_t ties = 0, m;
+    for (m = eligible; m; m &= m - 1) {
+        int i = sa__ctz64(m);
+        unsigned a = ages[i];
+        if (a > best) { best = a; ties = 0; }
+        if (a == best) ties |= (uint64_t)1 << i;
+    }
+    *max_age = best;
+    return ties;
+}
+
+/* Mask of the eligible candidates holding the largest age (eligible != 0).
+ * A few eligible candidates (the common case in a lightly loaded network)
+ * are compared one by one; more take the branch-free or SSE2 path. */
 SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsigned *max_age) {
+    uint64_t rest = eligible & (eligible - 1);     /* drop up to four bits */
+    rest &= rest - 1;
+    rest &= rest - 1;
+    if ((rest & (rest - 1)) == 0) return sa__oldest_sparse(eligible, ages, max_age);
 #ifdef SA_SIMD_SSE2
     return sa__oldest_sse2(eligible, ages, n, max_age);
 #else
@@ -1265,21 +1285,31 @@ SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
  * The hardware keeps a priority matrix (bit [a][b] set when a beats b); a
  * grant clears the winner's row and sets its column, making it the lowest.
  * Started from a total order, that matrix always holds a total order: the
- * order of the requesters' last selections.  It is stored here as a 16-bit
- * selection time per requester (smaller = selected longer ago = higher
- * priority); the times are renumbered 0..size-1 (keeping their order) when
- * the clock would overflow.  Same decisions as the matrix; O(1) update,
- * selection linear in the number of requesters.
+ * order of the requesters' last selections.  Up to 8 requesters, that order
+ * is one 64-bit word of one-hot bytes (byte k holds the bit of the k-th
+ * highest-priority requester), and selection and update are a handful of
+ * branch-free word operations.  Above 8, it is a 16-bit selection time per
+ * requester (smaller = selected longer ago = higher priority), renumbered
+ * 0..size-1 (keeping the order) when the clock would overflow; selection is
+ * then linear in the number of requesters.  Same decisions as the matrix.
  *
  * :paper: seed 002 Section 3 ("least-recently selected ... implemented in
  *         hardware via a priority matrix").
  */
 typedef struct sa_matrix_arb {
     uint8_t size;                /**< number of requesters, 1..SA_ALLOC_MAX */
-    uint16_t clock;              /**< the next selection time */
-    uint16_t last[SA_ALLOC_MAX]; /**< last[i]: time requester i was last
+    uint16_t clock;              /**< size > 8: the next selection time */
+    uint64_t order;              /**< size <= 8: byte k is the one-hot bit of
+                                      the requester with the k-th highest
+                                      priority (bytes >= size are 0) */
+    uint16_t last[SA_ALLOC_MAX]; /**< size > 8: time requester i was last
                                       selected (all distinct; smallest wins) */
 } sa_matrix_arb;
+
+/* Bit 8k+7 set for every nonzero byte k of x. */
+SA_API uint64_t sa__nonzero_bytes(uint64_t x) {
+    return (((x & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | x) & 0x8080808080808080ull;
+}
 
 /* Set requester i's selection time to t. */
 SA_API void sa__matrix_set(sa_matrix_arb *arb, int i, unsigned t) {
@@ -1298,6 +1328,8 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
     if (arb == NULL) return SA_ERR_NULL;
     if (size < 1 || size > SA_ALLOC_MAX) return SA_ERR_SIZE_RANGE;
     arb->size = (uint8_t)size;
+    arb->order = 0;
+    for (i = 0; i < size && i < 8; i++) arb->order |= (uint64_t)1 << (9 * i);
     for (i = 0; i < SA_ALLOC_MAX; i++) arb->last[i] = 0xFFFF;
     for (i = 0; i < size; i++) sa__matrix_set(arb, i, (unsigned)i);
     arb->clock = (uint16_t)size;
@@ -1316,6 +1348,12 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
     unsigned best_time;
     SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
     if (req == 0) return -1;
+    if (arb->size <= 8) {
+        /* The first byte of the order that holds a requester. */
+        uint64_t hits = sa__nonzero_bytes(arb->order & (req * 0x0101010101010101ull));
+        int k = sa__ctz64(hits) & ~7;
+        return sa__ctz64((arb->order >> k) & 0xFF);
+    }
     best = sa__ctz64(req);
     best_time = arb->last[best];
     for (req &= req - 1; req; req &= req - 1) {
@@ -1336,6 +1374,14 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
 SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
     if (winner < 0) return;
     SA_ASSERT(winner < arb->size);
+    if (arb->size <= 8) {
+        /* Remove the winner's byte, close the gap, append it at the end. */
+        uint64_t w = (uint64_t)1 << winner;
+        int k = sa__ctz64(sa__nonzero_bytes(arb->order & (w * 0x0101010101010101ull))) & ~7;
+        uint64_t below = ((uint64_t)1 << k) - 1;
+        arb->order = (arb->order & below) | ((arb->order >> 8) & ~below) | (w << (8 * (arb->size - 1)));
+        return;
+    }
     if (arb->clock == 0xFFFF) {
         /* Renumber the times 0..size-1 in the same order. */
         uint16_t rank[SA_ALLOC_MAX];
@@ -1887,19 +1933,30 @@ SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
  * gives exactly the wavefronts' result with one word operation per row. */
 SA_API void sa__wfa_rows(const sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          uint64_t rows, int first, int col0, sa_match *mt) {
-    uint64_t r = rows & (~(uint64_t)0 << first), free_cols;
-    int pass;
+    /* The masks live in locals: the int8_t stores into mt may alias
+     * anything, which would otherwise force reloads every row. */
+    uint64_t r = rows & (~(uint64_t)0 << first);
+    uint64_t taken = mt->outputs, matched = mt->inputs;
+    int pass, size = mt->size, pairs = a->read_port_pairs && bufs != NULL;
     for (pass = 0; pass < 2; pass++) {
         for (; r; r &= r - 1) {
             int i = sa__ctz64(r), j;
-            free_cols = ~mt->outputs & eff[i];
-            if (free_cols == 0) continue;
-            free_cols &= ~sa__blocked(a, bufs, mt, i);
-            j = sa__first_from(free_cols, col0);
-            if (j >= 0) sa__match_add(mt, i, j);
+            uint64_t f = eff[i] & ~taken;
+            if (f == 0) continue;
+            if (pairs) f &= ~sa__twin_block(bufs, i, mt->output_of[i ^ 1]);
+            j = sa__first_from(f, col0);
+            if (j < 0) continue;
+            taken |= (uint64_t)1 << j;
+            matched |= (uint64_t)1 << i;
+            size++;
+            mt->output_of[i] = (int8_t)j;
+            mt->input_of[j] = (int8_t)i;
         }
         r = rows & sa__low_mask(first);
     }
+    mt->outputs = taken;
+    mt->inputs = matched;
+    mt->size = size;
 }
 
 /* WFA-base / WFA-rotary. */
@@ -2116,7 +2173,7 @@ SA_API int sa__mcm_plain(const sa_alloc *a, const uint64_t *eff, sa_match *mt) {
     int u, n = a->num_inputs;
     int8_t via[64];
     int8_t queue[64];
-    for (u = 0; u < n; u++) {
+    for (u = 0; u < n && mt->size < a->num_outputs; u++) {
         uint64_t seen = 0;
         int head = 0, tail = 0, found = -1;
         if (eff[u] == 0) continue;

@@ -21,7 +21,7 @@ static uint64_t next_rand(void) {
 
 static sa_age_config cfg;
 static uint16_t fields[NSET];
-static uint64_t eligible[NSET];
+static uint64_t eligible[NSET], sparse[NSET];
 static uint8_t ages[NSET][24];
 
 static double run_arrive(void) {
@@ -82,7 +82,7 @@ static double run_tick(void) {
     return (bench_cpu_ns() - t0) / OPS;
 }
 
-static double run_arbitrate(uint64_t select) {
+static double run_arbitrate_masks(uint64_t select, const uint64_t *masks) {
     sa_output_arb arb;
     sa_age_config c = cfg;
     sa_grant g;
@@ -93,13 +93,16 @@ static double run_arbitrate(uint64_t select) {
     t0 = bench_cpu_ns();
     for (i = 0; i < OPS; i++) {
         int k = i & (NSET - 1);
-        acc += sa_output_arbitrate(&arb, &c, NULL, eligible[k], ages[k], &g);
+        acc += sa_output_arbitrate(&arb, &c, NULL, masks[k], ages[k], &g);
     }
     BENCH_USE(acc);
     return (bench_cpu_ns() - t0) / OPS;
 }
 
+static double run_arbitrate(uint64_t select) { return run_arbitrate_masks(select, eligible); }
+
 typedef double (*bench_fn)(void);
+static double run_arb_sparse(void) { return run_arbitrate_masks(~(uint64_t)0, sparse); }
 static double run_arb_age(void) { return run_arbitrate(~(uint64_t)0); }
 static double run_arb_rr(void) { return run_arbitrate(0); }
 static double run_arb_mixed(void) { return run_arbitrate(0x5555555555555555ull); }
@@ -111,6 +114,7 @@ int main(void) {
         { "procedure2_depart", run_depart, 5 },
         { "procedure3_tick", run_tick, 5 },
         { "arbitrate24_age_based", run_arb_age, 25 },
+        { "arbitrate24_age_based_1to3_eligible", run_arb_sparse, 25 },
         { "arbitrate24_round_robin", run_arb_rr, 25 },
         { "arbitrate24_alternating", run_arb_mixed, 25 },
     };
@@ -126,6 +130,8 @@ int main(void) {
         fields[i] = f;
         eligible[i] = next_rand() & next_rand() & 0xFFFFFF;   /* ~25% ... */
         if (i & 1) eligible[i] |= next_rand() & 0xFFFFFF;       /* ... to ~60% */
+        sparse[i] = 0;
+        for (c = 0; c <= (int)(next_rand() % 3); c++) sparse[i] |= (uint64_t)1 << (next_rand() % 24);
         for (c = 0; c < 24; c++) ages[i][c] = (uint8_t)(next_rand() % 64 + 100);
     }
     printf("operation,ns_median,ns_min,ns_max,runs,ops_per_run,target_ns,meets_target\n");

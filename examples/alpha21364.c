@@ -70,6 +70,10 @@ static void usage(FILE *f) {
 "  --warmup N         cycles before measuring (10000)\n"
 "  --seed N           random seed (1)\n"
 "  --wfa-wrapped      the wrapped wave-front arbiter instead of the plain one\n"
+"  --arb-cycles N     override the arbitration latency in cycles (SPAA 3,\n"
+"                     WFA and PIM1 4; times the pipeline factor)\n"
+"  --arb-interval N   override the cycles between arbitration starts (SPAA 1,\n"
+"                     WFA and PIM1 3; times the pipeline factor)\n"
 "  --buf-adaptive N   packets per input port and class, adaptive VC (50)\n"
 "  --buf-escape N     packets per input port and class, VC0 and VC1 (1)\n"
 "  --color-period N   anti-starvation colouring period in cycles, 0 off (512)\n"
@@ -87,7 +91,7 @@ static void usage(FILE *f) {
 static int is_value_option(const char *a) {
     static const char *const opts[] = { "--figure", "--size", "--pattern", "--alg", "--rates", "--outstanding",
         "--pipeline", "--cycles", "--warmup", "--seed", "--buf-adaptive", "--buf-escape", "--color-period",
-        "--color-threshold", "--audit", "-o", "--label" };
+        "--color-threshold", "--audit", "-o", "--label", "--arb-cycles", "--arb-interval" };
     size_t i;
     for (i = 0; i < sizeof opts / sizeof opts[0]; i++) if (!strcmp(a, opts[i])) return 1;
     return 0;
@@ -139,6 +143,7 @@ int main(int argc, char **argv) {
     double rates[64];
     int nrates = 0, cycles = 75000, warmup = 10000, quiet = 0, audit = 0, wrapped = 0;
     int buf_adaptive = 50, buf_escape = 1, color_period = 512, color_threshold = 24;
+    int arb_cycles = 0, arb_interval = 0;
     unsigned long long seed = 1;
     FILE *out = stdout;
     int i, c, nc = 0, total = 0, done = 0;
@@ -172,6 +177,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--color-period")) ok = parse_int(v, 0, 1000000, &color_period);
         else if (!strcmp(a, "--color-threshold")) ok = parse_int(v, 0, 1000000, &color_threshold);
         else if (!strcmp(a, "--audit")) ok = parse_int(v, 0, 100000000, &audit);
+        else if (!strcmp(a, "--arb-cycles")) ok = parse_int(v, 1, AL_PIPE, &arb_cycles);
+        else if (!strcmp(a, "--arb-interval")) ok = parse_int(v, 1, 64, &arb_interval);
         else if (!strcmp(a, "-o")) out_path = v;
         if (!ok) { fprintf(stderr, "alpha21364: bad or missing value for %s (try --help)\n", a); return 2; }
         i += takes;
@@ -215,6 +222,8 @@ int main(int argc, char **argv) {
                 p.buf_escape = buf_escape;
                 p.color_period = color_period;
                 p.color_threshold = color_threshold;
+                p.arb_cycles = arb_cycles;
+                p.arb_interval = arb_interval;
                 if ((err = al_net_init(&net, &p)) != NULL) { fprintf(stderr, "alpha21364: %s\n", err); return 2; }
                 for (t = 0; t < cycles; t++) {
                     if (t == warmup) al_stats_reset(&net);

@@ -134,8 +134,12 @@ static void run_point(const study_cfg *cfg, router_state *st, sa_rng *rng, doubl
         sa_read_buffer views[NPORTS];
         int count[NPORTS], p, k, j;
         if (cfg->occupancy_exact) {
-            int nbusy = (int)floor(occupancy * NOUT + 0.5);
-            while (sa__bits(busy) < nbusy) busy |= (uint64_t)1 << sa_rng_below(rng, NOUT);
+            int nbusy = (int)floor(occupancy * NOUT + 0.5), c = 0;
+            while (c < nbusy) {
+                uint64_t bit = (uint64_t)1 << sa_rng_below(rng, NOUT);
+                c += (busy & bit) == 0;
+                busy |= bit;
+            }
         } else {
             for (j = 0; j < NOUT; j++) if (uniform01(rng) < occupancy) busy |= (uint64_t)1 << j;
         }

@@ -25,8 +25,10 @@ IMG = os.path.join(TOP, "docs", "img")
 ALGS = ["PIM1", "WFA-base", "WFA-rotary", "SPAA-base", "SPAA-rotary"]
 FIG11_ALGS = ["PIM1", "WFA-rotary", "SPAA-rotary"]
 # (figure, size, pattern, pipeline, outstanding, algorithms, extra options)
-# Figure "10s" is ours, not the paper's: Figure 10's 8x8 uniform panel with
-# adaptive buffers of 2 packets, the sensitivity run of docs/timing21364.rst.
+# Figures "10s" and "10w" are ours, not the paper's: Figure 10's 8x8 uniform
+# panel with adaptive buffers of 2 packets (the sensitivity run of
+# docs/timing21364.rst), and WFA-base with a 3-cycle (unpipelined)
+# arbitration, the Section 5.2 "not shown" comparison.
 PANELS = [
     ("10", "4x4", "uniform", 1, 16, ALGS, []),
     ("10", "4x4", "bitrev", 1, 16, ALGS, []),
@@ -38,6 +40,7 @@ PANELS = [
     ("11b", "8x8", "uniform", 1, 64, FIG11_ALGS, []),
     ("11c", "12x12", "uniform", 1, 16, FIG11_ALGS, []),
     ("10s", "8x8", "uniform", 1, 16, ALGS, ["--buf-adaptive", "2"]),
+    ("10w", "8x8", "uniform", 1, 16, ["WFA-base"], ["--arb-cycles", "3"]),
 ]
 STYLE = {"PIM1": ("tab:green", "s", "-"), "WFA-base": ("tab:blue", "o", "--"),
          "WFA-rotary": ("tab:blue", "o", "-"), "SPAA-base": ("tab:red", "^", "--"),
@@ -57,6 +60,7 @@ CLAIMS = [
     ("10s", "8x8", "uniform", "WFA-rotary", "WFA-base", 280, 16),
     ("10s", "8x8", "uniform", "SPAA-rotary", "SPAA-base", 280, 43),
     ("10s", "8x8", "uniform", "SPAA-base", "PIM1", 122, 24),
+    ("10", "8x8", "uniform", "SPAA-base", "10w:WFA-base", 122, 8),
 ]
 
 
@@ -133,7 +137,8 @@ def summary(curves):
     out.append("%-4s %-6s %-8s %-24s %6s %8s %8s %7s %7s" %
                ("fig", "size", "pattern", "comparison", "lat", "better", "worse", "ours%", "paper%"))
     for fig, size, pat, a, b, lat, paper in CLAIMS:
-        ca, cb = curves.get((fig, size, pat, a)), curves.get((fig, size, pat, b))
+        fb, bb = b.split(":") if ":" in b else (fig, b)
+        ca, cb = curves.get((fig, size, pat, a)), curves.get((fb, size, pat, bb))
         if not ca or not cb:
             continue
         ta, tb = throughput_at(ca, lat), throughput_at(cb, lat)
@@ -159,7 +164,8 @@ def plot(curves, path_prefix):
     os.makedirs(IMG, exist_ok=True)
     figs = [("10", [p for p in PANELS if p[0] == "10"], 2, 3),
             ("11", [p for p in PANELS if p[0].startswith("11")], 1, 3),
-            ("10s", [p for p in PANELS if p[0] == "10s"], 1, 1)]
+            ("10s", [p for p in PANELS if p[0] == "10s"], 1, 1),
+            ("10w", [p for p in PANELS if p[0] == "10w"], 1, 1)]
     for name, panels, nr, nc in figs:
         fig, axes = plt.subplots(nr, nc, figsize=(5 * nc, 4 * nr), squeeze=False)
         for ax, (f, size, pat, pipe, outst, algs, extra) in zip(axes.flat, panels):
@@ -176,7 +182,7 @@ def plot(curves, path_prefix):
             if outst != 16:
                 title += ", %d outstanding" % outst
             if extra:
-                title += ", adaptive buffers %s" % extra[1]
+                title += ", %s %s" % (extra[0].lstrip("-"), extra[1])
             ax.set_title(title)
             ax.set_xlabel("delivered throughput (flits/router/ns)")
             ax.set_ylabel("average packet latency (ns)")

@@ -68,6 +68,19 @@ def merging(src, img):
                         "%.4f" % share["age"][j]])
     fig.tight_layout()
     fig.savefig(os.path.join(img, "seastar_merging.png"), dpi=110)
+    sweep = os.path.join(src, "merging_sweep.csv")
+    if os.path.exists(sweep):
+        data = rows(sweep)
+        per = [r["period"] for r in data if r["network"] == "mesh"]
+        with open(os.path.join(img, "seastar_merging_sweep.csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["AGE_CLOCK_PERIOD", "mesh: smallest share", "mesh: max/min",
+                        "torus: smallest share", "torus: max/min"])
+            for p in per:
+                m = [r for r in data if r["period"] == p and r["network"] == "mesh"][0]
+                t = [r for r in data if r["period"] == p and r["network"] == "torus"][0]
+                label = "0x%x" % int(p) if int(p) >= 256 else p
+                w.writerow([label, m["share_min"], m["max_over_min"], t["share_min"], t["max_over_min"]])
     plt.close(fig)
     with open(os.path.join(img, "seastar_merging.csv"), "w", newline="") as f:
         w = csv.writer(f)

@@ -434,6 +434,8 @@ static inline void al__dispatch(al_net *net, uint32_t r, uint32_t pi, int j, int
     uint64_t F = pk->size, out_flit = j < 4 ? AL_NET_TICKS : (uint64_t)R;
     uint64_t pre = (uint64_t)(b < 4 ? net->p.d_in : net->p.d_lin) * (uint64_t)sc * (uint64_t)R;
     uint64_t s = D, end;
+    if (j < 4 && (vc < 0 || rt->credits[j][e->cls][vc] == 0)) sim_die("dispatch without a downstream buffer");
+    if (!((rt->alloc.connect[al__read_port(rt, b, j)] >> j) & 1u)) sim_die("no crossbar connection");
     al__q_remove(rt, b, pi);
     if (e->epoch != rt->epoch) {
         if (rt->old_count == 0) sim_die("colour count underflow");
