@@ -1268,22 +1268,22 @@ SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
  * order of the requesters' last selections.  Up to 8 requesters, that order
  * is one 64-bit word of one-hot bytes (byte k holds the bit of the k-th
  * highest-priority requester), and selection and update are a handful of
- * branch-free word operations.  Above 8, it is a 16-bit selection time per
- * requester (smaller = selected longer ago = higher priority), renumbered
- * 0..size-1 (keeping the order) when the clock would overflow; selection is
- * then linear in the number of requesters.  Same decisions as the matrix.
+ * branch-free word operations.  Above 8, it is the rank of each requester in
+ * that order (0 = highest priority); selection is the smallest rank among
+ * the requesters (16 ranks per SSE2 instruction), an update moves the
+ * winner to the last rank and every requester behind it up by one.  Same decisions as the matrix.
  *
  * :paper: seed 002 Section 3 ("least-recently selected ... implemented in
  *         hardware via a priority matrix").
  */
 typedef struct sa_matrix_arb {
     uint8_t size;                /**< number of requesters, 1..SA_ALLOC_MAX */
-    uint16_t clock;              /**< size > 8: the next selection time */
     uint64_t order;              /**< size <= 8: byte k is the one-hot bit of
                                       the requester with the k-th highest
                                       priority (bytes >= size are 0) */
-    uint16_t last[SA_ALLOC_MAX]; /**< size > 8: time requester i was last
-                                      selected (all distinct; smallest wins) */
+    uint8_t rank[(SA_ALLOC_MAX + 15) & ~15]; /**< size > 8: rank of requester
+                                      i (0 = highest priority; a permutation
+                                      of 0..size-1; 0 beyond size) */
 } sa_matrix_arb;
 
 /* Bit 8k+7 set for every nonzero byte k of x. */
@@ -1291,10 +1291,46 @@ SA_API uint64_t sa__nonzero_bytes(uint64_t x) {
     return (((x & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | x) & 0x8080808080808080ull;
 }
 
-/* Set requester i's selection time to t. */
-SA_API void sa__matrix_set(sa_matrix_arb *arb, int i, unsigned t) {
-    arb->last[i] = (uint16_t)t;
+/* The requester of req (req != 0, bits < 64) with the smallest rank:
+ * portable version. */
+SA_API int sa__lrs_portable(const uint8_t *rank, uint64_t req) {
+    int best = sa__ctz64(req);
+    unsigned best_rank = rank[best];
+    for (req &= req - 1; req; req &= req - 1) {
+        int i = sa__ctz64(req);
+        unsigned r = rank[i];
+        best = r < best_rank ? i : best;
+        best_rank = r < best_rank ? r : best_rank;
+    }
+    return best;
 }
+
+#ifdef SA_SIMD_SSE2
+/* SSE2 version of sa__lrs_portable over `size` requesters: 16 ranks per
+ * instruction (rank holds a multiple of 16 bytes, so whole vectors may be
+ * loaded; ranks are distinct, so the smallest one names one requester). */
+SA_API int sa__lrs_sse2(const uint8_t *rank, uint64_t req, int size) {
+    const __m128i ones = _mm_set1_epi8(-1);
+    __m128i v[4], mn = ones;
+    uint64_t hit = 0;
+    int c, chunks = (size + 15) >> 4;
+    for (c = 0; c < chunks; c++) {
+        __m128i e = sa__expand_bits16((unsigned)(req >> (16 * c)));
+        v[c] = _mm_loadu_si128((const __m128i *)(const void *)(rank + 16 * c));
+        mn = _mm_min_epu8(mn, _mm_or_si128(v[c], _mm_andnot_si128(e, ones)));
+    }
+    mn = _mm_min_epu8(mn, _mm_srli_si128(mn, 8));
+    mn = _mm_min_epu8(mn, _mm_srli_si128(mn, 4));
+    mn = _mm_min_epu8(mn, _mm_srli_si128(mn, 2));
+    mn = _mm_min_epu8(mn, _mm_srli_si128(mn, 1));
+    mn = _mm_unpacklo_epi8(mn, mn);
+    mn = _mm_shufflelo_epi16(mn, 0);
+    mn = _mm_unpacklo_epi64(mn, mn);
+    for (c = 0; c < chunks; c++)
+        hit |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], mn)) << (16 * c);
+    return sa__ctz64(hit & req);
+}
+#endif
 
 /**
  * Reset a matrix arbiter: requester 0 has the highest priority, then 1, ...
@@ -1310,9 +1346,8 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
     arb->size = (uint8_t)size;
     arb->order = 0;
     for (i = 0; i < size && i < 8; i++) arb->order |= (uint64_t)1 << (9 * i);
-    for (i = 0; i < SA_ALLOC_MAX; i++) arb->last[i] = 0xFFFF;
-    for (i = 0; i < size; i++) sa__matrix_set(arb, i, (unsigned)i);
-    arb->clock = (uint16_t)size;
+    memset(arb->rank, 0, sizeof arb->rank);
+    for (i = 0; i < size; i++) arb->rank[i] = (uint8_t)i;
     return SA_OK;
 }
 
@@ -1324,8 +1359,6 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
  * :returns: the winner, or -1 if req is 0.
  */
 SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
-    int best;
-    unsigned best_time;
     SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
     if (req == 0) return -1;
     if (arb->size <= 8) {
@@ -1334,15 +1367,11 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
         int k = sa__ctz64(hits) & ~7;
         return sa__ctz64((arb->order >> k) & 0xFF);
     }
-    best = sa__ctz64(req);
-    best_time = arb->last[best];
-    for (req &= req - 1; req; req &= req - 1) {
-        int i = sa__ctz64(req);
-        unsigned t = arb->last[i];
-        best = t < best_time ? i : best;
-        best_time = t < best_time ? t : best_time;
-    }
-    return best;
+#ifdef SA_SIMD_SSE2
+    return sa__lrs_sse2(arb->rank, req, arb->size);
+#else
+    return sa__lrs_portable(arb->rank, req);
+#endif
 }
 
 /**
@@ -1352,29 +1381,32 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
  * :param winner: the selected requester, or -1 (nothing changes).
  */
 SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
+    int i, k, n = arb->size;
     if (winner < 0) return;
-    SA_ASSERT(winner < arb->size);
-    if (arb->size <= 8) {
+    SA_ASSERT(winner < n);
+    if (n <= 8) {
         /* Remove the winner's byte, close the gap, append it at the end. */
         uint64_t w = (uint64_t)1 << winner;
-        int k = sa__ctz64(sa__nonzero_bytes(arb->order & (w * 0x0101010101010101ull))) & ~7;
-        uint64_t below = ((uint64_t)1 << k) - 1;
-        arb->order = (arb->order & below) | ((arb->order >> 8) & ~below) | (w << (8 * (arb->size - 1)));
+        int b = sa__ctz64(sa__nonzero_bytes(arb->order & (w * 0x0101010101010101ull))) & ~7;
+        uint64_t below = ((uint64_t)1 << b) - 1;
+        arb->order = (arb->order & below) | ((arb->order >> 8) & ~below) | (w << (8 * (n - 1)));
         return;
     }
-    if (arb->clock == 0xFFFF) {
-        /* Renumber the times 0..size-1 in the same order. */
-        uint16_t rank[SA_ALLOC_MAX];
-        int i, k, n = arb->size;
-        for (i = 0; i < n; i++) {
-            int r = 0;
-            for (k = 0; k < n; k++) r += arb->last[k] < arb->last[i];
-            rank[i] = (uint16_t)r;
+    /* Every requester ranked below the winner moves up one rank. */
+    k = arb->rank[winner];
+#ifdef SA_SIMD_SSE2
+    {
+        __m128i kk = _mm_set1_epi8((char)k);
+        for (i = 0; i < n; i += 16) {
+            __m128i *p = (__m128i *)(void *)(arb->rank + i);
+            __m128i v = _mm_loadu_si128(p);
+            _mm_storeu_si128(p, _mm_add_epi8(v, _mm_cmpgt_epi8(v, kk)));
         }
-        for (i = 0; i < n; i++) sa__matrix_set(arb, i, rank[i]);
-        arb->clock = (uint16_t)n;
     }
-    sa__matrix_set(arb, winner, arb->clock++);
+#else
+    for (i = 0; i < n; i++) arb->rank[i] = (uint8_t)(arb->rank[i] - (arb->rank[i] > k));
+#endif
+    arb->rank[winner] = (uint8_t)(n - 1);
 }
 
 /**
@@ -1773,10 +1805,10 @@ SA_API const char *sa_alloc_kind_name(sa_alloc_kind kind) {
 
 /* Empty a matching. */
 SA_API void sa__match_clear(sa_match *mt) {
-    int i;
     mt->size = 0;
     mt->inputs = mt->outputs = 0;
-    for (i = 0; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    memset(mt->output_of, 0xFF, sizeof mt->output_of);
+    memset(mt->input_of, 0xFF, sizeof mt->input_of);
 }
 
 /* Add the pair (i, j) to a matching. */
@@ -1879,19 +1911,24 @@ SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_
  * :paper: seed 002 Section 3.3 steps 2-3; Section 3.4 (SPAA-rotary).
  */
 SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match) {
-    uint64_t col[SA_ALLOC_MAX], outs = 0, o;
-    int i, n = a->num_inputs;
+    /* col[SA_ALLOC_MAX] collects the inputs without a nomination, so that
+     * the loop has no data-dependent branch. */
+    uint64_t col[SA_ALLOC_MAX + 1], outs = 0, o;
+    int i, j, n = a->num_inputs, m = a->num_outputs;
     sa__match_clear(match);
+    for (j = 0; j < m; j++) col[j] = 0;
+    col[SA_ALLOC_MAX] = 0;
     for (i = 0; i < n; i++) {
-        int j = nomination[i];
-        if (j < 0) continue;
-        SA_ASSERT(j < a->num_outputs);
-        if (!((outs >> j) & 1u)) { outs |= (uint64_t)1 << j; col[j] = 0; }
-        col[j] |= (uint64_t)1 << i;
+        int nj = nomination[i];
+        SA_ASSERT(nj < m);
+        col[nj < 0 ? SA_ALLOC_MAX : nj] |= (uint64_t)1 << i;
     }
+    for (j = 0; j < m; j++) outs |= (uint64_t)(col[j] != 0) << j;
     for (o = outs; o; o &= o - 1) {
-        int j = sa__ctz64(o), w;
-        uint64_t c = col[j];
+        int w;
+        uint64_t c;
+        j = sa__ctz64(o);
+        c = col[j];
         if (a->rotary && (c & a->network_inputs)) c &= a->network_inputs;
         w = sa_matrix_select(&a->spaa_out[j], c);
         if (w < 0) continue; /* not reached: c != 0 */
