@@ -1048,19 +1048,40 @@ SA_API int sa__bits(uint64_t x) {
 #endif
 }
 
+/* Byte-wise prefix counts of x: byte b holds the number of set bits of x in
+ * bytes 0..b (so the top byte is the population count). */
+SA_API uint64_t sa__prefix_counts(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return x * 0x0101010101010101ull;
+}
+
+/* First byte of p (byte-wise counts, each at most 64) that is at least c
+ * (1 <= c <= 64), as a bit offset 8b; p must have such a byte. */
+SA_API int sa__first_byte_at_least(uint64_t p, int c) {
+    uint64_t ge = ((p | 0x8080808080808080ull) - (uint64_t)c * 0x0101010101010101ull) &
+                  0x8080808080808080ull;
+    return sa__ctz64(ge) & ~7;
+}
+
+/* Position of the k-th (0-based) set bit of x, given p =
+ * sa__prefix_counts(x); k < number of set bits.  Branch-free: the byte is
+ * found from the prefix counts, then the bit within the byte by spreading
+ * its bits over the bytes of a word and counting again. */
+SA_API int sa__select_bit_counted(uint64_t x, uint64_t p, int k) {
+    int b = sa__first_byte_at_least(p, k + 1);
+    uint64_t byte = (x >> b) & 0xFF, q;
+    k -= (int)(((p << 8) >> b) & 0xFF);
+    /* Bit i of byte to bit 7 of byte i, then prefix counts of those. */
+    q = (byte * 0x0101010101010101ull) & 0x8040201008040201ull;
+    q = ((((q & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | q) & 0x8080808080808080ull) >> 7;
+    return b + (sa__first_byte_at_least(q * 0x0101010101010101ull, k + 1) >> 3);
+}
+
 /* Position of the k-th (0-based) set bit of x; k < number of set bits. */
 SA_API int sa__select_bit(uint64_t x, int k) {
-    int base = 0, c;
-    if (k >= 8) {
-        c = sa__bits(x & 0xFFFFFFFFull);
-        if (k >= c) { k -= c; x >>= 32; base = 32; }
-        c = sa__bits(x & 0xFFFFull);
-        if (k >= c) { k -= c; x >>= 16; base += 16; }
-        c = sa__bits(x & 0xFFull);
-        if (k >= c) { k -= c; x >>= 8; base += 8; }
-    }
-    while (k-- > 0) x &= x - 1;
-    return base + sa__ctz64(x);
+    return sa__select_bit_counted(x, sa__prefix_counts(x), k);
 }
 
 /* Rotate the low s bits of x right by d (bit (i + d) mod s moves to bit i);
@@ -1076,8 +1097,9 @@ SA_API uint64_t sa__rotl(uint64_t x, int d, int s) {
 }
 
 /* Transpose the t x t bit matrix a (row r = a[r], column c = bit c) in place,
- * t a power of two in 1..64, by log2(t) rounds of block swaps. */
-SA_API void sa__transpose(uint64_t *a, int t) {
+ * t a power of two in 1..64, by log2(t) rounds of block swaps: portable
+ * version. */
+SA_API void sa__transpose_portable(uint64_t *a, int t) {
     static const uint64_t keep[6] = {
         0x5555555555555555ull, 0x3333333333333333ull, 0x0F0F0F0F0F0F0F0Full,
         0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull };
@@ -1093,11 +1115,97 @@ SA_API void sa__transpose(uint64_t *a, int t) {
     }
 }
 
+#ifdef SA_SIMD_SSE2
+/* SSE2 version of sa__transpose_portable (t >= 4): two rows per instruction;
+ * in the last round (j = 1) the even and odd rows of four are first split
+ * into two vectors. */
+SA_API void sa__transpose_sse2(uint64_t *a, int t) {
+    static const uint64_t keep[6] = {
+        0x5555555555555555ull, 0x3333333333333333ull, 0x0F0F0F0F0F0F0F0Full,
+        0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull };
+    int j, k, b, lg = 0;
+    __m128i m, x, u, v, lo, hi;
+    while ((1 << lg) < t) lg++;
+    for (j = t >> 1; j > 1; j >>= 1) {
+        __m128i cnt = _mm_cvtsi32_si128(j);
+        m = _mm_set1_epi64x((long long)keep[--lg]);
+        for (b = 0; b < t; b += 2 * j)
+            for (k = b; k < b + j; k += 2) {
+                __m128i *pu = (__m128i *)(void *)(a + k), *pv = (__m128i *)(void *)(a + k + j);
+                u = _mm_loadu_si128(pu);
+                v = _mm_loadu_si128(pv);
+                x = _mm_and_si128(_mm_xor_si128(_mm_srl_epi64(u, cnt), v), m);
+                _mm_storeu_si128(pu, _mm_xor_si128(u, _mm_sll_epi64(x, cnt)));
+                _mm_storeu_si128(pv, _mm_xor_si128(v, x));
+            }
+    }
+    m = _mm_set1_epi64x((long long)keep[0]);
+    for (k = 0; k < t; k += 4) {
+        __m128i *p0 = (__m128i *)(void *)(a + k), *p1 = (__m128i *)(void *)(a + k + 2);
+        u = _mm_loadu_si128(p0);
+        v = _mm_loadu_si128(p1);
+        lo = _mm_unpacklo_epi64(u, v); /* rows k, k+2 */
+        hi = _mm_unpackhi_epi64(u, v); /* rows k+1, k+3 */
+        x = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(lo, 1), hi), m);
+        lo = _mm_xor_si128(lo, _mm_slli_epi64(x, 1));
+        hi = _mm_xor_si128(hi, x);
+        _mm_storeu_si128(p0, _mm_unpacklo_epi64(lo, hi));
+        _mm_storeu_si128(p1, _mm_unpackhi_epi64(lo, hi));
+    }
+}
+#endif
+
+/* Transpose the t x t bit matrix a in place (t a power of two in 1..64). */
+SA_API void sa__transpose(uint64_t *a, int t) {
+#ifdef SA_SIMD_SSE2
+    if (t >= 4) {
+        sa__transpose_sse2(a, t);
+        return;
+    }
+#endif
+    sa__transpose_portable(a, t);
+}
+
+/* Transpose the 8 x 8 bit matrix held in one word (row r in byte r, column
+ * c at bit c of it): bit 8r + c moves to bit 8c + r. */
+SA_API uint64_t sa__transpose8(uint64_t x) {
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ (t << 28);
+    return x;
+}
+
 /* Smallest power of two >= n (n in 1..64). */
 SA_API int sa__pow2_at_least(int n) {
     int t = 1;
     while (t < n) t <<= 1;
     return t;
+}
+
+/* Column masks (bit i of col[j]: rows[i] has bit j) of an n x m matrix
+ * (rows have no bit at or above m); col receives max(n, m) rounded up to a
+ * power of two entries, those at or above m zero.  Up to 8 columns, the rows
+ * are taken 8 at a time as 8 x 8 byte matrices. */
+SA_API void sa__columns(const uint64_t *rows, int n, int m, uint64_t *col) {
+    int i, j, t = sa__pow2_at_least(n > m ? n : m);
+    if (m <= 8) {
+        for (j = 0; j < t; j++) col[j] = 0;
+        for (i = 0; i < n; i += 8) {
+            uint64_t w = 0;
+            int r, rn = n - i < 8 ? n - i : 8;
+            for (r = 0; r < rn; r++) w |= rows[i + r] << (8 * r);
+            w = sa__transpose8(w);
+            for (j = 0; j < m; j++) col[j] |= ((w >> (8 * j)) & 0xFF) << i;
+        }
+        return;
+    }
+    for (i = 0; i < n; i++) col[i] = rows[i];
+    for (; i < t; i++) col[i] = 0;
+    sa__transpose(col, t);
 }
 
 /**
@@ -1168,11 +1276,11 @@ SA_API uint32_t sa_rng_below(sa_rng *rng, uint32_t n) {
  * :paper: seed 002 Section 3.1 (PIM's random grant and accept).
  */
 SA_API int sa_rng_pick(sa_rng *rng, uint64_t mask) {
-    int c;
+    uint64_t p;
     if (mask == 0) return -1;
     if ((mask & (mask - 1)) == 0) return sa__ctz64(mask);
-    c = sa__bits(mask);
-    return sa__select_bit(mask, (int)sa_rng_below(rng, (uint32_t)c));
+    p = sa__prefix_counts(mask);
+    return sa__select_bit_counted(mask, p, (int)sa_rng_below(rng, (uint32_t)(p >> 56)));
 }
 
 /* ----------------------------------------------------------------------
@@ -2037,7 +2145,14 @@ SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *eff, const sa_read_buffe
     int s = n > m ? n : m, t = sa__pow2_at_least(s);
     for (i = 0; i < n; i++) diag[i] = sa__rotr(eff[i], i % s, s);
     for (; i < t; i++) diag[i] = 0;
-    sa__transpose(diag, t);
+    if (s <= 8) {
+        uint64_t w = 0;
+        for (i = 0; i < s; i++) w |= diag[i] << (8 * i);
+        w = sa__transpose8(w);
+        for (i = 0; i < s; i++) diag[i] = (w >> (8 * i)) & 0xFF;
+    } else {
+        sa__transpose(diag, t);
+    }
     if (a->rotary && a->network_inputs) {
         sa__wfa_wrapped_rows(a, diag, bufs, a->network_inputs, s, a->start_col, mt);
         sa__wfa_wrapped_rows(a, diag, bufs, sa__low_mask(n) & ~a->network_inputs, s, a->start_col, mt);
@@ -2046,14 +2161,6 @@ SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *eff, const sa_read_buffe
     }
     a->start_col = (uint8_t)(a->start_col + 1 >= s ? 0 : a->start_col + 1);
     return mt->size;
-}
-
-/* Column masks (bit i of col[j]: eff[i] has bit j) of an n x m matrix. */
-SA_API void sa__columns(const uint64_t *eff, int n, int m, uint64_t *col) {
-    int i, t = sa__pow2_at_least(n > m ? n : m);
-    for (i = 0; i < n; i++) col[i] = eff[i];
-    for (; i < t; i++) col[i] = 0;
-    sa__transpose(col, t);
 }
 
 /* Drop from cand (inputs) those that may not take output j because of their
