@@ -1068,19 +1068,40 @@ SA_API int sa__bits(uint64_t x) {
 #endif
 }
 
+/* Byte-wise prefix counts of x: byte b holds the number of set bits of x in
+ * bytes 0..b (so the top byte is the population count). */
+SA_API uint64_t sa__prefix_counts(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return x * 0x0101010101010101ull;
+}
+
+/* First byte of p (byte-wise counts, each at most 64) that is at least c
+ * (1 <= c <= 64), as a bit offset 8b; p must have such a byte. */
+SA_API int sa__first_byte_at_least(uint64_t p, int c) {
+    uint64_t ge = ((p | 0x8080808080808080ull) - (uint64_t)c * 0x0101010101010101ull) &
+                  0x8080808080808080ull;
+    return sa__ctz64(ge) & ~7;
+}
+
+/* Position of the k-th (0-based) set bit of x, given p =
+ * sa__prefix_counts(x); k < number of set bits.  Branch-free: the byte is
+ * found from the prefix counts, then the bit within the byte by spreading
+ * its bits over the bytes of a word and counting again. */
+SA_API int sa__select_bit_counted(uint64_t x, uint64_t p, int k) {
+    int b = sa__first_byte_at_least(p, k + 1);
+    uint64_t byte = (x >> b) & 0xFF, q;
+    k -= (int)(((p << 8) >> b) & 0xFF);
+    /* Bit i of byte to bit 7 of byte i, then prefix counts of those. */
+    q = (byte * 0x0101010101010101ull) & 0x8040201008040201ull;
+    q = ((((q & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | q) & 0x8080808080808080ull) >> 7;
+    return b + (sa__first_byte_at_least(q * 0x0101010101010101ull, k + 1) >> 3);
+}
+
 /* Position of the k-th (0-based) set bit of x; k < number of set bits. */
 SA_API int sa__select_bit(uint64_t x, int k) {
-    int base = 0, c;
-    if (k >= 8) {
-        c = sa__bits(x & 0xFFFFFFFFull);
-        if (k >= c) { k -= c; x >>= 32; base = 32; }
-        c = sa__bits(x & 0xFFFFull);
-        if (k >= c) { k -= c; x >>= 16; base += 16; }
-        c = sa__bits(x & 0xFFull);
-        if (k >= c) { k -= c; x >>= 8; base += 8; }
-    }
-    while (k-- > 0) x &= x - 1;
-    return base + sa__ctz64(x);
+    return sa__select_bit_counted(x, sa__prefix_counts(x), k);
 }
 
 /* Rotate the low s bits of x right by d (bit (i + d) mod s moves to bit i);
@@ -1096,8 +1117,9 @@ SA_API uint64_t sa__rotl(uint64_t x, int d, int s) {
 }
 
 /* Transpose the t x t bit matrix a (row r = a[r], column c = bit c) in place,
- * t a power of two in 1..64, by log2(t) rounds of block swaps. */
-SA_API void sa__transpose(uint64_t *a, int t) {
+ * t a power of two in 1..64, by log2(t) rounds of block swaps: portable
+ * version. */
+SA_API void sa__transpose_portable(uint64_t *a, int t) {
     static const uint64_t keep[6] = {
         0x5555555555555555ull, 0x3333333333333333ull, 0x0F0F0F0F0F0F0F0Full,
         0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull };
@@ -1113,11 +1135,97 @@ SA_API void sa__transpose(uint64_t *a, int t) {
     }
 }
 
+#ifdef SA_SIMD_SSE2
+/* SSE2 version of sa__transpose_portable (t >= 4): two rows per instruction;
+ * in the last round (j = 1) the even and odd rows of four are first split
+ * into two vectors. */
+SA_API void sa__transpose_sse2(uint64_t *a, int t) {
+    static const uint64_t keep[6] = {
+        0x5555555555555555ull, 0x3333333333333333ull, 0x0F0F0F0F0F0F0F0Full,
+        0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull };
+    int j, k, b, lg = 0;
+    __m128i m, x, u, v, lo, hi;
+    while ((1 << lg) < t) lg++;
+    for (j = t >> 1; j > 1; j >>= 1) {
+        __m128i cnt = _mm_cvtsi32_si128(j);
+        m = _mm_set1_epi64x((long long)keep[--lg]);
+        for (b = 0; b < t; b += 2 * j)
+            for (k = b; k < b + j; k += 2) {
+                __m128i *pu = (__m128i *)(void *)(a + k), *pv = (__m128i *)(void *)(a + k + j);
+                u = _mm_loadu_si128(pu);
+                v = _mm_loadu_si128(pv);
+                x = _mm_and_si128(_mm_xor_si128(_mm_srl_epi64(u, cnt), v), m);
+                _mm_storeu_si128(pu, _mm_xor_si128(u, _mm_sll_epi64(x, cnt)));
+                _mm_storeu_si128(pv, _mm_xor_si128(v, x));
+            }
+    }
+    m = _mm_set1_epi64x((long long)keep[0]);
+    for (k = 0; k < t; k += 4) {
+        __m128i *p0 = (__m128i *)(void *)(a + k), *p1 = (__m128i *)(void *)(a + k + 2);
+        u = _mm_loadu_si128(p0);
+        v = _mm_loadu_si128(p1);
+        lo = _mm_unpacklo_epi64(u, v); /* rows k, k+2 */
+        hi = _mm_unpackhi_epi64(u, v); /* rows k+1, k+3 */
+        x = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(lo, 1), hi), m);
+        lo = _mm_xor_si128(lo, _mm_slli_epi64(x, 1));
+        hi = _mm_xor_si128(hi, x);
+        _mm_storeu_si128(p0, _mm_unpacklo_epi64(lo, hi));
+        _mm_storeu_si128(p1, _mm_unpackhi_epi64(lo, hi));
+    }
+}
+#endif
+
+/* Transpose the t x t bit matrix a in place (t a power of two in 1..64). */
+SA_API void sa__transpose(uint64_t *a, int t) {
+#ifdef SA_SIMD_SSE2
+    if (t >= 4) {
+        sa__transpose_sse2(a, t);
+        return;
+    }
+#endif
+    sa__transpose_portable(a, t);
+}
+
+/* Transpose the 8 x 8 bit matrix held in one word (row r in byte r, column
+ * c at bit c of it): bit 8r + c moves to bit 8c + r. */
+SA_API uint64_t sa__transpose8(uint64_t x) {
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ (t << 28);
+    return x;
+}
+
 /* Smallest power of two >= n (n in 1..64). */
 SA_API int sa__pow2_at_least(int n) {
     int t = 1;
     while (t < n) t <<= 1;
     return t;
+}
+
+/* Column masks (bit i of col[j]: rows[i] has bit j) of an n x m matrix
+ * (rows have no bit at or above m); col receives max(n, m) rounded up to a
+ * power of two entries, those at or above m zero.  Up to 8 columns, the rows
+ * are taken 8 at a time as 8 x 8 byte matrices. */
+SA_API void sa__columns(const uint64_t *rows, int n, int m, uint64_t *col) {
+    int i, j, t = sa__pow2_at_least(n > m ? n : m);
+    if (m <= 8) {
+        for (j = 0; j < t; j++) col[j] = 0;
+        for (i = 0; i < n; i += 8) {
+            uint64_t w = 0;
+            int r, rn = n - i < 8 ? n - i : 8;
+            for (r = 0; r < rn; r++) w |= rows[i + r] << (8 * r);
+            w = sa__transpose8(w);
+            for (j = 0; j < m; j++) col[j] |= ((w >> (8 * j)) & 0xFF) << i;
+        }
+        return;
+    }
+    for (i = 0; i < n; i++) col[i] = rows[i];
+    for (; i < t; i++) col[i] = 0;
+    sa__transpose(col, t);
 }
 
 /**
@@ -1188,11 +1296,11 @@ SA_API uint32_t sa_rng_below(sa_rng *rng, uint32_t n) {
  * :paper: seed 002 Section 3.1 (PIM's random grant and accept).
  */
 SA_API int sa_rng_pick(sa_rng *rng, uint64_t mask) {
-    int c;
+    uint64_t p;
     if (mask == 0) return -1;
     if ((mask & (mask - 1)) == 0) return sa__ctz64(mask);
-    c = sa__bits(mask);
-    return sa__select_bit(mask, (int)sa_rng_below(rng, (uint32_t)c));
+    p = sa__prefix_counts(mask);
+    return sa__select_bit_counted(mask, p, (int)sa_rng_below(rng, (uint32_t)(p >> 56)));
 }
 
 /* ----------------------------------------------------------------------
@@ -1288,22 +1396,22 @@ SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
  * order of the requesters' last selections.  Up to 8 requesters, that order
  * is one 64-bit word of one-hot bytes (byte k holds the bit of the k-th
  * highest-priority requester), and selection and update are a handful of
- * branch-free word operations.  Above 8, it is a 16-bit selection time per
- * requester (smaller = selected longer ago = higher priority), renumbered
- * 0..size-1 (keeping the order) when the clock would overflow; selection is
- * then linear in the number of requesters.  Same decisions as the matrix.
+ * branch-free word operations.  Above 8, it is the rank of each requester in
+ * that order (0 = highest priority); selection is the smallest rank among
+ * the requesters (16 ranks per SSE2 instruction), an update moves the
+ * winner to the last rank and every requester behind it up by one.  Same decisions as the matrix.
  *
  * :paper: seed 002 Section 3 ("least-recently selected ... implemented in
  *         hardware via a priority matrix").
  */
 typedef struct sa_matrix_arb {
     uint8_t size;                /**< number of requesters, 1..SA_ALLOC_MAX */
-    uint16_t clock;              /**< size > 8: the next selection time */
     uint64_t order;              /**< size <= 8: byte k is the one-hot bit of
                                       the requester with the k-th highest
                                       priority (bytes >= size are 0) */
-    uint16_t last[SA_ALLOC_MAX]; /**< size > 8: time requester i was last
-                                      selected (all distinct; smallest wins) */
+    uint8_t rank[(SA_ALLOC_MAX + 15) & ~15]; /**< size > 8: rank of requester
+                                      i (0 = highest priority; a permutation
+                                      of 0..size-1; 0 beyond size) */
 } sa_matrix_arb;
 
 /* Bit 8k+7 set for every nonzero byte k of x. */
@@ -1311,10 +1419,46 @@ SA_API uint64_t sa__nonzero_bytes(uint64_t x) {
     return (((x & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | x) & 0x8080808080808080ull;
 }
 
-/* Set requester i's selection time to t. */
-SA_API void sa__matrix_set(sa_matrix_arb *arb, int i, unsigned t) {
-    arb->last[i] = (uint16_t)t;
+/* The requester of req (req != 0, bits < 64) with the smallest rank:
+ * portable version. */
+SA_API int sa__lrs_portable(const uint8_t *rank, uint64_t req) {
+    int best = sa__ctz64(req);
+    unsigned best_rank = rank[best];
+    for (req &= req - 1; req; req &= req - 1) {
+        int i = sa__ctz64(req);
+        unsigned r = rank[i];
+        best = r < best_rank ? i : best;
+        best_rank = r < best_rank ? r : best_rank;
+    }
+    return best;
 }
+
+#ifdef SA_SIMD_SSE2
+/* SSE2 version of sa__lrs_portable over `size` requesters: 16 ranks per
+ * instruction (rank holds a multiple of 16 bytes, so whole vectors may be
+ * loaded; ranks are distinct, so the smallest one names one requester). */
+SA_API int sa__lrs_sse2(const uint8_t *rank, uint64_t req, int size) {
+    const __m128i ones = _mm_set1_epi8(-1);
+    __m128i v[4], mn = ones;
+    uint64_t hit = 0;
+    int c, chunks = (size + 15) >> 4;
+    for (c = 0; c < chunks; c++) {
+        __m128i e = sa__expand_bits16((unsigned)(req >> (16 * c)));
+        v[c] = _mm_loadu_si128((const __m128i *)(const void *)(rank + 16 * c));
+        mn = _mm_min_epu8(mn, _mm_or_si128(v[c], _mm_andnot_si128(e, ones)));
+    }
+    mn = _mm_min_epu8(mn, _mm_srli_si128(mn, 8));
+    mn = _mm_min_epu8(mn, _mm_srli_si128(mn, 4));
+    mn = _mm_min_epu8(mn, _mm_srli_si128(mn, 2));
+    mn = _mm_min_epu8(mn, _mm_srli_si128(mn, 1));
+    mn = _mm_unpacklo_epi8(mn, mn);
+    mn = _mm_shufflelo_epi16(mn, 0);
+    mn = _mm_unpacklo_epi64(mn, mn);
+    for (c = 0; c < chunks; c++)
+        hit |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], mn)) << (16 * c);
+    return sa__ctz64(hit & req);
+}
+#endif
 
 /**
  * Reset a matrix arbiter: requester 0 has the highest priority, then 1, ...
@@ -1330,9 +1474,8 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
     arb->size = (uint8_t)size;
     arb->order = 0;
     for (i = 0; i < size && i < 8; i++) arb->order |= (uint64_t)1 << (9 * i);
-    for (i = 0; i < SA_ALLOC_MAX; i++) arb->last[i] = 0xFFFF;
-    for (i = 0; i < size; i++) sa__matrix_set(arb, i, (unsigned)i);
-    arb->clock = (uint16_t)size;
+    memset(arb->rank, 0, sizeof arb->rank);
+    for (i = 0; i < size; i++) arb->rank[i] = (uint8_t)i;
     return SA_OK;
 }
 
@@ -1344,8 +1487,6 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
  * :returns: the winner, or -1 if req is 0.
  */
 SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
-    int best;
-    unsigned best_time;
     SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
     if (req == 0) return -1;
     if (arb->size <= 8) {
@@ -1354,15 +1495,11 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
         int k = sa__ctz64(hits) & ~7;
         return sa__ctz64((arb->order >> k) & 0xFF);
     }
-    best = sa__ctz64(req);
-    best_time = arb->last[best];
-    for (req &= req - 1; req; req &= req - 1) {
-        int i = sa__ctz64(req);
-        unsigned t = arb->last[i];
-        best = t < best_time ? i : best;
-        best_time = t < best_time ? t : best_time;
-    }
-    return best;
+#ifdef SA_SIMD_SSE2
+    return sa__lrs_sse2(arb->rank, req, arb->size);
+#else
+    return sa__lrs_portable(arb->rank, req);
+#endif
 }
 
 /**
@@ -1372,29 +1509,32 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
  * :param winner: the selected requester, or -1 (nothing changes).
  */
 SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
+    int i, k, n = arb->size;
     if (winner < 0) return;
-    SA_ASSERT(winner < arb->size);
-    if (arb->size <= 8) {
+    SA_ASSERT(winner < n);
+    if (n <= 8) {
         /* Remove the winner's byte, close the gap, append it at the end. */
         uint64_t w = (uint64_t)1 << winner;
-        int k = sa__ctz64(sa__nonzero_bytes(arb->order & (w * 0x0101010101010101ull))) & ~7;
-        uint64_t below = ((uint64_t)1 << k) - 1;
-        arb->order = (arb->order & below) | ((arb->order >> 8) & ~below) | (w << (8 * (arb->size - 1)));
+        int b = sa__ctz64(sa__nonzero_bytes(arb->order & (w * 0x0101010101010101ull))) & ~7;
+        uint64_t below = ((uint64_t)1 << b) - 1;
+        arb->order = (arb->order & below) | ((arb->order >> 8) & ~below) | (w << (8 * (n - 1)));
         return;
     }
-    if (arb->clock == 0xFFFF) {
-        /* Renumber the times 0..size-1 in the same order. */
-        uint16_t rank[SA_ALLOC_MAX];
-        int i, k, n = arb->size;
-        for (i = 0; i < n; i++) {
-            int r = 0;
-            for (k = 0; k < n; k++) r += arb->last[k] < arb->last[i];
-            rank[i] = (uint16_t)r;
+    /* Every requester ranked below the winner moves up one rank. */
+    k = arb->rank[winner];
+#ifdef SA_SIMD_SSE2
+    {
+        __m128i kk = _mm_set1_epi8((char)k);
+        for (i = 0; i < n; i += 16) {
+            __m128i *p = (__m128i *)(void *)(arb->rank + i);
+            __m128i v = _mm_loadu_si128(p);
+            _mm_storeu_si128(p, _mm_add_epi8(v, _mm_cmpgt_epi8(v, kk)));
         }
-        for (i = 0; i < n; i++) sa__matrix_set(arb, i, rank[i]);
-        arb->clock = (uint16_t)n;
     }
-    sa__matrix_set(arb, winner, arb->clock++);
+#else
+    for (i = 0; i < n; i++) arb->rank[i] = (uint8_t)(arb->rank[i] - (arb->rank[i] > k));
+#endif
+    arb->rank[winner] = (uint8_t)(n - 1);
 }
 
 /**
@@ -1793,10 +1933,10 @@ SA_API const char *sa_alloc_kind_name(sa_alloc_kind kind) {
 
 /* Empty a matching. */
 SA_API void sa__match_clear(sa_match *mt) {
-    int i;
     mt->size = 0;
     mt->inputs = mt->outputs = 0;
-    for (i = 0; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    memset(mt->output_of, 0xFF, sizeof mt->output_of);
+    memset(mt->input_of, 0xFF, sizeof mt->input_of);
 }
 
 /* Add the pair (i, j) to a matching. */
@@ -1899,19 +2039,24 @@ SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_
  * :paper: seed 002 Section 3.3 steps 2-3; Section 3.4 (SPAA-rotary).
  */
 SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match) {
-    uint64_t col[SA_ALLOC_MAX], outs = 0, o;
-    int i, n = a->num_inputs;
+    /* col[SA_ALLOC_MAX] collects the inputs without a nomination, so that
+     * the loop has no data-dependent branch. */
+    uint64_t col[SA_ALLOC_MAX + 1], outs = 0, o;
+    int i, j, n = a->num_inputs, m = a->num_outputs;
     sa__match_clear(match);
+    for (j = 0; j < m; j++) col[j] = 0;
+    col[SA_ALLOC_MAX] = 0;
     for (i = 0; i < n; i++) {
-        int j = nomination[i];
-        if (j < 0) continue;
-        SA_ASSERT(j < a->num_outputs);
-        if (!((outs >> j) & 1u)) { outs |= (uint64_t)1 << j; col[j] = 0; }
-        col[j] |= (uint64_t)1 << i;
+        int nj = nomination[i];
+        SA_ASSERT(nj < m);
+        col[nj < 0 ? SA_ALLOC_MAX : nj] |= (uint64_t)1 << i;
     }
+    for (j = 0; j < m; j++) outs |= (uint64_t)(col[j] != 0) << j;
     for (o = outs; o; o &= o - 1) {
-        int j = sa__ctz64(o), w;
-        uint64_t c = col[j];
+        int w;
+        uint64_t c;
+        j = sa__ctz64(o);
+        c = col[j];
         if (a->rotary && (c & a->network_inputs)) c &= a->network_inputs;
         w = sa_matrix_select(&a->spaa_out[j], c);
         if (w < 0) continue; /* not reached: c != 0 */
@@ -2020,7 +2165,14 @@ SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *eff, const sa_read_buffe
     int s = n > m ? n : m, t = sa__pow2_at_least(s);
     for (i = 0; i < n; i++) diag[i] = sa__rotr(eff[i], i % s, s);
     for (; i < t; i++) diag[i] = 0;
-    sa__transpose(diag, t);
+    if (s <= 8) {
+        uint64_t w = 0;
+        for (i = 0; i < s; i++) w |= diag[i] << (8 * i);
+        w = sa__transpose8(w);
+        for (i = 0; i < s; i++) diag[i] = (w >> (8 * i)) & 0xFF;
+    } else {
+        sa__transpose(diag, t);
+    }
     if (a->rotary && a->network_inputs) {
         sa__wfa_wrapped_rows(a, diag, bufs, a->network_inputs, s, a->start_col, mt);
         sa__wfa_wrapped_rows(a, diag, bufs, sa__low_mask(n) & ~a->network_inputs, s, a->start_col, mt);
@@ -2029,14 +2181,6 @@ SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *eff, const sa_read_buffe
     }
     a->start_col = (uint8_t)(a->start_col + 1 >= s ? 0 : a->start_col + 1);
     return mt->size;
-}
-
-/* Column masks (bit i of col[j]: eff[i] has bit j) of an n x m matrix. */
-SA_API void sa__columns(const uint64_t *eff, int n, int m, uint64_t *col) {
-    int i, t = sa__pow2_at_least(n > m ? n : m);
-    for (i = 0; i < n; i++) col[i] = eff[i];
-    for (; i < t; i++) col[i] = 0;
-    sa__transpose(col, t);
 }
 
 /* Drop from cand (inputs) those that may not take output j because of their
