@@ -67,7 +67,7 @@ $(B)/tests.inc: $(TEST_SRC)
 # linked into one runner per configuration.
 TEST_OBJ_NAMES := $(patsubst tests/%.c,%.o,$(TEST_SRC) tests/runner.c)
 define CONFIG_RULES
-$(B)/$(1)/%.o: tests/%.c $(wildcard tests/*.h) $(HEADERS) $(B)/tests.inc
+$(B)/$(1)/%.o: tests/%.c $(wildcard tests/*.h examples/common/*.h) $(HEADERS) $(B)/tests.inc
 	@mkdir -p $$(@D)
 	@$$(CFG_$(1)) -I$(B) -Itests -c $$< -o $$@
 $(B)/$(1)/runner: $(addprefix $(B)/$(1)/,$(TEST_OBJ_NAMES))
@@ -141,9 +141,24 @@ uninstall:
 clean:
 	rm -rf $(B) bench/out
 
+# ------------------------------------------------- matching study (issue 3)
+# make study: the standalone 21364 matching study (seed 002 Figures 8, 9):
+# CSV and PNG plots under build/study (installs Debian's python3-matplotlib
+# if it is missing).  STUDY_ARGS="--arbs 1000" reproduces the paper's count.
+STUDY_ARGS ?=
+.PHONY: study
+study: $(B)/examples/matching_study
+	@mkdir -p $(B)/study
+	./$(B)/examples/matching_study --out $(B)/study $(STUDY_ARGS) | tee $(B)/study/summary.txt
+	@/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || \
+	  { echo "installing python3-matplotlib"; (apt-get install -y python3-matplotlib >/dev/null 2>&1 || \
+	    (apt-get update >/dev/null 2>&1 && apt-get install -y python3-matplotlib >/dev/null 2>&1)) || \
+	    sudo apt-get install -y python3-matplotlib >/dev/null; }
+	/usr/bin/python3 examples/plot_matching.py $(B)/study
+
 # ------------------------------------------ Alpha 21364 timing model (issue 6)
-# tests/test_alpha.c and bench_alpha include examples/common/alpha_net.h.
-$(foreach c,$(CONFIGS),$(B)/$(c)/test_alpha.o) $(B)/bench/bench_alpha: $(wildcard examples/common/*.h)
+# bench_alpha includes examples/common/alpha_net.h.
+$(B)/bench/bench_alpha: $(wildcard examples/common/*.h)
 
 # Figures 10 and 11 of seed 002: the sweeps (CSV in docs/data/), then PNGs
 # in docs/img/ (installs Debian's python3-matplotlib if it is missing).

@@ -606,8 +606,28 @@ SA_API uint64_t sa__oldest_sse2(uint64_t eligible, const uint8_t *ages, int n,
 }
 #endif
 
-/* Mask of the eligible candidates holding the largest age (eligible != 0). */
+/* Sparse version: a loop over the few eligible candidates. */
+SA_API uint64_t sa__oldest_sparse(uint64_t eligible, const uint8_t *ages, unsigned *max_age) {
+    unsigned best = 0;
+    uint64_t ties = 0, m;
+    for (m = eligible; m; m &= m - 1) {
+        int i = sa__ctz64(m);
+        unsigned a = ages[i];
+        if (a > best) { best = a; ties = 0; }
+        if (a == best) ties |= (uint64_t)1 << i;
+    }
+    *max_age = best;
+    return ties;
+}
+
+/* Mask of the eligible candidates holding the largest age (eligible != 0).
+ * A few eligible candidates (the common case in a lightly loaded network)
+ * are compared one by one; more take the branch-free or SSE2 path. */
 SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, int n, unsigned *max_age) {
+    uint64_t rest = eligible & (eligible - 1);     /* drop up to four bits */
+    rest &= rest - 1;
+    rest &= rest - 1;
+    if ((rest & (rest - 1)) == 0) return sa__oldest_sparse(eligible, ages, max_age);
 #ifdef SA_SIMD_SSE2
     return sa__oldest_sse2(eligible, ages, n, max_age);
 #else
@@ -1265,21 +1285,31 @@ SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
  * The hardware keeps a priority matrix (bit [a][b] set when a beats b); a
  * grant clears the winner's row and sets its column, making it the lowest.
  * Started from a total order, that matrix always holds a total order: the
- * order of the requesters' last selections.  It is stored here as a 16-bit
- * selection time per requester (smaller = selected longer ago = higher
- * priority); the times are renumbered 0..size-1 (keeping their order) when
- * the clock would overflow.  Same decisions as the matrix; O(1) update,
- * selection linear in the number of requesters.
+ * order of the requesters' last selections.  Up to 8 requesters, that order
+ * is one 64-bit word of one-hot bytes (byte k holds the bit of the k-th
+ * highest-priority requester), and selection and update are a handful of
+ * branch-free word operations.  Above 8, it is a 16-bit selection time per
+ * requester (smaller = selected longer ago = higher priority), renumbered
+ * 0..size-1 (keeping the order) when the clock would overflow; selection is
+ * then linear in the number of requesters.  Same decisions as the matrix.
  *
  * :paper: seed 002 Section 3 ("least-recently selected ... implemented in
  *         hardware via a priority matrix").
  */
 typedef struct sa_matrix_arb {
     uint8_t size;                /**< number of requesters, 1..SA_ALLOC_MAX */
-    uint16_t clock;              /**< the next selection time */
-    uint16_t last[SA_ALLOC_MAX]; /**< last[i]: time requester i was last
+    uint16_t clock;              /**< size > 8: the next selection time */
+    uint64_t order;              /**< size <= 8: byte k is the one-hot bit of
+                                      the requester with the k-th highest
+                                      priority (bytes >= size are 0) */
+    uint16_t last[SA_ALLOC_MAX]; /**< size > 8: time requester i was last
                                       selected (all distinct; smallest wins) */
 } sa_matrix_arb;
+
+/* Bit 8k+7 set for every nonzero byte k of x. */
+SA_API uint64_t sa__nonzero_bytes(uint64_t x) {
+    return (((x & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | x) & 0x8080808080808080ull;
+}
 
 /* Set requester i's selection time to t. */
 SA_API void sa__matrix_set(sa_matrix_arb *arb, int i, unsigned t) {
@@ -1298,6 +1328,8 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
     if (arb == NULL) return SA_ERR_NULL;
     if (size < 1 || size > SA_ALLOC_MAX) return SA_ERR_SIZE_RANGE;
     arb->size = (uint8_t)size;
+    arb->order = 0;
+    for (i = 0; i < size && i < 8; i++) arb->order |= (uint64_t)1 << (9 * i);
     for (i = 0; i < SA_ALLOC_MAX; i++) arb->last[i] = 0xFFFF;
     for (i = 0; i < size; i++) sa__matrix_set(arb, i, (unsigned)i);
     arb->clock = (uint16_t)size;
@@ -1316,6 +1348,12 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
     unsigned best_time;
     SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
     if (req == 0) return -1;
+    if (arb->size <= 8) {
+        /* The first byte of the order that holds a requester. */
+        uint64_t hits = sa__nonzero_bytes(arb->order & (req * 0x0101010101010101ull));
+        int k = sa__ctz64(hits) & ~7;
+        return sa__ctz64((arb->order >> k) & 0xFF);
+    }
     best = sa__ctz64(req);
     best_time = arb->last[best];
     for (req &= req - 1; req; req &= req - 1) {
@@ -1336,6 +1374,14 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
 SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
     if (winner < 0) return;
     SA_ASSERT(winner < arb->size);
+    if (arb->size <= 8) {
+        /* Remove the winner's byte, close the gap, append it at the end. */
+        uint64_t w = (uint64_t)1 << winner;
+        int k = sa__ctz64(sa__nonzero_bytes(arb->order & (w * 0x0101010101010101ull))) & ~7;
+        uint64_t below = ((uint64_t)1 << k) - 1;
+        arb->order = (arb->order & below) | ((arb->order >> 8) & ~below) | (w << (8 * (arb->size - 1)));
+        return;
+    }
     if (arb->clock == 0xFFFF) {
         /* Renumber the times 0..size-1 in the same order. */
         uint16_t rank[SA_ALLOC_MAX];
@@ -1636,7 +1682,8 @@ SA_API void sa_21364_no_connect(uint64_t *no_connect) {
  * sa_21364_no_connect, the network input ports' 8 read ports as network
  * inputs for the Rotary Rule.
  *
- * :param desc: the description to fill (all of it is overwritten).
+ * :param desc: the description to fill (all of it is overwritten, even
+ *              when the kind is invalid).
  * :param kind: the algorithm.
  * :param rotary: nonzero for the Rotary Rule (SPAA, WFA, WFA_WRAPPED, PIM).
  * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_PARAM_RANGE for a bad kind.
@@ -1645,7 +1692,6 @@ SA_API void sa_21364_no_connect(uint64_t *no_connect) {
 SA_API sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, int rotary) {
     int i;
     if (desc == NULL) return SA_ERR_NULL;
-    if ((int)kind < 0 || kind >= SA_ALLOC_KIND_COUNT) return SA_ERR_PARAM_RANGE;
     for (i = 0; i < SA_ALLOC_MAX; i++) desc->no_connect[i] = 0;
     desc->kind = kind;
     desc->num_inputs = 2 * SA_21364_IN_PORTS;
@@ -1658,7 +1704,7 @@ SA_API sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, in
 #if SA_ALLOC_MAX >= 16
     sa_21364_no_connect(desc->no_connect);
 #endif
-    return SA_OK;
+    return ((int)kind < 0 || kind >= SA_ALLOC_KIND_COUNT) ? SA_ERR_PARAM_RANGE : SA_OK;
 }
 
 /**
@@ -1887,19 +1933,30 @@ SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
  * gives exactly the wavefronts' result with one word operation per row. */
 SA_API void sa__wfa_rows(const sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          uint64_t rows, int first, int col0, sa_match *mt) {
-    uint64_t r = rows & (~(uint64_t)0 << first), free_cols;
-    int pass;
+    /* The masks live in locals: the int8_t stores into mt may alias
+     * anything, which would otherwise force reloads every row. */
+    uint64_t r = rows & (~(uint64_t)0 << first);
+    uint64_t taken = mt->outputs, matched = mt->inputs;
+    int pass, size = mt->size, pairs = a->read_port_pairs && bufs != NULL;
     for (pass = 0; pass < 2; pass++) {
         for (; r; r &= r - 1) {
             int i = sa__ctz64(r), j;
-            free_cols = ~mt->outputs & eff[i];
-            if (free_cols == 0) continue;
-            free_cols &= ~sa__blocked(a, bufs, mt, i);
-            j = sa__first_from(free_cols, col0);
-            if (j >= 0) sa__match_add(mt, i, j);
+            uint64_t f = eff[i] & ~taken;
+            if (f == 0) continue;
+            if (pairs) f &= ~sa__twin_block(bufs, i, mt->output_of[i ^ 1]);
+            j = sa__first_from(f, col0);
+            if (j < 0) continue;
+            taken |= (uint64_t)1 << j;
+            matched |= (uint64_t)1 << i;
+            size++;
+            mt->output_of[i] = (int8_t)j;
+            mt->input_of[j] = (int8_t)i;
         }
         r = rows & sa__low_mask(first);
     }
+    mt->outputs = taken;
+    mt->inputs = matched;
+    mt->size = size;
 }
 
 /* WFA-base / WFA-rotary. */
@@ -2116,7 +2173,7 @@ SA_API int sa__mcm_plain(const sa_alloc *a, const uint64_t *eff, sa_match *mt) {
     int u, n = a->num_inputs;
     int8_t via[64];
     int8_t queue[64];
-    for (u = 0; u < n; u++) {
+    for (u = 0; u < n && mt->size < a->num_outputs; u++) {
         uint64_t seen = 0;
         int head = 0, tail = 0, found = -1;
         if (eff[u] == 0) continue;
@@ -2155,46 +2212,86 @@ SA_API int sa__mcm_plain(const sa_alloc *a, const uint64_t *eff, sa_match *mt) {
     return mt->size;
 }
 
+/* Bit set over the subsets of at most 8 outputs: bit S of w[S / 64]. */
+typedef struct sa__subsets {
+    uint64_t w[4];
+} sa__subsets;
+
+/* The subsets of `from` that are disjoint from the output set a, each with
+ * a added (a shift by a, since S | a = S + a when S & a = 0), OR-ed into to. */
+SA_API void sa__subsets_add(sa__subsets *to, const sa__subsets *from, int a) {
+    static const uint64_t zero_bit[6] = {
+        0x5555555555555555ull, 0x3333333333333333ull, 0x0F0F0F0F0F0F0F0Full,
+        0x00FF00FF00FF00FFull, 0x0000FFFF0000FFFFull, 0x00000000FFFFFFFFull };
+    uint64_t in[4];
+    int w, t, ws = a >> 6, bs = a & 63;
+    for (w = 0; w < 4; w++) {
+        uint64_t z = from->w[w];
+        for (t = 0; t < 6; t++) if ((a >> t) & 1) z &= zero_bit[t];
+        if (((a >> 6) & 1) && (w & 1)) z = 0;
+        if (((a >> 7) & 1) && (w & 2)) z = 0;
+        in[w] = z;
+    }
+    for (w = 3; w >= ws; w--) {
+        uint64_t v = in[w - ws] << bs;
+        if (bs && w - ws - 1 >= 0) v |= in[w - ws - 1] >> (64 - bs);
+        to->w[w] |= v;
+    }
+}
+
 /* Exact maximum with read-port pairing (num_outputs <= 8): dynamic
- * programming over buffers and the set of outputs used so far; a buffer's
- * options are the (out0, out1) pairs its two read ports can take together. */
+ * programming over the buffers and the set of outputs used so far, with
+ * the reachable sets of each stage as 256-bit sets.  A buffer's options are
+ * the (out0, out1) pairs its two read ports can take together. */
 SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          sa_match *mt) {
-    uint8_t reach[2][256];
-    uint8_t from[SA_ALLOC_MAX / 2 + 1][256];
-    uint8_t pick[SA_ALLOC_MAX / 2 + 1][256];
-    int nb = a->num_inputs / 2, m = a->num_outputs, states = 1 << m, b, s, best = 0, cur = 0;
-    for (s = 0; s < states; s++) reach[0][s] = 0;
-    reach[0][0] = 1;
+    sa__subsets reach[SA_ALLOC_MAX / 2 + 1];
+    int nb = a->num_inputs / 2, m = a->num_outputs, b, w, best = 0, best_bits = -1;
+    for (w = 0; w < 4; w++) reach[0].w[w] = 0;
+    reach[0].w[0] = 1;
     for (b = 0; b < nb; b++) {
-        uint64_t r0 = eff[2 * b], r1 = eff[2 * b + 1];
-        int o0, o1, nxt = cur ^ 1;
-        for (s = 0; s < states; s++) reach[nxt][s] = 0;
-        for (o0 = -1; o0 < m; o0++) {
-            uint64_t blk;
-            if (o0 >= 0 && !((r0 >> o0) & 1u)) continue;
-            blk = o0 >= 0 ? sa_read_buffer_clash(&bufs[b], o0) : 0;
-            for (o1 = -1; o1 < m; o1++) {
-                int used;
-                if (o1 >= 0 && (!((r1 >> o1) & 1u) || o1 == o0 || ((blk >> o1) & 1u))) continue;
-                used = (o0 >= 0 ? 1 << o0 : 0) | (o1 >= 0 ? 1 << o1 : 0);
-                for (s = 0; s < states; s++) {
-                    if (!reach[cur][s] || (s & used) || reach[nxt][s | used]) continue;
-                    reach[nxt][s | used] = 1;
-                    from[b][s | used] = (uint8_t)s;
-                    pick[b][s | used] = (uint8_t)((o0 + 1) | ((o1 + 1) << 4));
-                }
+        uint64_t r0 = eff[2 * b], r1 = eff[2 * b + 1], x, y;
+        reach[b + 1] = reach[b]; /* neither read port matched */
+        for (x = r0; x; x &= x - 1) {
+            int o0 = sa__ctz64(x);
+            uint64_t ok1 = r1 & ~sa_read_buffer_clash(&bufs[b], o0) & ~((uint64_t)1 << o0);
+            sa__subsets_add(&reach[b + 1], &reach[b], 1 << o0);
+            for (y = ok1; y; y &= y - 1) sa__subsets_add(&reach[b + 1], &reach[b], (1 << o0) | (1 << sa__ctz64(y)));
+        }
+        for (y = r1; y; y &= y - 1) sa__subsets_add(&reach[b + 1], &reach[b], 1 << sa__ctz64(y));
+    }
+    for (w = 0; w < 4; w++) {
+        uint64_t x;
+        for (x = reach[nb].w[w]; x; x &= x - 1) {
+            int s = 64 * w + sa__ctz64(x), c = sa__bits((uint64_t)s);
+            if (c > best_bits) { best_bits = c; best = s; }
+        }
+    }
+    (void)m;
+    /* Walk back: for each buffer an option that leads from a reachable set. */
+    for (b = nb - 1; b >= 0; b--) {
+        uint64_t r0 = eff[2 * b], r1 = eff[2 * b + 1], x, y;
+        int o0 = -1, o1 = -1, done = 0;
+#define SA__REACHED(s) ((reach[b].w[(s) >> 6] >> ((s) & 63)) & 1u)
+        if (SA__REACHED(best)) done = 1;
+        for (x = r0; x && !done; x &= x - 1) {
+            int c0 = sa__ctz64(x);
+            uint64_t ok1 = r1 & ~sa_read_buffer_clash(&bufs[b], c0) & ~((uint64_t)1 << c0);
+            if (!((best >> c0) & 1)) continue;
+            if (SA__REACHED(best & ~(1 << c0))) { o0 = c0; done = 1; break; }
+            for (y = ok1 & (uint64_t)best; y; y &= y - 1) {
+                int c1 = sa__ctz64(y);
+                if (SA__REACHED(best & ~(1 << c0) & ~(1 << c1))) { o0 = c0; o1 = c1; done = 1; break; }
             }
         }
-        cur = nxt;
-    }
-    for (s = 0; s < states; s++)
-        if (reach[cur][s] && sa__bits((uint64_t)s) > sa__bits((uint64_t)best)) best = s;
-    for (b = nb - 1, s = best; b >= 0; b--) {
-        int o0 = (pick[b][s] & 15) - 1, o1 = (pick[b][s] >> 4) - 1;
-        if (o0 >= 0) sa__match_add(mt, 2 * b, o0);
-        if (o1 >= 0) sa__match_add(mt, 2 * b + 1, o1);
-        s = from[b][s];
+        for (y = r1 & (uint64_t)best; y && !done; y &= y - 1) {
+            int c1 = sa__ctz64(y);
+            if (SA__REACHED(best & ~(1 << c1))) { o1 = c1; done = 1; }
+        }
+#undef SA__REACHED
+        SA_ASSERT(done);
+        if (o0 >= 0) { sa__match_add(mt, 2 * b, o0); best &= ~(1 << o0); }
+        if (o1 >= 0) { sa__match_add(mt, 2 * b + 1, o1); best &= ~(1 << o1); }
     }
     return mt->size;
 }

@@ -767,22 +767,31 @@ SR_API sr_result sr_table_build_dor(const sr_topology *t, uint32_t node, uint8_t
             uint32_t lo = node - (node % (span * (uint32_t)t->radix[d]));
             int c = coords[d];
             int keep = ip != t->proc_port && (ip >> 1) == d && !t->mesh[d];
-            int vlo = 0, vhi = t->radix[d];
+            int vlo = 0, vhi = t->radix[d], run_e = -1, k = t->radix[d];
+            uint32_t run_from = 0, run_to = 0;
+            sr_entry ent[2];
             if (base > lo) vlo = (int)((base - lo) / span);
             if (base + t->lut_entries < lo + (uint32_t)vhi * span)
                 vhi = (int)((base + t->lut_entries - lo + span - 1) / span);
+            ent[0] = sr__dor_make(t, ip, d, c, 0);
+            ent[1] = sr__dor_make(t, ip, d, c, 1);
             for (v = vlo; v < vhi; v++) {
                 uint32_t from = lo + (uint32_t)v * span, to = from + span;
                 int neg;
-                sr_entry e;
                 if (v == c) continue;
-                if (to <= base || from >= base + SR_LUT_ENTRIES) continue;
                 if (from < base) from = base;
                 if (to > base + t->lut_entries) to = base + t->lut_entries;
-                neg = keep ? !(ip & 1) : sr__direction2(t, d, c, 2 * v);
-                e = sr__dor_make(t, ip, d, c, neg);
-                memset(lut + (from - base), e, to - from);
+                if (keep) neg = !(ip & 1);
+                else if (t->mesh[d]) neg = v < c;
+                else {   /* shorter way round; ties by parity (sr__direction2) */
+                    int up = v > c ? v - c : v - c + k;
+                    neg = 2 * up < k ? 0 : 2 * up > k ? 1 : sr__tie_negative(c);
+                }
+                if (ent[neg] == run_e && from == run_to) { run_to = to; continue; }
+                if (run_e >= 0) memset(lut + (run_from - base), run_e, run_to - run_from);
+                run_e = ent[neg]; run_from = from; run_to = to;
             }
+            if (run_e >= 0) memset(lut + (run_from - base), run_e, run_to - run_from);
         }
         lut[node - base] = sr_entry_make(t->proc_port, SR_VC_KEEP);
     }
@@ -869,7 +878,7 @@ typedef struct sr_verify_report {
 } sr_verify_report;
 
 /* Per-state scratch words of the verifier. */
-#define SR__V_WORDS 6
+#define SR__V_WORDS 10
 /* Destinations whose LUT entries the verifier gathers at once (four cache
  * lines of every LUT): the walk of one destination then reads a small
  * contiguous array instead of one byte per line of the whole table set. */
@@ -886,8 +895,8 @@ SR_API size_t sr__v_row(const sr_topology *t) {
 /**
  * Bytes of scratch memory sr_verify needs.
  *
- * About 26 bytes per (router, input port, VC) state plus 64 copies of one
- * LUT entry per (router in a partition, input port): 20 MB for 32x32x32.
+ * About 42 bytes per (router, input port, VC) state plus 256 copies of
+ * one LUT entry per (router in a partition, input port): 27 MB for 32x32x32.
  *
  * :param t: the topology.
  * :returns: the size in bytes.
@@ -913,20 +922,123 @@ SR_API int sr__min_hops(const sr_topology *t, uint32_t a, uint32_t b) {
     return h;
 }
 
-/* Fill the witness with the states path[0..len) (the walk from rep->src). */
-SR_API void sr__witness_path(const sr_topology *t, const uint8_t *tables, const uint32_t *path,
-                             int len, uint32_t dst, sr_verify_report *rep) {
-    int i, first = len > SR_MAX_WITNESS ? len - SR_MAX_WITNESS : 0;
-    rep->witness_len = len - first;
-    rep->witness_truncated = first > 0;
-    for (i = first; i < len; i++) {
-        uint32_t x = path[i], u = (x >> 1) / (uint32_t)t->num_ports;
-        sr_hop *h = &rep->witness[i - first];
-        h->node = u;
-        h->in_port = (int)((x >> 1) % (uint32_t)t->num_ports);
-        h->vc = (int)(x & 1);
-        h->out_port = sr_entry_port(sr_table_lookup(t, tables + (size_t)u * t->table_size, u,
-                                                    h->in_port, dst));
+/* Fill the witness by walking src -> dst again through the tables, with
+ * `seen` (one byte per state, zeroed here) to stop at the first repeat;
+ * keeps the last SR_MAX_WITNESS steps. */
+SR_API void sr__witness_walk(const sr_topology *t, const sr_faults *f, const uint8_t *tables,
+                             uint32_t src, uint32_t dst, uint8_t *seen, sr_verify_report *rep) {
+    const uint32_t P = (uint32_t)t->num_ports;
+    uint32_t u = src, steps = 0;
+    int ip = t->proc_port, vb = 0;
+    memset(seen, 0, (size_t)t->num_nodes * P * 2);
+    rep->src = src;
+    rep->dst = dst;
+    for (;;) {
+        uint32_t x = (u * P + (uint32_t)ip) * 2 + (uint32_t)vb, v;
+        sr_entry e = sr_table_lookup(t, tables + (size_t)u * t->table_size, u, ip, dst);
+        int port = sr_entry_port(e);
+        sr_hop *h = &rep->witness[steps % SR_MAX_WITNESS];
+        h->node = u; h->in_port = ip; h->vc = vb; h->out_port = port;
+        steps++;
+        if (seen[x] || port >= t->proc_port || port == ip) break;
+        seen[x] = 1;
+        v = sr_next_hop(t, f, u, port);
+        if (v == SR_NO_NODE) break;
+        vb = sr_entry_vc(e, vb);
+        ip = port ^ 1;
+        u = v;
+    }
+    rep->witness_truncated = steps > SR_MAX_WITNESS;
+    rep->witness_len = steps > SR_MAX_WITNESS ? SR_MAX_WITNESS : (int)steps;
+    if (rep->witness_truncated) {   /* rotate so that the oldest kept step is first */
+        sr_hop tmp[SR_MAX_WITNESS];
+        uint32_t k;
+        for (k = 0; k < SR_MAX_WITNESS; k++) tmp[k] = rep->witness[(steps + k) % SR_MAX_WITNESS];
+        memcpy(rep->witness, tmp, sizeof tmp);
+    }
+}
+
+/* n / P by a multiply (exact for n < 2^32 / 17 and P <= 17, which covers
+ * every (router, input port) index); m = sr__divp_magic(P). */
+SR_API uint32_t sr__divp_magic(uint32_t p) { return (uint32_t)((0xFFFFFFFFull + p) / p); }
+SR_API uint32_t sr__divp(uint32_t n, uint32_t m) { return (uint32_t)(((uint64_t)n * m) >> 32); }
+
+/* The verifier's working state (private). */
+typedef struct sr__vctx {
+    const sr_topology *t;
+    const uint8_t *glut;     /* GLUT entry of the current partition per (u, ip) */
+    const uint32_t *nbr;     /* usable neighbour per (u, port) or SR_NO_NODE */
+    uint32_t *gst, *gex, *gh, *gmark, *gpath, *dep;
+    uint32_t part, pgen;
+    uint64_t deps;
+} sr__vctx;
+
+/* Follow GLUT entries from state y (a router outside the current
+ * partition) until the packet enters the partition; memoised per
+ * partition: gh[y] = hops << 2 | 2 with gex[y] the state entered, or 3
+ * for unroutable.  Returns the failure found on the way, if any. */
+SR_API sr_failure sr__v_glut(sr__vctx *c, uint32_t y) {
+    const sr_topology *t = c->t;
+    const uint32_t P = (uint32_t)t->num_ports, NP = P - 1;
+    uint32_t x = y, res = 3, ex = 0, h = 0;
+    int len = 0, j;
+    for (;;) {
+        uint32_t u, v, z;
+        int ip, vb, port, vb2;
+        sr_entry e;
+        if (c->gst[x] == c->pgen) {
+            if (c->gh[x] == 1) return SR_FAIL_LOOP;
+            res = c->gh[x];
+            ex = c->gex[x];
+            h = res >> 2;
+            break;
+        }
+        c->gst[x] = c->pgen;
+        c->gh[x] = 1;
+        c->gpath[len++] = x;
+        u = (x >> 1) / P;
+        ip = (int)((x >> 1) % P);
+        vb = (int)(x & 1);
+        e = c->glut[u * P + (uint32_t)ip];
+        port = e & 31;
+        if (port == SR_PORT_NONE) { res = 3; break; }
+        if (port == t->proc_port) return SR_FAIL_WRONG_EJECT;
+        if (port > t->proc_port || port == ip) return port == ip ? SR_FAIL_TURN_180 : SR_FAIL_DEAD_END;
+        v = c->nbr[u * NP + (uint32_t)port];
+        if (v == SR_NO_NODE) return SR_FAIL_DEAD_END;   /* refined by the caller */
+        vb2 = sr_entry_vc(e, vb);
+        z = (v * P + (uint32_t)(port ^ 1)) * 2 + (uint32_t)vb2;
+        if ((v >> SR_PARTITION_SHIFT) == c->part) { res = 2; ex = z; h = 0; break; }
+        x = z;
+    }
+    for (j = len - 1; j >= 0; j--) {
+        if (res == 3) { c->gh[c->gpath[j]] = 3; continue; }
+        h++;
+        c->gh[c->gpath[j]] = 2 | (h << 2);
+        c->gex[c->gpath[j]] = ex;
+    }
+    return SR_FAIL_NONE;
+}
+
+/* Record the dependencies of the GLUT segment from state y (once per
+ * partition). */
+SR_API void sr__v_glut_edges(sr__vctx *c, uint32_t y) {
+    const sr_topology *t = c->t;
+    const uint32_t P = (uint32_t)t->num_ports, NP = P - 1;
+    while (c->gmark[y] != c->pgen) {
+        uint32_t u = (y >> 1) / P, v;
+        int ip = (int)((y >> 1) % P), port;
+        sr_entry e = c->glut[u * P + (uint32_t)ip];
+        int vb2 = sr_entry_vc(e, (int)(y & 1));
+        c->gmark[y] = c->pgen;
+        port = e & 31;
+        if (ip != t->proc_port) {
+            uint32_t bit = 1u << (port * 2 + vb2);
+            if (!(c->dep[y] & bit)) { c->dep[y] |= bit; c->deps++; }
+        }
+        v = c->nbr[u * NP + (uint32_t)port];
+        if ((v >> SR_PARTITION_SHIFT) == c->part) break;
+        y = (v * P + (uint32_t)(port ^ 1)) * 2 + (uint32_t)vb2;
     }
 }
 
@@ -970,11 +1082,12 @@ SR_API void sr__witness_path(const sr_topology *t, const uint8_t *tables, const 
 SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const uint8_t *tables,
                            int flags, void *scratch, size_t scratch_size, sr_verify_report *rep) {
     const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes, NP = P - 1;
-    const uint32_t S = N * P * 2, L = t->lut_entries;
+    const uint32_t S = N * P * 2, L = t->lut_entries, PM = sr__divp_magic(P);
     const size_t LP = sr__v_row(t);
     uint32_t *sv, *dep, *path, *stk, *stkmask, *nbr;
     uint8_t *color, *outbit, *glut, *block;
     uint32_t dst, src, i, t0 = 0xFFFFFFFFu, part = 0xFFFFFFFFu, base = 0;
+    sr__vctx c;
     if (!t || !tables || !scratch || !rep) return SR_ERR_NULL;
     if (scratch_size < sr_verify_scratch_size(t)) return SR_ERR_BUFFER_SIZE;
     if (faults && faults->num_nodes != N) return SR_ERR_NODE_RANGE;
@@ -982,15 +1095,23 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
     sv = (uint32_t *)scratch;          /* per state: stamp, then status */
     dep = sv + 2 * (size_t)S;
     path = dep + S;
-    stk = path + S;
+    stk = path + S;                    /* phase (a): GLUT state jumped to */
     stkmask = stk + S;
-    nbr = stkmask + S;
+    c.gst = stkmask + S;
+    c.gex = c.gst + S;
+    c.gh = c.gex + S;
+    c.gmark = c.gh + S;
+    nbr = c.gmark + S;
     color = (uint8_t *)(nbr + (size_t)N * NP);
     outbit = color + S;
     glut = outbit + S;
     block = glut + (size_t)N * P;
+    c.t = t; c.glut = glut; c.nbr = nbr; c.dep = dep; c.gpath = stkmask; c.deps = 0;
+    c.part = 0; c.pgen = 0;
     memset(sv, 0, (size_t)S * 8);
     memset(dep, 0, (size_t)S * 4);
+    memset(c.gst, 0, (size_t)S * 4);
+    memset(c.gmark, 0, (size_t)S * 4);
     for (i = 0; i < N; i++) {
         int p;
         for (p = 0; p < (int)NP; p++) nbr[i * NP + (uint32_t)p] = sr_next_hop(t, faults, i, p);
@@ -1010,6 +1131,8 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
             if ((t0 >> SR_PARTITION_SHIFT) != part) {
                 part = t0 >> SR_PARTITION_SHIFT;
                 base = part << SR_PARTITION_SHIFT;
+                c.part = part;
+                c.pgen = part + 1;
                 for (u = 0; u < N; u++)
                     for (ip = 0; ip < (int)P; ip++)
                         glut[u * P + (uint32_t)ip] =
@@ -1026,26 +1149,32 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
         }
         row = block + (size_t)(dst - t0) * LP;
         for (src = 0; src < N; src++) {
-            uint32_t x, u, result = 0;
+            uint32_t x, x0, u, result = 0, pre = 0;
             int ip, vb, len = 0, j, ejected = 0;
             sr_failure fail = SR_FAIL_NONE;
             if (!sr_node_ok(faults, src)) continue;
-            u = src; ip = (int)t->proc_port; vb = 0;
-            x = (u * P + (uint32_t)ip) * 2;
-            for (;;) {
+            x0 = x = (src * P + (uint32_t)t->proc_port) * 2;
+            if ((src >> SR_PARTITION_SHIFT) != part) {
+                /* the GLUT part of the path, shared by the whole partition */
+                fail = sr__v_glut(&c, x0);
+                if (fail == SR_FAIL_NONE && c.gh[x0] == 3) result = 3;
+                else if (fail == SR_FAIL_NONE) { pre = c.gh[x0] >> 2; x = c.gex[x0]; }
+            }
+            u = sr__divp(x >> 1, PM); ip = (int)((x >> 1) - u * P); vb = (int)(x & 1);
+            while (fail == SR_FAIL_NONE && result == 0) {
                 sr_entry e;
                 int port, vb2;
                 uint32_t v;
                 if (sv[2 * x] == gen) {
-                    if ((sv[2 * x + 1] & 3) == 1) { fail = SR_FAIL_LOOP; path[len++] = x; }
+                    if ((sv[2 * x + 1] & 3) == 1) fail = SR_FAIL_LOOP;
                     else result = sv[2 * x + 1];
                     break;
                 }
                 sv[2 * x] = gen;
                 sv[2 * x + 1] = 1;
+                stk[len] = SR_NO_NODE;
                 path[len++] = x;
-                e = (u >> SR_PARTITION_SHIFT) != part ? glut[u * P + (uint32_t)ip]
-                                                      : row[(u - base) * P + (uint32_t)ip];
+                e = row[(u - base) * P + (uint32_t)ip];
                 port = e & 31;
                 if (port == SR_PORT_NONE) { result = 3; break; }
                 if (port == t->proc_port) {
@@ -1056,22 +1185,32 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
                 if (port > t->proc_port) { fail = SR_FAIL_DEAD_END; break; }
                 if (port == ip) { fail = SR_FAIL_TURN_180; break; }
                 v = nbr[u * NP + (uint32_t)port];
-                if (v == SR_NO_NODE) {
-                    uint32_t w = sr_neighbor(t, u, port);
-                    fail = w == SR_NO_NODE ? SR_FAIL_DEAD_END
-                         : sr_node_ok(faults, w) ? SR_FAIL_FAULTY_LINK : SR_FAIL_FAILED_NODE;
-                    break;
-                }
+                if (v == SR_NO_NODE) { fail = SR_FAIL_DEAD_END; break; }
                 vb2 = sr_entry_vc(e, vb);
                 outbit[x] = ip == t->proc_port ? 0xFF : (uint8_t)(port * 2 + vb2);
+                x = (v * P + (uint32_t)(port ^ 1)) * 2 + (uint32_t)vb2;
                 u = v; ip = port ^ 1; vb = vb2;
-                x = (u * P + (uint32_t)ip) * 2 + (uint32_t)vb;
+                if ((v >> SR_PARTITION_SHIFT) != part) {
+                    /* the route leaves the partition: jump over the GLUT part */
+                    stk[len - 1] = x;
+                    fail = sr__v_glut(&c, x);
+                    if (fail != SR_FAIL_NONE) break;
+                    if (c.gh[x] == 3) { result = 3; break; }
+                    x = c.gex[x];
+                    u = sr__divp(x >> 1, PM); ip = (int)((x >> 1) - u * P); vb = (int)(x & 1);
+                }
             }
             if (fail != SR_FAIL_NONE) {
+                sr__witness_walk(t, faults, tables, src, dst, color, rep);
+                /* name a missing link precisely from the last step */
+                if (fail == SR_FAIL_DEAD_END && rep->witness_len > 0) {
+                    const sr_hop *h = &rep->witness[rep->witness_len - 1];
+                    uint32_t w = sr_neighbor(t, h->node, h->out_port);
+                    if (w != SR_NO_NODE)
+                        fail = sr_node_ok(faults, w) ? SR_FAIL_FAULTY_LINK : SR_FAIL_FAILED_NODE;
+                }
                 rep->failure = fail;
-                rep->src = src;
-                rep->dst = dst;
-                sr__witness_path(t, tables, path, len, dst, rep);
+                rep->dependencies = c.deps;
                 return SR_OK;
             }
             /* unwind: every state of this walk gets the walk's outcome */
@@ -1081,12 +1220,18 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
                 for (j = len - 1; j >= 0; j--) {
                     uint32_t y = path[j];
                     hops++;
+                    if (stk[j] != SR_NO_NODE) {
+                        hops += c.gh[stk[j]] >> 2;
+                        sr__v_glut_edges(&c, stk[j]);
+                    }
                     sv[2 * y + 1] = 2 | (hops << 2);
                     if (outbit[y] != 0xFF) {             /* arrived on a link */
                         uint32_t bit = 1u << outbit[y];
-                        if (!(dep[y] & bit)) { dep[y] |= bit; rep->dependencies++; }
+                        if (!(dep[y] & bit)) { dep[y] |= bit; c.deps++; }
                     }
                 }
+                if ((src >> SR_PARTITION_SHIFT) != part) sr__v_glut_edges(&c, x0);
+                hops += pre;
                 if (src != dst) {
                     rep->delivered++;
                     rep->total_hops += hops;
@@ -1104,6 +1249,7 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
             if (src != dst) rep->pairs++;
         }
     }
+    rep->dependencies = c.deps;
     /* ---- (b) the channel dependency graph must be acyclic ---- */
     memset(color, 0, (size_t)S);
     for (i = 0; i < S; i++) {
@@ -1156,6 +1302,515 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
         }
     }
     rep->proven = 1;
+    return SR_OK;
+}
+
+/* ======================================================================
+ * Fault-aware table generation
+ * ====================================================================== */
+
+/** A (source, destination) pair. */
+typedef struct sr_pair {
+    uint32_t src;  /**< source node */
+    uint32_t dst;  /**< destination node */
+} sr_pair;
+
+/** What a fault-aware generator reports. */
+typedef struct sr_gen_report {
+    uint64_t pairs;       /**< ordered pairs of distinct live nodes */
+    uint64_t unroutable;  /**< pairs the generator could not route (their
+                               tables end in SR_ENTRY_NONE) */
+    size_t listed;        /**< unroutable pairs written to the caller's list
+                               (at most its capacity; the first ones by
+                               destination, then source) */
+    uint64_t patched;     /**< entries the generator's own delivery check
+                               turned into SR_ENTRY_NONE because the rules
+                               led into a loop or a dead end */
+} sr_gen_report;
+
+/* Destinations whose LUT entries the search generator collects before
+ * writing them to the tables as contiguous runs. */
+#define SR__GEN_BLOCK 256
+
+/* Offset of the delivery-check area in the generators' scratch: after a
+ * queue (4 bytes), entries (1) and a bitmap (1) per (router, input port). */
+SR_API size_t sr__gen_walk_offset(const sr_topology *t) {
+    size_t np = (size_t)t->num_nodes * (size_t)t->num_ports;
+    return (np * 6 + 7) & ~(size_t)7;
+}
+
+/**
+ * Bytes of scratch memory the fault-aware generators need.
+ *
+ * :param t: the topology.
+ * :returns: the size in bytes: about 34 per (router, input port) plus
+ *     256 per (router of a partition, input port): 15 MB for 32x32x32.
+ */
+SR_API size_t sr_gen_scratch_size(const sr_topology *t) {
+    size_t np = (size_t)t->num_nodes * (size_t)t->num_ports;
+    return sr__gen_walk_offset(t) + np * 2 * 12    /* walk: stamp, status, path */
+           + (size_t)t->num_nodes * (size_t)(t->num_ports - 1) * 4    /* neighbours */
+           + (size_t)t->lut_entries * (size_t)t->num_ports * SR__GEN_BLOCK;  /* LUT block */
+}
+
+/* The generators' table of usable neighbours, after the walk area. */
+SR_API uint32_t *sr__gen_nbr(const sr_topology *t, void *scratch, const sr_faults *f, int fill) {
+    size_t np = (size_t)t->num_nodes * (size_t)t->num_ports;
+    uint32_t *nbr = (uint32_t *)((uint8_t *)scratch + sr__gen_walk_offset(t) + np * 2 * 12);
+    uint32_t u, NP = (uint32_t)t->num_ports - 1;
+    int p;
+    if (fill)   /* bit 30: the link is a dateline link */
+        for (u = 0; u < t->num_nodes; u++)
+            for (p = 0; p < (int)NP; p++) {
+                uint32_t v = sr_next_hop(t, f, u, p);
+                if (v != SR_NO_NODE && sr_crosses_dateline(t, p, sr_coord(t, u, p >> 1)))
+                    v |= 1u << 30;
+                nbr[u * NP + (uint32_t)p] = v;
+            }
+    return nbr;
+}
+
+/* Check the arguments every generator shares. */
+SR_API sr_result sr__gen_args(const sr_topology *t, const sr_faults *f, uint8_t *tables,
+                              size_t tables_size, void *scratch, size_t scratch_size,
+                              sr_gen_report *rep) {
+    if (!t || !tables || !scratch || !rep) return SR_ERR_NULL;
+    if (tables_size / t->table_size < t->num_nodes) return SR_ERR_BUFFER_SIZE;
+    if (scratch_size < sr_gen_scratch_size(t)) return SR_ERR_BUFFER_SIZE;
+    if (f && f->num_nodes != t->num_nodes) return SR_ERR_NODE_RANGE;
+    return SR_OK;
+}
+
+/* Pointer to the entry of router u, input port ip, destination dst. */
+SR_API uint8_t *sr__entry_at(const sr_topology *t, uint8_t *tables, uint32_t u, int ip, uint32_t dst) {
+    uint8_t *tab = tables + (size_t)u * t->table_size + (size_t)ip * t->table_stride;
+    if ((dst >> SR_PARTITION_SHIFT) != (u >> SR_PARTITION_SHIFT)) return tab + (dst >> SR_PARTITION_SHIFT);
+    return tab + SR_GLUT_ENTRIES + (dst & (SR_LUT_ENTRIES - 1));
+}
+
+/* The generators' delivery check: follow every live pair through the
+ * tables; where a walk loops, dead-ends, uses a failed link or node, turns
+ * 180 degrees or ejects at the wrong node, the entry of the failing state
+ * becomes SR_ENTRY_NONE (and the walk is retried), so that every pair ends
+ * delivered or explicitly unroutable.  Lists the unroutable pairs. */
+SR_API void sr__gen_finish(const sr_topology *t, const sr_faults *f, uint8_t *tables, void *scratch,
+                           const uint32_t *nbr, sr_pair *list, size_t capacity, sr_gen_report *rep) {
+    const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes, S = N * P * 2, NP = P - 1;
+    uint32_t *sv = (uint32_t *)scratch, *path = sv + 2 * (size_t)S;
+    uint32_t dst, src;
+    memset(sv, 0, (size_t)S * 8);
+    for (dst = 0; dst < N; dst++) {
+        uint32_t gen = dst + 1;
+        if (!sr_node_ok(f, dst)) continue;
+        for (src = 0; src < N; src++) {
+            uint32_t x, u, result;
+            int ip, vb, len, j, bad;
+            if (!sr_node_ok(f, src)) continue;
+        retry:
+            u = src; ip = t->proc_port; vb = 0; len = 0; bad = 0; result = 3;
+            x = (u * P + (uint32_t)ip) * 2;
+            for (;;) {
+                sr_entry e;
+                int port;
+                uint32_t v;
+                if (sv[2 * x] == gen) {
+                    if (sv[2 * x + 1] == 1) bad = 1;
+                    else result = sv[2 * x + 1];
+                    break;
+                }
+                sv[2 * x] = gen;
+                sv[2 * x + 1] = 1;
+                path[len++] = x;
+                e = *sr__entry_at(t, tables, u, ip, dst);
+                port = e & 31;
+                if (port == SR_PORT_NONE) { result = 3; break; }
+                if (port == t->proc_port) { if (u == dst) result = 2; else bad = 1; break; }
+                v = port < t->proc_port && port != ip ? nbr[u * NP + (uint32_t)port] : SR_NO_NODE;
+                if (v == SR_NO_NODE) { bad = 1; break; }
+                v &= ~(1u << 30);
+                vb = sr_entry_vc(e, vb);
+                u = v; ip = port ^ 1;
+                x = (u * P + (uint32_t)ip) * 2 + (uint32_t)vb;
+            }
+            if (bad) {
+                /* cut the walk at its last state and try again */
+                uint32_t y = path[len - 1];
+                *sr__entry_at(t, tables, (y >> 1) / P, (int)((y >> 1) % P), dst) = SR_ENTRY_NONE;
+                rep->patched++;
+                for (j = 0; j < len; j++) sv[2 * path[j]] = 0;
+                goto retry;
+            }
+            for (j = 0; j < len; j++) sv[2 * path[j] + 1] = result;
+            if (src == dst) continue;
+            rep->pairs++;
+            if (result == 3) {
+                if (rep->listed < capacity && list) {
+                    list[rep->listed].src = src;
+                    list[rep->listed].dst = dst;
+                    rep->listed++;
+                }
+                rep->unroutable++;
+            }
+        }
+    }
+}
+
+/**
+ * Default direction order of sr_tables_build_search: positive first,
+ * then negative (x+, y+, z+, ..., x-, y-, z-, ...).
+ *
+ * :param t: the topology.
+ * :param order: out, t->num_ports - 1 ports, lowest rank first.
+ */
+SR_API void sr_order_positive_first(const sr_topology *t, int *order) {
+    int d;
+    for (d = 0; d < t->num_dims; d++) {
+        order[d] = 2 * d;
+        order[t->num_dims + d] = 2 * d + 1;
+    }
+}
+
+/* Backward breadth-first search over states (node, input port) towards the
+ * targets already in the queue; entries of newly reached states are
+ * written to E (indexed u * P + ip).  `region` limits the nodes: when
+ * `inside` is 1 only nodes of partition `part` are used, when 0 only nodes
+ * outside it.  rank[] is the direction order. */
+SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int *rank, uint8_t *E,
+                           uint32_t *queue, uint32_t head, uint32_t tail, int use_part,
+                           uint32_t part, int inside) {
+    const uint32_t P = (uint32_t)t->num_ports, NP = P - 1;
+    const uint32_t PM = sr__divp_magic(P);
+    int all_mesh = 1, d;
+    for (d = 0; d < t->num_dims; d++) all_mesh &= t->mesh[d];
+    while (head < tail) {
+        uint32_t y = queue[head++], v = sr__divp(y, PM), w;
+        int j = (int)(y - v * P), q, i, upper;
+        if (j == t->proc_port) continue;
+        w = nbr[v * NP + (uint32_t)j];         /* the node the packet came from */
+        q = j ^ 1;                             /* the port it left w by */
+        if (w == SR_NO_NODE) continue;
+        upper = (int)(w >> 30) & 1;            /* a dateline link */
+        w &= ~(1u << 30);
+        if (use_part && (((w >> SR_PARTITION_SHIFT) == part) != inside)) continue;
+        for (i = 0; i < (int)P; i++) {
+            uint32_t z = w * P + (uint32_t)i;
+            int straight;
+            if (E[z] != SR_ENTRY_NONE || i == q) continue;   /* taken; 180 turn */
+            straight = i != t->proc_port && (i ^ 1) == q;
+            if (i != t->proc_port && !straight) {
+                /* a turn from direction i^1 to q */
+                if (all_mesh ? ((i ^ 1) & 1) && !(q & 1) : rank[q] < rank[i ^ 1]) continue;
+            }
+            E[z] = sr_entry_make(q, upper ? SR_VC_UPPER : straight ? SR_VC_KEEP : SR_VC_LOWER);
+            if (i != t->proc_port) queue[tail++] = z;
+        }
+    }
+}
+
+/**
+ * Fault-aware tables by search ("beyond the paper"): for every destination,
+ * shortest routes in the graph of (router, input port) states under a
+ * direction-order discipline with dateline VCs.
+ *
+ * Discipline: the 2n directions have a total order (``order``, default
+ * positive-first: x+, y+, z+, ..., x-, y-, z-, ...).  A packet may continue
+ * straight, or turn only into a direction of higher rank; it never turns
+ * 180 degrees.  When every dimension is a mesh (no wrap-around, no
+ * dateline) the discipline is instead the positive-first turn model of
+ * Glass and Ni [9] (any turn except from a negative to a positive
+ * direction), which allows every route the direction orders allow and
+ * more; ``order`` is then ignored.  VCs: the lower VC of the class on every new direction, the
+ * upper VC from the hop over that dimension's dateline on.  Every channel
+ * then has a rank (direction rank, VC, distance from the dateline) that
+ * strictly grows along every route (a straight run never reaches its
+ * dateline twice: it would revisit a state, and shortest routes do not), so
+ * the channel dependency graph of ALL destinations together is acyclic,
+ * whatever the faults.  Within the discipline the search is complete: a
+ * pair is unroutable only if no route obeying the discipline exists.
+ *
+ * With more than one global partition, routes to a destination stay
+ * inside its partition; a router outside uses its GLUT entry, which is the
+ * shortest route (same discipline) to a state that enters the partition
+ * over an x link and from which every destination of the partition is
+ * reachable.
+ *
+ * Departure from seed 001: this is not the SeaStar rule set (see
+ * sr_tables_build_seastar) but a generator that routes every pair that any
+ * destination-based routing within the discipline could.
+ *
+ * :param t: the topology.
+ * :param faults: failed links and nodes, or NULL.
+ * :param order: the 2n network ports, lowest rank first, or NULL for
+ *     positive-first.
+ * :param tables: out, N * sr_table_size(t) bytes.
+ * :param tables_size: size of ``tables``.
+ * :param scratch: sr_gen_scratch_size(t) bytes, aligned for uint32_t.
+ * :param scratch_size: its size.
+ * :param list: out, unroutable pairs (may be NULL).
+ * :param capacity: entries of ``list``.
+ * :param rep: out, counts.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE;
+ *     SR_ERR_ORDER (order is not a permutation of the network ports).
+ *     Nothing is written on error.
+ * :paper: beyond seed 001 (same table format, deadlock avoidance by a
+ *     turn order as in Glass and Ni [9], dateline VCs as in Dally and Seitz [7]).
+ */
+SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *faults,
+                                        const int *order, uint8_t *tables, size_t tables_size,
+                                        void *scratch, size_t scratch_size, sr_pair *list,
+                                        size_t capacity, sr_gen_report *rep) {
+    const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes;
+    int rank[SR_MAX_PORTS], ord[SR_MAX_PORTS], i;
+    uint32_t *queue, *nbr, dst, u, part;
+    uint8_t *E, *good, *blk;
+    sr_result r = sr__gen_args(t, faults, tables, tables_size, scratch, scratch_size, rep);
+    if (r != SR_OK) return r;
+    if (order) memcpy(ord, order, sizeof(int) * (size_t)(P - 1));
+    else sr_order_positive_first(t, ord);
+    for (i = 0; i < (int)P; i++) rank[i] = -1;
+    for (i = 0; i < (int)P - 1; i++) {
+        if (ord[i] < 0 || ord[i] >= (int)P - 1 || rank[ord[i]] >= 0) return SR_ERR_ORDER;
+        rank[ord[i]] = i;
+    }
+    memset(rep, 0, sizeof *rep);
+    nbr = sr__gen_nbr(t, scratch, faults, 1);
+    blk = (uint8_t *)(nbr + (size_t)N * (P - 1));
+    queue = (uint32_t *)scratch;
+    E = (uint8_t *)(queue + (size_t)N * P);
+    good = E + (size_t)N * P;
+    memset(tables, SR_ENTRY_NONE, (size_t)N * t->table_size);
+    for (part = 0; part < t->num_partitions; part++) {
+        uint32_t lo = part << SR_PARTITION_SHIFT, hi = lo + t->lut_entries, tail;
+        int multi = t->num_partitions > 1;
+        if (hi > N) hi = N;
+        memset(good, 1, (size_t)N * P);
+        for (dst = lo; dst < hi; dst++) {
+            uint32_t b = (dst - lo) % SR__GEN_BLOCK, live = sr_node_ok(faults, dst);
+            if (live) {
+                memset(E + (size_t)lo * P, SR_ENTRY_NONE, (size_t)(hi - lo) * P);
+                tail = 0;
+                for (i = 0; i < (int)P; i++) {
+                    E[dst * P + (uint32_t)i] = sr_entry_make(t->proc_port, SR_VC_KEEP);
+                    if (i != t->proc_port) queue[tail++] = dst * P + (uint32_t)i;
+                }
+                sr__search_bfs(t, nbr, rank, E, queue, 0, tail, multi, part, 1);
+            }
+            for (u = lo; u < hi; u++)
+                for (i = 0; i < (int)P; i++) {
+                    uint32_t z = u * P + (uint32_t)i;
+                    uint8_t e = live ? E[z] : SR_ENTRY_NONE;
+                    blk[(size_t)(z - lo * P) * SR__GEN_BLOCK + b] = e;
+                    if (e == SR_ENTRY_NONE && live) good[z] = 0;
+                }
+            if (b == SR__GEN_BLOCK - 1 || dst == hi - 1)   /* write the block's runs */
+                for (u = lo; u < hi; u++)
+                    for (i = 0; i < (int)P; i++)
+                        memcpy(tables + (size_t)u * t->table_size + (size_t)i * t->table_stride +
+                                   SR_GLUT_ENTRIES + (dst - lo - b),
+                               blk + (size_t)((u - lo) * P + (uint32_t)i) * SR__GEN_BLOCK, b + 1);
+        }
+        if (!multi) break;
+        /* GLUT entries for this partition: shortest routes to a good state
+         * entered over an x link */
+        memset(E, SR_ENTRY_NONE, (size_t)N * P);
+        tail = 0;
+        for (u = lo; u < hi; u++)
+            for (i = 0; i < 2; i++)
+                if (good[u * P + (uint32_t)i] && sr_node_ok(faults, u)) {
+                    E[u * P + (uint32_t)i] = 0;            /* a target, not an entry */
+                    queue[tail++] = u * P + (uint32_t)i;
+                }
+        sr__search_bfs(t, nbr, rank, E, queue, 0, tail, 1, part, 0);
+        for (u = 0; u < N; u++) {
+            if ((u >> SR_PARTITION_SHIFT) == part) continue;
+            for (i = 0; i < (int)P; i++)
+                tables[(size_t)u * t->table_size + (size_t)i * t->table_stride + part] =
+                    E[u * P + (uint32_t)i];
+        }
+    }
+    /* Every state with an entry has a route (a BFS tree path, or a GLUT
+     * path to a state that reaches every destination of the partition), so
+     * a pair is unroutable exactly when its injection entry is NONE. */
+    for (dst = 0; dst < N; dst++) {
+        uint32_t src;
+        if (!sr_node_ok(faults, dst)) continue;
+        for (src = 0; src < N; src++) {
+            if (src == dst || !sr_node_ok(faults, src)) continue;
+            rep->pairs++;
+            if (*sr__entry_at(t, tables, src, t->proc_port, dst) != SR_ENTRY_NONE) continue;
+            if (list && rep->listed < capacity) {
+                list[rep->listed].src = src;
+                list[rep->listed].dst = dst;
+                rep->listed++;
+            }
+            rep->unroutable++;
+        }
+    }
+    return SR_OK;
+}
+
+/* Usable port: not the input port (no 180-degree turn) and a live link. */
+SR_API int sr__avail(const sr_topology *t, const sr_faults *f, uint32_t u, int in_port, int port) {
+    return port != in_port && sr_next_hop(t, f, u, port) != SR_NO_NODE;
+}
+
+/* Entry for leaving u by `port` after arriving on in_port. */
+SR_API sr_entry sr__entry_for(const sr_topology *t, uint32_t u, int in_port, int port) {
+    int straight = in_port != t->proc_port && (in_port ^ 1) == port;
+    if (sr_crosses_dateline(t, port, sr_coord(t, u, port >> 1))) return sr_entry_make(port, SR_VC_UPPER);
+    return sr_entry_make(port, straight ? SR_VC_KEEP : SR_VC_LOWER);
+}
+
+/**
+ * One entry of the SeaStar fault-routing rules (3 dimensions).
+ *
+ * Starts from the dimension-order choice (sr_dor_entry) and applies the
+ * rules of seed 001 in this reading:
+ *
+ * - X link wanted but broken: y+ if usable, else z+ if usable and it does
+ *   not cross the z dateline, else no route.  X link usable, but the node
+ *   across it has neither a usable y+ nor z+ link: take z+ now if the X
+ *   link enters the destination's partition from outside, or the packet
+ *   is in the destination's partition at the destination's y.
+ * - Y link wanted but broken: z+, else the opposite Y direction.  Y link
+ *   usable, but at the next node the dimension-order choice is z+ and its
+ *   z+ link is broken: take z+ now (look-ahead).
+ * - z+ wanted but broken: y+, else y-.  z- wanted: follow the z- path to
+ *   the destination's z; if any link or node on it has failed, go z+ (the
+ *   long way round).
+ * - Everywhere: the input port is never the output (no 180-degree turn),
+ *   so "wanted" includes "not the port the packet came in on".  VC: upper
+ *   across a dateline, keep when going straight on, lower on a turn.
+ *
+ * The rule text leaves cases open (what to do when every alternative is
+ * broken, the "dodge y- at Ymax" option, the restriction on directions
+ * after a dateline that an input-port table cannot see); this function
+ * returns SR_ENTRY_NONE where no listed choice applies, and
+ * sr_tables_build_seastar checks the result for loops.
+ *
+ * :param t: the topology (3 dimensions, asserted).
+ * :param f: faults, or NULL.
+ * :param u: the router.
+ * :param in_port: the input port.
+ * :param dst: the destination (for a GLUT entry: any node of the partition).
+ * :returns: the entry.
+ * :paper: seed 001 "Routing rules for X links", "... Y links", "... Z links";
+ *     seed 004 Chapter 8.2.2.2-8.2.2.4.
+ */
+SR_API sr_entry sr_seastar_entry(const sr_topology *t, const sr_faults *f, uint32_t u, int in_port,
+                                 uint32_t dst) {
+    const int YP = 2, YM = 3, ZP = 4;
+    sr_entry def;
+    int q, d;
+    SR_ASSERT(t->num_dims == 3);
+    if (!sr_node_ok(f, u)) return SR_ENTRY_NONE;
+    def = sr_dor_entry(t, u, in_port, dst);
+    q = sr_entry_port(def);
+    if (q == t->proc_port) return def;
+    d = q >> 1;
+    if (d == 0) {
+        uint32_t v;
+        if (!sr__avail(t, f, u, in_port, q)) {
+            if (sr__avail(t, f, u, in_port, YP)) return sr__entry_for(t, u, in_port, YP);
+            if (sr__avail(t, f, u, in_port, ZP) && !sr_crosses_dateline(t, ZP, sr_coord(t, u, 2)))
+                return sr__entry_for(t, u, in_port, ZP);
+            return SR_ENTRY_NONE;
+        }
+        v = sr_neighbor(t, u, q);
+        if (sr_next_hop(t, f, v, YP) == SR_NO_NODE && sr_next_hop(t, f, v, ZP) == SR_NO_NODE &&
+            sr__avail(t, f, u, in_port, ZP)) {
+            uint32_t pd = dst >> SR_PARTITION_SHIFT;
+            int enters = (v >> SR_PARTITION_SHIFT) == pd && (u >> SR_PARTITION_SHIFT) != pd;
+            int here = (u >> SR_PARTITION_SHIFT) == pd && sr_coord(t, u, 1) == sr_coord(t, dst, 1);
+            if (enters || here) return sr__entry_for(t, u, in_port, ZP);
+        }
+        return sr__entry_for(t, u, in_port, q);
+    }
+    if (d == 1) {
+        uint32_t v;
+        if (!sr__avail(t, f, u, in_port, q)) {
+            if (sr__avail(t, f, u, in_port, ZP)) return sr__entry_for(t, u, in_port, ZP);
+            if (sr__avail(t, f, u, in_port, q ^ 1)) return sr__entry_for(t, u, in_port, q ^ 1);
+            return SR_ENTRY_NONE;
+        }
+        v = sr_neighbor(t, u, q);
+        if (v != dst && sr_entry_port(sr_dor_entry(t, v, q ^ 1, dst)) == ZP &&
+            sr_next_hop(t, f, v, ZP) == SR_NO_NODE && sr__avail(t, f, u, in_port, ZP))
+            return sr__entry_for(t, u, in_port, ZP);
+        return sr__entry_for(t, u, in_port, q);
+    }
+    if (q == ZP) {
+        if (sr__avail(t, f, u, in_port, ZP)) return sr__entry_for(t, u, in_port, ZP);
+        if (sr__avail(t, f, u, in_port, YP)) return sr__entry_for(t, u, in_port, YP);
+        if (sr__avail(t, f, u, in_port, YM)) return sr__entry_for(t, u, in_port, YM);
+        return SR_ENTRY_NONE;
+    }
+    {   /* z-: the whole z- path must be clean, else the long way round */
+        uint32_t w = u;
+        int clean = sr__avail(t, f, u, in_port, q);
+        while (clean && sr_coord(t, w, 2) != sr_coord(t, dst, 2)) {
+            uint32_t x = sr_next_hop(t, f, w, q);
+            if (x == SR_NO_NODE) clean = 0;
+            else w = x;
+        }
+        if (clean) return sr__entry_for(t, u, in_port, q);
+        if (sr__avail(t, f, u, in_port, ZP)) return sr__entry_for(t, u, in_port, ZP);
+        return SR_ENTRY_NONE;
+    }
+}
+
+/**
+ * Fault-aware tables by the SeaStar rules (3 dimensions).
+ *
+ * Every entry of every router and input port is sr_seastar_entry (GLUT
+ * entries with a node of the partition as the destination).  Then every
+ * pair of live nodes is followed through the tables; where the rules lead
+ * into a loop, a dead end, a failed link or node, or a 180-degree turn,
+ * the entry of the failing state becomes SR_ENTRY_NONE, so the tables
+ * deliver every pair they do not declare unroutable.  The rules do not
+ * guarantee an acyclic channel dependency graph in every fault pattern:
+ * check the result with sr_verify.
+ *
+ * :param t: the topology (3 dimensions).
+ * :param faults: failed links and nodes, or NULL.
+ * :param tables: out, N * sr_table_size(t) bytes.
+ * :param tables_size: size of ``tables``.
+ * :param scratch: sr_gen_scratch_size(t) bytes, aligned for uint32_t.
+ * :param scratch_size: its size.
+ * :param list: out, unroutable pairs (may be NULL).
+ * :param capacity: entries of ``list``.
+ * :param rep: out, counts (``patched``: entries cut by the delivery check).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (not 3 dimensions);
+ *     SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE.  Nothing is written on error.
+ * :paper: seed 001 "Avoiding deadlock in the presence of faults and turn
+ *     constraints" and the routing rules for X, Y and Z links.
+ */
+SR_API sr_result sr_tables_build_seastar(const sr_topology *t, const sr_faults *faults,
+                                         uint8_t *tables, size_t tables_size, void *scratch,
+                                         size_t scratch_size, sr_pair *list, size_t capacity,
+                                         sr_gen_report *rep) {
+    uint32_t u, q, dst, *nbr;
+    int ip;
+    sr_result r = sr__gen_args(t, faults, tables, tables_size, scratch, scratch_size, rep);
+    if (r != SR_OK) return r;
+    if (t->num_dims != 3) return SR_ERR_DIMS;
+    memset(rep, 0, sizeof *rep);
+    nbr = sr__gen_nbr(t, scratch, faults, 1);
+    for (u = 0; u < t->num_nodes; u++) {
+        uint32_t base = u & ~(uint32_t)(SR_LUT_ENTRIES - 1);
+        for (ip = 0; ip < t->num_ports; ip++) {
+            uint8_t *glut = tables + (size_t)u * t->table_size + (size_t)ip * t->table_stride;
+            for (q = 0; q < SR_GLUT_ENTRIES; q++)
+                glut[q] = (q < t->num_partitions && q != (u >> SR_PARTITION_SHIFT))
+                              ? sr_seastar_entry(t, faults, u, ip, q << SR_PARTITION_SHIFT)
+                              : SR_ENTRY_NONE;
+            for (dst = base; dst < base + t->lut_entries; dst++)
+                glut[SR_GLUT_ENTRIES + (dst - base)] =
+                    dst < t->num_nodes ? sr_seastar_entry(t, faults, u, ip, dst) : SR_ENTRY_NONE;
+        }
+    }
+    sr__gen_finish(t, faults, tables, (uint8_t *)scratch + sr__gen_walk_offset(t), nbr, list,
+                   capacity, rep);
     return SR_OK;
 }
 

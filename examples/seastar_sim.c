@@ -18,7 +18,7 @@ typedef struct opts {
     ss_params p;
     sim_traffic t;
     uint64_t warmup, cycles, seed;
-    int csv, csv_header, quiet, compare, histogram;
+    int csv, csv_header, quiet, compare, histogram, estimate, random_faults;
     const char *per_source;       /* file for per-source bandwidth CSV */
     const char *loads;            /* comma list: a sweep */
     const char *label;
@@ -37,6 +37,12 @@ static void usage(FILE *f) {
 "  --mesh DIMS         dimensions that are meshes, e.g. x or xz (default none)\n"
 "  --tie plus|balanced torus routes of exactly k/2 hops: all + (as seed 000\n"
 "                      Figure 4(b)) or seastar_route.h's balanced split (default)\n"
+"  --fault-link N:P    fail the link of node N at port P (0-5 or +x,-x,..,-z);\n"
+"                      repeatable; tables then come from a fault-aware generator\n"
+"  --fault-node N      fail node N (repeatable)\n"
+"  --random-link-faults K  fail K random links (chosen with --seed)\n"
+"  --tables dor|search|seastar  table generator (default: dor, or search with\n"
+"                      faults; seastar = the seed 001 fault rules, 3-D only)\n"
 "  --router-delay N    cycles from input buffer to output arbitration (20)\n"
 "  --link-delay N      cycles on a link (10)\n"
 "  --credit-delay N    cycles for a credit to return (10)\n"
@@ -64,6 +70,7 @@ static void usage(FILE *f) {
 "  --cycles N          measured cycles (default 10000)\n"
 "  --seed N            random seed (default 1)\n"
 "  --compare           run round-robin and age-based and print them side by side\n"
+"  --estimate          print the Section 3 AGE_CLOCK_PERIOD estimate and exit\n"
 "  --csv               one CSV line per run (with a header line)\n"
 "  --no-header         omit the CSV header\n"
 "  --histogram         print the RTR_AGE_GROUP age histogram\n"
@@ -133,6 +140,33 @@ static void parse(opts *o, int argc, char **argv) {
             else if (!strcmp(v, "balanced")) o->p.tie_plus = 0;
             else die_usage("--tie plus|balanced", v);
         }
+        else if (!strcmp(a, "--fault-link")) {
+            static const char *pn[6] = { "+x", "-x", "+y", "-y", "+z", "-z" };
+            char *colon;
+            int port = -1, k;
+            NEEDV();
+            if (o->p.num_fault_links >= SS_MAX_FAULTS) die_usage("too many --fault-link", v);
+            colon = strchr(v, ':');
+            if (!colon) die_usage("--fault-link NODE:PORT (PORT 0-5 or +x..-z)", v);
+            for (k = 0; k < 6; k++) if (!strcmp(colon + 1, pn[k])) port = k;
+            if (port < 0) port = atoi(colon + 1);
+            o->p.fault_link[o->p.num_fault_links][0] = (uint32_t)strtoul(v, NULL, 0);
+            o->p.fault_link[o->p.num_fault_links][1] = (uint32_t)port;
+            o->p.num_fault_links++;
+        }
+        else if (!strcmp(a, "--fault-node")) {
+            NEEDV();
+            if (o->p.num_fault_nodes >= SS_MAX_FAULTS) die_usage("too many --fault-node", v);
+            o->p.fault_node[o->p.num_fault_nodes++] = (uint32_t)strtoul(v, NULL, 0);
+        }
+        else if (!strcmp(a, "--random-link-faults")) { NEEDV(); o->random_faults = atoi(v); }
+        else if (!strcmp(a, "--tables")) {
+            NEEDV();
+            if (!strcmp(v, "dor")) o->p.table_gen = SS_TABLES_DOR;
+            else if (!strcmp(v, "search")) o->p.table_gen = SS_TABLES_SEARCH;
+            else if (!strcmp(v, "seastar")) o->p.table_gen = SS_TABLES_SEASTAR;
+            else die_usage("--tables dor|search|seastar", v);
+        }
         else if (!strcmp(a, "--router-delay")) { NEEDV(); o->p.router_delay = atoi(v); }
         else if (!strcmp(a, "--link-delay")) { NEEDV(); o->p.link_delay = atoi(v); }
         else if (!strcmp(a, "--credit-delay")) { NEEDV(); o->p.credit_delay = atoi(v); }
@@ -181,11 +215,16 @@ static void parse(opts *o, int argc, char **argv) {
         else if (!strcmp(a, "--cycles")) { NEEDV(); o->cycles = strtoull(v, NULL, 0); }
         else if (!strcmp(a, "--seed")) { NEEDV(); o->seed = strtoull(v, NULL, 0); }
         else if (!strcmp(a, "--compare")) o->compare = 1;
+        else if (!strcmp(a, "--estimate")) o->estimate = 1;
         else if (!strcmp(a, "--csv")) o->csv = 1;
         else if (!strcmp(a, "--no-header")) o->csv_header = 0;
         else if (!strcmp(a, "--histogram")) o->histogram = 1;
         else if (!strcmp(a, "--per-source")) { NEEDV(); o->per_source = v; }
-        else if (!strcmp(a, "--label")) { NEEDV(); o->label = v; }
+        else if (!strcmp(a, "--label")) {
+            NEEDV();
+            if (strchr(v, '"')) die_usage("--label must not contain a double quote", v);
+            o->label = v;
+        }
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
         else die_usage("unknown option", a);
 #undef NEEDV
@@ -203,6 +242,11 @@ static void run_one(const opts *o, const ss_params *p, double load, ss_summary *
     err = ss_net_init(&net, p, &t, o->seed);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(1); }
     long_run = !o->quiet && (double)net.n * (double)(o->warmup + o->cycles) > 5e7;
+    if (!o->quiet && (p->num_fault_links || p->num_fault_nodes))
+        fprintf(stderr, "seastar_sim: %d failed links, %d failed nodes; %s tables; %llu of %llu pairs "
+                "unroutable (not generated)\n", p->num_fault_links, p->num_fault_nodes,
+                p->table_gen == SS_TABLES_SEASTAR ? "SeaStar-rule" : "search",
+                (unsigned long long)net.gen.unroutable, (unsigned long long)net.gen.pairs);
     snprintf(label, sizeof label, "%s load %.3f", p->age.age_rr_select ? "age" : "rr", load);
     if (long_run) fprintf(stderr, "  %s: %u routers, %llu + %llu cycles\n", label, net.n,
                           (unsigned long long)o->warmup, (unsigned long long)o->cycles);
@@ -227,7 +271,7 @@ static void csv_header(void) {
 
 static void csv_line(const opts *o, const ss_params *p, const ss_summary *s) {
     int d;
-    printf("%s,%dx%dx%d,%s,%s,%u,%d:%d:%d,%.4f,%.4f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.2f,%.3f,%.2f,%.2f,%.2f",
+    printf("\"%s\",%dx%dx%d,%s,%s,%u,%d:%d:%d,%.4f,%.4f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.2f,%.3f,%.2f,%.2f,%.2f",
            o->label ? o->label : "", p->radix[0], p->dims > 1 ? p->radix[1] : 1,
            p->dims > 2 ? p->radix[2] : 1, sim_pattern_name(o->t.pattern),
            p->age.age_rr_select == 0 ? "rr" : p->age.age_rr_select == ~(uint64_t)0 ? "age" : "mix",
@@ -259,12 +303,16 @@ static void print_summary(const char *title, const ss_summary *s) {
 
 static void print_histogram(const ss_summary *s) {
     uint64_t tot = s->age_hist[0] + s->age_hist[1] + s->age_hist[2] + s->age_hist[3];
-    int b;
+    int b, d;
     printf("  RTR_AGE_GROUP (network ports):");
     for (b = 0; b < 4; b++)
         printf(" %d-%d: %llu (%.1f%%)", b * 64, b * 64 + 63, (unsigned long long)s->age_hist[b],
                tot ? 100.0 * (double)s->age_hist[b] / (double)tot : 0.0);
-    printf("\n");
+    printf("\n  per port (0-63 / 64-127 / 128-191 / 192-255):\n");
+    for (d = 0; d < SS_PORTS; d++)
+        printf("    %-4s %llu / %llu / %llu / %llu\n", port_names[d],
+               (unsigned long long)s->age_hist_port[d][0], (unsigned long long)s->age_hist_port[d][1],
+               (unsigned long long)s->age_hist_port[d][2], (unsigned long long)s->age_hist_port[d][3]);
 }
 
 static void write_per_source(const char *path, const ss_net *net, const char *tag, int append) {
@@ -296,7 +344,7 @@ static void demo_merging(void) {
             o.p.mesh[0] = topo == 0;
             o.p.tie_plus = 1;
             o.p.age.age_rr_select = a ? ~(uint64_t)0 : 0;
-            o.p.age.age_clock_period = 8;
+            o.p.age.age_clock_period = topo == 0 ? 13 : 8;   /* best of a sweep */
             o.t.pattern = SIM_HOTSPOT;
             o.t.hotspot = 7;
             o.t.load = 1.0;
@@ -328,7 +376,8 @@ static void demo_merging(void) {
             }
         printf("   max/min         %6.1fx      %6.2fx                 %6.1fx      %6.2fx\n",
                mx[0][0] / mn[0][0], mx[0][1] / mn[0][1], mx[1][0] / mn[1][0], mx[1][1] / mn[1][1]);
-        printf("   (a fair share is 1/7 = %.4f)\n\n", 1.0 / 7);
+        printf("   (a fair share is 1/7 = %.4f; age-based: biases 1, AGE_CLOCK_PERIOD 13 on\n"
+           "   the mesh and 8 on the torus, the best of a sweep: see docs/simulator.rst)\n\n", 1.0 / 7);
     }
 }
 
@@ -336,7 +385,7 @@ static void demo_torus(void) {
     opts o;
     ss_summary s[2];
     int a;
-    const char *names[2] = { "round-robin", "age-based (period 8, bias 3,2,1)" };
+    const char *names[2] = { "round-robin", "AGE_CLOCK_PERIOD 8, biases x,y,z = 3,2,1" };
     set_defaults(&o);
     ss_params_default(&o.p, 8, 8, 8);
     o.t.pattern = SIM_UNIFORM;
@@ -351,15 +400,15 @@ static void demo_torus(void) {
     }
     printf("2. An 8x8x8 torus (512 SeaStar routers), uniform random traffic near\n"
            "   saturation (0.34 flits/node/cycle offered, 9-flit packets).\n\n");
-    printf("                                   %-14s %s\n", names[0], "age-based");
+    printf("                                   %-14s %s\n", "round-robin", "age-based");
     printf("   accepted (flits/node/cycle)     %-14.4f %.4f\n", s[0].accepted, s[1].accepted);
     printf("   mean latency (cycles)           %-14.1f %.1f\n", s[0].lat_mean, s[1].lat_mean);
     printf("   std dev of latency              %-14.1f %.1f\n", s[0].lat_std, s[1].lat_std);
     printf("   99th percentile                 %-14llu %llu\n", (unsigned long long)s[0].lat_p99, (unsigned long long)s[1].lat_p99);
     printf("   maximum latency                 %-14llu %llu\n", (unsigned long long)s[0].lat_max, (unsigned long long)s[1].lat_max);
-    printf("   stalled cycles/packet, +x (Eq17) %-13.2f %.2f\n", s[0].occupancy[0], s[1].occupancy[0]);
+    printf("   +x stalled cycles/packet (Eq17) %-14.2f %.2f\n", s[0].occupancy[0], s[1].occupancy[0]);
     printf("   slowest/fastest source          %-14.3f %.3f\n", s[0].src_min / s[0].src_max, s[1].src_min / s[1].src_max);
-    printf("   (%s)\n\n", names[1]);
+    printf("   (age-based: %s)\n\n", names[1]);
 }
 
 int main(int argc, char **argv) {
@@ -377,6 +426,47 @@ int main(int argc, char **argv) {
     }
     set_defaults(&o);
     parse(&o, argc, argv);
+    if (o.random_faults > 0) {
+        sim_rng fr;
+        int dims = o.p.dims, added = 0, tries = 0;
+        uint32_t n = (uint32_t)o.p.radix[0] * (uint32_t)(dims > 1 ? o.p.radix[1] : 1) *
+                     (uint32_t)(dims > 2 ? o.p.radix[2] : 1);
+        sim_rng_seed(&fr, o.seed * 7919u + 17u);
+        while (added < o.random_faults && tries++ < 100000 && o.p.num_fault_links < SS_MAX_FAULTS) {
+            uint32_t node = sim_rng_below(&fr, n);
+            int port = (int)sim_rng_below(&fr, (uint32_t)(2 * dims)), c[3], d = port / 2;
+            sim_shape sh;
+            sim_shape_init(&sh, dims, o.p.radix, o.p.mesh);
+            sim_coords(&sh, node, c);
+            if (o.p.mesh[d] && ((port & 1) ? c[d] == 0 : c[d] == o.p.radix[d] - 1)) continue;
+            o.p.fault_link[o.p.num_fault_links][0] = node;
+            o.p.fault_link[o.p.num_fault_links][1] = (uint32_t)port;
+            o.p.num_fault_links++;
+            added++;
+        }
+    }
+    if (o.estimate) {
+        sa_period_desc pd;
+        sa_period_estimate pe;
+        sa_result rr;
+        int d;
+        memset(&pd, 0, sizeof pd);
+        pd.num_dims = o.p.dims;
+        for (d = 0; d < o.p.dims; d++) {
+            pd.radix[d] = o.p.radix[d];
+            pd.mesh[d] = o.p.mesh[d];
+            pd.bias[d] = o.p.age.req_age_bias[2 * d];
+        }
+        pd.input_buffer_flits = o.p.input_buffer_flits;
+        pd.staging_buffer_flits = o.p.staging_buffer_flits;
+        pd.max_packet_flits = o.p.max_packet_flits;
+        rr = sa_age_clock_period_estimate(&pd, &pe);
+        if (rr != SA_OK) { fprintf(stderr, "seastar_sim: %s\n", sa_result_string(rr)); return 1; }
+        printf("Section 3 estimate: hops %d, T_bias %d, %d age ticks per hop, %d packets x %d cycles = "
+               "%d cycles per hop: AGE_CLOCK_PERIOD %u\n", pe.total_hops, pe.bias_total, pe.ticks_per_hop,
+               pe.packets_queued, pe.cycles_per_packet, pe.queue_cycles_per_hop, pe.age_clock_period);
+        return 0;
+    }
     if (o.t.pattern == SIM_PERMUTATION) {
         char err[256];
         uint32_t n = (uint32_t)o.p.radix[0] * (uint32_t)(o.p.dims > 1 ? o.p.radix[1] : 1) *

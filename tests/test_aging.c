@@ -816,8 +816,9 @@ ST_TEST(aging_bad_section3_input) {
     ST_EQ(SA_ERR_PARAM_RANGE, sa_age_clock_period_estimate(&d, &e)); /* biases reach target */
 }
 
-/* The SIMD age comparison (x86-64) and the portable one agree on random
- * candidate sets of every size, and both find the brute-force oldest. */
+/* The SIMD age comparison (x86-64), the portable one and the sparse one
+ * agree on random candidate sets of every size and density, and all find
+ * the brute-force oldest. */
 ST_TEST(arb_oldest_simd_matches_portable_and_brute_force) {
     uint64_t seed = 2024;
     int trial;
@@ -828,12 +829,21 @@ ST_TEST(arb_oldest_simd_matches_portable_and_brute_force) {
         unsigned best = 0, max_age = 999;
         for (i = 0; i < n; i++) ages[i] = (uint8_t)st_rand_below(&seed, (uint32_t)range);
         if (trial % 5 == 0) eligible &= st_rand(&seed);
+        if (trial % 7 == 0) eligible &= st_rand(&seed) & st_rand(&seed) & st_rand(&seed);
         if (!eligible) eligible = (uint64_t)1 << (n - 1);
         for (i = 0; i < n; i++)
             if (((eligible >> i) & 1u) && ages[i] > best) best = ages[i];
         for (i = 0; i < n; i++)
             if (((eligible >> i) & 1u) && ages[i] == best) want |= (uint64_t)1 << i;
         got = sa__oldest_portable(eligible, ages, n, &max_age);
+        ST_EQ_U64(want, got);
+        ST_EQ(best, max_age);
+        max_age = 999;
+        got = sa__oldest_sparse(eligible, ages, &max_age);
+        ST_EQ_U64(want, got);
+        ST_EQ(best, max_age);
+        max_age = 999;
+        got = sa__oldest(eligible, ages, n, &max_age);
         ST_EQ_U64(want, got);
         ST_EQ(best, max_age);
 #ifdef SA_SIMD_SSE2

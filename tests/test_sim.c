@@ -293,16 +293,73 @@ ST_TEST(sim_merging_shares_round_robin_mesh_and_torus) {
 }
 
 ST_TEST(sim_merging_shares_age_based_even_out) {
-    /* Age-based arbitration (AGE_CLOCK_PERIOD 16) shrinks the spread of
-     * the mesh shares from 32x (1/2 against 1/64) to under 3.5x, and
-     * every source gets at least 1/2 of the fair 1/7 (round-robin: 1/64,
-     * about 1/9 of it).  The bounds are the measured 2.8x and 0.107 with
-     * margin; the paper gives no number. */
+    /* Age-based arbitration evens the shares out (the paper gives no
+     * number).  Measured here: on the mesh at AGE_CLOCK_PERIOD 13 the
+     * shares lie in 0.134..0.177 (max/min 1.32, against 32 for
+     * round-robin); on the torus at period 8 in 0.117..0.256 (2.2, against
+     * 4).  The bounds leave a margin of about 20% on the measured spread
+     * and assert every source gets at least 80% (mesh) or 70% (torus) of
+     * the fair 1/7. */
     double s[7], mn = 1, mx = 0;
     uint64_t n;
     int i;
-    ST_CHECK(sim_shares(1, 1, 16, s, &n));
+    ST_CHECK(sim_shares(1, 1, 13, s, &n));
     for (i = 0; i < 7; i++) { if (s[i] < mn) mn = s[i]; if (s[i] > mx) mx = s[i]; }
-    ST_CHECKF(mx / mn < 3.5, "max/min share %.2f", mx / mn);
-    ST_CHECKF(mn > 0.5 / 7, "smallest share %.4f", mn);
+    ST_CHECKF(mx / mn < 1.6, "mesh max/min share %.2f", mx / mn);
+    ST_CHECKF(mn > 0.8 / 7, "mesh smallest share %.4f", mn);
+    mn = 1; mx = 0;
+    ST_CHECK(sim_shares(0, 1, 8, s, &n));
+    for (i = 0; i < 7; i++) { if (s[i] < mn) mn = s[i]; if (s[i] > mx) mx = s[i]; }
+    ST_CHECKF(mx / mn < 2.6, "torus max/min share %.2f", mx / mn);
+    ST_CHECKF(mn > 0.7 / 7, "torus smallest share %.4f", mn);
+}
+
+/* Faults: tables from seastar_route.h's fault-aware generators; no packet
+ * may use a failed link or touch a failed node, and conservation holds
+ * beyond saturation. */
+static const char *sim_faulty(int gen) {
+    ss_params p;
+    sim_traffic t;
+    ss_net net;
+    const char *err;
+    uint32_t r;
+    int d, i;
+    ss_params_default(&p, 4, 4, 4);
+    p.table_gen = gen;
+    p.num_fault_links = 3;
+    p.fault_link[0][0] = 0;  p.fault_link[0][1] = 0;    /* node 0, +x */
+    p.fault_link[1][0] = 5;  p.fault_link[1][1] = 2;    /* node 5, +y */
+    p.fault_link[2][0] = 42; p.fault_link[2][1] = 5;    /* node 42, -z */
+    p.num_fault_nodes = 1;
+    p.fault_node[0] = 21;
+    sim_traffic_default(&t);
+    t.load = 0.8;
+    t.sizes[0] = 1; t.sizes[1] = 9; t.num_sizes = 2;
+    t.src_queue_max = 8;
+    err = ss_net_init(&net, &p, &t, 5);
+    if (err) return err;
+    ss_run(&net, 2000, NULL, NULL);
+    err = ss_audit(&net);
+    if (!err && net.delivered == 0) err = "nothing delivered";
+    for (r = 0; r < net.n && !err; r++)
+        for (d = 0; d < 6; d++) {
+            int dead = r == 21 || sr_neighbor(&net.topo, r, d) == 21;
+            for (i = 0; i < 3; i++) {
+                uint32_t other = sr_neighbor(&net.topo, p.fault_link[i][0], (int)p.fault_link[i][1]);
+                if ((r == p.fault_link[i][0] && d == (int)p.fault_link[i][1]) ||
+                    (r == other && d == ((int)p.fault_link[i][1] ^ 1)))
+                    dead = 1;
+            }
+            if (dead && net.out[r * SS_PORTS + d].flits != 0) err = "a packet crossed a failed link or node";
+        }
+    if (!err && net.st.src_flits[21] != 0) err = "the failed node sent packets";
+    ss_net_free(&net);
+    return err;
+}
+
+ST_TEST(sim_faults_avoided_and_conserved) {
+    const char *e = sim_faulty(SS_TABLES_SEARCH);
+    ST_CHECKF(e == NULL, "search tables: %s", e);
+    e = sim_faulty(SS_TABLES_SEASTAR);
+    ST_CHECKF(e == NULL, "SeaStar-rule tables: %s", e);
 }

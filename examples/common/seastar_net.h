@@ -73,7 +73,16 @@ enum { SS_AT_SOURCE = 1, SS_ON_LINK, SS_IN_INPUT, SS_IN_STAGING, SS_EJECTING };
 
 /** Event types. */
 enum { SS_EV_ARRIVE = 1, SS_EV_WAKE_OUT, SS_EV_CREDIT, SS_EV_NIC_CREDIT,
-       SS_EV_STAGE_FREE, SS_EV_DELIVER, SS_EV_WAKE_NIC, SS_EV_WAKE_IN };
+       SS_EV_UNUSED, SS_EV_DELIVER, SS_EV_WAKE_NIC, SS_EV_WAKE_IN };
+
+/** Largest number of failed links (and of failed nodes) of a network. */
+#define SS_MAX_FAULTS 256
+/** Table generator: dimension-order tables (sr_table_build_dor). */
+#define SS_TABLES_DOR 1
+/** Table generator: the search generator (sr_tables_build_search). */
+#define SS_TABLES_SEARCH 2
+/** Table generator: the SeaStar fault rules (sr_tables_build_seastar, 3-D). */
+#define SS_TABLES_SEASTAR 3
 
 /** Network and router parameters.  ss_params_default fills SeaStar's. */
 typedef struct ss_params {
@@ -93,6 +102,15 @@ typedef struct ss_params {
                                     000); 0: seastar_route.h's balanced
                                     tie-break (+ from even, - from odd) */
     sa_age_config age;         /**< the aging registers of every router */
+    /* Faults (seastar_route.h fault sets).  With any fault the tables come
+     * from a fault-aware generator; packets between a pair the generator
+     * reports unroutable, or to or from a failed node, are not generated. */
+    int num_fault_links;       /**< entries of fault_link */
+    uint32_t fault_link[SS_MAX_FAULTS][2]; /**< (node, port) of a failed link */
+    int num_fault_nodes;       /**< entries of fault_node */
+    uint32_t fault_node[SS_MAX_FAULTS];    /**< failed nodes */
+    int table_gen;             /**< SS_TABLES_DOR, _SEARCH or _SEASTAR (0 = DOR
+                                    without faults, search with faults) */
 } ss_params;
 
 /** SeaStar's parameters on a kx x ky x kz torus (kz = ky = 1 for fewer
@@ -130,6 +148,11 @@ typedef struct ss_out {
     uint8_t head_vc[SS_CANDS];     /**< staging head: VC on the next link */
     uint8_t used[SS_CANDS];        /**< flits reserved in each staging buffer */
     uint32_t occupied;    /**< bit c: staging buffer c holds a packet */
+    uint32_t blocked;     /**< bit c: the input FIFO feeding staging buffer c
+                               waits for room in it */
+    int32_t drain_c;      /**< staging buffer of the packet on the link (its
+                               flits leave until link_free), or -1 */
+    uint32_t drain_flits; /**< that packet's size */
     int32_t nbr;          /**< router at the other end, -1 if no link */
     uint16_t credits[SS_VCS]; /**< send credits per VC */
     sa_output_arb arb;    /**< seastar_arb.h output arbiter */
@@ -185,6 +208,11 @@ typedef struct ss_net {
     sr_topology topo;          /**< seastar_route.h topology */
     uint8_t *tables;           /**< per router, per input port GLUT + LUT */
     int32_t *nbr;              /**< nbr[6r+d]: neighbour in direction d or -1 */
+    uint32_t *fault_mask;      /**< seastar_route.h fault set storage */
+    sr_faults faults;          /**< the fault set (mask NULL: no faults) */
+    uint64_t *unroutable;      /**< sorted (src << 32 | dst) pairs not generated */
+    size_t num_unroutable;     /**< entries of unroutable */
+    sr_gen_report gen;         /**< the table generator's report */
     sa_age_clock *clk;         /**< one age clock per router */
     ss_out *out;               /**< out[7r+o] */
     sim_fifo *stage;           /**< staging FIFOs, stage[(7r+o)*24+c] */
@@ -272,6 +300,10 @@ static inline const char *ss_params_check(const ss_params *p) {
     if (!(p->eject_bw > 0.0) || p->eject_bw > 1.0) return "eject bandwidth must be in (0, 1]";
     if (sa_age_config_validate(&p->age) != SA_OK) return sa_result_string(sa_age_config_validate(&p->age));
     if (p->age.num_ports < SS_PORTS) return "the age configuration needs 7 ports";
+    if (p->num_fault_links < 0 || p->num_fault_links > SS_MAX_FAULTS ||
+        p->num_fault_nodes < 0 || p->num_fault_nodes > SS_MAX_FAULTS) return "too many faults";
+    if (p->table_gen < 0 || p->table_gen > SS_TABLES_SEASTAR) return "unknown table generator";
+    if (p->table_gen == SS_TABLES_SEASTAR && p->dims != 3) return "the SeaStar fault rules need 3 dimensions";
     return NULL;
 }
 
@@ -306,6 +338,81 @@ static inline void ss_stats_close(ss_net *net) {
         ss_out *o = &net->out[i];
         if (o->stall_since != SS_NEVER) { o->stalled += now - o->stall_since; o->stall_since = now; }
     }
+}
+
+static inline void ss_net_free(ss_net *net);
+
+static inline int ss__cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Fill net->tables: DOR tables router by router, or, with faults (or when
+ * asked), a fault-aware generator over the whole network, keeping the list
+ * of pairs it could not route. */
+static inline const char *ss__build_tables(ss_net *net) {
+    const ss_params *p = &net->p;
+    const sr_topology *t = &net->topo;
+    int gen = p->table_gen, i;
+    uint32_t r;
+    if (gen == 0) gen = (p->num_fault_links || p->num_fault_nodes) ? SS_TABLES_SEARCH : SS_TABLES_DOR;
+    if (gen == SS_TABLES_DOR && (p->num_fault_links || p->num_fault_nodes))
+        return "dimension-order tables cannot route around faults (use the search or seastar generator)";
+    if (gen == SS_TABLES_DOR) {
+        for (r = 0; r < net->n; r++) {
+            if (sr_table_build_dor(t, r, net->tables + (size_t)r * t->table_size, t->table_size) != SR_OK)
+                return "sr_table_build_dor failed";
+            if (p->tie_plus) ss__tables_tie_plus(net, r);
+        }
+        return NULL;
+    }
+    {
+        size_t scratch_size = sr_gen_scratch_size(t), cap = 1u << 20;
+        void *scratch;
+        sr_pair *list;
+        sr_result rr;
+        net->fault_mask = (uint32_t *)sim_calloc(1, sr_faults_size(t));
+        if (sr_faults_init(&net->faults, t, net->fault_mask, sr_faults_size(t)) != SR_OK)
+            return "sr_faults_init failed";
+        for (i = 0; i < p->num_fault_links; i++)
+            if (sr_fault_link(&net->faults, t, p->fault_link[i][0], (int)p->fault_link[i][1]) != SR_OK)
+                return "bad failed link (node out of range, or no link at that port)";
+        for (i = 0; i < p->num_fault_nodes; i++)
+            if (sr_fault_node(&net->faults, t, p->fault_node[i]) != SR_OK) return "bad failed node";
+        scratch = sim_calloc(1, scratch_size);
+        list = (sr_pair *)sim_calloc(cap, sizeof(sr_pair));
+        if (gen == SS_TABLES_SEASTAR)
+            rr = sr_tables_build_seastar(t, &net->faults, net->tables, (size_t)net->n * t->table_size,
+                                         scratch, scratch_size, list, cap, &net->gen);
+        else
+            rr = sr_tables_build_search(t, &net->faults, NULL, net->tables, (size_t)net->n * t->table_size,
+                                        scratch, scratch_size, list, cap, &net->gen);
+        free(scratch);
+        if (rr != SR_OK) { free(list); return sr_result_string(rr); }
+        if (net->gen.unroutable > net->gen.listed) { free(list); return "more than 2^20 unroutable pairs"; }
+        net->num_unroutable = net->gen.listed;
+        net->unroutable = (uint64_t *)sim_calloc(net->num_unroutable ? net->num_unroutable : 1, sizeof(uint64_t));
+        for (r = 0; r < net->num_unroutable; r++)
+            net->unroutable[r] = ((uint64_t)list[r].src << 32) | list[r].dst;
+        qsort(net->unroutable, net->num_unroutable, sizeof(uint64_t), ss__cmp_u64);
+        free(list);
+        return NULL;
+    }
+}
+
+/** Whether packets may go from src to dst: both nodes alive and the pair
+ *  routable by the tables. */
+static inline int ss_pair_ok(const ss_net *net, uint32_t src, uint32_t dst) {
+    uint64_t key;
+    size_t lo = 0, hi = net->num_unroutable;
+    if (net->faults.mask == NULL) return 1;
+    if (!sr_node_ok(&net->faults, src) || !sr_node_ok(&net->faults, dst)) return 0;
+    key = ((uint64_t)src << 32) | dst;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (net->unroutable[mid] < key) lo = mid + 1; else hi = mid;
+    }
+    return !(lo < net->num_unroutable && net->unroutable[lo] == key);
 }
 
 /** Build a network.  Returns NULL on success, else a message (the network
@@ -352,19 +459,19 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
     net->st.src_flits = (uint64_t *)sim_calloc(n, sizeof(uint64_t));
     sim_latency_init(&net->st.latency);
     sim_latency_init(&net->st.net_latency);
+    err = ss__build_tables(net);
+    if (err) { ss_net_free(net); return err; }
     for (r = 0; r < n; r++) {
-        if (sr_table_build_dor(&net->topo, r, net->tables + (size_t)r * net->topo.table_size,
-                               net->topo.table_size) != SR_OK)
-            sim_die("sr_table_build_dor failed");
-        if (p->tie_plus) ss__tables_tie_plus(net, r);
         for (d = 0; d < 6; d++) {
-            uint32_t nb = d < 2 * p->dims ? sr_neighbor(&net->topo, r, d) : SR_NO_NODE;
+            uint32_t nb = d < 2 * p->dims
+                        ? sr_next_hop(&net->topo, net->faults.mask ? &net->faults : NULL, r, d) : SR_NO_NODE;
             net->nbr[6 * r + d] = nb == SR_NO_NODE ? -1 : (int32_t)nb;
         }
         sa_age_clock_init(&net->clk[r], &p->age);
         for (d = 0; d < SS_PORTS; d++) {
             ss_out *o = &net->out[r * SS_PORTS + d];
             o->next_wake = o->dirty_at = o->stall_since = SS_NEVER;
+            o->drain_c = -1;
             o->nbr = d < 6 ? net->nbr[6 * r + d] : (int32_t)r;
             for (s = 0; s < SS_VCS; s++)
                 o->credits[s] = (uint16_t)(d == SS_PROC ? 65535 : p->input_buffer_flits);
@@ -401,7 +508,7 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
 
 /** Free a network's memory. */
 static inline void ss_net_free(ss_net *net) {
-    free(net->tables); free(net->nbr); free(net->clk); free(net->out);
+    free(net->tables); free(net->nbr); free(net->fault_mask); free(net->unroutable); free(net->clk); free(net->out);
     free(net->stage); free(net->inq); free(net->in_dirty); free(net->nic);
     free(net->work_in); free(net->work_out); free(net->work_nic);
     free(net->st.src_flits);
@@ -436,35 +543,33 @@ static inline void ss__dirty_nic(ss_net *net, uint32_t r) {
 /* Ask for output oi to be arbitrated at cycle t (> now). */
 static inline void ss__wake_out(ss_net *net, uint32_t oi, uint64_t t) {
     ss_out *o = &net->out[oi];
-    if (o->next_wake > net->wheel.now && o->next_wake <= t) return; /* earlier one pending */
+    /* An earlier (or this cycle's, not yet processed) wake-up is pending:
+     * it will arbitrate and ask again if needed.  A processed wake-up
+     * resets next_wake to SS_NEVER. */
+    if (o->next_wake >= net->wheel.now && o->next_wake <= t) return;
     o->next_wake = t;
     sim_wheel_at(&net->wheel, t, oi, SIM_EV_B(SS_EV_WAKE_OUT, 0));
 }
 
 static inline void ss__wake_nic(ss_net *net, uint32_t r, uint64_t t) {
     ss_nic *c = &net->nic[r];
-    if (c->next_wake > net->wheel.now && c->next_wake <= t) return;
+    if (c->next_wake >= net->wheel.now && c->next_wake <= t) return;
     c->next_wake = t;
     sim_wheel_at(&net->wheel, t, r, SIM_EV_B(SS_EV_WAKE_NIC, 0));
 }
 
 /* ---- the router ---------------------------------------------------- */
 
-/* A header reaches input port in_port of router r (Procedure 1, routing). */
-static inline void ss__arrive(ss_net *net, uint32_t r, int in_port, uint32_t pi) {
-    sim_packet *pk = &net->pool.pkt[pi];
-    int op, ovc;
-    uint32_t qi = ((uint32_t)r * SS_PORTS + (uint32_t)in_port) * SS_VCS + pk->vc;
-    sim_fifo *q = &net->inq[qi];
-    sa_age_arrive(&net->clk[r], &net->p.age, in_port, pk->vc, &pk->age_field);
-    ss_route(net, r, in_port, pk->vc, pk->dst, &op, &ovc);
-    pk->in_port = (uint8_t)in_port;
-    pk->out_port = (uint8_t)op;
-    pk->out_vc = (uint8_t)ovc;
-    pk->t_hop = net->wheel.now;
-    pk->state = SS_IN_INPUT;
-    sim_fifo_push(q, net->pool.pkt, pi);
-    if (q->head == pi) ss__dirty_in(net, qi);
+/* Staging space is released lazily: the packet on an output link frees its
+ * staging buffer when its tail has left (at link_free); the release is
+ * applied by whoever looks next (a move into the buffer or the next grant),
+ * and an input FIFO that found the buffer full is woken at link_free.
+ * This saves one event per hop. */
+static inline void ss__settle_drain(ss_out *o, uint64_t now) {
+    if (o->drain_c >= 0 && o->link_free <= now) {
+        o->used[o->drain_c] = (uint8_t)(o->used[o->drain_c] - o->drain_flits);
+        o->drain_c = -1;
+    }
 }
 
 /* Move the head of input FIFO qi to its staging buffer if it fits. */
@@ -483,7 +588,13 @@ static inline void ss__try_move(ss_net *net, uint32_t qi) {
     if (pk->out_port == in_port) sim_die("routing asked for a 180-degree turn");
     c = (uint32_t)ss_source_of((int)in_port, pk->out_port) * SS_VCS + v;
     o = &net->out[oi];
-    if (o->used[c] + pk->size > net->p.staging_buffer_flits) return; /* STAGE_FREE retries */
+    ss__settle_drain(o, now);
+    if (o->used[c] + pk->size > net->p.staging_buffer_flits) {
+        /* Full: wait for the packet draining from it, or for its next grant. */
+        if (o->drain_c == (int32_t)c) sim_wheel_at(&net->wheel, o->link_free, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
+        else o->blocked |= 1u << c;
+        return;
+    }
     sim_fifo_pop(q, net->pool.pkt);
     o->used[c] = (uint8_t)(o->used[c] + pk->size);
     pk->t_ready = now + (uint64_t)net->p.router_delay;
@@ -507,6 +618,27 @@ static inline void ss__try_move(ss_net *net, uint32_t qi) {
                      SIM_EV_B(SS_EV_CREDIT, v | ((uint32_t)pk->size << 2)));
     }
     if (q->head != SIM_NIL) sim_wheel_at(&net->wheel, now + 1, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
+}
+
+/* A header reaches input port in_port of router r (Procedure 1, routing). */
+static inline void ss__arrive(ss_net *net, uint32_t r, int in_port, uint32_t pi) {
+    sim_packet *pk = &net->pool.pkt[pi];
+    int op, ovc;
+    uint32_t qi = ((uint32_t)r * SS_PORTS + (uint32_t)in_port) * SS_VCS + pk->vc;
+    sim_fifo *q = &net->inq[qi];
+    sa_age_arrive(&net->clk[r], &net->p.age, in_port, pk->vc, &pk->age_field);
+    ss_route(net, r, in_port, pk->vc, pk->dst, &op, &ovc);
+    pk->in_port = (uint8_t)in_port;
+    pk->out_port = (uint8_t)op;
+    pk->out_vc = (uint8_t)ovc;
+    pk->t_hop = net->wheel.now;
+    pk->state = SS_IN_INPUT;
+    sim_fifo_push(q, net->pool.pkt, pi);
+    /* At the head: move it to its staging buffer now.  Doing it here rather
+     * than in the move phase of the cycle changes nothing (a staging buffer
+     * has one feeding FIFO and its room is released by time, not by event)
+     * and saves a pass over the work list. */
+    if (q->head == pi) ss__try_move(net, qi);
 }
 
 /* Output arbitration of output oi at the current cycle (Procedure 2). */
@@ -541,6 +673,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         return;   /* credit returns wake the port */
     }
     if (o->stall_since != SS_NEVER) { o->stalled += now - o->stall_since; o->stall_since = SS_NEVER; }
+    ss__settle_drain(o, now);
     sa_output_arbitrate(&o->arb, &net->p.age, clk, eligible, ages, &g);
     c = (uint32_t)g.candidate;
     pi = sim_fifo_pop(&stg[c], pkt);
@@ -567,7 +700,14 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         sim_wheel_at(&net->wheel, now + ser, pi, SIM_EV_B(SS_EV_DELIVER, 0));
     }
     o->link_free = now + ser;
-    sim_wheel_at(&net->wheel, now + ser, oi, SIM_EV_B(SS_EV_STAGE_FREE, c | ((uint32_t)pk->size << 5)));
+    o->drain_c = (int32_t)c;
+    o->drain_flits = pk->size;
+    if (o->blocked & (1u << c)) {      /* wake the input FIFO waiting for room */
+        uint32_t in_port = (uint32_t)ss_input_of((int)(c / SS_VCS), (int)op);
+        o->blocked &= ~(1u << c);
+        sim_wheel_at(&net->wheel, o->link_free, (r * SS_PORTS + in_port) * SS_VCS + c % SS_VCS,
+                     SIM_EV_B(SS_EV_WAKE_IN, 0));
+    }
     /* Wake again when the link is free, if a packet is ready by then or
      * (for the stall counter) one is waiting for credits; a head that is
      * not ready yet asks for its own ready cycle; credits wake the rest. */
@@ -629,7 +769,7 @@ static inline void ss__generate(ss_net *net) {
         c = &net->nic[r];
         if (t->src_queue_max && c->srcq_len >= t->src_queue_max) continue;
         dst = sim_traffic_dest(t, &net->shape, r, &net->rng);
-        if (dst == r) continue;
+        if (dst == r || !ss_pair_ok(net, r, dst)) continue;
         pi = sim_pool_alloc(&net->pool);
         pk = &net->pool.pkt[pi];
         pk->src = r;
@@ -654,7 +794,8 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
     uint32_t pi;
     sim_packet *pk;
     ss_nic *c = &net->nic[src];
-    if (src == dst || src >= net->n || dst >= net->n) sim_die("ss_send: bad source or destination");
+    if (src == dst || src >= net->n || dst >= net->n || !ss_pair_ok(net, src, dst))
+        sim_die("ss_send: bad, failed or unroutable source or destination");
     pi = sim_pool_alloc(&net->pool);
     pk = &net->pool.pkt[pi];
     pk->src = src; pk->dst = dst; pk->id = net->next_id++;
@@ -685,20 +826,22 @@ static inline void ss_step(ss_net *net) {
         case SS_EV_WAKE_OUT:
             if (net->out[e.a].next_wake == now) { net->out[e.a].next_wake = SS_NEVER; ss__dirty_out(net, e.a); }
             break;
-        case SS_EV_CREDIT:
-            net->out[e.a].credits[pay & 3u] = (uint16_t)(net->out[e.a].credits[pay & 3u] + (pay >> 2));
-            if (net->out[e.a].occupied) ss__dirty_out(net, e.a);
+        case SS_EV_CREDIT: {
+            /* Only a return that lifts the VC to the threshold can make a
+             * candidate eligible; above it, a busy link or a not-yet-ready
+             * head already has its own wake-up. */
+            ss_out *o = &net->out[e.a];
+            unsigned before = o->credits[pay & 3u];
+            o->credits[pay & 3u] = (uint16_t)(before + (pay >> 2));
+            if (o->occupied && before < (unsigned)net->p.credit_threshold &&
+                o->credits[pay & 3u] >= net->p.credit_threshold)
+                ss__dirty_out(net, e.a);
             break;
+        }
         case SS_EV_NIC_CREDIT:
             net->nic[e.a].credits[pay & 3u] = (uint16_t)(net->nic[e.a].credits[pay & 3u] + (pay >> 2));
             if (net->nic[e.a].srcq.head != SIM_NIL) ss__dirty_nic(net, e.a);
             break;
-        case SS_EV_STAGE_FREE: {
-            uint32_t c = pay & 31u, in_port = (uint32_t)ss_input_of((int)(c / SS_VCS), (int)(e.a % SS_PORTS));
-            net->out[e.a].used[c] = (uint8_t)(net->out[e.a].used[c] - (pay >> 5));
-            ss__dirty_in(net, ((e.a / SS_PORTS) * SS_PORTS + in_port) * SS_VCS + c % SS_VCS);
-            break;
-        }
         case SS_EV_DELIVER: ss__deliver(net, e.a); break;
         case SS_EV_WAKE_NIC:
             if (net->nic[e.a].next_wake == now) { net->nic[e.a].next_wake = SS_NEVER; ss__dirty_nic(net, e.a); }
@@ -792,6 +935,8 @@ typedef struct ss_summary {
     uint64_t req_pkts[SS_PORTS];/**< VC0 + VC1 packets per port direction */
     uint64_t age_hist[4];       /**< RTR_AGE_GROUP buckets over all network
                                      output ports (0-63, 64-127, ...) */
+    uint64_t age_hist_port[SS_PORTS][4]; /**< the same per port direction
+                                     (summed over routers) */
     double src_min, src_max;    /**< smallest / largest per-source delivered
                                      flits per cycle among sending sources */
     double src_jain;            /**< Jain's index of per-source bandwidth */
@@ -828,8 +973,11 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
             const ss_out *o = &net->out[r * SS_PORTS + d];
             s->stalled[d] += o->stalled;
             s->req_pkts[d] += o->pkts[0] + o->pkts[1];
-            if (d != SS_PROC)
-                for (b = 0; b < 4; b++) s->age_hist[b] += sa_age_histogram_bucket(o->age_group, b);
+            for (b = 0; b < 4; b++) {
+                uint64_t v = sa_age_histogram_bucket(o->age_group, b);
+                s->age_hist_port[d][b] += v;
+                if (d != SS_PROC) s->age_hist[b] += v;
+            }
         }
     for (d = 0; d < SS_PORTS; d++)
         if (sa_occupancy(s->stalled[d], s->req_pkts[d], 0, &s->occupancy[d]) != SA_OK) s->occupancy[d] = 0;

@@ -184,7 +184,8 @@ static inline void sim_wheel_init(sim_wheel *w, uint32_t horizon) {
 /** Free a wheel's memory. */
 static inline void sim_wheel_free(sim_wheel *w) {
     uint32_t i;
-    for (i = 0; i <= w->mask; i++) free(w->slot[i].ev);
+    if (w->slot)
+        for (i = 0; i <= w->mask; i++) free(w->slot[i].ev);
     free(w->slot);
     memset(w, 0, sizeof *w);
 }
