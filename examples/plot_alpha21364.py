@@ -152,6 +152,15 @@ def summary(curves):
         out.append("%-4s %-6s %-8s %-24s %6d %8s %8s %7s %7s" %
                    (fig, size, pat, a + " vs " + b, lat, ta_s, tb_s, gain, "+%d" % paper))
     out.append("")
+    out.append("Beyond saturation (the highest offered load): Rotary Rule against base")
+    for fig, size, pat in sorted({(k[0], k[1], k[2]) for k in curves}):
+        for rot, base in (("WFA-rotary", "WFA-base"), ("SPAA-rotary", "SPAA-base")):
+            ca, cb = curves.get((fig, size, pat, rot)), curves.get((fig, size, pat, base))
+            if ca and cb:
+                out.append("%-4s %-6s %-8s %-24s %.3f at %.0f ns vs %.3f at %.0f ns: %+.0f%%" %
+                           (fig, size, pat, rot + " vs " + base, ca[-1][1], ca[-1][2], cb[-1][1], cb[-1][2],
+                            100 * (ca[-1][1] / cb[-1][1] - 1)))
+    out.append("")
     out.append("Zero-load latency (lowest offered load) and peak throughput per curve")
     for (fig, size, pat, alg), c in sorted(curves.items()):
         out.append("%-4s %-6s %-8s %-12s zero-load %6.1f ns  peak %.3f flits/router/ns  last %.3f at %.0f ns" %
@@ -169,13 +178,17 @@ def plot(curves, path_prefix):
     for name, panels, nr, nc in figs:
         fig, axes = plt.subplots(nr, nc, figsize=(5 * nc, 4 * nr), squeeze=False)
         for ax, (f, size, pat, pipe, outst, algs, extra) in zip(axes.flat, panels):
-            for alg in algs:
-                c = curves.get((f, size, pat, alg))
+            series = [((f, size, pat, alg), alg, STYLE[alg]) for alg in algs]
+            if f == "10w":  # against Figure 10's curves of the same panel
+                series = [(("10", size, pat, "SPAA-base"), "SPAA-base (3 cycles, pipelined)", STYLE["SPAA-base"]),
+                          (("10", size, pat, "WFA-base"), "WFA-base (4 cycles, every 3)", STYLE["WFA-base"]),
+                          ((f, size, pat, "WFA-base"), "WFA-base (3 cycles, every 3)", ("tab:purple", "D", "-"))]
+            for key, label, (col, mk, ls) in series:
+                c = curves.get(key)
                 if not c:
                     continue
-                col, mk, ls = STYLE[alg]
                 ax.plot([t for _, t, _ in c], [l for _, _, l in c], color=col, marker=mk, linestyle=ls,
-                        markersize=3, label=alg)
+                        markersize=3, label=label)
             title = "Fig %s: %s %s" % (f, size, pat)
             if pipe == 2:
                 title += ", 2x pipeline"
