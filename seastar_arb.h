@@ -1206,6 +1206,16 @@ SA_API int sa__pow2_at_least(int n) {
     return t;
 }
 
+/* Set the n words p[0..n-1] to 0 (a plain loop would become a call to
+ * memset, costly for the few words an allocation clears). */
+SA_API void sa__zero_words(uint64_t *p, int n) {
+    int i = 0;
+#ifdef SA_SIMD_SSE2
+    for (; i + 2 <= n; i += 2) _mm_storeu_si128((__m128i *)(void *)(p + i), _mm_setzero_si128());
+#endif
+    for (; i < n; i++) p[i] = 0;
+}
+
 /* Column masks (bit i of col[j]: rows[i] has bit j) of an n x m matrix
  * (rows have no bit at or above m); col receives max(n, m) rounded up to a
  * power of two entries, those at or above m zero.  Up to 8 columns, the rows
@@ -1213,7 +1223,7 @@ SA_API int sa__pow2_at_least(int n) {
 SA_API void sa__columns(const uint64_t *rows, int n, int m, uint64_t *col) {
     int i, j, t = sa__pow2_at_least(n > m ? n : m);
     if (m <= 8) {
-        for (j = 0; j < t; j++) col[j] = 0;
+        sa__zero_words(col, t);
         for (i = 0; i < n; i += 8) {
             uint64_t w = 0;
             int r, rn = n - i < 8 ? n - i : 8;
@@ -1224,7 +1234,7 @@ SA_API void sa__columns(const uint64_t *rows, int n, int m, uint64_t *col) {
         return;
     }
     for (i = 0; i < n; i++) col[i] = rows[i];
-    for (; i < t; i++) col[i] = 0;
+    sa__zero_words(col + n, t - n);
     sa__transpose(col, t);
 }
 
@@ -1303,6 +1313,27 @@ SA_API int sa_rng_pick(sa_rng *rng, uint64_t mask) {
     return sa__select_bit_counted(mask, p, (int)sa_rng_below(rng, (uint32_t)(p >> 56)));
 }
 
+/* sa_rng_pick for mask != 0 without a branch on "one bit or more": a
+ * single bit still consumes no random number (the generator's state then
+ * advances by 0 and the draw, always 0 below 1, is not used), so the
+ * sequence is exactly sa_rng_pick's. */
+SA_API int sa__rng_pick_nonzero(sa_rng *rng, uint64_t mask) {
+    uint64_t p = sa__prefix_counts(mask), z, prod;
+    uint32_t c = (uint32_t)(p >> 56);
+    uint64_t several = (uint64_t)((mask & (mask - 1)) != 0);
+    z = (rng->state += (0 - several) & 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    prod = (z >> 32) * (uint64_t)c;
+    if ((uint32_t)prod < c) {
+        /* rare (and never with c = 1): Lemire's rejection, as sa_rng_below */
+        uint32_t threshold = (uint32_t)(0u - c) % c;
+        while ((uint32_t)prod < threshold) prod = (sa_rng_next(rng) >> 32) * (uint64_t)c;
+    }
+    return sa__select_bit_counted(mask, p, (int)(prod >> 32));
+}
+
 /* ----------------------------------------------------------------------
  * 2.2 Building blocks: round-robin and matrix (least-recently-selected)
  *     arbiters, with optional priorities
@@ -1319,6 +1350,42 @@ SA_API uint64_t sa__top_priority(uint64_t req, const uint8_t *prio) {
         if (p == best) top |= (uint64_t)1 << i;
     }
     return top;
+}
+
+#ifdef SA_SIMD_SSE2
+/* SSE2 version of sa__top_priority when prio[0..n-1] may all be read (req
+ * has no bit at or above n): 16 priorities per instruction. */
+SA_API uint64_t sa__top_priority_sse2(uint64_t req, const uint8_t *prio, int n) {
+    __m128i v[4], mx = _mm_setzero_si128();
+    uint64_t top = 0;
+    int c, chunks = (n + 15) >> 4;
+    for (c = 0; c < chunks; c++) {
+        v[c] = n - 16 * c >= 16 ? _mm_loadu_si128((const __m128i *)(const void *)(prio + 16 * c))
+                                : sa__load_ages16(prio + 16 * c, n - 16 * c);
+        mx = _mm_max_epu8(mx, _mm_and_si128(v[c], sa__expand_bits16((unsigned)(req >> (16 * c)))));
+    }
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 8));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 4));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 2));
+    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 1));
+    mx = _mm_unpacklo_epi8(mx, mx);
+    mx = _mm_shufflelo_epi16(mx, 0);
+    mx = _mm_unpacklo_epi64(mx, mx);
+    for (c = 0; c < chunks; c++)
+        top |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], mx)) << (16 * c);
+    /* a non-requester matches only through its priority, never its mask */
+    return top & req;
+}
+#endif
+
+/* sa__top_priority when prio[0..n-1] may all be read. */
+SA_API uint64_t sa__top_priority_n(uint64_t req, const uint8_t *prio, int n) {
+#ifdef SA_SIMD_SSE2
+    return sa__top_priority_sse2(req, prio, n);
+#else
+    (void)n;
+    return sa__top_priority(req, prio);
+#endif
 }
 
 /**
@@ -1933,10 +2000,18 @@ SA_API const char *sa_alloc_kind_name(sa_alloc_kind kind) {
 
 /* Empty a matching. */
 SA_API void sa__match_clear(sa_match *mt) {
-    mt->size = 0;
-    mt->inputs = mt->outputs = 0;
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX % 16 == 0
+    int i;
+    for (i = 0; i < SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), _mm_set1_epi8(-1));
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), _mm_set1_epi8(-1));
+    }
+#else
     memset(mt->output_of, 0xFF, sizeof mt->output_of);
     memset(mt->input_of, 0xFF, sizeof mt->input_of);
+#endif
+    mt->size = 0;
+    mt->inputs = mt->outputs = 0;
 }
 
 /* Add the pair (i, j) to a matching. */
@@ -2016,7 +2091,7 @@ SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_
         SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
         if (pairs && (i & 1)) r &= ~sa__twin_block(bufs, i, nomination[i - 1]);
         if (r == 0) { nomination[i] = -1; continue; }
-        if (prio != NULL) r = sa__top_priority(r, prio + (size_t)i * (size_t)m);
+        if (prio != NULL) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
         j = sa_matrix_select(&a->spaa_in[i], r);
         nomination[i] = (int8_t)j;
         count++;
@@ -2044,7 +2119,7 @@ SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
     uint64_t col[SA_ALLOC_MAX + 1], outs = 0, o;
     int i, j, n = a->num_inputs, m = a->num_outputs;
     sa__match_clear(match);
-    for (j = 0; j < m; j++) col[j] = 0;
+    sa__zero_words(col, m);
     col[SA_ALLOC_MAX] = 0;
     for (i = 0; i < n; i++) {
         int nj = nomination[i];
@@ -2164,7 +2239,7 @@ SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *eff, const sa_read_buffe
     int i, n = a->num_inputs, m = a->num_outputs;
     int s = n > m ? n : m, t = sa__pow2_at_least(s);
     for (i = 0; i < n; i++) diag[i] = sa__rotr(eff[i], i % s, s);
-    for (; i < t; i++) diag[i] = 0;
+    sa__zero_words(diag + n, t - n);
     if (s <= 8) {
         uint64_t w = 0;
         for (i = 0; i < s; i++) w |= diag[i] << (8 * i);
@@ -2210,6 +2285,7 @@ SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_r
     uint64_t grants[SA_ALLOC_MAX], granted = 0, o, g;
     uint64_t free_in = sa__low_mask(a->num_inputs) & ~mt->inputs;
     int before = mt->size, m = a->num_outputs;
+    sa__zero_words(grants, a->num_inputs);
     /* Grant: each unmatched output chooses one unmatched requesting input. */
     for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
         int j = sa__ctz64(o), i;
@@ -2221,10 +2297,10 @@ SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_r
             if (mode == 2 && i >= 0) a->out_ptr[j] = (uint8_t)(i + 1 == a->num_inputs ? 0 : i + 1);
         } else {
             if (a->rotary && (c & a->network_inputs)) c &= a->network_inputs;
-            i = sa_rng_pick(&a->rng, c);
+            i = c ? sa__rng_pick_nonzero(&a->rng, c) : -1;
         }
         if (i < 0) continue;
-        if (!((granted >> i) & 1u)) { granted |= (uint64_t)1 << i; grants[i] = 0; }
+        granted |= (uint64_t)1 << i;
         grants[i] |= (uint64_t)1 << j;
     }
     /* Accept: each input with grants accepts one (even read port first, so
@@ -2233,7 +2309,7 @@ SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_r
         int i = sa__ctz64(g), j;
         uint64_t gi = grants[i] & ~sa__blocked(a, bufs, mt, i);
         if (gi == 0) continue;
-        j = mode ? sa__first_from(gi, a->in_ptr[i]) : sa_rng_pick(&a->rng, gi);
+        j = mode ? sa__first_from(gi, a->in_ptr[i]) : sa__rng_pick_nonzero(&a->rng, gi);
         sa__match_add(mt, i, j);
         if (mode == 2) a->in_ptr[i] = (uint8_t)(j + 1 == m ? 0 : j + 1);
         if (mode == 1 && first) {
@@ -2258,8 +2334,8 @@ SA_API int sa__iterative(sa_alloc *a, const uint64_t *eff, const sa_read_buffer 
 /* ---------------- Separable allocators and OPF ---------------- */
 
 /* Round-robin choice among the highest-priority candidates. */
-SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int pointer) {
-    if (prio != NULL && cand != 0) cand = sa__top_priority(cand, prio);
+SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int n, int pointer) {
+    if (prio != NULL && cand != 0) cand = sa__top_priority_n(cand, prio, n);
     return sa__first_from(cand, pointer);
 }
 
@@ -2270,25 +2346,27 @@ SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int pointer) {
  * move in lockstep). */
 SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                const sa_read_buffer *bufs, sa_match *mt) {
-    uint64_t col[SA_ALLOC_MAX], outs = 0, o;
+    /* col[SA_ALLOC_MAX] collects the inputs without a nomination. */
+    uint64_t col[SA_ALLOC_MAX + 1], outs = 0, o;
     uint8_t colprio[SA_ALLOC_MAX];
     int8_t nom[SA_ALLOC_MAX];
-    int i, n = a->num_inputs, m = a->num_outputs;
+    int i, j, n = a->num_inputs, m = a->num_outputs;
     int pairs = a->read_port_pairs && bufs != NULL;
+    sa__zero_words(col, m);
+    col[SA_ALLOC_MAX] = 0;
     for (i = 0; i < n; i++) {
         uint64_t r = eff[i];
-        int j;
         if (pairs && (i & 1)) r &= ~sa__twin_block(bufs, i, nom[i - 1]);
-        j = sa__rr_prio(r, prio ? prio + (size_t)i * (size_t)m : NULL, a->in_ptr[i]);
+        j = sa__rr_prio(r, prio ? prio + (size_t)i * (size_t)m : NULL, m, a->in_ptr[i]);
         nom[i] = (int8_t)j;
-        if (j < 0) continue;
-        if (!((outs >> j) & 1u)) { outs |= (uint64_t)1 << j; col[j] = 0; }
-        col[j] |= (uint64_t)1 << i;
-        if (prio) colprio[i] = prio[(size_t)i * (size_t)m + (size_t)j];
+        col[j < 0 ? SA_ALLOC_MAX : j] |= (uint64_t)1 << i;
+        if (prio) colprio[i] = j < 0 ? 0 : prio[(size_t)i * (size_t)m + (size_t)j];
     }
+    for (j = 0; j < m; j++) outs |= (uint64_t)(col[j] != 0) << j;
     for (o = outs; o; o &= o - 1) {
-        int j = sa__ctz64(o);
-        int w = sa__rr_prio(col[j], prio ? colprio : NULL, a->out_ptr[j]);
+        int w;
+        j = sa__ctz64(o);
+        w = sa__rr_prio(col[j], prio ? colprio : NULL, n, a->out_ptr[j]);
         if (w < 0) continue; /* not reached: col[j] != 0 */
         sa__match_add(mt, w, j);
         a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
