@@ -139,27 +139,47 @@ static inline void ss_params_set_bias(ss_params *p, int bx, int by, int bz) {
         p->age.req_age_bias[d] = p->age.rsp_age_bias[d] = (uint8_t)b[d / 2];
 }
 
+/** One staging buffer of an output port: its fill and a copy of the
+ *  arbitration fields of the packet at its head (8 bytes, so one candidate
+ *  is one access to one cache line). */
+typedef struct ss_cand {
+    uint32_t ready;       /**< head: low 32 bits of the first cycle it may
+                               go (compared modulo 2^32 while the head is
+                               not yet known to be ready; see ready_seen) */
+    uint16_t age;         /**< head: stored age field */
+    uint8_t vc;           /**< head: VC on the next link */
+    uint8_t used;         /**< flits reserved in the staging buffer */
+} ss_cand;
+
 /** One output port with its 24 staging buffers.  The fields arbitration
  *  reads (the head packets' ready cycles, ages and VCs) are copied here, so
- *  one arbitration touches one small contiguous struct and no packets. */
+ *  one arbitration touches one small contiguous struct and no packets.
+ *  Layout: the scalars every event and arbitration touch fill the first
+ *  64-byte line (the array is allocated 64-byte aligned); the candidates
+ *  follow, then the counters, which only grants update. */
 typedef struct ss_out {
-    uint64_t head_ready[SS_CANDS]; /**< staging head: first cycle it may go */
-    uint16_t head_age[SS_CANDS];   /**< staging head: stored age field */
-    uint8_t head_vc[SS_CANDS];     /**< staging head: VC on the next link */
-    uint8_t used[SS_CANDS];        /**< flits reserved in each staging buffer */
     uint32_t occupied;    /**< bit c: staging buffer c holds a packet */
     uint32_t blocked;     /**< bit c: the input FIFO feeding staging buffer c
                                waits for room in it */
-    int32_t drain_c;      /**< staging buffer of the packet on the link (its
+    uint32_t ready_seen;  /**< bit c: the head of staging buffer c is known
+                               to be ready (its ready cycle has passed), so
+                               cand[c].ready is no longer read.  A head not
+                               yet ready is at most router_delay cycles from
+                               its ready cycle and a wake-up is pending at or
+                               before it, so the 32-bit comparison is exact. */
+    int8_t drain_c;       /**< staging buffer of the packet on the link (its
                                flits leave until link_free), or -1 */
-    uint32_t drain_flits; /**< that packet's size */
-    int32_t nbr;          /**< router at the other end, -1 if no link */
-    uint16_t credits[SS_VCS]; /**< send credits per VC */
+    uint8_t drain_flits;  /**< that packet's size */
+    uint8_t port;         /**< this output's port number (0..6) */
+    uint8_t dirty;        /**< 1 while on this cycle's work list */
     sa_output_arb arb;    /**< seastar_arb.h output arbiter */
+    uint16_t credits[SS_VCS]; /**< send credits per VC */
+    int32_t nbr;          /**< router at the other end, -1 if no link */
+    uint32_t router;      /**< the router this output belongs to */
     uint64_t link_free;   /**< first cycle the link is free */
     uint64_t next_wake;   /**< cycle of the pending wake-up, or SS_NEVER */
-    uint64_t dirty_at;    /**< cycle it was last put on the work list */
     uint64_t stall_since; /**< start of the current stall, or SS_NEVER */
+    ss_cand cand[SS_CANDS]; /**< the staging buffers */
     /* Performance counters (seed 000 Table 4), reset at the window start. */
     uint64_t stalled;     /**< RTR_PERF_STALLED: cycles with a ready packet,
                                an idle link and no VC with enough credits */
@@ -168,13 +188,21 @@ typedef struct ss_out {
     uint64_t age_group[2];/**< RTR_AGE_GROUP0/1 of the ages of packets sent */
 } ss_out;
 
-/* Copy staging buffer c's head packet's arbitration fields into the port. */
-static inline void ss__stage_cache(ss_out *o, int c, const sim_fifo *q, const sim_packet *pk) {
-    if (q->head == SIM_NIL) return;
-    pk += q->head;
-    o->head_age[c] = pk->age_field;
-    o->head_vc[c] = pk->out_vc;
-    o->head_ready[c] = pk->t_ready;
+/* Copy the arbitration fields of packet pk, the new head of staging buffer
+ * c, into the port at cycle now. */
+static inline void ss__set_head(ss_out *o, uint32_t c, const sim_packet *pk, uint64_t now) {
+    ss_cand *k = &o->cand[c];
+    k->age = pk->age_field;
+    k->vc = pk->out_vc;
+    k->ready = (uint32_t)pk->t_ready;
+    if (pk->t_ready <= now) o->ready_seen |= 1u << c;
+    else o->ready_seen &= ~(1u << c);
+}
+
+/* The ready cycle of the head of staging buffer c, not yet known to be
+ * ready, as seen at cycle now (exact: see ss_out.ready_seen). */
+static inline uint64_t ss__head_ready(const ss_out *o, uint32_t c, uint64_t now) {
+    return now + (uint64_t)(int64_t)(int32_t)(o->cand[c].ready - (uint32_t)now);
 }
 
 /** One processor interface (source queue and injection channel). */
@@ -195,8 +223,10 @@ typedef struct ss_stats {
     uint64_t created;          /**< packets generated in the window */
     sim_latency latency;       /**< creation to delivery of the tail */
     sim_latency net_latency;   /**< injection to delivery of the tail */
-    double hops;               /**< sum of hops of delivered packets */
-    double qdelay[3];          /**< sum over hops of queueing per dimension */
+    uint64_t hops;             /**< sum of hops of delivered packets */
+    uint64_t qdelay[3];        /**< sum over hops of queueing per dimension
+                                    (cycles; integers, so the sums are exact
+                                    and cheaper than the former doubles) */
     uint64_t *src_flits;       /**< flits delivered per source node */
 } ss_stats;
 
@@ -214,7 +244,8 @@ typedef struct ss_net {
     size_t num_unroutable;     /**< entries of unroutable */
     sr_gen_report gen;         /**< the table generator's report */
     sa_age_clock *clk;         /**< one age clock per router */
-    ss_out *out;               /**< out[7r+o] */
+    ss_out *out;               /**< out[7r+o] (64-byte aligned) */
+    void *out_raw;             /**< the allocation holding out */
     sim_fifo *stage;           /**< staging FIFOs, stage[(7r+o)*24+c] */
     sim_fifo *inq;             /**< inq[(7r+i)*4+v] */
     uint64_t *in_dirty;        /**< per input FIFO: cycle last on the list */
@@ -448,7 +479,7 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
     net->tables = (uint8_t *)sim_calloc((size_t)n, net->topo.table_size);
     net->nbr = (int32_t *)sim_calloc((size_t)n * 6, sizeof(int32_t));
     net->clk = (sa_age_clock *)sim_calloc(n, sizeof(sa_age_clock));
-    net->out = (ss_out *)sim_calloc((size_t)n * SS_PORTS, sizeof(ss_out));
+    net->out = (ss_out *)sim_calloc_aligned64((size_t)n * SS_PORTS, sizeof(ss_out), &net->out_raw);
     net->stage = (sim_fifo *)sim_calloc((size_t)n * SS_PORTS * SS_CANDS, sizeof(sim_fifo));
     net->inq = (sim_fifo *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(sim_fifo));
     net->in_dirty = (uint64_t *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(uint64_t));
@@ -470,8 +501,10 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
         sa_age_clock_init(&net->clk[r], &p->age);
         for (d = 0; d < SS_PORTS; d++) {
             ss_out *o = &net->out[r * SS_PORTS + d];
-            o->next_wake = o->dirty_at = o->stall_since = SS_NEVER;
+            o->next_wake = o->stall_since = SS_NEVER;
             o->drain_c = -1;
+            o->port = (uint8_t)d;
+            o->router = r;
             o->nbr = d < 6 ? net->nbr[6 * r + d] : (int32_t)r;
             for (s = 0; s < SS_VCS; s++)
                 o->credits[s] = (uint16_t)(d == SS_PROC ? 65535 : p->input_buffer_flits);
@@ -508,7 +541,7 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
 
 /** Free a network's memory. */
 static inline void ss_net_free(ss_net *net) {
-    free(net->tables); free(net->nbr); free(net->fault_mask); free(net->unroutable); free(net->clk); free(net->out);
+    free(net->tables); free(net->nbr); free(net->fault_mask); free(net->unroutable); free(net->clk); free(net->out_raw);
     free(net->stage); free(net->inq); free(net->in_dirty); free(net->nic);
     free(net->work_in); free(net->work_out); free(net->work_nic);
     free(net->st.src_flits);
@@ -523,8 +556,8 @@ static inline void ss_net_free(ss_net *net) {
 
 static inline void ss__dirty_out(ss_net *net, uint32_t oi) {
     ss_out *o = &net->out[oi];
-    if (o->dirty_at == net->wheel.now) return;
-    o->dirty_at = net->wheel.now;
+    if (o->dirty) return;
+    o->dirty = 1;
     net->work_out[net->n_out++] = oi;
 }
 
@@ -567,43 +600,41 @@ static inline void ss__wake_nic(ss_net *net, uint32_t r, uint64_t t) {
  * This saves one event per hop. */
 static inline void ss__settle_drain(ss_out *o, uint64_t now) {
     if (o->drain_c >= 0 && o->link_free <= now) {
-        o->used[o->drain_c] = (uint8_t)(o->used[o->drain_c] - o->drain_flits);
+        o->cand[o->drain_c].used = (uint8_t)(o->cand[o->drain_c].used - o->drain_flits);
         o->drain_c = -1;
     }
 }
 
-/* Move the head of input FIFO qi to its staging buffer if it fits. */
-static inline void ss__try_move(ss_net *net, uint32_t qi) {
-    sim_fifo *q = &net->inq[qi];
-    uint32_t r = qi / (SS_PORTS * SS_VCS), in_port = (qi / SS_VCS) % SS_PORTS, v = qi % SS_VCS;
-    uint32_t pi, oi, c;
-    sim_packet *pk;
-    sim_fifo *st;
-    ss_out *o;
-    uint64_t now = net->wheel.now, tail_out;
-    if (q->head == SIM_NIL) return;
-    pi = q->head;
-    pk = &net->pool.pkt[pi];
-    oi = r * SS_PORTS + pk->out_port;
-    if (pk->out_port == in_port) sim_die("routing asked for a 180-degree turn");
-    c = (uint32_t)ss_source_of((int)in_port, pk->out_port) * SS_VCS + v;
-    o = &net->out[oi];
+/* Whether packet pk, at the head of input FIFO qi (router r, input port
+ * in_port), fits in its staging buffer c of output o now.  If not, the FIFO
+ * is woken when the packet draining from that buffer has left, or marked
+ * blocked until the buffer's next grant. */
+static inline int ss__stage_fits(ss_net *net, ss_out *o, uint32_t c, const sim_packet *pk,
+                                 uint32_t qi, uint64_t now) {
     ss__settle_drain(o, now);
-    if (o->used[c] + pk->size > net->p.staging_buffer_flits) {
-        /* Full: wait for the packet draining from it, or for its next grant. */
-        if (o->drain_c == (int32_t)c) sim_wheel_at(&net->wheel, o->link_free, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
-        else o->blocked |= 1u << c;
-        return;
-    }
-    sim_fifo_pop(q, net->pool.pkt);
-    o->used[c] = (uint8_t)(o->used[c] + pk->size);
+    if (o->cand[c].used + pk->size <= net->p.staging_buffer_flits) return 1;
+    /* Full: wait for the packet draining from it, or for its next grant. */
+    if (o->drain_c == (int8_t)c) sim_wheel_at(&net->wheel, o->link_free, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
+    else o->blocked |= 1u << c;
+    return 0;
+}
+
+/* Put packet pi (already out of its input FIFO, which is input port in_port
+ * and VC v of router r) into staging buffer c of output oi, and return its
+ * input buffer space upstream when its tail has left. */
+static inline void ss__stage_commit(ss_net *net, uint32_t r, uint32_t in_port, uint32_t v,
+                                    uint32_t oi, ss_out *o, uint32_t c, uint32_t pi, sim_packet *pk,
+                                    uint64_t now) {
+    sim_fifo *st;
+    uint64_t tail_out;
+    o->cand[c].used = (uint8_t)(o->cand[c].used + pk->size);
     pk->t_ready = now + (uint64_t)net->p.router_delay;
     pk->state = SS_IN_STAGING;
     st = &net->stage[(size_t)oi * SS_CANDS + c];
     sim_fifo_push(st, net->pool.pkt, pi);
     o->occupied |= 1u << c;
     if (st->head == pi) {
-        ss__stage_cache(o, (int)c, st, net->pool.pkt);
+        ss__set_head(o, c, pk, now);
         ss__wake_out(net, oi, pk->t_ready);
     }
     /* The input buffer space returns when the tail has left it. */
@@ -617,34 +648,69 @@ static inline void ss__try_move(ss_net *net, uint32_t qi) {
         sim_wheel_at(&net->wheel, tail_out, up * SS_PORTS + (in_port ^ 1u),
                      SIM_EV_B(SS_EV_CREDIT, v | ((uint32_t)pk->size << 2)));
     }
+}
+
+/* Move the head of input FIFO qi (router r, input port in_port, VC v) to
+ * its staging buffer if it fits. */
+static inline void ss__try_move_at(ss_net *net, uint32_t qi, uint32_t r, uint32_t in_port, uint32_t v) {
+    sim_fifo *q = &net->inq[qi];
+    uint32_t pi, oi, c;
+    sim_packet *pk;
+    ss_out *o;
+    uint64_t now = net->wheel.now;
+    if (q->head == SIM_NIL) return;
+    pi = q->head;
+    pk = &net->pool.pkt[pi];
+    oi = r * SS_PORTS + pk->out_port;
+    if (pk->out_port == in_port) sim_die("routing asked for a 180-degree turn");
+    c = (uint32_t)ss_source_of((int)in_port, pk->out_port) * SS_VCS + v;
+    o = &net->out[oi];
+    if (!ss__stage_fits(net, o, c, pk, qi, now)) return;
+    sim_fifo_pop(q, net->pool.pkt);
+    ss__stage_commit(net, r, in_port, v, oi, o, c, pi, pk, now);
     if (q->head != SIM_NIL) sim_wheel_at(&net->wheel, now + 1, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
+}
+
+/* Move the head of input FIFO qi to its staging buffer if it fits. */
+static inline void ss__try_move(ss_net *net, uint32_t qi) {
+    ss__try_move_at(net, qi, qi / (SS_PORTS * SS_VCS), (qi / SS_VCS) % SS_PORTS, qi % SS_VCS);
 }
 
 /* A header reaches input port in_port of router r (Procedure 1, routing). */
 static inline void ss__arrive(ss_net *net, uint32_t r, int in_port, uint32_t pi) {
     sim_packet *pk = &net->pool.pkt[pi];
     int op, ovc;
-    uint32_t qi = ((uint32_t)r * SS_PORTS + (uint32_t)in_port) * SS_VCS + pk->vc;
+    uint32_t v = pk->vc, qi = ((uint32_t)r * SS_PORTS + (uint32_t)in_port) * SS_VCS + v, oi, c;
     sim_fifo *q = &net->inq[qi];
-    sa_age_arrive(&net->clk[r], &net->p.age, in_port, pk->vc, &pk->age_field);
-    ss_route(net, r, in_port, pk->vc, pk->dst, &op, &ovc);
+    ss_out *o;
+    uint64_t now = net->wheel.now;
+    sa_age_arrive(&net->clk[r], &net->p.age, in_port, (int)v, &pk->age_field);
+    ss_route(net, r, in_port, (int)v, pk->dst, &op, &ovc);
     pk->in_port = (uint8_t)in_port;
     pk->out_port = (uint8_t)op;
     pk->out_vc = (uint8_t)ovc;
-    pk->t_hop = net->wheel.now;
+    pk->t_hop = now;
     pk->state = SS_IN_INPUT;
-    sim_fifo_push(q, net->pool.pkt, pi);
+    /* Behind other packets: wait in the input FIFO. */
+    if (q->head != SIM_NIL) { sim_fifo_push(q, net->pool.pkt, pi); return; }
     /* At the head: move it to its staging buffer now.  Doing it here rather
      * than in the move phase of the cycle changes nothing (a staging buffer
      * has one feeding FIFO and its room is released by time, not by event)
-     * and saves a pass over the work list. */
-    if (q->head == pi) ss__try_move(net, qi);
+     * and saves a pass over the work list; a packet that moves at once
+     * never enters the (empty) input FIFO. */
+    if (op == in_port) sim_die("routing asked for a 180-degree turn");
+    oi = r * SS_PORTS + (uint32_t)op;
+    c = (uint32_t)ss_source_of(in_port, op) * SS_VCS + v;
+    o = &net->out[oi];
+    if (!ss__stage_fits(net, o, c, pk, qi, now)) { sim_fifo_push(q, net->pool.pkt, pi); return; }
+    pk->next = SIM_NIL;
+    ss__stage_commit(net, r, (uint32_t)in_port, v, oi, o, c, pi, pk, now);
 }
 
 /* Output arbitration of output oi at the current cycle (Procedure 2). */
 static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     ss_out *o = &net->out[oi];
-    uint32_t r = oi / SS_PORTS, op = oi % SS_PORTS;
+    uint32_t r = o->router, op = o->port;
     uint64_t now = net->wheel.now, next_ready = SS_NEVER;
     uint64_t eligible = 0;
     uint32_t m = o->occupied, ready_blocked = 0;
@@ -660,12 +726,16 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     if (o->link_free > now) { ss__wake_out(net, oi, o->link_free); return; }
     while (m) {
         int cc = sa__ctz64(m);
-        uint64_t rt = o->head_ready[cc];
+        const ss_cand *k = &o->cand[cc];
         m &= m - 1;
-        if (rt > now) { if (rt < next_ready) next_ready = rt; continue; }
-        if (o->credits[o->head_vc[cc]] < net->p.credit_threshold) { ready_blocked = 1; continue; }
+        if (!(o->ready_seen & (1u << cc))) {
+            uint64_t rt = ss__head_ready(o, (uint32_t)cc, now);
+            if (rt > now) { if (rt < next_ready) next_ready = rt; continue; }
+            o->ready_seen |= 1u << cc;
+        }
+        if (o->credits[k->vc] < net->p.credit_threshold) { ready_blocked = 1; continue; }
         eligible |= (uint64_t)1 << cc;
-        ages[cc] = (uint8_t)sa_age_at_head(clk, o->head_age[cc]);
+        ages[cc] = (uint8_t)sa_age_at_head(clk, k->age);
     }
     if (eligible == 0) {
         if (ready_blocked && o->stall_since == SS_NEVER) o->stall_since = now;
@@ -674,11 +744,23 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     }
     if (o->stall_since != SS_NEVER) { o->stalled += now - o->stall_since; o->stall_since = SS_NEVER; }
     ss__settle_drain(o, now);
-    sa_output_arbitrate(&o->arb, &net->p.age, clk, eligible, ages, &g);
-    c = (uint32_t)g.candidate;
+    if ((eligible & (eligible - 1)) == 0) {
+        /* One eligible candidate: it wins under either policy, so only the
+         * arbiter's state update is needed.  The policy that update records
+         * is sa_output_select's: age-based when the clock is not inhibited
+         * and AGE_RR_SELECT bit grant_counter is 1, else round-robin. */
+        c = (uint32_t)sa__ctz64(eligible);
+        g.candidate = (int)c;
+        g.policy = (!clk->inhibit && ((net->p.age.age_rr_select >> o->arb.grant_counter) & 1u))
+                 ? SA_POLICY_AGE : SA_POLICY_ROUND_ROBIN;
+        sa_output_update(&o->arb, &g);
+    } else {
+        sa_output_arbitrate(&o->arb, &net->p.age, clk, eligible, ages, &g);
+        c = (uint32_t)g.candidate;
+    }
     pi = sim_fifo_pop(&stg[c], pkt);
     if (stg[c].head == SIM_NIL) o->occupied &= ~(1u << c);
-    else ss__stage_cache(o, (int)c, &stg[c], pkt);
+    else ss__set_head(o, c, &pkt[stg[c].head], now);
     pk = &pkt[pi];
     if (sa_age_depart(&net->clk[r], &pk->age_field) != SA_OK) sim_die("age packet count underflow");
     sa_age_histogram_record(o->age_group, pk->age_field);
@@ -686,7 +768,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     o->flits += pk->size;
     if (op != SS_PROC) {
         uint64_t q = now - pk->t_hop - (uint64_t)net->p.router_delay;
-        net->st.qdelay[op / 2] += (double)q;
+        net->st.qdelay[op / 2] += q;
         ser = pk->size;
         o->credits[pk->out_vc] = (uint16_t)(o->credits[pk->out_vc] - pk->size);
         pk->vc = pk->out_vc;
@@ -700,7 +782,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         sim_wheel_at(&net->wheel, now + ser, pi, SIM_EV_B(SS_EV_DELIVER, 0));
     }
     o->link_free = now + ser;
-    o->drain_c = (int32_t)c;
+    o->drain_c = (int8_t)c;
     o->drain_flits = pk->size;
     if (o->blocked & (1u << c)) {      /* wake the input FIFO waiting for room */
         uint32_t in_port = (uint32_t)ss_input_of((int)(c / SS_VCS), (int)op);
@@ -714,9 +796,8 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     if (!o->occupied) return;
     if ((eligible & ~((uint64_t)1 << c)) || ready_blocked) { ss__wake_out(net, oi, o->link_free); return; }
     if (o->occupied & (1u << c)) {
-        uint64_t rt = o->head_ready[c];
-        if (rt <= now) { if (o->credits[o->head_vc[c]] >= net->p.credit_threshold) next_ready = now; }
-        else if (rt < next_ready) next_ready = rt;
+        if (o->ready_seen & (1u << c)) { if (o->credits[o->cand[c].vc] >= net->p.credit_threshold) next_ready = now; }
+        else { uint64_t rt = ss__head_ready(o, c, now); if (rt < next_ready) next_ready = rt; }
     }
     if (next_ready != SS_NEVER) ss__wake_out(net, oi, next_ready > o->link_free ? next_ready : o->link_free);
 }
@@ -811,6 +892,42 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
     return pi;
 }
 
+/** Events ahead of the one being handled whose data is prefetched. */
+#define SS_PREFETCH_AHEAD 6
+
+/* Ask the cache for the state an event will touch: the packet of an
+ * arrival or delivery, the output port of a wake-up or a credit.  A hint
+ * only (no effect on results); the events of one cycle touch routers all
+ * over the network, so their state is rarely in the nearest caches. */
+static inline void ss__prefetch_event(const ss_net *net, sim_event e) {
+#if defined(__GNUC__)
+    uint32_t t = SIM_EV_TYPE(e);
+    if (t == SS_EV_ARRIVE || t == SS_EV_DELIVER) __builtin_prefetch(&net->pool.pkt[e.a], 1);
+    else if (t == SS_EV_WAKE_OUT || t == SS_EV_CREDIT) __builtin_prefetch(&net->out[e.a], 1);
+#else
+    (void)net; (void)e;
+#endif
+}
+
+/* Second stage for an arrival (its packet was asked for earlier): the
+ * routing table entry and the input FIFO it will read. */
+static inline void ss__prefetch_arrival(const ss_net *net, sim_event e) {
+#if defined(__GNUC__)
+    if (SIM_EV_TYPE(e) == SS_EV_ARRIVE) {
+        const sim_packet *pk = &net->pool.pkt[e.a];
+        uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3, in_port = pay & 7u;
+        const sr_topology *t = &net->topo;
+        const uint8_t *tab = net->tables + (size_t)r * t->table_size
+                           + (size_t)(in_port == SS_PROC ? (uint32_t)t->proc_port : in_port) * t->table_stride;
+        size_t at = SR_GLUT_ENTRIES + (pk->dst & (SR_LUT_ENTRIES - 1));
+        if (at < t->table_stride) __builtin_prefetch(tab + at, 0);
+        __builtin_prefetch(&net->inq[(r * SS_PORTS + in_port) * SS_VCS + pk->vc], 1);
+    }
+#else
+    (void)net; (void)e;
+#endif
+}
+
 /** Simulate one cycle. */
 static inline void ss_step(ss_net *net) {
     sim_wheel *w = &net->wheel;
@@ -820,6 +937,8 @@ static inline void ss_step(ss_net *net) {
     /* 1. Events due now, in the order they were scheduled. */
     for (i = 0; i < s->n; i++) {
         sim_event e = s->ev[i];
+        if (i + SS_PREFETCH_AHEAD < s->n) ss__prefetch_event(net, s->ev[i + SS_PREFETCH_AHEAD]);
+        if (i + SS_PREFETCH_AHEAD / 2 < s->n) ss__prefetch_arrival(net, s->ev[i + SS_PREFETCH_AHEAD / 2]);
         uint32_t pay = SIM_EV_PAYLOAD(e);
         switch (SIM_EV_TYPE(e)) {
         case SS_EV_ARRIVE: ss__arrive(net, pay >> 3, (int)(pay & 7u), e.a); break;
@@ -859,7 +978,13 @@ static inline void ss_step(ss_net *net) {
     net->n_nic = 0;
     for (i = 0; i < net->n_in; i++) ss__try_move(net, net->work_in[i]);
     net->n_in = 0;
-    for (i = 0; i < net->n_out; i++) ss__arbitrate(net, net->work_out[i]);
+    for (i = 0; i < net->n_out; i++) {
+#if defined(__GNUC__)
+        if (i + SS_PREFETCH_AHEAD < net->n_out) __builtin_prefetch(&net->out[net->work_out[i + SS_PREFETCH_AHEAD]], 1);
+#endif
+        net->out[net->work_out[i]].dirty = 0;
+        ss__arbitrate(net, net->work_out[i]);
+    }
     net->n_out = 0;
     for (r = 0; r < net->n; r++) sa_age_tick(&net->clk[r]);
     w->now++;
@@ -966,8 +1091,8 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
     s->lat_p999 = sim_latency_quantile(&st->latency, 0.999);
     s->lat_max = st->latency.max;
     s->net_lat_mean = sim_latency_mean(&st->net_latency);
-    s->hops = st->delivered ? st->hops / (double)st->delivered : 0;
-    for (d = 0; d < 3; d++) s->qdelay[d] = st->delivered ? st->qdelay[d] / (double)st->delivered : 0;
+    s->hops = st->delivered ? (double)st->hops / (double)st->delivered : 0;
+    for (d = 0; d < 3; d++) s->qdelay[d] = st->delivered ? (double)st->qdelay[d] / (double)st->delivered : 0;
     for (r = 0; r < net->n; r++)
         for (d = 0; d < SS_PORTS; d++) {
             const ss_out *o = &net->out[r * SS_PORTS + d];

@@ -48,7 +48,9 @@ typedef struct sim_packet {
 
 /** The packet pool: a growable array with a free list. */
 typedef struct sim_pool {
-    sim_packet *pkt;      /**< the packets */
+    sim_packet *pkt;      /**< the packets (64-byte aligned: one cache line
+                               each) */
+    void *raw;            /**< the allocation holding pkt */
     uint32_t cap;         /**< slots allocated */
     uint32_t used;        /**< slots ever handed out (high-water mark) */
     uint32_t free_head;   /**< first free slot below used, or SIM_NIL */
@@ -68,10 +70,22 @@ static inline void *sim_calloc(size_t n, size_t size) {
     return p;
 }
 
+/** Allocate zeroed memory for n elements of size bytes starting on a
+ *  64-byte boundary (a cache line) or abort; *raw receives the pointer to
+ *  pass to free(). */
+static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw) {
+    unsigned char *p;
+    size_t bytes = (n ? n : 1) * (size ? size : 1);
+    if (size && bytes / size != (n ? n : 1)) sim_die("out of memory");
+    p = (unsigned char *)sim_calloc(bytes + 64, 1);
+    *raw = p;
+    return p + ((64u - ((uintptr_t)p & 63u)) & 63u);
+}
+
 /** Initialise an empty pool with room for cap packets (it grows). */
 static inline void sim_pool_init(sim_pool *p, uint32_t cap) {
     if (cap < 64) cap = 64;
-    p->pkt = (sim_packet *)sim_calloc(cap, sizeof(sim_packet));
+    p->pkt = (sim_packet *)sim_calloc_aligned64(cap, sizeof(sim_packet), &p->raw);
     p->cap = cap;
     p->used = 0;
     p->free_head = SIM_NIL;
@@ -80,7 +94,7 @@ static inline void sim_pool_init(sim_pool *p, uint32_t cap) {
 
 /** Free a pool's memory. */
 static inline void sim_pool_free(sim_pool *p) {
-    free(p->pkt);
+    free(p->raw);
     memset(p, 0, sizeof *p);
 }
 
@@ -94,9 +108,12 @@ static inline uint32_t sim_pool_alloc(sim_pool *p) {
         if (p->used == p->cap) {
             uint32_t ncap = p->cap * 2u;
             sim_packet *np;
+            void *nraw;
             if (ncap <= p->cap) sim_die("packet pool overflow");
-            np = (sim_packet *)realloc(p->pkt, (size_t)ncap * sizeof(sim_packet));
-            if (np == NULL) sim_die("out of memory (packet pool)");
+            np = (sim_packet *)sim_calloc_aligned64(ncap, sizeof(sim_packet), &nraw);
+            memcpy(np, p->pkt, (size_t)p->cap * sizeof(sim_packet));
+            free(p->raw);
+            p->raw = nraw;
             p->pkt = np;
             p->cap = ncap;
         }
@@ -190,21 +207,31 @@ static inline void sim_wheel_free(sim_wheel *w) {
     memset(w, 0, sizeof *w);
 }
 
+/* Grow a wheel slot's event array (the rare path of sim_wheel_at). */
+#if defined(__GNUC__)
+__attribute__((noinline, unused)) static void sim__slot_grow
+#else
+static inline void sim__slot_grow
+#endif
+(sim_slot *s) {
+    uint32_t ncap = s->cap ? s->cap * 2u : 16u;
+    sim_event *ne = (sim_event *)realloc(s->ev, (size_t)ncap * sizeof(sim_event));
+    if (ne == NULL) sim_die("out of memory (timing wheel)");
+    s->ev = ne;
+    s->cap = ncap;
+}
+
 /** Schedule an event at cycle t, now < t <= now + mask. */
 static inline void sim_wheel_at(sim_wheel *w, uint64_t t, uint32_t a, uint32_t b) {
     sim_slot *s;
-    if (t <= w->now || t - w->now > w->mask) sim_die("event outside the timing wheel");
+    sim_event *e;
+    /* One unsigned comparison: t <= now wraps round to a huge value. */
+    if (t - w->now - 1u >= (uint64_t)w->mask) sim_die("event outside the timing wheel");
     s = &w->slot[t & w->mask];
-    if (s->n == s->cap) {
-        uint32_t ncap = s->cap ? s->cap * 2u : 16u;
-        sim_event *ne = (sim_event *)realloc(s->ev, (size_t)ncap * sizeof(sim_event));
-        if (ne == NULL) sim_die("out of memory (timing wheel)");
-        s->ev = ne;
-        s->cap = ncap;
-    }
-    s->ev[s->n].a = a;
-    s->ev[s->n].b = b;
-    s->n++;
+    if (s->n == s->cap) sim__slot_grow(s);
+    e = &s->ev[s->n++];
+    e->a = a;
+    e->b = b;
     w->pending++;
 }
 
