@@ -2,22 +2,11 @@
  * routing against a brute-force oracle, SeaStar table build and lookup. */
 #include "st_test.h"
 #include "../seastar_route.h"
+#include "route_util.h"
 #include <stdlib.h>
 
 /* ---------------------------------------------------------------- helpers */
 
-static int rt_make(sr_topology *t, int n, const int *k, const int *mesh, const int *dl) {
-    sr_topology_desc d;
-    int i;
-    memset(&d, 0, sizeof d);
-    d.num_dims = n;
-    for (i = 0; i < n; i++) {
-        d.radix[i] = k[i];
-        d.mesh[i] = mesh ? mesh[i] : 0;
-        d.dateline[i] = dl ? dl[i] : 0;
-    }
-    return sr_topology_init(t, &d) == SR_OK;
-}
 
 /* ------------------------------------------------------------- the tests */
 

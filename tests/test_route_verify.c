@@ -3,20 +3,8 @@
  * (with checked witnesses) on deliberately broken ones; fault sets. */
 #include "st_test.h"
 #include "../seastar_route.h"
+#include "route_util.h"
 #include <stdlib.h>
-
-static int rv_make(sr_topology *t, int n, const int *k, const int *mesh, const int *dl) {
-    sr_topology_desc d;
-    int i;
-    memset(&d, 0, sizeof d);
-    d.num_dims = n;
-    for (i = 0; i < n; i++) {
-        d.radix[i] = k[i];
-        d.mesh[i] = mesh ? mesh[i] : 0;
-        d.dateline[i] = dl ? dl[i] : 0;
-    }
-    return sr_topology_init(t, &d) == SR_OK;
-}
 
 static uint8_t *rv_dor_tables(const sr_topology *t) {
     uint8_t *tab = (uint8_t *)calloc((size_t)t->table_size * t->num_nodes, 1);
@@ -106,7 +94,7 @@ ST_TEST(route_verify_dor_with_datelines_is_proven) {
                     mesh[i] = m ? (int)(st_rand(&seed) & 1) : 0;
                     dl[i] = m ? (int)st_rand_below(&seed, (uint32_t)ks[i]) : 0;
                 }
-                ST_CHECK(rv_make(&t, n, ks, mesh, dl));
+                ST_CHECK(rt_make(&t, n, ks, mesh, dl));
                 tab = rv_dor_tables(&t);
                 ST_EQ(SR_OK, rv_verify(&t, NULL, tab, SR_VERIFY_STRETCH, &rep));
                 ST_CHECKF(rep.proven, "n=%d k=%d m=%d: %s", n, k, m, sr_failure_string(rep.failure));
@@ -133,7 +121,7 @@ ST_TEST(route_verify_ring_cycle_without_datelines_needs_k_above_4) {
         uint8_t *tab;
         sr_verify_report rep;
         int i;
-        ST_CHECK(rv_make(&t, 2, ks, NULL, NULL));
+        ST_CHECK(rt_make(&t, 2, ks, NULL, NULL));
         tab = rv_dor_tables(&t);
         rv_strip_datelines(&t, tab);
         ST_EQ(SR_OK, rv_verify(&t, NULL, tab, 0, &rep));
@@ -162,7 +150,7 @@ ST_TEST(route_verify_finds_a_loop_in_a_broken_table) {
     int ks[1] = { 6 }, i, j;
     uint8_t *tab;
     sr_verify_report rep;
-    ST_CHECK(rv_make(&t, 1, ks, NULL, NULL));
+    ST_CHECK(rt_make(&t, 1, ks, NULL, NULL));
     tab = rv_dor_tables(&t);
     for (i = 0; i < 6; i++)             /* everyone goes + towards 3 */
         for (j = 0; j < t.num_ports; j++)
@@ -193,7 +181,7 @@ ST_TEST(route_verify_names_each_delivery_failure) {
     uint32_t fstore[16];
     sr_faults f;
     size_t at;
-    ST_CHECK(rv_make(&t, 2, ks, mesh, NULL));
+    ST_CHECK(rt_make(&t, 2, ks, mesh, NULL));
     /* dead end: node (0,0) sends packets for 5 = (1,1) out of the mesh by -x */
     tab = rv_dor_tables(&t);
     at = 0 * t.table_size + (size_t)t.proc_port * t.table_stride + 8 + 5;
@@ -248,7 +236,7 @@ ST_TEST(route_verify_counts_declared_unroutable_pairs) {
     uint8_t *tab;
     sr_verify_report rep;
     uint32_t s, expect = 0;
-    ST_CHECK(rv_make(&t, 2, ks, NULL, NULL));
+    ST_CHECK(rt_make(&t, 2, ks, NULL, NULL));
     tab = rv_dor_tables(&t);
     for (s = 0; s < 25; s++) {       /* oracle: follow sr_route_dor */
         uint32_t u = s;
@@ -279,7 +267,7 @@ ST_TEST(route_verify_rejects_small_scratch_and_bad_faults) {
     size_t need, i;
     uint32_t fstore[65];
     sr_faults f;
-    ST_CHECK(rv_make(&t, 3, ks, mesh, NULL));
+    ST_CHECK(rt_make(&t, 3, ks, mesh, NULL));
     tab = rv_dor_tables(&t);
     need = sr_verify_scratch_size(&t);
     scratch = (uint8_t *)malloc(need + 64);
