@@ -139,10 +139,11 @@ static inline void ss_params_set_bias(ss_params *p, int bx, int by, int bz) {
         p->age.req_age_bias[d] = p->age.rsp_age_bias[d] = (uint8_t)b[d / 2];
 }
 
-/** One staging buffer of an output port: its fill and a copy of the
- *  arbitration fields of the packet at its head (8 bytes, so one candidate
- *  is one access to one cache line). */
+/** One staging buffer of an output port: its FIFO, its fill and a copy of
+ *  the arbitration fields of the packet at its head (16 bytes, so one
+ *  candidate is one access to one cache line). */
 typedef struct ss_cand {
+    sim_fifo q;           /**< the packets in the staging buffer */
     uint32_t ready;       /**< head: low 32 bits of the first cycle it may
                                go (compared modulo 2^32 while the head is
                                not yet known to be ready; see ready_seen) */
@@ -246,7 +247,6 @@ typedef struct ss_net {
     sa_age_clock *clk;         /**< one age clock per router */
     ss_out *out;               /**< out[7r+o] (64-byte aligned) */
     void *out_raw;             /**< the allocation holding out */
-    sim_fifo *stage;           /**< staging FIFOs, stage[(7r+o)*24+c] */
     sim_fifo *inq;             /**< inq[(7r+i)*4+v] */
     uint64_t *in_dirty;        /**< per input FIFO: cycle last on the list */
     ss_nic *nic;               /**< one per node */
@@ -480,7 +480,6 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
     net->nbr = (int32_t *)sim_calloc((size_t)n * 6, sizeof(int32_t));
     net->clk = (sa_age_clock *)sim_calloc(n, sizeof(sa_age_clock));
     net->out = (ss_out *)sim_calloc_aligned64((size_t)n * SS_PORTS, sizeof(ss_out), &net->out_raw);
-    net->stage = (sim_fifo *)sim_calloc((size_t)n * SS_PORTS * SS_CANDS, sizeof(sim_fifo));
     net->inq = (sim_fifo *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(sim_fifo));
     net->in_dirty = (uint64_t *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(uint64_t));
     net->nic = (ss_nic *)sim_calloc(n, sizeof(ss_nic));
@@ -510,7 +509,7 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
                 o->credits[s] = (uint16_t)(d == SS_PROC ? 65535 : p->input_buffer_flits);
             sa_output_arb_init(&o->arb, SS_SOURCES, SS_VCS);
         }
-        for (i = 0; i < SS_PORTS * SS_CANDS; i++) sim_fifo_init(&net->stage[(size_t)r * SS_PORTS * SS_CANDS + i]);
+        for (i = 0; i < SS_PORTS * SS_CANDS; i++) sim_fifo_init(&net->out[r * SS_PORTS + i / SS_CANDS].cand[i % SS_CANDS].q);
         for (i = 0; i < SS_PORTS * SS_VCS; i++) {
             sim_fifo_init(&net->inq[(size_t)r * SS_PORTS * SS_VCS + i]);
             net->in_dirty[(size_t)r * SS_PORTS * SS_VCS + i] = SS_NEVER;
@@ -542,7 +541,7 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
 /** Free a network's memory. */
 static inline void ss_net_free(ss_net *net) {
     free(net->tables); free(net->nbr); free(net->fault_mask); free(net->unroutable); free(net->clk); free(net->out_raw);
-    free(net->stage); free(net->inq); free(net->in_dirty); free(net->nic);
+    free(net->inq); free(net->in_dirty); free(net->nic);
     free(net->work_in); free(net->work_out); free(net->work_nic);
     free(net->st.src_flits);
     sim_latency_free(&net->st.latency);
@@ -630,7 +629,7 @@ static inline void ss__stage_commit(ss_net *net, uint32_t r, uint32_t in_port, u
     o->cand[c].used = (uint8_t)(o->cand[c].used + pk->size);
     pk->t_ready = now + (uint64_t)net->p.router_delay;
     pk->state = SS_IN_STAGING;
-    st = &net->stage[(size_t)oi * SS_CANDS + c];
+    st = &o->cand[c].q;
     sim_fifo_push(st, net->pool.pkt, pi);
     o->occupied |= 1u << c;
     if (st->head == pi) {
@@ -716,7 +715,6 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     uint32_t m = o->occupied, ready_blocked = 0;
     uint8_t ages[SS_CANDS];
     sim_packet *pkt = net->pool.pkt;
-    sim_fifo *stg = &net->stage[(size_t)oi * SS_CANDS];
     const sa_age_clock *clk = &net->clk[r];
     sa_grant g;
     uint32_t pi, c;
@@ -758,9 +756,9 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         sa_output_arbitrate(&o->arb, &net->p.age, clk, eligible, ages, &g);
         c = (uint32_t)g.candidate;
     }
-    pi = sim_fifo_pop(&stg[c], pkt);
-    if (stg[c].head == SIM_NIL) o->occupied &= ~(1u << c);
-    else ss__set_head(o, c, &pkt[stg[c].head], now);
+    pi = sim_fifo_pop(&o->cand[c].q, pkt);
+    if (o->cand[c].q.head == SIM_NIL) o->occupied &= ~(1u << c);
+    else ss__set_head(o, c, &pkt[o->cand[c].q.head], now);
     pk = &pkt[pi];
     if (sa_age_depart(&net->clk[r], &pk->age_field) != SA_OK) sim_die("age packet count underflow");
     sa_age_histogram_record(o->age_group, pk->age_field);
@@ -1014,7 +1012,7 @@ static inline const char *ss_audit(ss_net *net) {
         }
         for (i = 0; i < SS_PORTS * SS_CANDS; i++) {
             uint32_t j;
-            for (j = net->stage[(size_t)r * SS_PORTS * SS_CANDS + i].head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_STAGING);
+            for (j = net->out[r * SS_PORTS + i / SS_CANDS].cand[i % SS_CANDS].q.head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_STAGING);
         }
     }
     for (i = 0; i <= net->wheel.mask; i++) {
