@@ -501,6 +501,9 @@ typedef struct sa_output_arb {
     uint8_t rr_pointer;     /**< highest-priority candidate for round-robin */
     uint8_t age_pointer;    /**< highest-priority candidate among equal ages */
     uint8_t grant_counter;  /**< 6-bit index into AGE_RR_SELECT */
+    uint32_t vc_reciprocal; /**< ceil(65536 / num_vcs): candidate / num_vcs
+                                 is (candidate * vc_reciprocal) >> 16, exact
+                                 for every candidate below 64 */
 } sa_output_arb;
 
 /** The result of one output arbitration. */
@@ -527,6 +530,7 @@ SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num
     if (arb == NULL) return SA_ERR_NULL;
     arb->num_sources = arb->num_vcs = 0;
     arb->rr_pointer = arb->age_pointer = arb->grant_counter = 0;
+    arb->vc_reciprocal = 0;
     if (num_sources == 0) num_sources = 6;
     if (num_vcs == 0) num_vcs = SA_AGE_NUM_VCS;
     if (num_sources < 1 || num_sources > SA_MAX_SOURCES) return SA_ERR_SOURCE_RANGE;
@@ -534,6 +538,7 @@ SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num
     if (num_sources * num_vcs > SA_MAX_CANDIDATES) return SA_ERR_CANDIDATE_RANGE;
     arb->num_sources = (uint8_t)num_sources;
     arb->num_vcs = (uint8_t)num_vcs;
+    arb->vc_reciprocal = (65536u + (uint32_t)num_vcs - 1u) / (uint32_t)num_vcs;
     return SA_OK;
 }
 
@@ -675,8 +680,8 @@ SA_API int sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg,
         if (c >= 0 && ages != NULL) age = ages[c];
     }
     grant->candidate = c;
-    grant->source = c < 0 ? -1 : c / arb->num_vcs;
-    grant->vc = c < 0 ? -1 : c % arb->num_vcs;
+    grant->source = c < 0 ? -1 : (int)(((uint32_t)c * arb->vc_reciprocal) >> 16);
+    grant->vc = c < 0 ? -1 : c - grant->source * arb->num_vcs;
     grant->policy = policy;
     grant->age = c < 0 ? 0 : age;
     return c;

@@ -779,15 +779,15 @@ ST_TEST(aging_bad_port_or_vc_changes_nothing) {
 }
 
 ST_TEST(arb_bad_counts_rejected) {
-    sa_output_arb arb, before;
-    memset(&before, 0, sizeof before);
+    sa_output_arb arb;
     memset(&arb, 0x5A, sizeof arb);
     ST_EQ(SA_ERR_SOURCE_RANGE, sa_output_arb_init(&arb, 17, 4));
-    ST_CHECK(memcmp(&before, &arb, sizeof arb) == 0);   /* zero candidates */
+    ST_EQ(0, sa_output_num_candidates(&arb));            /* zeroed */
+    ST_EQ(0, arb.rr_pointer + arb.age_pointer + arb.grant_counter);
     ST_EQ(SA_ERR_SOURCE_RANGE, sa_output_arb_init(&arb, -1, 4));
     ST_EQ(SA_ERR_VC_RANGE, sa_output_arb_init(&arb, 6, 9));
     ST_EQ(SA_ERR_CANDIDATE_RANGE, sa_output_arb_init(&arb, 16, 8));
-    ST_CHECK(memcmp(&before, &arb, sizeof arb) == 0);
+    ST_EQ(0, sa_output_num_candidates(&arb));
     ST_EQ(SA_ERR_NULL, sa_output_arb_init(NULL, 6, 4));
     ST_EQ(SA_OK, sa_output_arb_init(&arb, 0, 0));  /* zero: SeaStar 6 x 4 */
     ST_EQ(24, sa_output_num_candidates(&arb));
@@ -866,4 +866,23 @@ ST_TEST(arb_null_ages_means_round_robin) {
         ST_EQ(i % 4, sa_output_arbitrate(&arb, &cfg, NULL, 0xF, NULL, &g));
         ST_EQ(SA_POLICY_ROUND_ROBIN, g.policy);
     }
+}
+
+/* The grant's source and VC (computed with a reciprocal, not a division)
+ * are candidate / num_vcs and candidate % num_vcs for every configuration. */
+ST_TEST(arb_grant_source_and_vc_exhaustive) {
+    sa_age_config cfg = cfg_rr_select(0);
+    int sources, vcs, c;
+    for (vcs = 1; vcs <= SA_MAX_VCS; vcs++)
+        for (sources = 1; sources <= SA_MAX_SOURCES && sources * vcs <= 64; sources++) {
+            sa_output_arb arb;
+            ST_EQ(SA_OK, sa_output_arb_init(&arb, sources, vcs));
+            for (c = 0; c < sources * vcs; c++) {
+                sa_grant g;
+                arb.rr_pointer = (uint8_t)c;
+                ST_EQ(c, sa_output_select(&arb, &cfg, NULL, (uint64_t)1 << c, NULL, &g));
+                ST_EQ(c / vcs, g.source);
+                ST_EQ(c % vcs, g.vc);
+            }
+        }
 }
