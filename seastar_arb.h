@@ -2351,23 +2351,22 @@ SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int n, int pointer) {
  * move in lockstep). */
 SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                const sa_read_buffer *bufs, sa_match *mt) {
-    /* col[SA_ALLOC_MAX] collects the inputs without a nomination. */
-    uint64_t col[SA_ALLOC_MAX + 1], outs = 0, o;
+    uint64_t col[SA_ALLOC_MAX], outs = 0, o;
     uint8_t colprio[SA_ALLOC_MAX];
     int8_t nom[SA_ALLOC_MAX];
     int i, j, n = a->num_inputs, m = a->num_outputs;
     int pairs = a->read_port_pairs && bufs != NULL;
-    sa__zero_words(col, m);
-    col[SA_ALLOC_MAX] = 0;
     for (i = 0; i < n; i++) {
         uint64_t r = eff[i];
         if (pairs && (i & 1)) r &= ~sa__twin_block(bufs, i, nom[i - 1]);
         j = sa__rr_prio(r, prio ? prio + (size_t)i * (size_t)m : NULL, m, a->in_ptr[i]);
         nom[i] = (int8_t)j;
-        col[j < 0 ? SA_ALLOC_MAX : j] |= (uint64_t)1 << i;
-        if (prio) colprio[i] = j < 0 ? 0 : prio[(size_t)i * (size_t)m + (size_t)j];
+        colprio[i] = 0; /* read (masked off) by the SSE2 priority search */
+        if (j < 0) continue;
+        if (!((outs >> j) & 1u)) { outs |= (uint64_t)1 << j; col[j] = 0; }
+        col[j] |= (uint64_t)1 << i;
+        if (prio) colprio[i] = prio[(size_t)i * (size_t)m + (size_t)j];
     }
-    for (j = 0; j < m; j++) outs |= (uint64_t)(col[j] != 0) << j;
     for (o = outs; o; o &= o - 1) {
         int w;
         j = sa__ctz64(o);
