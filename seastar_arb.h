@@ -39,9 +39,10 @@
 
 #if (defined(__SSE2__) || defined(_M_X64)) && !defined(SA_NO_SIMD)
 #include <emmintrin.h>
-/** Defined to 1 when the output arbiter's age comparison uses SSE2 (x86-64;
- *  define SA_NO_SIMD before including to use the portable code).  Both give
- *  identical results; the tests compare them. */
+/** Defined to 1 when the output arbiter's age comparison and the switch
+ *  allocators' bit-matrix helpers use SSE2 (x86-64; define SA_NO_SIMD before
+ *  including to use the portable code).  Both give identical results; the
+ *  tests compare them. */
 #define SA_SIMD_SSE2 1
 #endif
 
