@@ -1345,53 +1345,17 @@ SA_API int sa__rng_pick_nonzero(sa_rng *rng, uint64_t mask) {
  *     arbiters, with optional priorities
  * ---------------------------------------------------------------------- */
 
-/* Mask of the requesters holding the highest priority prio[i]. */
+/* Mask of the requesters holding the highest priority prio[i]: the same
+ * question as the output arbiter's "oldest candidates" (section 1). */
 SA_API uint64_t sa__top_priority(uint64_t req, const uint8_t *prio) {
-    unsigned best = 0;
-    uint64_t top = 0, r;
-    for (r = req; r; r &= r - 1) {
-        int i = sa__ctz64(r);
-        unsigned p = prio[i];
-        if (p > best) { best = p; top = 0; }
-        if (p == best) top |= (uint64_t)1 << i;
-    }
-    return top;
+    unsigned top;
+    return sa__oldest_sparse(req, prio, &top);
 }
 
-#ifdef SA_SIMD_SSE2
-/* SSE2 version of sa__top_priority when prio[0..n-1] may all be read (req
- * has no bit at or above n): 16 priorities per instruction. */
-SA_API uint64_t sa__top_priority_sse2(uint64_t req, const uint8_t *prio, int n) {
-    __m128i v[4], mx = _mm_setzero_si128();
-    uint64_t top = 0;
-    int c, chunks = (n + 15) >> 4;
-    for (c = 0; c < chunks; c++) {
-        v[c] = n - 16 * c >= 16 ? _mm_loadu_si128((const __m128i *)(const void *)(prio + 16 * c))
-                                : sa__load_ages16(prio + 16 * c, n - 16 * c);
-        mx = _mm_max_epu8(mx, _mm_and_si128(v[c], sa__expand_bits16((unsigned)(req >> (16 * c)))));
-    }
-    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 8));
-    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 4));
-    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 2));
-    mx = _mm_max_epu8(mx, _mm_srli_si128(mx, 1));
-    mx = _mm_unpacklo_epi8(mx, mx);
-    mx = _mm_shufflelo_epi16(mx, 0);
-    mx = _mm_unpacklo_epi64(mx, mx);
-    for (c = 0; c < chunks; c++)
-        top |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], mx)) << (16 * c);
-    /* a non-requester matches only through its priority, never its mask */
-    return top & req;
-}
-#endif
-
-/* sa__top_priority when prio[0..n-1] may all be read. */
+/* sa__top_priority when prio[0..n-1] may all be read (SSE2 where present). */
 SA_API uint64_t sa__top_priority_n(uint64_t req, const uint8_t *prio, int n) {
-#ifdef SA_SIMD_SSE2
-    return sa__top_priority_sse2(req, prio, n);
-#else
-    (void)n;
-    return sa__top_priority(req, prio);
-#endif
+    unsigned top;
+    return sa__oldest(req, prio, n, &top);
 }
 
 /**
