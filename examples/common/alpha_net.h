@@ -517,18 +517,24 @@ static inline uint32_t al__other(al_net *net, uint32_t a, uint32_t b) {
 
 /* Start a miss at node r if it has a free slot (a processor at its limit
  * stalls: the attempt is counted and dropped). */
-static inline void al__miss(al_net *net, uint32_t r, uint64_t tick) {
-    uint32_t home, slot, t;
-    al_txn *tx;
-    if (net->busy_txns[r] >= (uint32_t)net->p.outstanding) { net->st.stalled++; return; }
-    home = sim_traffic_dest(&net->traffic, &net->shape, r, &net->rng);
-    if (home == r) return; /* a pattern's fixed point stays idle */
-    slot = (uint32_t)sa__ctz64(net->txn_free[r]);
+/* Take a free transaction slot of requester r (it has one: the caller
+ * checked the outstanding-miss limit) and count the miss; returns its index. */
+static inline uint32_t al__take_txn(al_net *net, uint32_t r) {
+    uint32_t slot = (uint32_t)sa__ctz64(net->txn_free[r]);
     net->txn_free[r] &= ~((uint64_t)1 << slot);
     net->busy_txns[r]++;
     net->outstanding_now++;
     net->st.misses++;
-    t = r * (uint32_t)net->p.outstanding + slot;
+    return r * (uint32_t)net->p.outstanding + slot;
+}
+
+static inline void al__miss(al_net *net, uint32_t r, uint64_t tick) {
+    uint32_t home, t;
+    al_txn *tx;
+    if (net->busy_txns[r] >= (uint32_t)net->p.outstanding) { net->st.stalled++; return; }
+    home = sim_traffic_dest(&net->traffic, &net->shape, r, &net->rng);
+    if (home == r) return; /* a pattern's fixed point stays idle */
+    t = al__take_txn(net, r);
     tx = &net->txn[t];
     tx->busy = 1;
     tx->requester = r;
@@ -810,16 +816,11 @@ static inline void al_stats_reset(al_net *net) {
  *  three_hop selects the kind, owner its third node.  Returns 0 if node r
  *  is at its outstanding-miss limit. */
 static inline int al_send_miss(al_net *net, uint32_t r, uint32_t home, int three_hop, uint32_t owner, int mc) {
-    uint32_t slot, t;
+    uint32_t t;
     al_txn *tx;
     if (net->busy_txns[r] >= (uint32_t)net->p.outstanding) return 0;
     if (home == r || (three_hop && (owner == home || owner == r))) sim_die("al_send_miss: bad nodes");
-    slot = (uint32_t)sa__ctz64(net->txn_free[r]);
-    net->txn_free[r] &= ~((uint64_t)1 << slot);
-    net->busy_txns[r]++;
-    net->outstanding_now++;
-    net->st.misses++;
-    t = r * (uint32_t)net->p.outstanding + slot;
+    t = al__take_txn(net, r);
     tx = &net->txn[t];
     tx->busy = 1; tx->requester = r; tx->home = home; tx->owner = three_hop ? owner : home;
     tx->mc = (uint8_t)(mc & 1); tx->three_hop = (uint8_t)(three_hop != 0);
