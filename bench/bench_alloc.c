@@ -37,16 +37,6 @@ static const variant variants[] = {
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
-/* CPU time of this thread in ns: unlike the wall clock it does not count
- * the time the thread spends descheduled, which matters on a shared,
- * overloaded machine (the medians then still include cache and branch
- * predictor interference from other processes). */
-static double cpu_now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static uint64_t rng_state = 0x5EED;
 static uint64_t next_rand(void) {
     uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
@@ -93,13 +83,13 @@ static double time_variant(const variant *v, int n, int m, int iters, int repeat
     }
     *mean = (double)total / POOL;
     for (r = 0; r < repeats; r++) {
-        double t0 = cpu_now_ns(), t1;
+        double t0 = bench_cpu_ns(), t1;
         uint64_t acc = 0;
         for (k = 0; k < iters; k++) {
             int s = k & (POOL - 1);
             acc += (uint64_t)sa_allocate(&a, pool[s], v->kind == SA_ALLOC_OPF ? ages[s] : NULL, NULL, &mt);
         }
-        t1 = cpu_now_ns();
+        t1 = bench_cpu_ns();
         BENCH_USE(acc);
         runs[r] = (t1 - t0) / iters;
     }
@@ -167,9 +157,9 @@ int main(int argc, char **argv) {
     {
         uint64_t x = rng_state;
         long i, steps = quick ? 20000000L : 100000000L;
-        double t0 = cpu_now_ns(), t1;
+        double t0 = bench_cpu_ns(), t1;
         for (i = 0; i < steps; i++) x = (x + (uint64_t)i) ^ (x >> 7);
-        t1 = cpu_now_ns();
+        t1 = bench_cpu_ns();
         BENCH_USE(x);
         printf("\ncalibration,ns_per_dependent_add_xor_step\nloop,%.3f\n", (t1 - t0) / (double)steps);
     }
