@@ -1762,6 +1762,253 @@ typedef struct sa_alloc_desc {
                                   (the shaded cells of seed 002 Figure 5) */
 } sa_alloc_desc;
 
+/* SPAA's bit-sliced banks (sa_alloc.spaa_in): rank bits (planes) of an
+ * arbiter over up to SA_ALLOC_MAX requesters, and 64-bit words per plane
+ * (even, for SSE2). */
+#if SA_ALLOC_MAX > 32
+#define SA__SPAA_PLANES 6
+#elif SA_ALLOC_MAX > 16
+#define SA__SPAA_PLANES 5
+#elif SA_ALLOC_MAX > 8
+#define SA__SPAA_PLANES 4
+#elif SA_ALLOC_MAX > 4
+#define SA__SPAA_PLANES 3
+#elif SA_ALLOC_MAX > 2
+#define SA__SPAA_PLANES 2
+#else
+#define SA__SPAA_PLANES 1
+#endif
+#define SA__SPAA_WORDS ((SA_ALLOC_MAX + 1) & ~1)
+
+/* SPAA's two banks of least-recently-selected arbiters (sa_alloc.spaa_in,
+ * sa_alloc.spaa_out) are bit-sliced: every arbiter of a bank is one lane of
+ * 2^lw bits (lw 3..6: 8, 16, 32 or 64 bits, the smallest that holds one bit
+ * per requester), lane r at bits r*2^lw.. of a bit string of 64-bit words;
+ * plane b (words b*SA__SPAA_WORDS..) holds bit b of every requester's rank
+ * (0 = least recently selected).  One pass over the planes selects, or
+ * updates, every arbiter of the bank at once: 16 input arbiters of 7
+ * outputs are one SSE2 register per plane. */
+
+/* High bit of every lane of 2^lw bits (3 <= lw <= 6). */
+SA_API uint64_t sa__lane_high(int lw) {
+    static const uint64_t high[4] = { 0x8080808080808080ull, 0x8000800080008000ull,
+                                      0x8000000080000000ull, 0x8000000000000000ull };
+    return high[lw - 3];
+}
+
+/* Bit 0 of every lane of 2^lw bits. */
+SA_API uint64_t sa__lane_low(int lw) {
+    return sa__lane_high(lw) >> ((1 << lw) - 1);
+}
+
+/* All ones in every nonzero lane of x, zero in the others (lanes of 2^lw
+ * bits; SWAR: the carry of adding ~high to the low bits reaches the high
+ * bit exactly when a low bit is set). */
+SA_API uint64_t sa__lanes_nonzero(uint64_t x, int lw) {
+    uint64_t h = sa__lane_high(lw), l = ~h, t = (((x & l) + l) | x) & h;
+    return (t - (t >> ((1 << lw) - 1))) | t;
+}
+
+/* Lane r of the bank words c (2^lw-bit lanes). */
+SA_API uint64_t sa__lane_get(const uint64_t *c, int r, int lw) {
+    int bit = r << lw;
+    uint64_t v = c[bit >> 6] >> (bit & 63);
+    return lw == 6 ? v : v & (((uint64_t)1 << (1 << lw)) - 1);
+}
+
+/* OR x (x < 2^(2^lw)) into lane r of the bank words c. */
+SA_API void sa__lane_or(uint64_t *c, int r, int lw, uint64_t x) {
+    int bit = r << lw;
+    c[bit >> 6] |= x << (bit & 63);
+}
+
+/* Lane width (log2 of bits) of a bank whose arbiters have `size`
+ * requesters, and its 64-bit words per plane for `rows` arbiters (even, so
+ * that SSE2 takes two at a time). */
+SA_API int sa__lrs_bank_lw(int size) {
+    return size <= 8 ? 3 : size <= 16 ? 4 : size <= 32 ? 5 : 6;
+}
+SA_API int sa__lrs_bank_words(int rows, int lw) {
+    return ((((rows << lw) + 63) >> 6) + 1) & ~1;
+}
+
+/* Least-recently-selected candidate of every arbiter of a bank at once,
+ * portable version: lane r of c[0..words) holds the candidates of arbiter
+ * r, and on return the one with the smallest rank (or 0 if none).  From the
+ * top plane down, a lane keeps the candidates whose rank bit is 0 when it
+ * has any; ranks being distinct, one candidate is left. */
+SA_API void sa__lrs_bank_select_portable(const uint64_t *plane, int np, uint64_t *c,
+                                         int words, int lw) {
+    int w, b;
+    for (w = 0; w < words; w++) {
+        uint64_t x = c[w];
+        for (b = np - 1; b >= 0; b--) {
+            uint64_t z = x & ~plane[b * SA__SPAA_WORDS + w];
+            x = z | (x & ~sa__lanes_nonzero(z, lw));
+        }
+        c[w] = x;
+    }
+}
+
+/* Record one selection in every arbiter of a bank whose lane of g is
+ * nonzero (one-hot: the winner), portable version: every requester ranked
+ * behind the winner (rank > k, the winner's rank) moves up one, the winner
+ * takes the last rank size-1.  Bit-sliced: the winner's rank bits are
+ * broadcast over its lane (kz: all ones where bit b of k is 0), the ranks
+ * compared with k from the top bit, then decremented with a borrow chain. */
+SA_API void sa__lrs_bank_update_portable(uint64_t *plane, int np, int size, const uint64_t *g,
+                                         int words, int lw) {
+    int w, b;
+    for (w = 0; w < words; w++) {
+        uint64_t p[6], gg = g[w], eq = sa__lanes_nonzero(gg, lw), gt = 0, borrow;
+        for (b = np - 1; b >= 0; b--) {
+            uint64_t kz;
+            p[b] = plane[b * SA__SPAA_WORDS + w];
+            kz = ~sa__lanes_nonzero(p[b] & gg, lw);
+            gt |= eq & p[b] & kz;
+            eq &= p[b] ^ kz;
+        }
+        borrow = gt;
+        for (b = 0; b < np; b++) {
+            uint64_t x = p[b] ^ borrow;
+            borrow &= ~p[b];
+            plane[b * SA__SPAA_WORDS + w] = ((size - 1) >> b) & 1 ? x | gg : x & ~gg;
+        }
+    }
+}
+
+/* Where lane r of c has a bit of lane r of pref, keep only those bits
+ * (the Rotary Rule's "network inputs first"), portable version. */
+SA_API void sa__lanes_prefer_portable(uint64_t *c, int words, int lw, uint64_t pref) {
+    int w;
+    for (w = 0; w < words; w++) {
+        uint64_t x = c[w] & pref;
+        c[w] = x | (c[w] & ~sa__lanes_nonzero(x, lw));
+    }
+}
+
+#ifdef SA_SIMD_SSE2
+/* All ones in every zero lane of x (lanes of 2^lw bits). */
+SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
+    __m128i z = _mm_setzero_si128(), e;
+    if (lw == 3) return _mm_cmpeq_epi8(x, z);
+    if (lw == 4) return _mm_cmpeq_epi16(x, z);
+    e = _mm_cmpeq_epi32(x, z);
+    if (lw == 5) return e;
+    return _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
+}
+
+#define SA__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define SA__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+
+/* SSE2 version of sa__lrs_bank_select_portable (words even). */
+SA_API void sa__lrs_bank_select_sse2(const uint64_t *plane, int np, uint64_t *c, int words,
+                                     int lw) {
+    int w, b;
+    for (w = 0; w < words; w += 2) {
+        __m128i x = SA__LD(c + w);
+        for (b = np - 1; b >= 0; b--) {
+            __m128i z = _mm_andnot_si128(SA__LD(plane + b * SA__SPAA_WORDS + w), x);
+            x = _mm_or_si128(z, _mm_and_si128(sa__lanes_zero_sse2(z, lw), x));
+        }
+        SA__ST(c + w, x);
+    }
+}
+
+/* SSE2 version of sa__lrs_bank_update_portable (words even). */
+SA_API void sa__lrs_bank_update_sse2(uint64_t *plane, int np, int size, const uint64_t *g,
+                                     int words, int lw) {
+    int w, b;
+    for (w = 0; w < words; w += 2) {
+        __m128i p[6], gg = SA__LD(g + w), gt = _mm_setzero_si128(), borrow;
+        __m128i eq = _mm_andnot_si128(sa__lanes_zero_sse2(gg, lw), _mm_set1_epi8(-1));
+        for (b = np - 1; b >= 0; b--) {
+            __m128i kz;
+            p[b] = SA__LD(plane + b * SA__SPAA_WORDS + w);
+            kz = sa__lanes_zero_sse2(_mm_and_si128(p[b], gg), lw);
+            gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_and_si128(p[b], kz)));
+            eq = _mm_and_si128(eq, _mm_xor_si128(p[b], kz));
+        }
+        borrow = gt;
+        for (b = 0; b < np; b++) {
+            __m128i x = _mm_xor_si128(p[b], borrow);
+            borrow = _mm_andnot_si128(p[b], borrow);
+            x = ((size - 1) >> b) & 1 ? _mm_or_si128(x, gg) : _mm_andnot_si128(gg, x);
+            SA__ST(plane + b * SA__SPAA_WORDS + w, x);
+        }
+    }
+}
+
+/* SSE2 version of sa__lanes_prefer_portable (words even). */
+SA_API void sa__lanes_prefer_sse2(uint64_t *c, int words, int lw, uint64_t pref) {
+    int w;
+    __m128i pr = _mm_set1_epi64x((long long)pref);
+    for (w = 0; w < words; w += 2) {
+        __m128i v = SA__LD(c + w), x = _mm_and_si128(v, pr);
+        SA__ST(c + w, _mm_or_si128(x, _mm_and_si128(sa__lanes_zero_sse2(x, lw), v)));
+    }
+}
+#endif
+
+/* Bank select with the lane width as a constant in each call (so that the
+ * lane test folds to one instruction). */
+SA_API void sa__lrs_bank_select(const uint64_t *plane, int np, uint64_t *c, int words, int lw) {
+#ifdef SA_SIMD_SSE2
+    switch (lw) {
+    case 3: sa__lrs_bank_select_sse2(plane, np, c, words, 3); break;
+    case 4: sa__lrs_bank_select_sse2(plane, np, c, words, 4); break;
+    case 5: sa__lrs_bank_select_sse2(plane, np, c, words, 5); break;
+    default: sa__lrs_bank_select_sse2(plane, np, c, words, 6); break;
+    }
+#else
+    sa__lrs_bank_select_portable(plane, np, c, words, lw);
+#endif
+}
+
+/* Bank update, lane width constant in each call. */
+SA_API void sa__lrs_bank_update(uint64_t *plane, int np, int size, const uint64_t *g, int words,
+                                int lw) {
+#ifdef SA_SIMD_SSE2
+    switch (lw) {
+    case 3: sa__lrs_bank_update_sse2(plane, np, size, g, words, 3); break;
+    case 4: sa__lrs_bank_update_sse2(plane, np, size, g, words, 4); break;
+    case 5: sa__lrs_bank_update_sse2(plane, np, size, g, words, 5); break;
+    default: sa__lrs_bank_update_sse2(plane, np, size, g, words, 6); break;
+    }
+#else
+    sa__lrs_bank_update_portable(plane, np, size, g, words, lw);
+#endif
+}
+
+/* Rotary-Rule preference over the lanes. */
+SA_API void sa__lanes_prefer(uint64_t *c, int words, int lw, uint64_t pref) {
+#ifdef SA_SIMD_SSE2
+    sa__lanes_prefer_sse2(c, words, lw, pref);
+#else
+    sa__lanes_prefer_portable(c, words, lw, pref);
+#endif
+}
+
+/* Reset a bank of `rows` arbiters over `size` requesters: requester i has
+ * rank i in every arbiter (sa_matrix_arb_init's order). */
+SA_API void sa__lrs_bank_init(uint64_t *plane, int rows, int size) {
+    static const uint64_t bit_b[6] = {
+        0xAAAAAAAAAAAAAAAAull, 0xCCCCCCCCCCCCCCCCull, 0xF0F0F0F0F0F0F0F0ull,
+        0xFF00FF00FF00FF00ull, 0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull };
+    int b, r, lw = sa__lrs_bank_lw(size);
+    sa__zero_words(plane, SA__SPAA_PLANES * SA__SPAA_WORDS);
+    for (b = 0; (1 << b) < size; b++)
+        for (r = 0; r < rows; r++)
+            sa__lane_or(plane + b * SA__SPAA_WORDS, r, lw, bit_b[b] & sa__low_mask(size));
+}
+
+/* Number of rank bits (planes) of an arbiter over `size` requesters. */
+SA_API int sa__lrs_bank_planes(int size) {
+    int b = 0;
+    while ((1 << b) < size) b++;
+    return b;
+}
+
 /**
  * An allocator: its configuration and all the state its algorithm keeps
  * between allocations.  Plain data owned by the caller; copy it to
@@ -1784,8 +2031,36 @@ typedef struct sa_alloc {
                                         input-arbiter pointers */
     uint8_t out_ptr[SA_ALLOC_MAX]; /**< iSLIP grant pointers; separable/OPF
                                         output-arbiter pointers */
-    sa_matrix_arb spaa_in[SA_ALLOC_MAX];  /**< SPAA input arbiters (over outputs) */
-    sa_matrix_arb spaa_out[SA_ALLOC_MAX]; /**< SPAA output arbiters (over inputs) */
+    /* SPAA state: its two banks of least-recently-selected (matrix)
+     * arbiters, bit-sliced (docs/allocators.rst, "SPAA's state"). */
+    uint8_t spaa_in_lw;           /**< SPAA input bank: log2 of its lane
+                                       width, 3..6 (8, 16, 32 or 64 bits,
+                                       the smallest >= num_outputs) */
+    uint8_t spaa_out_lw;          /**< SPAA output bank: log2 of its lane
+                                       width (the smallest >= num_inputs) */
+    uint8_t spaa_in_planes;       /**< SPAA input bank: rank bits,
+                                       ceil(log2(num_outputs)) */
+    uint8_t spaa_out_planes;      /**< SPAA output bank: rank bits,
+                                       ceil(log2(num_inputs)) */
+    uint8_t spaa_in_words;        /**< SPAA input bank: 64-bit words per
+                                       plane (even) */
+    uint8_t spaa_out_words;       /**< SPAA output bank: 64-bit words per
+                                       plane (even) */
+    uint64_t spaa_in[SA__SPAA_PLANES * SA__SPAA_WORDS]; /**< SPAA input
+                                       arbiters (input i over the outputs),
+                                       bit-sliced: arbiter i is lane i (bits
+                                       i*W.. of a string of 64-bit words, W
+                                       = 1 << spaa_in_lw); bit j of that lane
+                                       in plane b (words b*SA__SPAA_WORDS..)
+                                       is bit b of output j's rank in
+                                       arbiter i (0 = least recently
+                                       selected; a permutation of
+                                       0..num_outputs-1); other bits 0 */
+    uint64_t spaa_out[SA__SPAA_PLANES * SA__SPAA_WORDS]; /**< SPAA output
+                                       arbiters (output j over the inputs),
+                                       bit-sliced the same way: lane j, bit i
+                                       of plane b is bit b of input i's rank
+                                       in arbiter j */
 } sa_alloc;
 
 /** The result of one allocation: a matching of inputs to outputs. */
@@ -1931,8 +2206,14 @@ SA_API sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc) {
         a->connect[i] = i < n ? sa__low_mask(m) & ~(desc ? desc->no_connect[i] : 0) : 0;
         a->in_ptr[i] = a->out_ptr[i] = 0;
     }
-    for (i = 0; i < n; i++) sa_matrix_arb_init(&a->spaa_in[i], m);
-    for (i = 0; i < m; i++) sa_matrix_arb_init(&a->spaa_out[i], n);
+    a->spaa_in_lw = (uint8_t)sa__lrs_bank_lw(m);
+    a->spaa_out_lw = (uint8_t)sa__lrs_bank_lw(n);
+    a->spaa_in_planes = (uint8_t)sa__lrs_bank_planes(m);
+    a->spaa_out_planes = (uint8_t)sa__lrs_bank_planes(n);
+    a->spaa_in_words = (uint8_t)sa__lrs_bank_words(n, a->spaa_in_lw);
+    a->spaa_out_words = (uint8_t)sa__lrs_bank_words(m, a->spaa_out_lw);
+    sa__lrs_bank_init(a->spaa_in, n, m);
+    sa__lrs_bank_init(a->spaa_out, m, n);
     if (a->rotary && a->kind == SA_ALLOC_WFA && a->network_inputs)
         a->start_row = (uint8_t)sa__ctz64(a->network_inputs);
     return SA_OK;
@@ -2019,6 +2300,92 @@ SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff)
 
 /* ---------------- SPAA (seed 002 Section 3.3) ---------------- */
 
+/* SPAA step 1 for every input arbiter at once: c receives, in the input
+ * bank's lanes, the nominated output of each input arbiter (one-hot) or 0.
+ * With read-port pairing the even rows are nominated first, then the odd
+ * rows without the outputs that clash with their twin's nomination. */
+SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+                                    const sa_read_buffer *bufs, uint64_t *c) {
+    int i, n = a->num_inputs, m = a->num_outputs, lw = a->spaa_in_lw, words = a->spaa_in_words;
+    int pairs = a->read_port_pairs && bufs != NULL, step = pairs ? 2 : 1;
+    sa__zero_words(c, words);
+    for (i = 0; i < n; i += step) {
+        uint64_t r = req[i] & a->connect[i];
+        SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
+        if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
+        sa__lane_or(c, i, lw, r);
+    }
+    sa__lrs_bank_select(a->spaa_in, a->spaa_in_planes, c, words, lw);
+    if (pairs) {
+        uint64_t odd[SA__SPAA_WORDS];
+        int w;
+        sa__zero_words(odd, words);
+        for (i = 1; i < n; i += 2) {
+            uint64_t r = req[i] & a->connect[i], twin = sa__lane_get(c, i - 1, lw);
+            SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
+            if (twin) r &= ~sa_read_buffer_clash(&bufs[i >> 1], sa__ctz64(twin));
+            if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
+            sa__lane_or(odd, i, lw, r);
+        }
+        sa__lrs_bank_select(a->spaa_in, a->spaa_in_planes, odd, words, lw);
+        for (w = 0; w < words; w++) c[w] |= odd[w];
+    }
+}
+
+/* Bytes 0..3 of x to the low bytes of four 16-bit lanes. */
+SA_API uint64_t sa__spread_bytes16(uint64_t x) {
+    x &= 0xFFFFFFFFull;
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFFull;
+    return (x | (x << 8)) & 0x00FF00FF00FF00FFull;
+}
+
+/* The output bank's candidate lanes (lane j: the input arbiters that
+ * nominated output j) from the input bank's nomination lanes c. */
+SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col) {
+    int i, n = a->num_inputs, lwi = a->spaa_in_lw, lwo = a->spaa_out_lw;
+    if (lwi == 3 && lwo <= 4) {
+        /* Up to 16 x 8: two 8 x 8 bit transposes, interleaved by bytes. */
+        uint64_t t0 = sa__transpose8(c[0]), t1;
+        if (lwo == 3) {
+            col[0] = t0;
+            col[1] = 0;
+            return;
+        }
+        t1 = sa__transpose8(c[1]);
+        col[0] = sa__spread_bytes16(t0) | (sa__spread_bytes16(t1) << 8);
+        col[1] = sa__spread_bytes16(t0 >> 32) | (sa__spread_bytes16(t1 >> 32) << 8);
+        return;
+    }
+    sa__zero_words(col, a->spaa_out_words);
+    for (i = 0; i < n; i++) {
+        uint64_t x = sa__lane_get(c, i, lwi);
+        sa__lane_or(col, x ? sa__ctz64(x) : 0, lwo, (uint64_t)(x != 0) << i);
+    }
+}
+
+/* SPAA steps 2-3 on the output bank's candidate lanes col (clobbered):
+ * grant, record the grants in both banks, write the matching. */
+SA_API int sa__spaa_grant_lanes(sa_alloc *a, uint64_t *col, sa_match *match) {
+    uint64_t gin[SA__SPAA_WORDS];
+    int w, lwi = a->spaa_in_lw, lwo = a->spaa_out_lw, words = a->spaa_out_words;
+    sa__match_clear(match);
+    if (a->rotary && a->network_inputs)
+        sa__lanes_prefer(col, words, lwo, a->network_inputs * sa__lane_low(lwo));
+    sa__lrs_bank_select(a->spaa_out, a->spaa_out_planes, col, words, lwo);
+    sa__lrs_bank_update(a->spaa_out, a->spaa_out_planes, a->num_inputs, col, words, lwo);
+    sa__zero_words(gin, a->spaa_in_words);
+    for (w = 0; w < words; w++) {
+        uint64_t x;
+        for (x = col[w]; x; x &= x - 1) {
+            int bit = (w << 6) + sa__ctz64(x), j = bit >> lwo, i = bit & ((1 << lwo) - 1);
+            sa__match_add(match, i, j);
+            sa__lane_or(gin, i, lwi, (uint64_t)1 << j);
+        }
+    }
+    sa__lrs_bank_update(a->spaa_in, a->spaa_in_planes, a->num_outputs, gin, a->spaa_in_words, lwi);
+    return match->size;
+}
+
 /**
  * SPAA step 1, Nominate: each input arbiter nominates one output (one packet)
  * among its connected requests.
@@ -2053,18 +2420,13 @@ SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff)
  */
 SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                             const sa_read_buffer *bufs, int8_t *nomination) {
-    int i, n = a->num_inputs, m = a->num_outputs, count = 0;
-    int pairs = a->read_port_pairs && bufs != NULL;
-    for (i = 0; i < n; i++) {
-        uint64_t r = req[i] & a->connect[i];
-        int j;
-        SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
-        if (pairs && (i & 1)) r &= ~sa__twin_block(bufs, i, nomination[i - 1]);
-        if (r == 0) { nomination[i] = -1; continue; }
-        if (prio != NULL) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
-        j = sa_matrix_select(&a->spaa_in[i], r);
-        nomination[i] = (int8_t)j;
-        count++;
+    uint64_t c[SA__SPAA_WORDS];
+    int i, count = 0;
+    sa__spaa_nominate_lanes(a, req, prio, bufs, c);
+    for (i = 0; i < a->num_inputs; i++) {
+        uint64_t x = sa__lane_get(c, i, a->spaa_in_lw);
+        nomination[i] = (int8_t)(x ? sa__ctz64(x) : -1);
+        count += x != 0;
     }
     return count;
 }
@@ -2084,32 +2446,15 @@ SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_
  * :paper: seed 002 Section 3.3 steps 2-3; Section 3.4 (SPAA-rotary).
  */
 SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match) {
-    /* col[SA_ALLOC_MAX] collects the inputs without a nomination, so that
-     * the loop has no data-dependent branch. */
-    uint64_t col[SA_ALLOC_MAX + 1], outs = 0, o;
-    int i, j, n = a->num_inputs, m = a->num_outputs;
-    sa__match_clear(match);
-    sa__zero_words(col, m);
-    col[SA_ALLOC_MAX] = 0;
+    uint64_t col[SA__SPAA_WORDS];
+    int i, n = a->num_inputs, lwo = a->spaa_out_lw;
+    sa__zero_words(col, a->spaa_out_words);
     for (i = 0; i < n; i++) {
-        int nj = nomination[i];
-        SA_ASSERT(nj < m);
-        col[nj < 0 ? SA_ALLOC_MAX : nj] |= (uint64_t)1 << i;
+        int j = nomination[i];
+        SA_ASSERT(j < a->num_outputs);
+        sa__lane_or(col, j < 0 ? 0 : j, lwo, (uint64_t)(j >= 0) << i);
     }
-    for (j = 0; j < m; j++) outs |= (uint64_t)(col[j] != 0) << j;
-    for (o = outs; o; o &= o - 1) {
-        int w;
-        uint64_t c;
-        j = sa__ctz64(o);
-        c = col[j];
-        if (a->rotary && (c & a->network_inputs)) c &= a->network_inputs;
-        w = sa_matrix_select(&a->spaa_out[j], c);
-        if (w < 0) continue; /* not reached: c != 0 */
-        sa_matrix_update(&a->spaa_out[j], w);
-        sa_matrix_update(&a->spaa_in[w], j);
-        sa__match_add(match, w, j);
-    }
-    return match->size;
+    return sa__spaa_grant_lanes(a, col, match);
 }
 
 /* ---------------- Wave-front arbiters (seed 002 Section 3.2) ---------------- */
@@ -2540,10 +2885,13 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
 SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                        const sa_read_buffer *bufs, sa_match *match) {
     uint64_t eff[SA_ALLOC_MAX];
-    int8_t nom[SA_ALLOC_MAX];
     if (a->kind == SA_ALLOC_SPAA) {
-        sa_spaa_nominate(a, req, prio, bufs, nom);
-        return sa_spaa_grant(a, nom, match);
+        /* sa_spaa_nominate then sa_spaa_grant, the nominations kept in
+         * the banks' lanes. */
+        uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS];
+        sa__spaa_nominate_lanes(a, req, prio, bufs, nom);
+        sa__spaa_columns(a, nom, col);
+        return sa__spaa_grant_lanes(a, col, match);
     }
     sa__match_clear(match);
     sa__effective(a, req, eff);
