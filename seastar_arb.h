@@ -2300,6 +2300,148 @@ SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff)
 
 /* ---------------- SPAA (seed 002 Section 3.3) ---------------- */
 
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16 && SA__SPAA_PLANES >= 4
+/* The rows req[0..n) (each < 256) as the 16 bytes of a register. */
+SA_API __m128i sa__pack_rows8_sse2(const uint64_t *req, int n) {
+    __m128i v[8], w[4];
+    int k;
+    for (k = 0; k < 8; k++)
+        v[k] = 2 * k + 1 < n ? SA__LD(req + 2 * k)
+             : 2 * k < n ? _mm_cvtsi32_si128((int)req[2 * k]) : _mm_setzero_si128();
+    for (k = 0; k < 4; k++) w[k] = _mm_packs_epi32(v[2 * k], v[2 * k + 1]);
+    return _mm_packus_epi16(_mm_packs_epi32(w[0], w[1]), _mm_packs_epi32(w[2], w[3]));
+}
+
+/* Index of the set bit of every byte (one-hot or zero) of v; -1 for 0. */
+SA_API __m128i sa__bit_index8_sse2(__m128i v) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i r = _mm_cmpeq_epi8(v, z);
+    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xAA)), z), _mm_set1_epi8(1)));
+    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xCC)), z), _mm_set1_epi8(2)));
+    return _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xF0)), z), _mm_set1_epi8(4)));
+}
+
+/* Index of the set bit of every 16-bit lane (one-hot or zero) of v, -1 for
+ * 0, as bytes 0..7 (bytes 8..15 are -1). */
+SA_API __m128i sa__bit_index16_sse2(__m128i v) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i r = _mm_cmpeq_epi16(v, z);
+    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xAAAA)), z), _mm_set1_epi16(1)));
+    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xCCCC)), z), _mm_set1_epi16(2)));
+    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xF0F0)), z), _mm_set1_epi16(4)));
+    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xFF00)), z), _mm_set1_epi16(8)));
+    return _mm_packs_epi16(r, _mm_set1_epi8(-1));
+}
+
+/* sa__transpose8 on both 64-bit halves of x. */
+SA_API __m128i sa__transpose8x2_sse2(__m128i x) {
+    __m128i t;
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
+    return _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
+}
+
+/* One plane of a bank select in registers. */
+#define SA__SEL_PLANE(x, p, lw) do { \
+        __m128i z_ = _mm_andnot_si128((p), (x)); \
+        (x) = _mm_or_si128(z_, _mm_and_si128(sa__lanes_zero_sse2(z_, (lw)), (x))); \
+    } while (0)
+
+/* sa__lrs_bank_update_sse2 on one register of lanes with its np planes in
+ * p[] (np <= 4; missing planes must be zero, which is harmless). */
+SA_API void sa__lrs_update_regs_sse2(__m128i *p, int np, int size, __m128i g, int lw) {
+    __m128i eq = _mm_andnot_si128(sa__lanes_zero_sse2(g, lw), _mm_set1_epi8(-1));
+    __m128i gt = _mm_setzero_si128(), borrow, kz;
+    int b;
+    for (b = np - 1; b >= 0; b--) {
+        kz = sa__lanes_zero_sse2(_mm_and_si128(p[b], g), lw);
+        gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_and_si128(p[b], kz)));
+        eq = _mm_and_si128(eq, _mm_xor_si128(p[b], kz));
+    }
+    borrow = gt;
+    for (b = 0; b < np; b++) {
+        __m128i x = _mm_xor_si128(p[b], borrow);
+        borrow = _mm_andnot_si128(p[b], borrow);
+        p[b] = ((size - 1) >> b) & 1 ? _mm_or_si128(x, g) : _mm_andnot_si128(g, x);
+    }
+}
+
+/* SPAA, whole allocation, n <= 16 input arbiters and m <= 8 outputs, no
+ * priorities, no read-port pairing: every step on one SSE2 register per
+ * plane (input bank: 16 byte lanes, 3 planes, missing ones zero; output
+ * bank: lwo 3 (n <= 8) or 4, 4 planes).  Same decisions and state as
+ * sa__spaa_nominate_lanes + sa__spaa_columns + sa__spaa_grant_lanes. */
+SA_API int sa__spaa_small_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt, int lwo) {
+    const int S = SA__SPAA_WORDS;
+    int n = a->num_inputs, i;
+    __m128i p[3], q[4], x, col, g, h, gin;
+    unsigned gbits, outs;
+    for (i = 0; i < 3; i++) p[i] = SA__LD(a->spaa_in + i * S);
+    for (i = 0; i < 4; i++) q[i] = SA__LD(a->spaa_out + i * S);
+#ifndef NDEBUG
+    for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0);
+#endif
+    /* Step 1: nominations (input bank select). */
+    x = _mm_and_si128(sa__pack_rows8_sse2(req, n), sa__pack_rows8_sse2(a->connect, n));
+    SA__SEL_PLANE(x, p[2], 3);
+    SA__SEL_PLANE(x, p[1], 3);
+    SA__SEL_PLANE(x, p[0], 3);
+    /* Nominating inputs of each output: the output bank's lanes. */
+    col = sa__transpose8x2_sse2(x);
+    if (lwo == 4) col = _mm_unpacklo_epi8(col, _mm_unpackhi_epi64(col, col));
+    if (a->rotary && a->network_inputs) {
+        __m128i nw = lwo == 4 ? _mm_set1_epi16((short)a->network_inputs)
+                              : _mm_set1_epi8((char)a->network_inputs);
+        __m128i cn = _mm_and_si128(col, nw);
+        col = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, lwo), col));
+    }
+    /* Step 2: grants (output bank select), recorded in the output bank. */
+    g = col;
+    SA__SEL_PLANE(g, q[3], lwo);
+    SA__SEL_PLANE(g, q[2], lwo);
+    SA__SEL_PLANE(g, q[1], lwo);
+    SA__SEL_PLANE(g, q[0], lwo);
+    sa__lrs_update_regs_sse2(q, 4, n, g, lwo);
+    /* Granted inputs: the OR of the grant lanes, spread over the input
+     * lanes; their nominations are recorded in the input bank. */
+    if (lwo == 4) {
+        h = _mm_or_si128(g, _mm_srli_si128(g, 8));
+        h = _mm_or_si128(h, _mm_srli_si128(h, 4));
+        h = _mm_or_si128(h, _mm_srli_si128(h, 2));
+    } else {
+        h = _mm_or_si128(g, _mm_srli_si128(g, 4));
+        h = _mm_or_si128(h, _mm_srli_si128(h, 2));
+        h = _mm_or_si128(h, _mm_srli_si128(h, 1));
+    }
+    gbits = (unsigned)_mm_cvtsi128_si32(h) & (lwo == 4 ? 0xFFFFu : 0xFFu);
+    gin = _mm_and_si128(x, sa__expand_bits16(gbits));
+    sa__lrs_update_regs_sse2(p, 3, a->num_outputs, gin, 3);
+    for (i = 0; i < 3; i++) SA__ST(a->spaa_in + i * S, p[i]);
+    for (i = 0; i < 4; i++) SA__ST(a->spaa_out + i * S, q[i]);
+    /* The matching. */
+    SA__ST(mt->output_of, sa__bit_index8_sse2(gin));
+    if (lwo == 4) {
+        SA__ST(mt->input_of, sa__bit_index16_sse2(g));
+        outs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(g, _mm_setzero_si128()), g)) & 0xFFu;
+    } else {
+        SA__ST(mt->input_of, sa__bit_index8_sse2(g));
+        outs = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(g, _mm_setzero_si128())) & 0xFFu;
+    }
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        SA__ST(mt->output_of + i, _mm_set1_epi8(-1));
+        SA__ST(mt->input_of + i, _mm_set1_epi8(-1));
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = gbits;
+    mt->outputs = outs;
+    mt->size = sa__bits(gbits);
+    return mt->size;
+}
+#endif
+
 /* SPAA step 1 for every input arbiter at once: c receives, in the input
  * bank's lanes, the nominated output of each input arbiter (one-hot) or 0.
  * With read-port pairing the even rows are nominated first, then the odd
@@ -2889,6 +3031,11 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
         /* sa_spaa_nominate then sa_spaa_grant, the nominations kept in
          * the banks' lanes. */
         uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS];
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16 && SA__SPAA_PLANES >= 4
+        if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw == 3 &&
+            a->spaa_out_lw <= 4)
+            return sa__spaa_small_sse2(a, req, match, a->spaa_out_lw);
+#endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom);
         sa__spaa_columns(a, nom, col);
         return sa__spaa_grant_lanes(a, col, match);
