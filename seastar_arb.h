@@ -1762,32 +1762,35 @@ typedef struct sa_alloc_desc {
                                   (the shaded cells of seed 002 Figure 5) */
 } sa_alloc_desc;
 
-/* SPAA's bit-sliced banks (sa_alloc.spaa_in): rank bits (planes) of an
- * arbiter over up to SA_ALLOC_MAX requesters, and 64-bit words per plane
- * (even, for SSE2). */
+/* ---- SPAA's state: bit-sliced banks of least-recently-selected arbiters.
+ *
+ * Every arbiter of a bank is one lane of 2^lw bits (lw 3..6: 8, 16, 32 or
+ * 64 bits, the smallest that holds one bit per requester), lane r at bits
+ * r*2^lw.. of a bit string of 64-bit words.  Plane b (words
+ * b*SA__SPAA_WORDS..) holds bit b of every requester's rank (0 = least
+ * recently selected); a bank has lw planes, those above the rank bits of
+ * its arbiters zero (which no operation changes).  One pass over the planes
+ * selects, or updates, every arbiter of the bank at once: the 21364's 16
+ * input arbiters over 7 outputs are one SSE2 register per plane. */
+
+/* Planes and words of the banks: SA__SPAA_PLANES is the lane width (log2)
+ * of an arbiter over SA_ALLOC_MAX requesters; words per plane are even so
+ * that SSE2 takes two at a time. */
 #if SA_ALLOC_MAX > 32
 #define SA__SPAA_PLANES 6
 #elif SA_ALLOC_MAX > 16
 #define SA__SPAA_PLANES 5
 #elif SA_ALLOC_MAX > 8
 #define SA__SPAA_PLANES 4
-#elif SA_ALLOC_MAX > 4
-#define SA__SPAA_PLANES 3
-#elif SA_ALLOC_MAX > 2
-#define SA__SPAA_PLANES 2
 #else
-#define SA__SPAA_PLANES 1
+#define SA__SPAA_PLANES 3
 #endif
 #define SA__SPAA_WORDS ((SA_ALLOC_MAX + 1) & ~1)
 
-/* SPAA's two banks of least-recently-selected arbiters (sa_alloc.spaa_in,
- * sa_alloc.spaa_out) are bit-sliced: every arbiter of a bank is one lane of
- * 2^lw bits (lw 3..6: 8, 16, 32 or 64 bits, the smallest that holds one bit
- * per requester), lane r at bits r*2^lw.. of a bit string of 64-bit words;
- * plane b (words b*SA__SPAA_WORDS..) holds bit b of every requester's rank
- * (0 = least recently selected).  One pass over the planes selects, or
- * updates, every arbiter of the bank at once: 16 input arbiters of 7
- * outputs are one SSE2 register per plane. */
+/* S(b) for every plane b, top plane first (S tests b < lw itself). */
+#define SA__PLANES_DOWN(S) S(5) S(4) S(3) S(2) S(1) S(0)
+/* S(b) for every plane b, plane 0 first. */
+#define SA__PLANES_UP(S) S(0) S(1) S(2) S(3) S(4) S(5)
 
 /* High bit of every lane of 2^lw bits (3 <= lw <= 6). */
 SA_API uint64_t sa__lane_high(int lw) {
@@ -1802,8 +1805,8 @@ SA_API uint64_t sa__lane_low(int lw) {
 }
 
 /* All ones in every nonzero lane of x, zero in the others (lanes of 2^lw
- * bits; SWAR: the carry of adding ~high to the low bits reaches the high
- * bit exactly when a low bit is set). */
+ * bits; SWAR: adding ~high to the low bits carries into the high bit
+ * exactly when a low bit is set). */
 SA_API uint64_t sa__lanes_nonzero(uint64_t x, int lw) {
     uint64_t h = sa__lane_high(lw), l = ~h, t = (((x & l) + l) | x) & h;
     return (t - (t >> ((1 << lw) - 1))) | t;
@@ -1822,171 +1825,15 @@ SA_API void sa__lane_or(uint64_t *c, int r, int lw, uint64_t x) {
     c[bit >> 6] |= x << (bit & 63);
 }
 
-/* Lane width (log2 of bits) of a bank whose arbiters have `size`
- * requesters, and its 64-bit words per plane for `rows` arbiters (even, so
- * that SSE2 takes two at a time). */
+/* Lane width (log2 of bits, 3..6) of a bank whose arbiters have `size`
+ * requesters; it is also the bank's number of planes. */
 SA_API int sa__lrs_bank_lw(int size) {
     return size <= 8 ? 3 : size <= 16 ? 4 : size <= 32 ? 5 : 6;
 }
+
+/* 64-bit words per plane of a bank of `rows` arbiters (even). */
 SA_API int sa__lrs_bank_words(int rows, int lw) {
     return ((((rows << lw) + 63) >> 6) + 1) & ~1;
-}
-
-/* Least-recently-selected candidate of every arbiter of a bank at once,
- * portable version: lane r of c[0..words) holds the candidates of arbiter
- * r, and on return the one with the smallest rank (or 0 if none).  From the
- * top plane down, a lane keeps the candidates whose rank bit is 0 when it
- * has any; ranks being distinct, one candidate is left. */
-SA_API void sa__lrs_bank_select_portable(const uint64_t *plane, int np, uint64_t *c,
-                                         int words, int lw) {
-    int w, b;
-    for (w = 0; w < words; w++) {
-        uint64_t x = c[w];
-        for (b = np - 1; b >= 0; b--) {
-            uint64_t z = x & ~plane[b * SA__SPAA_WORDS + w];
-            x = z | (x & ~sa__lanes_nonzero(z, lw));
-        }
-        c[w] = x;
-    }
-}
-
-/* Record one selection in every arbiter of a bank whose lane of g is
- * nonzero (one-hot: the winner), portable version: every requester ranked
- * behind the winner (rank > k, the winner's rank) moves up one, the winner
- * takes the last rank size-1.  Bit-sliced: the winner's rank bits are
- * broadcast over its lane (kz: all ones where bit b of k is 0), the ranks
- * compared with k from the top bit, then decremented with a borrow chain. */
-SA_API void sa__lrs_bank_update_portable(uint64_t *plane, int np, int size, const uint64_t *g,
-                                         int words, int lw) {
-    int w, b;
-    for (w = 0; w < words; w++) {
-        uint64_t p[6], gg = g[w], eq = sa__lanes_nonzero(gg, lw), gt = 0, borrow;
-        for (b = np - 1; b >= 0; b--) {
-            uint64_t kz;
-            p[b] = plane[b * SA__SPAA_WORDS + w];
-            kz = ~sa__lanes_nonzero(p[b] & gg, lw);
-            gt |= eq & p[b] & kz;
-            eq &= p[b] ^ kz;
-        }
-        borrow = gt;
-        for (b = 0; b < np; b++) {
-            uint64_t x = p[b] ^ borrow;
-            borrow &= ~p[b];
-            plane[b * SA__SPAA_WORDS + w] = ((size - 1) >> b) & 1 ? x | gg : x & ~gg;
-        }
-    }
-}
-
-/* Where lane r of c has a bit of lane r of pref, keep only those bits
- * (the Rotary Rule's "network inputs first"), portable version. */
-SA_API void sa__lanes_prefer_portable(uint64_t *c, int words, int lw, uint64_t pref) {
-    int w;
-    for (w = 0; w < words; w++) {
-        uint64_t x = c[w] & pref;
-        c[w] = x | (c[w] & ~sa__lanes_nonzero(x, lw));
-    }
-}
-
-#ifdef SA_SIMD_SSE2
-/* All ones in every zero lane of x (lanes of 2^lw bits). */
-SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
-    __m128i z = _mm_setzero_si128(), e;
-    if (lw == 3) return _mm_cmpeq_epi8(x, z);
-    if (lw == 4) return _mm_cmpeq_epi16(x, z);
-    e = _mm_cmpeq_epi32(x, z);
-    if (lw == 5) return e;
-    return _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
-}
-
-#define SA__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define SA__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
-
-/* SSE2 version of sa__lrs_bank_select_portable (words even). */
-SA_API void sa__lrs_bank_select_sse2(const uint64_t *plane, int np, uint64_t *c, int words,
-                                     int lw) {
-    int w, b;
-    for (w = 0; w < words; w += 2) {
-        __m128i x = SA__LD(c + w);
-        for (b = np - 1; b >= 0; b--) {
-            __m128i z = _mm_andnot_si128(SA__LD(plane + b * SA__SPAA_WORDS + w), x);
-            x = _mm_or_si128(z, _mm_and_si128(sa__lanes_zero_sse2(z, lw), x));
-        }
-        SA__ST(c + w, x);
-    }
-}
-
-/* SSE2 version of sa__lrs_bank_update_portable (words even). */
-SA_API void sa__lrs_bank_update_sse2(uint64_t *plane, int np, int size, const uint64_t *g,
-                                     int words, int lw) {
-    int w, b;
-    for (w = 0; w < words; w += 2) {
-        __m128i p[6], gg = SA__LD(g + w), gt = _mm_setzero_si128(), borrow;
-        __m128i eq = _mm_andnot_si128(sa__lanes_zero_sse2(gg, lw), _mm_set1_epi8(-1));
-        for (b = np - 1; b >= 0; b--) {
-            __m128i kz;
-            p[b] = SA__LD(plane + b * SA__SPAA_WORDS + w);
-            kz = sa__lanes_zero_sse2(_mm_and_si128(p[b], gg), lw);
-            gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_and_si128(p[b], kz)));
-            eq = _mm_and_si128(eq, _mm_xor_si128(p[b], kz));
-        }
-        borrow = gt;
-        for (b = 0; b < np; b++) {
-            __m128i x = _mm_xor_si128(p[b], borrow);
-            borrow = _mm_andnot_si128(p[b], borrow);
-            x = ((size - 1) >> b) & 1 ? _mm_or_si128(x, gg) : _mm_andnot_si128(gg, x);
-            SA__ST(plane + b * SA__SPAA_WORDS + w, x);
-        }
-    }
-}
-
-/* SSE2 version of sa__lanes_prefer_portable (words even). */
-SA_API void sa__lanes_prefer_sse2(uint64_t *c, int words, int lw, uint64_t pref) {
-    int w;
-    __m128i pr = _mm_set1_epi64x((long long)pref);
-    for (w = 0; w < words; w += 2) {
-        __m128i v = SA__LD(c + w), x = _mm_and_si128(v, pr);
-        SA__ST(c + w, _mm_or_si128(x, _mm_and_si128(sa__lanes_zero_sse2(x, lw), v)));
-    }
-}
-#endif
-
-/* Bank select with the lane width as a constant in each call (so that the
- * lane test folds to one instruction). */
-SA_API void sa__lrs_bank_select(const uint64_t *plane, int np, uint64_t *c, int words, int lw) {
-#ifdef SA_SIMD_SSE2
-    switch (lw) {
-    case 3: sa__lrs_bank_select_sse2(plane, np, c, words, 3); break;
-    case 4: sa__lrs_bank_select_sse2(plane, np, c, words, 4); break;
-    case 5: sa__lrs_bank_select_sse2(plane, np, c, words, 5); break;
-    default: sa__lrs_bank_select_sse2(plane, np, c, words, 6); break;
-    }
-#else
-    sa__lrs_bank_select_portable(plane, np, c, words, lw);
-#endif
-}
-
-/* Bank update, lane width constant in each call. */
-SA_API void sa__lrs_bank_update(uint64_t *plane, int np, int size, const uint64_t *g, int words,
-                                int lw) {
-#ifdef SA_SIMD_SSE2
-    switch (lw) {
-    case 3: sa__lrs_bank_update_sse2(plane, np, size, g, words, 3); break;
-    case 4: sa__lrs_bank_update_sse2(plane, np, size, g, words, 4); break;
-    case 5: sa__lrs_bank_update_sse2(plane, np, size, g, words, 5); break;
-    default: sa__lrs_bank_update_sse2(plane, np, size, g, words, 6); break;
-    }
-#else
-    sa__lrs_bank_update_portable(plane, np, size, g, words, lw);
-#endif
-}
-
-/* Rotary-Rule preference over the lanes. */
-SA_API void sa__lanes_prefer(uint64_t *c, int words, int lw, uint64_t pref) {
-#ifdef SA_SIMD_SSE2
-    sa__lanes_prefer_sse2(c, words, lw, pref);
-#else
-    sa__lanes_prefer_portable(c, words, lw, pref);
-#endif
 }
 
 /* Reset a bank of `rows` arbiters over `size` requesters: requester i has
@@ -2002,11 +1849,217 @@ SA_API void sa__lrs_bank_init(uint64_t *plane, int rows, int size) {
             sa__lane_or(plane + b * SA__SPAA_WORDS, r, lw, bit_b[b] & sa__low_mask(size));
 }
 
-/* Number of rank bits (planes) of an arbiter over `size` requesters. */
-SA_API int sa__lrs_bank_planes(int size) {
-    int b = 0;
-    while ((1 << b) < size) b++;
-    return b;
+/* Least-recently-selected candidate of every arbiter of a bank at once,
+ * portable version: lane r of c[0..words) holds the candidates of arbiter
+ * r, and on return the one with the smallest rank (or 0 if none).  From
+ * the top plane down, a lane keeps its candidates whose rank bit is 0 when
+ * it has any; ranks being distinct, one is left.  If k is not NULL, plane
+ * b of k receives the winner's rank bit b over its whole lane (all ones
+ * for 1; lanes without a candidate get all ones). */
+SA_API void sa__lrs_bank_select_portable(const uint64_t *plane, uint64_t *c, uint64_t *k,
+                                         int words, int lw) {
+    int w;
+    for (w = 0; w < words; w++) {
+        uint64_t x = c[w], z, e;
+#define SA__SEL(b) \
+        if ((b) < lw) { \
+            z = x & ~plane[(b) * SA__SPAA_WORDS + w]; \
+            e = ~sa__lanes_nonzero(z, lw); \
+            x = z | (x & e); \
+            if (k != NULL) k[(b) * SA__SPAA_WORDS + w] = e; \
+        }
+        SA__PLANES_DOWN(SA__SEL)
+#undef SA__SEL
+        c[w] = x;
+    }
+}
+
+/* Record one selection in every arbiter of a bank whose lane of g is
+ * nonzero (one-hot: the winner), portable version: every requester ranked
+ * behind the winner (rank > k, the winner's rank) moves up one, the winner
+ * takes the last rank size-1.  Bit-sliced: the winner's rank bits over its
+ * lane (from k, sa__lrs_bank_select's output for these winners, or from
+ * the planes if k is NULL) are compared with every rank from the top bit,
+ * and the ranks above are decremented with a borrow chain. */
+SA_API void sa__lrs_bank_update_portable(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                         int words, int lw, int size) {
+    int w;
+    for (w = 0; w < words; w++) {
+        uint64_t p[6], gg = g[w], eq, gt = 0, bo, kb;
+        if (gg == 0) continue;
+        eq = sa__lanes_nonzero(gg, lw);
+#define SA__CMP(b) \
+        if ((b) < lw) { \
+            p[b] = plane[(b) * SA__SPAA_WORDS + w]; \
+            kb = k != NULL ? k[(b) * SA__SPAA_WORDS + w] : sa__lanes_nonzero(p[b] & gg, lw); \
+            gt |= eq & p[b] & ~kb; \
+            eq &= ~(p[b] ^ kb); \
+        } else { \
+            p[b] = 0; \
+        }
+#define SA__DEC(b) \
+        if ((b) < lw) { \
+            uint64_t x_ = p[b] ^ bo; \
+            bo &= ~p[b]; \
+            plane[(b) * SA__SPAA_WORDS + w] = ((size - 1) >> (b)) & 1 ? x_ | gg : x_ & ~gg; \
+        }
+        SA__PLANES_DOWN(SA__CMP)
+        bo = gt;
+        SA__PLANES_UP(SA__DEC)
+#undef SA__CMP
+#undef SA__DEC
+    }
+}
+
+/* Where lane r of c has a bit of lane r of pref, keep only those bits
+ * (the Rotary Rule's "network inputs first"), portable version. */
+SA_API void sa__lanes_prefer_portable(uint64_t *c, int words, int lw, uint64_t pref) {
+    int w;
+    for (w = 0; w < words; w++) {
+        uint64_t x = c[w] & pref;
+        c[w] = x | (c[w] & ~sa__lanes_nonzero(x, lw));
+    }
+}
+
+#ifdef SA_SIMD_SSE2
+/* Unaligned SSE2 load and store of two words. */
+#define SA__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define SA__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+
+/* All ones in every zero lane of x (lanes of 2^lw bits). */
+SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
+    __m128i z = _mm_setzero_si128(), e;
+    if (lw == 3) return _mm_cmpeq_epi8(x, z);
+    if (lw == 4) return _mm_cmpeq_epi16(x, z);
+    e = _mm_cmpeq_epi32(x, z);
+    if (lw == 5) return e;
+    return _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
+}
+
+/* SSE2 versions of sa__lrs_bank_select_portable and
+ * sa__lrs_bank_update_portable (two words at a time), one function per lane
+ * width so that the lane tests and the plane loops fold: the bodies are
+ * macros of the constant LW. */
+#define SA__SEL_SSE2_PLANE(b, LW) \
+    if ((b) < (LW)) { \
+        z = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w), x); \
+        e = sa__lanes_zero_sse2(z, (LW)); \
+        x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+        if (k != NULL) SA__ST(k + (b) * SA__SPAA_WORDS + w, e); \
+    }
+#define SA__SEL_SSE2_BODY(LW) { \
+    int w; \
+    for (w = 0; w < words; w += 2) { \
+        __m128i x = SA__LD(c + w), z, e; \
+        SA__SEL_SSE2_PLANE(5, LW) SA__SEL_SSE2_PLANE(4, LW) SA__SEL_SSE2_PLANE(3, LW) \
+        SA__SEL_SSE2_PLANE(2, LW) SA__SEL_SSE2_PLANE(1, LW) SA__SEL_SSE2_PLANE(0, LW) \
+        SA__ST(c + w, x); \
+    } \
+}
+#define SA__UPD_SSE2_CMP(b, LW) \
+    if ((b) < (LW)) { \
+        p##b = SA__LD(plane + (b) * SA__SPAA_WORDS + w); \
+        kb = k != NULL ? SA__LD(k + (b) * SA__SPAA_WORDS + w) \
+                       : _mm_andnot_si128(sa__lanes_zero_sse2(_mm_and_si128(p##b, gg), (LW)), ones); \
+        gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_andnot_si128(kb, p##b))); \
+        eq = _mm_andnot_si128(_mm_xor_si128(p##b, kb), eq); \
+    }
+#define SA__UPD_SSE2_DEC(b, LW) \
+    if ((b) < (LW)) { \
+        x = _mm_xor_si128(p##b, bo); \
+        bo = _mm_andnot_si128(p##b, bo); \
+        SA__ST(plane + (b) * SA__SPAA_WORDS + w, \
+               ((size - 1) >> (b)) & 1 ? _mm_or_si128(x, gg) : _mm_andnot_si128(gg, x)); \
+    }
+#define SA__UPD_SSE2_BODY(LW) { \
+    int w; \
+    const __m128i ones = _mm_set1_epi8(-1); \
+    for (w = 0; w < words; w += 2) { \
+        __m128i p0, p1, p2, p3 = ones, p4 = ones, p5 = ones, x, kb, bo; \
+        __m128i gg = SA__LD(g + w), gt = _mm_setzero_si128(); \
+        __m128i eq = _mm_andnot_si128(sa__lanes_zero_sse2(gg, (LW)), ones); \
+        SA__UPD_SSE2_CMP(5, LW) SA__UPD_SSE2_CMP(4, LW) SA__UPD_SSE2_CMP(3, LW) \
+        SA__UPD_SSE2_CMP(2, LW) SA__UPD_SSE2_CMP(1, LW) SA__UPD_SSE2_CMP(0, LW) \
+        bo = gt; \
+        SA__UPD_SSE2_DEC(0, LW) SA__UPD_SSE2_DEC(1, LW) SA__UPD_SSE2_DEC(2, LW) \
+        SA__UPD_SSE2_DEC(3, LW) SA__UPD_SSE2_DEC(4, LW) SA__UPD_SSE2_DEC(5, LW) \
+        (void)p3; (void)p4; (void)p5; \
+    } \
+}
+SA_API void sa__lrs_bank_select_sse2_3(const uint64_t *plane, uint64_t *c, uint64_t *k, int words)
+    SA__SEL_SSE2_BODY(3)
+SA_API void sa__lrs_bank_select_sse2_4(const uint64_t *plane, uint64_t *c, uint64_t *k, int words)
+    SA__SEL_SSE2_BODY(4)
+SA_API void sa__lrs_bank_select_sse2_5(const uint64_t *plane, uint64_t *c, uint64_t *k, int words)
+    SA__SEL_SSE2_BODY(5)
+SA_API void sa__lrs_bank_select_sse2_6(const uint64_t *plane, uint64_t *c, uint64_t *k, int words)
+    SA__SEL_SSE2_BODY(6)
+SA_API void sa__lrs_bank_update_sse2_3(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                       int words, int size) SA__UPD_SSE2_BODY(3)
+SA_API void sa__lrs_bank_update_sse2_4(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                       int words, int size) SA__UPD_SSE2_BODY(4)
+SA_API void sa__lrs_bank_update_sse2_5(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                       int words, int size) SA__UPD_SSE2_BODY(5)
+SA_API void sa__lrs_bank_update_sse2_6(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                       int words, int size) SA__UPD_SSE2_BODY(6)
+
+/* The SSE2 bank select and update for any lane width (lw 3..6). */
+SA_API void sa__lrs_bank_select_sse2(const uint64_t *plane, uint64_t *c, uint64_t *k, int words,
+                                     int lw) {
+    switch (lw) {
+    case 3: sa__lrs_bank_select_sse2_3(plane, c, k, words); break;
+    case 4: sa__lrs_bank_select_sse2_4(plane, c, k, words); break;
+    case 5: sa__lrs_bank_select_sse2_5(plane, c, k, words); break;
+    default: sa__lrs_bank_select_sse2_6(plane, c, k, words); break;
+    }
+}
+SA_API void sa__lrs_bank_update_sse2(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                     int words, int lw, int size) {
+    switch (lw) {
+    case 3: sa__lrs_bank_update_sse2_3(plane, g, k, words, size); break;
+    case 4: sa__lrs_bank_update_sse2_4(plane, g, k, words, size); break;
+    case 5: sa__lrs_bank_update_sse2_5(plane, g, k, words, size); break;
+    default: sa__lrs_bank_update_sse2_6(plane, g, k, words, size); break;
+    }
+}
+
+/* SSE2 version of sa__lanes_prefer_portable (two words at a time). */
+SA_API void sa__lanes_prefer_sse2(uint64_t *c, int words, int lw, uint64_t pref) {
+    int w;
+    __m128i pr = _mm_set1_epi64x((long long)pref);
+    for (w = 0; w < words; w += 2) {
+        __m128i v = SA__LD(c + w), x = _mm_and_si128(v, pr);
+        SA__ST(c + w, _mm_or_si128(x, _mm_and_si128(sa__lanes_zero_sse2(x, lw), v)));
+    }
+}
+#endif
+
+/* Bank select (SSE2 where present). */
+SA_API void sa__lrs_bank_select(const uint64_t *plane, uint64_t *c, uint64_t *k, int words, int lw) {
+#ifdef SA_SIMD_SSE2
+    sa__lrs_bank_select_sse2(plane, c, k, words, lw);
+#else
+    sa__lrs_bank_select_portable(plane, c, k, words, lw);
+#endif
+}
+
+/* Bank update (SSE2 where present). */
+SA_API void sa__lrs_bank_update(uint64_t *plane, const uint64_t *g, const uint64_t *k, int words,
+                                int lw, int size) {
+#ifdef SA_SIMD_SSE2
+    sa__lrs_bank_update_sse2(plane, g, k, words, lw, size);
+#else
+    sa__lrs_bank_update_portable(plane, g, k, words, lw, size);
+#endif
+}
+
+/* Rotary-Rule preference over the lanes (SSE2 where present). */
+SA_API void sa__lanes_prefer(uint64_t *c, int words, int lw, uint64_t pref) {
+#ifdef SA_SIMD_SSE2
+    sa__lanes_prefer_sse2(c, words, lw, pref);
+#else
+    sa__lanes_prefer_portable(c, words, lw, pref);
+#endif
 }
 
 /**
@@ -2035,13 +2088,10 @@ typedef struct sa_alloc {
      * arbiters, bit-sliced (docs/allocators.rst, "SPAA's state"). */
     uint8_t spaa_in_lw;           /**< SPAA input bank: log2 of its lane
                                        width, 3..6 (8, 16, 32 or 64 bits,
-                                       the smallest >= num_outputs) */
+                                       the smallest >= num_outputs), also
+                                       its number of rank bit planes */
     uint8_t spaa_out_lw;          /**< SPAA output bank: log2 of its lane
                                        width (the smallest >= num_inputs) */
-    uint8_t spaa_in_planes;       /**< SPAA input bank: rank bits,
-                                       ceil(log2(num_outputs)) */
-    uint8_t spaa_out_planes;      /**< SPAA output bank: rank bits,
-                                       ceil(log2(num_inputs)) */
     uint8_t spaa_in_words;        /**< SPAA input bank: 64-bit words per
                                        plane (even) */
     uint8_t spaa_out_words;       /**< SPAA output bank: 64-bit words per
@@ -2056,6 +2106,8 @@ typedef struct sa_alloc {
                                        arbiter i (0 = least recently
                                        selected; a permutation of
                                        0..num_outputs-1); other bits 0 */
+    uint64_t spaa_connect[SA__SPAA_WORDS]; /**< SPAA: connect[] in the
+                                       input bank's lanes */
     uint64_t spaa_out[SA__SPAA_PLANES * SA__SPAA_WORDS]; /**< SPAA output
                                        arbiters (output j over the inputs),
                                        bit-sliced the same way: lane j, bit i
@@ -2208,12 +2260,12 @@ SA_API sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc) {
     }
     a->spaa_in_lw = (uint8_t)sa__lrs_bank_lw(m);
     a->spaa_out_lw = (uint8_t)sa__lrs_bank_lw(n);
-    a->spaa_in_planes = (uint8_t)sa__lrs_bank_planes(m);
-    a->spaa_out_planes = (uint8_t)sa__lrs_bank_planes(n);
     a->spaa_in_words = (uint8_t)sa__lrs_bank_words(n, a->spaa_in_lw);
     a->spaa_out_words = (uint8_t)sa__lrs_bank_words(m, a->spaa_out_lw);
     sa__lrs_bank_init(a->spaa_in, n, m);
     sa__lrs_bank_init(a->spaa_out, m, n);
+    sa__zero_words(a->spaa_connect, SA__SPAA_WORDS);
+    for (i = 0; i < n; i++) sa__lane_or(a->spaa_connect, i, a->spaa_in_lw, a->connect[i]);
     if (a->rotary && a->kind == SA_ALLOC_WFA && a->network_inputs)
         a->start_row = (uint8_t)sa__ctz64(a->network_inputs);
     return SA_OK;
@@ -2300,16 +2352,22 @@ SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff)
 
 /* ---------------- SPAA (seed 002 Section 3.3) ---------------- */
 
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16 && SA__SPAA_PLANES >= 4
-/* The rows req[0..n) (each < 256) as the 16 bytes of a register. */
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+/* The rows req[0..n) (n <= 16, each < 256) as the bytes of a register. */
 SA_API __m128i sa__pack_rows8_sse2(const uint64_t *req, int n) {
-    __m128i v[8], w[4];
-    int k;
-    for (k = 0; k < 8; k++)
-        v[k] = 2 * k + 1 < n ? SA__LD(req + 2 * k)
-             : 2 * k < n ? _mm_cvtsi32_si128((int)req[2 * k]) : _mm_setzero_si128();
-    for (k = 0; k < 4; k++) w[k] = _mm_packs_epi32(v[2 * k], v[2 * k + 1]);
-    return _mm_packus_epi16(_mm_packs_epi32(w[0], w[1]), _mm_packs_epi32(w[2], w[3]));
+    if (n == 16) {
+        __m128i w0 = _mm_packs_epi32(SA__LD(req), SA__LD(req + 2));
+        __m128i w1 = _mm_packs_epi32(SA__LD(req + 4), SA__LD(req + 6));
+        __m128i w2 = _mm_packs_epi32(SA__LD(req + 8), SA__LD(req + 10));
+        __m128i w3 = _mm_packs_epi32(SA__LD(req + 12), SA__LD(req + 14));
+        return _mm_packus_epi16(_mm_packs_epi32(w0, w1), _mm_packs_epi32(w2, w3));
+    } else {
+        uint64_t lo = 0, hi = 0;
+        int i;
+        for (i = 0; i < n && i < 8; i++) lo |= req[i] << (8 * i);
+        for (; i < n; i++) hi |= req[i] << (8 * (i - 8));
+        return _mm_set_epi64x((long long)hi, (long long)lo);
+    }
 }
 
 /* Index of the set bit of every byte (one-hot or zero) of v; -1 for 0. */
@@ -2344,51 +2402,64 @@ SA_API __m128i sa__transpose8x2_sse2(__m128i x) {
     return _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
 }
 
-/* One plane of a bank select in registers. */
-#define SA__SEL_PLANE(x, p, lw) do { \
-        __m128i z_ = _mm_andnot_si128((p), (x)); \
-        (x) = _mm_or_si128(z_, _mm_and_si128(sa__lanes_zero_sse2(z_, (lw)), (x))); \
-    } while (0)
+/* Bank select on one register x of lanes with its planes in p[0..lw),
+ * winner's rank bits to k[0..lw) (as sa__lrs_bank_select_sse2). */
+#define SA__SEL_REG(b) \
+    if ((b) < lw) { \
+        __m128i z_ = _mm_andnot_si128(p[b], x); \
+        k[b] = sa__lanes_zero_sse2(z_, lw); \
+        x = _mm_or_si128(z_, _mm_and_si128(k[b], x)); \
+    } else { \
+        k[b] = _mm_setzero_si128(); \
+    }
+SA_API __m128i sa__lrs_select_regs_sse2(const __m128i *p, __m128i x, __m128i *k, int lw) {
+    SA__PLANES_DOWN(SA__SEL_REG)
+    return x;
+}
+#undef SA__SEL_REG
 
-/* sa__lrs_bank_update_sse2 on one register of lanes with its np planes in
- * p[] (np <= 4; missing planes must be zero, which is harmless). */
-SA_API void sa__lrs_update_regs_sse2(__m128i *p, int np, int size, __m128i g, int lw) {
+/* Bank update of one register of lanes with its planes in p[0..lw) and the
+ * winners' rank bits in k (as sa__lrs_bank_update_sse2). */
+SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, int lw, int size) {
     __m128i eq = _mm_andnot_si128(sa__lanes_zero_sse2(g, lw), _mm_set1_epi8(-1));
-    __m128i gt = _mm_setzero_si128(), borrow, kz;
-    int b;
-    for (b = np - 1; b >= 0; b--) {
-        kz = sa__lanes_zero_sse2(_mm_and_si128(p[b], g), lw);
-        gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_and_si128(p[b], kz)));
-        eq = _mm_and_si128(eq, _mm_xor_si128(p[b], kz));
+    __m128i gt = _mm_setzero_si128(), bo;
+#define SA__CMP(b) \
+    if ((b) < lw) { \
+        gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_andnot_si128(k[b], p[b]))); \
+        if ((b) > 0) eq = _mm_andnot_si128(_mm_xor_si128(p[b], k[b]), eq); \
     }
-    borrow = gt;
-    for (b = 0; b < np; b++) {
-        __m128i x = _mm_xor_si128(p[b], borrow);
-        borrow = _mm_andnot_si128(p[b], borrow);
-        p[b] = ((size - 1) >> b) & 1 ? _mm_or_si128(x, g) : _mm_andnot_si128(g, x);
+#define SA__DEC(b) \
+    if ((b) < lw) { \
+        __m128i x_ = _mm_xor_si128(p[b], bo); \
+        bo = _mm_andnot_si128(p[b], bo); \
+        p[b] = ((size - 1) >> (b)) & 1 ? _mm_or_si128(x_, g) : _mm_andnot_si128(g, x_); \
     }
+    SA__PLANES_DOWN(SA__CMP)
+    bo = gt;
+    SA__PLANES_UP(SA__DEC)
+#undef SA__CMP
+#undef SA__DEC
 }
 
 /* SPAA, whole allocation, n <= 16 input arbiters and m <= 8 outputs, no
- * priorities, no read-port pairing: every step on one SSE2 register per
- * plane (input bank: 16 byte lanes, 3 planes, missing ones zero; output
- * bank: lwo 3 (n <= 8) or 4, 4 planes).  Same decisions and state as
- * sa__spaa_nominate_lanes + sa__spaa_columns + sa__spaa_grant_lanes. */
+ * priorities, no read-port pairing: every step in SSE2 registers (input
+ * bank: 16 byte lanes, 3 planes; output bank: lwo 3 (n <= 8) or 4).  Same
+ * decisions and state as sa__spaa_nominate_lanes + sa__spaa_columns +
+ * sa__spaa_grant_lanes. */
 SA_API int sa__spaa_small_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt, int lwo) {
     const int S = SA__SPAA_WORDS;
     int n = a->num_inputs, i;
-    __m128i p[3], q[4], x, col, g, h, gin;
+    __m128i p[6], q[6], kin[6], kout[6], x, col, g, h, gin;
     unsigned gbits, outs;
+    for (i = 0; i < 6; i++) p[i] = q[i] = _mm_setzero_si128();
     for (i = 0; i < 3; i++) p[i] = SA__LD(a->spaa_in + i * S);
-    for (i = 0; i < 4; i++) q[i] = SA__LD(a->spaa_out + i * S);
+    for (i = 0; i < lwo; i++) q[i] = SA__LD(a->spaa_out + i * S);
 #ifndef NDEBUG
     for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0);
 #endif
     /* Step 1: nominations (input bank select). */
-    x = _mm_and_si128(sa__pack_rows8_sse2(req, n), sa__pack_rows8_sse2(a->connect, n));
-    SA__SEL_PLANE(x, p[2], 3);
-    SA__SEL_PLANE(x, p[1], 3);
-    SA__SEL_PLANE(x, p[0], 3);
+    x = _mm_and_si128(sa__pack_rows8_sse2(req, n), SA__LD(a->spaa_connect));
+    x = sa__lrs_select_regs_sse2(p, x, kin, 3);
     /* Nominating inputs of each output: the output bank's lanes. */
     col = sa__transpose8x2_sse2(x);
     if (lwo == 4) col = _mm_unpacklo_epi8(col, _mm_unpackhi_epi64(col, col));
@@ -2399,12 +2470,8 @@ SA_API int sa__spaa_small_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt, i
         col = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, lwo), col));
     }
     /* Step 2: grants (output bank select), recorded in the output bank. */
-    g = col;
-    SA__SEL_PLANE(g, q[3], lwo);
-    SA__SEL_PLANE(g, q[2], lwo);
-    SA__SEL_PLANE(g, q[1], lwo);
-    SA__SEL_PLANE(g, q[0], lwo);
-    sa__lrs_update_regs_sse2(q, 4, n, g, lwo);
+    g = sa__lrs_select_regs_sse2(q, col, kout, lwo);
+    sa__lrs_update_regs_sse2(q, g, kout, lwo, n);
     /* Granted inputs: the OR of the grant lanes, spread over the input
      * lanes; their nominations are recorded in the input bank. */
     if (lwo == 4) {
@@ -2418,9 +2485,9 @@ SA_API int sa__spaa_small_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt, i
     }
     gbits = (unsigned)_mm_cvtsi128_si32(h) & (lwo == 4 ? 0xFFFFu : 0xFFu);
     gin = _mm_and_si128(x, sa__expand_bits16(gbits));
-    sa__lrs_update_regs_sse2(p, 3, a->num_outputs, gin, 3);
+    sa__lrs_update_regs_sse2(p, gin, kin, 3, a->num_outputs);
     for (i = 0; i < 3; i++) SA__ST(a->spaa_in + i * S, p[i]);
-    for (i = 0; i < 4; i++) SA__ST(a->spaa_out + i * S, q[i]);
+    for (i = 0; i < lwo; i++) SA__ST(a->spaa_out + i * S, q[i]);
     /* The matching. */
     SA__ST(mt->output_of, sa__bit_index8_sse2(gin));
     if (lwo == 4) {
@@ -2443,11 +2510,13 @@ SA_API int sa__spaa_small_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt, i
 #endif
 
 /* SPAA step 1 for every input arbiter at once: c receives, in the input
- * bank's lanes, the nominated output of each input arbiter (one-hot) or 0.
- * With read-port pairing the even rows are nominated first, then the odd
- * rows without the outputs that clash with their twin's nomination. */
+ * bank's lanes, the nominated output of each input arbiter (one-hot) or 0;
+ * k (if not NULL; not with read-port pairing) the nominations' rank bits
+ * (sa__lrs_bank_select).  With read-port pairing the even rows are
+ * nominated first, then the odd rows without the outputs that clash with
+ * their twin's nomination. */
 SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, const uint8_t *prio,
-                                    const sa_read_buffer *bufs, uint64_t *c) {
+                                    const sa_read_buffer *bufs, uint64_t *c, uint64_t *k) {
     int i, n = a->num_inputs, m = a->num_outputs, lw = a->spaa_in_lw, words = a->spaa_in_words;
     int pairs = a->read_port_pairs && bufs != NULL, step = pairs ? 2 : 1;
     sa__zero_words(c, words);
@@ -2457,7 +2526,7 @@ SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, cons
         if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
         sa__lane_or(c, i, lw, r);
     }
-    sa__lrs_bank_select(a->spaa_in, a->spaa_in_planes, c, words, lw);
+    sa__lrs_bank_select(a->spaa_in, c, pairs ? NULL : k, words, lw);
     if (pairs) {
         uint64_t odd[SA__SPAA_WORDS];
         int w;
@@ -2469,7 +2538,7 @@ SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, cons
             if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
             sa__lane_or(odd, i, lw, r);
         }
-        sa__lrs_bank_select(a->spaa_in, a->spaa_in_planes, odd, words, lw);
+        sa__lrs_bank_select(a->spaa_in, odd, NULL, words, lw);
         for (w = 0; w < words; w++) c[w] |= odd[w];
     }
 }
@@ -2484,7 +2553,7 @@ SA_API uint64_t sa__spread_bytes16(uint64_t x) {
 /* The output bank's candidate lanes (lane j: the input arbiters that
  * nominated output j) from the input bank's nomination lanes c. */
 SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col) {
-    int i, n = a->num_inputs, lwi = a->spaa_in_lw, lwo = a->spaa_out_lw;
+    int i, w, n = a->num_inputs, lwi = a->spaa_in_lw, lwo = a->spaa_out_lw;
     if (lwi == 3 && lwo <= 4) {
         /* Up to 16 x 8: two 8 x 8 bit transposes, interleaved by bytes. */
         uint64_t t0 = sa__transpose8(c[0]), t1;
@@ -2499,22 +2568,34 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
         return;
     }
     sa__zero_words(col, a->spaa_out_words);
-    for (i = 0; i < n; i++) {
-        uint64_t x = sa__lane_get(c, i, lwi);
-        sa__lane_or(col, x ? sa__ctz64(x) : 0, lwo, (uint64_t)(x != 0) << i);
+    if (lwi == 6) {
+        /* One word per input arbiter. */
+        for (i = 0; i < n; i++) {
+            uint64_t x = c[i];
+            sa__lane_or(col, x ? sa__ctz64(x) : 0, lwo, (uint64_t)(x != 0) << i);
+        }
+        return;
+    }
+    for (w = 0; w < a->spaa_in_words; w++) {
+        uint64_t x;
+        for (x = c[w]; x; x &= x - 1) {
+            int bit = (w << 6) + sa__ctz64(x);
+            sa__lane_or(col, bit & ((1 << lwi) - 1), lwo, (uint64_t)1 << (bit >> lwi));
+        }
     }
 }
 
 /* SPAA steps 2-3 on the output bank's candidate lanes col (clobbered):
- * grant, record the grants in both banks, write the matching. */
-SA_API int sa__spaa_grant_lanes(sa_alloc *a, uint64_t *col, sa_match *match) {
-    uint64_t gin[SA__SPAA_WORDS];
+ * grant, record the grants in both banks, write the matching.  kin: the
+ * nominations' rank bits from sa__spaa_nominate_lanes, or NULL. */
+SA_API int sa__spaa_grant_lanes(sa_alloc *a, uint64_t *col, const uint64_t *kin, sa_match *match) {
+    uint64_t gin[SA__SPAA_WORDS], kout[SA__SPAA_PLANES * SA__SPAA_WORDS];
     int w, lwi = a->spaa_in_lw, lwo = a->spaa_out_lw, words = a->spaa_out_words;
     sa__match_clear(match);
     if (a->rotary && a->network_inputs)
         sa__lanes_prefer(col, words, lwo, a->network_inputs * sa__lane_low(lwo));
-    sa__lrs_bank_select(a->spaa_out, a->spaa_out_planes, col, words, lwo);
-    sa__lrs_bank_update(a->spaa_out, a->spaa_out_planes, a->num_inputs, col, words, lwo);
+    sa__lrs_bank_select(a->spaa_out, col, kout, words, lwo);
+    sa__lrs_bank_update(a->spaa_out, col, kout, words, lwo, a->num_inputs);
     sa__zero_words(gin, a->spaa_in_words);
     for (w = 0; w < words; w++) {
         uint64_t x;
@@ -2524,7 +2605,7 @@ SA_API int sa__spaa_grant_lanes(sa_alloc *a, uint64_t *col, sa_match *match) {
             sa__lane_or(gin, i, lwi, (uint64_t)1 << j);
         }
     }
-    sa__lrs_bank_update(a->spaa_in, a->spaa_in_planes, a->num_outputs, gin, a->spaa_in_words, lwi);
+    sa__lrs_bank_update(a->spaa_in, gin, kin, a->spaa_in_words, lwi, a->num_outputs);
     return match->size;
 }
 
@@ -2564,7 +2645,7 @@ SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_
                             const sa_read_buffer *bufs, int8_t *nomination) {
     uint64_t c[SA__SPAA_WORDS];
     int i, count = 0;
-    sa__spaa_nominate_lanes(a, req, prio, bufs, c);
+    sa__spaa_nominate_lanes(a, req, prio, bufs, c, NULL);
     for (i = 0; i < a->num_inputs; i++) {
         uint64_t x = sa__lane_get(c, i, a->spaa_in_lw);
         nomination[i] = (int8_t)(x ? sa__ctz64(x) : -1);
@@ -2596,7 +2677,7 @@ SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
         SA_ASSERT(j < a->num_outputs);
         sa__lane_or(col, j < 0 ? 0 : j, lwo, (uint64_t)(j >= 0) << i);
     }
-    return sa__spaa_grant_lanes(a, col, match);
+    return sa__spaa_grant_lanes(a, col, NULL, match);
 }
 
 /* ---------------- Wave-front arbiters (seed 002 Section 3.2) ---------------- */
@@ -3030,15 +3111,16 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     if (a->kind == SA_ALLOC_SPAA) {
         /* sa_spaa_nominate then sa_spaa_grant, the nominations kept in
          * the banks' lanes. */
-        uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS];
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16 && SA__SPAA_PLANES >= 4
+        uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS];
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
         if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw == 3 &&
             a->spaa_out_lw <= 4)
-            return sa__spaa_small_sse2(a, req, match, a->spaa_out_lw);
+            return a->spaa_out_lw == 4 ? sa__spaa_small_sse2(a, req, match, 4)
+                                       : sa__spaa_small_sse2(a, req, match, 3);
 #endif
-        sa__spaa_nominate_lanes(a, req, prio, bufs, nom);
+        sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);
-        return sa__spaa_grant_lanes(a, col, match);
+        return sa__spaa_grant_lanes(a, col, a->read_port_pairs && bufs != NULL ? NULL : kin, match);
     }
     sa__match_clear(match);
     sa__effective(a, req, eff);
