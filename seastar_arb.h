@@ -2446,66 +2446,72 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
  * bank: 16 byte lanes, 3 planes; output bank: lwo 3 (n <= 8) or 4).  Same
  * decisions and state as sa__spaa_nominate_lanes + sa__spaa_columns +
  * sa__spaa_grant_lanes. */
+#define SA__SPAA_SMALL_BODY(LWO) { \
+    const int S = SA__SPAA_WORDS; \
+    int n = a->num_inputs, i; \
+    __m128i p[6], q[6], kin[6], kout[6], x, col, g, h, gin; \
+    unsigned gbits, outs; \
+    for (i = 0; i < 6; i++) p[i] = q[i] = _mm_setzero_si128(); \
+    for (i = 0; i < 3; i++) p[i] = SA__LD(a->spaa_in + i * S); \
+    for (i = 0; i < LWO; i++) q[i] = SA__LD(a->spaa_out + i * S); \
+    for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0); \
+    /* Step 1: nominations (input bank select). */ \
+    x = _mm_and_si128(sa__pack_rows8_sse2(req, n), SA__LD(a->spaa_connect)); \
+    x = sa__lrs_select_regs_sse2(p, x, kin, 3); \
+    /* Nominating inputs of each output: the output bank's lanes. */ \
+    col = sa__transpose8x2_sse2(x); \
+    if (LWO == 4) col = _mm_unpacklo_epi8(col, _mm_unpackhi_epi64(col, col)); \
+    if (a->rotary && a->network_inputs) { \
+        __m128i nw = LWO == 4 ? _mm_set1_epi16((short)a->network_inputs) \
+                              : _mm_set1_epi8((char)a->network_inputs); \
+        __m128i cn = _mm_and_si128(col, nw); \
+        col = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, LWO), col)); \
+    } \
+    /* Step 2: grants (output bank select), recorded in the output bank. */ \
+    g = sa__lrs_select_regs_sse2(q, col, kout, LWO); \
+    sa__lrs_update_regs_sse2(q, g, kout, LWO, n); \
+    /* Granted inputs: the OR of the grant lanes, spread over the input \
+     * lanes; their nominations are recorded in the input bank. */ \
+    if (LWO == 4) { \
+        h = _mm_or_si128(g, _mm_srli_si128(g, 8)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 4)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 2)); \
+    } else { \
+        h = _mm_or_si128(g, _mm_srli_si128(g, 4)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 2)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 1)); \
+    } \
+    gbits = (unsigned)_mm_cvtsi128_si32(h) & (LWO == 4 ? 0xFFFFu : 0xFFu); \
+    gin = _mm_and_si128(x, sa__expand_bits16(gbits)); \
+    sa__lrs_update_regs_sse2(p, gin, kin, 3, a->num_outputs); \
+    for (i = 0; i < 3; i++) SA__ST(a->spaa_in + i * S, p[i]); \
+    for (i = 0; i < LWO; i++) SA__ST(a->spaa_out + i * S, q[i]); \
+    /* The matching. */ \
+    SA__ST(mt->output_of, sa__bit_index8_sse2(gin)); \
+    if (LWO == 4) { \
+        SA__ST(mt->input_of, sa__bit_index16_sse2(g)); \
+        outs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(g, _mm_setzero_si128()), g)) & 0xFFu; \
+    } else { \
+        SA__ST(mt->input_of, sa__bit_index8_sse2(g)); \
+        outs = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(g, _mm_setzero_si128())) & 0xFFu; \
+    } \
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) { \
+        SA__ST(mt->output_of + i, _mm_set1_epi8(-1)); \
+        SA__ST(mt->input_of + i, _mm_set1_epi8(-1)); \
+    } \
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1; \
+    mt->inputs = gbits; \
+    mt->outputs = outs; \
+    mt->size = sa__bits(gbits); \
+    return mt->size; \
+}
+SA_API int sa__spaa_small_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_SMALL_BODY(3)
+SA_API int sa__spaa_small_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_SMALL_BODY(4)
+/* The SSE2 path for lwo 3 (n <= 8) or 4 (9 <= n <= 16). */
 SA_API int sa__spaa_small_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt, int lwo) {
-    const int S = SA__SPAA_WORDS;
-    int n = a->num_inputs, i;
-    __m128i p[6], q[6], kin[6], kout[6], x, col, g, h, gin;
-    unsigned gbits, outs;
-    for (i = 0; i < 6; i++) p[i] = q[i] = _mm_setzero_si128();
-    for (i = 0; i < 3; i++) p[i] = SA__LD(a->spaa_in + i * S);
-    for (i = 0; i < lwo; i++) q[i] = SA__LD(a->spaa_out + i * S);
-#ifndef NDEBUG
-    for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0);
-#endif
-    /* Step 1: nominations (input bank select). */
-    x = _mm_and_si128(sa__pack_rows8_sse2(req, n), SA__LD(a->spaa_connect));
-    x = sa__lrs_select_regs_sse2(p, x, kin, 3);
-    /* Nominating inputs of each output: the output bank's lanes. */
-    col = sa__transpose8x2_sse2(x);
-    if (lwo == 4) col = _mm_unpacklo_epi8(col, _mm_unpackhi_epi64(col, col));
-    if (a->rotary && a->network_inputs) {
-        __m128i nw = lwo == 4 ? _mm_set1_epi16((short)a->network_inputs)
-                              : _mm_set1_epi8((char)a->network_inputs);
-        __m128i cn = _mm_and_si128(col, nw);
-        col = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, lwo), col));
-    }
-    /* Step 2: grants (output bank select), recorded in the output bank. */
-    g = sa__lrs_select_regs_sse2(q, col, kout, lwo);
-    sa__lrs_update_regs_sse2(q, g, kout, lwo, n);
-    /* Granted inputs: the OR of the grant lanes, spread over the input
-     * lanes; their nominations are recorded in the input bank. */
-    if (lwo == 4) {
-        h = _mm_or_si128(g, _mm_srli_si128(g, 8));
-        h = _mm_or_si128(h, _mm_srli_si128(h, 4));
-        h = _mm_or_si128(h, _mm_srli_si128(h, 2));
-    } else {
-        h = _mm_or_si128(g, _mm_srli_si128(g, 4));
-        h = _mm_or_si128(h, _mm_srli_si128(h, 2));
-        h = _mm_or_si128(h, _mm_srli_si128(h, 1));
-    }
-    gbits = (unsigned)_mm_cvtsi128_si32(h) & (lwo == 4 ? 0xFFFFu : 0xFFu);
-    gin = _mm_and_si128(x, sa__expand_bits16(gbits));
-    sa__lrs_update_regs_sse2(p, gin, kin, 3, a->num_outputs);
-    for (i = 0; i < 3; i++) SA__ST(a->spaa_in + i * S, p[i]);
-    for (i = 0; i < lwo; i++) SA__ST(a->spaa_out + i * S, q[i]);
-    /* The matching. */
-    SA__ST(mt->output_of, sa__bit_index8_sse2(gin));
-    if (lwo == 4) {
-        SA__ST(mt->input_of, sa__bit_index16_sse2(g));
-        outs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(g, _mm_setzero_si128()), g)) & 0xFFu;
-    } else {
-        SA__ST(mt->input_of, sa__bit_index8_sse2(g));
-        outs = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(g, _mm_setzero_si128())) & 0xFFu;
-    }
-    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
-        SA__ST(mt->output_of + i, _mm_set1_epi8(-1));
-        SA__ST(mt->input_of + i, _mm_set1_epi8(-1));
-    }
-    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
-    mt->inputs = gbits;
-    mt->outputs = outs;
-    mt->size = sa__bits(gbits);
-    return mt->size;
+    return lwo == 4 ? sa__spaa_small_sse2_4(a, req, mt) : sa__spaa_small_sse2_3(a, req, mt);
 }
 #endif
 
@@ -3115,8 +3121,7 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
         if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw == 3 &&
             a->spaa_out_lw <= 4)
-            return a->spaa_out_lw == 4 ? sa__spaa_small_sse2(a, req, match, 4)
-                                       : sa__spaa_small_sse2(a, req, match, 3);
+            return sa__spaa_small_sse2(a, req, match, a->spaa_out_lw);
 #endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);
