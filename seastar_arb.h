@@ -2380,15 +2380,47 @@ SA_API __m128i sa__bit_index8_sse2(__m128i v) {
 }
 
 /* Index of the set bit of every 16-bit lane (one-hot or zero) of v, -1 for
- * 0, as bytes 0..7 (bytes 8..15 are -1). */
+ * 0, as bytes 0..7 (bytes 8..15 are -1): the exponent of the lane
+ * converted to float (exact for powers of two). */
 SA_API __m128i sa__bit_index16_sse2(__m128i v) {
     const __m128i z = _mm_setzero_si128();
-    __m128i r = _mm_cmpeq_epi16(v, z);
-    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xAAAA)), z), _mm_set1_epi16(1)));
-    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xCCCC)), z), _mm_set1_epi16(2)));
-    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xF0F0)), z), _mm_set1_epi16(4)));
-    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xFF00)), z), _mm_set1_epi16(8)));
-    return _mm_packs_epi16(r, _mm_set1_epi8(-1));
+    __m128i lo = _mm_castps_si128(_mm_cvtepi32_ps(_mm_unpacklo_epi16(v, z)));
+    __m128i hi = _mm_castps_si128(_mm_cvtepi32_ps(_mm_unpackhi_epi16(v, z)));
+    __m128i e = _mm_packs_epi32(_mm_srli_epi32(lo, 23), _mm_srli_epi32(hi, 23));
+    e = _mm_max_epi16(_mm_sub_epi16(e, _mm_set1_epi16(127)), _mm_set1_epi16(-1));
+    return _mm_packs_epi16(e, _mm_set1_epi8(-1));
+}
+
+/* The output bank's lanes (lane j: bit i set when byte i of x has bit j)
+ * from one-hot nomination bytes x, 16 rows: one movemask per output,
+ * combined in two 64-bit words (lwo 4: 16-bit lanes; lwo 3: bytes, rows
+ * 8..15 of x zero). */
+SA_API __m128i sa__columns16x8_sse2(__m128i x, int lwo) {
+    uint64_t m0 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 7));
+    uint64_t m1 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 6));
+    uint64_t m2 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 5));
+    uint64_t m3 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 4));
+    uint64_t m4 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 3));
+    uint64_t m5 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 2));
+    uint64_t m6 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 1));
+    uint64_t m7 = (unsigned)_mm_movemask_epi8(x);
+    if (lwo == 4)
+        return _mm_set_epi64x((long long)(m4 | (m5 << 16) | (m6 << 32) | (m7 << 48)),
+                              (long long)(m0 | (m1 << 16) | (m2 << 32) | (m3 << 48)));
+    return _mm_set_epi64x(0, (long long)((m0 | (m1 << 8)) | ((m2 << 16) | (m3 << 24)) |
+                                         ((m4 << 32) | (m5 << 40)) | ((m6 << 48) | (m7 << 56))));
+}
+
+/* Bits 0..15 of x (in its low bytes) spread over the 16 bytes: all ones in
+ * byte i when bit i is set (sa__expand_bits16 without the trip through a
+ * general register). */
+SA_API __m128i sa__expand_low16_sse2(__m128i e) {
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1,
+                                     -128, 64, 32, 16, 8, 4, 2, 1);
+    e = _mm_unpacklo_epi8(e, e);
+    e = _mm_unpacklo_epi16(e, e);
+    e = _mm_unpacklo_epi32(e, e);
+    return _mm_cmpeq_epi8(_mm_and_si128(e, sel), sel);
 }
 
 /* sa__transpose8 on both 64-bit halves of x. */
@@ -2459,8 +2491,7 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
     x = _mm_and_si128(sa__pack_rows8_sse2(req, n), SA__LD(a->spaa_connect)); \
     x = sa__lrs_select_regs_sse2(p, x, kin, 3); \
     /* Nominating inputs of each output: the output bank's lanes. */ \
-    col = sa__transpose8x2_sse2(x); \
-    if (LWO == 4) col = _mm_unpacklo_epi8(col, _mm_unpackhi_epi64(col, col)); \
+    col = sa__columns16x8_sse2(x, LWO); \
     if (a->rotary && a->network_inputs) { \
         __m128i nw = LWO == 4 ? _mm_set1_epi16((short)a->network_inputs) \
                               : _mm_set1_epi8((char)a->network_inputs); \
@@ -2482,7 +2513,7 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
         h = _mm_or_si128(h, _mm_srli_si128(h, 1)); \
     } \
     gbits = (unsigned)_mm_cvtsi128_si32(h) & (LWO == 4 ? 0xFFFFu : 0xFFu); \
-    gin = _mm_and_si128(x, sa__expand_bits16(gbits)); \
+    gin = _mm_and_si128(x, sa__expand_low16_sse2(h)); \
     sa__lrs_update_regs_sse2(p, gin, kin, 3, a->num_outputs); \
     for (i = 0; i < 3; i++) SA__ST(a->spaa_in + i * S, p[i]); \
     for (i = 0; i < LWO; i++) SA__ST(a->spaa_out + i * S, q[i]); \
