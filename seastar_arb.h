@@ -2557,11 +2557,19 @@ SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, cons
     int i, n = a->num_inputs, m = a->num_outputs, lw = a->spaa_in_lw, words = a->spaa_in_words;
     int pairs = a->read_port_pairs && bufs != NULL, step = pairs ? 2 : 1;
     sa__zero_words(c, words);
-    for (i = 0; i < n; i += step) {
-        uint64_t r = req[i] & a->connect[i];
-        SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
-        if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
-        sa__lane_or(c, i, lw, r);
+    if (lw == 6 && prio == NULL && !pairs) {
+        /* One word per input arbiter. */
+        for (i = 0; i < n; i++) {
+            SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
+            c[i] = req[i] & a->connect[i];
+        }
+    } else {
+        for (i = 0; i < n; i += step) {
+            uint64_t r = req[i] & a->connect[i];
+            SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
+            if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
+            sa__lane_or(c, i, lw, r);
+        }
     }
     sa__lrs_bank_select(a->spaa_in, c, pairs ? NULL : k, words, lw);
     if (pairs) {
@@ -2605,6 +2613,14 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
         return;
     }
     sa__zero_words(col, a->spaa_out_words);
+    if (lwi == 6 && lwo == 6) {
+        /* One word per arbiter in both banks. */
+        for (i = 0; i < n; i++) {
+            uint64_t x = c[i], nz = x != 0;
+            col[sa__ctz64(x | ((uint64_t)1 << 63)) & -(int)nz] |= nz << i;
+        }
+        return;
+    }
     if (lwi == 6) {
         /* One word per input arbiter. */
         for (i = 0; i < n; i++) {
@@ -2634,6 +2650,28 @@ SA_API int sa__spaa_grant_lanes(sa_alloc *a, uint64_t *col, const uint64_t *kin,
     sa__lrs_bank_select(a->spaa_out, col, kout, words, lwo);
     sa__lrs_bank_update(a->spaa_out, col, kout, words, lwo, a->num_inputs);
     sa__zero_words(gin, a->spaa_in_words);
+    if (lwi == 6 && lwo == 6) {
+        /* One word per arbiter in both banks: branch-free, one step per
+         * output, then one per input. */
+        uint64_t outs = 0, ins = 0;
+        int i, j, n = a->num_inputs, m = a->num_outputs;
+        for (j = 0; j < m; j++) {
+            uint64_t x = col[j], nz = x != 0;
+            i = sa__ctz64(x | ((uint64_t)1 << 63)) & -(int)nz;
+            match->input_of[j] = (int8_t)(nz ? i : -1);
+            gin[i] |= nz << j;
+            outs |= nz << j;
+            ins |= nz << i;
+        }
+        for (i = 0; i < n; i++) {
+            uint64_t x = gin[i];
+            match->output_of[i] = (int8_t)(x ? sa__ctz64(x) : -1);
+        }
+        match->inputs = ins;
+        match->outputs = outs;
+        match->size = sa__bits(outs);
+        words = 0;
+    }
     for (w = 0; w < words; w++) {
         uint64_t x;
         for (x = col[w]; x; x &= x - 1) {
