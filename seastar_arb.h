@@ -2396,14 +2396,22 @@ SA_API __m128i sa__bit_index16_sse2(__m128i v) {
  * combined in two 64-bit words (lwo 4: 16-bit lanes; lwo 3: bytes, rows
  * 8..15 of x zero). */
 SA_API __m128i sa__columns16x8_sse2(__m128i x, int lwo) {
-    uint64_t m0 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 7));
-    uint64_t m1 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 6));
-    uint64_t m2 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 5));
-    uint64_t m3 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 4));
-    uint64_t m4 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 3));
-    uint64_t m5 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 2));
-    uint64_t m6 = (unsigned)_mm_movemask_epi8(_mm_slli_epi64(x, 1));
-    uint64_t m7 = (unsigned)_mm_movemask_epi8(x);
+    /* Doubling every byte moves the next lower bit to the top. */
+    uint64_t m7 = (unsigned)_mm_movemask_epi8(x), m6, m5, m4, m3, m2, m1, m0;
+    x = _mm_add_epi8(x, x);
+    m6 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m5 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m4 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m3 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m2 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m1 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m0 = (unsigned)_mm_movemask_epi8(x);
     if (lwo == 4)
         return _mm_set_epi64x((long long)(m4 | (m5 << 16) | (m6 << 32) | (m7 << 48)),
                               (long long)(m0 | (m1 << 16) | (m2 << 32) | (m3 << 48)));
