@@ -2486,18 +2486,18 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
  * bank: 16 byte lanes, 3 planes; output bank: lwo 3 (n <= 8) or 4).  Same
  * decisions and state as sa__spaa_nominate_lanes + sa__spaa_columns +
  * sa__spaa_grant_lanes. */
-#define SA__SPAA_SMALL_BODY(LWO) { \
+/* The declarations and loads of the SSE2 paths up to 16 x 8. */
+#define SA__SPAA_SMALL_DECL(LWO) \
     const int S = SA__SPAA_WORDS; \
     int n = a->num_inputs, i; \
     __m128i p[6], q[6], kin[6], kout[6], x, col, g, h, gin; \
     unsigned gbits, outs; \
     for (i = 0; i < 6; i++) p[i] = q[i] = _mm_setzero_si128(); \
     for (i = 0; i < 3; i++) p[i] = SA__LD(a->spaa_in + i * S); \
-    for (i = 0; i < LWO; i++) q[i] = SA__LD(a->spaa_out + i * S); \
-    for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0); \
-    /* Step 1: nominations (input bank select). */ \
-    x = _mm_and_si128(sa__pack_rows8_sse2(req, n), SA__LD(a->spaa_connect)); \
-    x = sa__lrs_select_regs_sse2(p, x, kin, 3); \
+    for (i = 0; i < LWO; i++) q[i] = SA__LD(a->spaa_out + i * S);
+/* Steps 2-3 of the SSE2 paths up to 16 x 8, from the one-hot nominations x
+ * (16 byte lanes) and their rank bits kin. */
+#define SA__SPAA_SMALL_GRANT(LWO) \
     /* Nominating inputs of each output: the output bank's lanes. */ \
     col = sa__columns16x8_sse2(x, LWO); \
     if (a->rotary && a->network_inputs) { \
@@ -2542,8 +2542,47 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
     mt->inputs = gbits; \
     mt->outputs = outs; \
     mt->size = sa__bits(gbits); \
-    return mt->size; \
+    return mt->size;
+#define SA__SPAA_SMALL_BODY(LWO) { \
+    SA__SPAA_SMALL_DECL(LWO) \
+    for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0); \
+    /* Step 1: nominations (input bank select). */ \
+    x = _mm_and_si128(sa__pack_rows8_sse2(req, n), SA__LD(a->spaa_connect)); \
+    x = sa__lrs_select_regs_sse2(p, x, kin, 3); \
+    SA__SPAA_SMALL_GRANT(LWO) \
 }
+/* sa_spaa_grant's SSE2 path up to 16 x 8: the one-hot nominations from the
+ * nomination bytes, their rank bits from the planes (the input arbiters
+ * may have moved since the nomination). */
+#define SA__SPAA_GRANT_BODY(LWO) { \
+    SA__SPAA_SMALL_DECL(LWO) \
+    x = sa__onehot_bytes_sse2(nomination, n); \
+    for (i = 0; i < 3; i++) \
+        kin[i] = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(p[i], x), _mm_setzero_si128()), \
+                                  _mm_set1_epi8(-1)); \
+    SA__SPAA_SMALL_GRANT(LWO) \
+}
+/* One-hot bytes (bit nomination[i] of byte i; 0 for -1) of n <= 16
+ * nominations, each below 8. */
+SA_API __m128i sa__onehot_bytes_sse2(const int8_t *nomination, int n) {
+    __m128i v, x = _mm_setzero_si128();
+    int j;
+    if (n == 16) {
+        v = SA__LD(nomination);
+    } else {
+        int8_t t[16];
+        for (j = 0; j < 16; j++) t[j] = j < n ? nomination[j] : -1;
+        v = SA__LD(t);
+    }
+    for (j = 0; j < 8; j++)
+        x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)j)),
+                                          _mm_set1_epi8((char)(1 << j))));
+    return x;
+}
+SA_API int sa__spaa_grant_sse2_3(sa_alloc *a, const int8_t *nomination, sa_match *mt)
+    SA__SPAA_GRANT_BODY(3)
+SA_API int sa__spaa_grant_sse2_4(sa_alloc *a, const int8_t *nomination, sa_match *mt)
+    SA__SPAA_GRANT_BODY(4)
 SA_API int sa__spaa_small_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_SMALL_BODY(3)
 SA_API int sa__spaa_small_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
@@ -2560,10 +2599,33 @@ SA_API int sa__spaa_small_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt, i
  * (sa__lrs_bank_select).  With read-port pairing the even rows are
  * nominated first, then the odd rows without the outputs that clash with
  * their twin's nomination. */
+/* The rows of sa__spaa_nominate_lanes with the lane width LW a constant. */
+#define SA__NOMINATE_ROWS(LW) { \
+        for (i = 0; i < n; i += step) { \
+            uint64_t r = req[i] & a->connect[i]; \
+            SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0); \
+            if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m); \
+            sa__lane_or(c, i, (LW), r); \
+        } \
+        sa__lrs_bank_select(a->spaa_in, c, pairs ? NULL : k, words, (LW)); \
+        if (pairs) { \
+            sa__zero_words(odd, words); \
+            for (i = 1; i < n; i += 2) { \
+                uint64_t r = req[i] & a->connect[i], twin = sa__lane_get(c, i - 1, (LW)); \
+                SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0); \
+                if (twin) r &= ~sa_read_buffer_clash(&bufs[i >> 1], sa__ctz64(twin)); \
+                if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m); \
+                sa__lane_or(odd, i, (LW), r); \
+            } \
+            sa__lrs_bank_select(a->spaa_in, odd, NULL, words, (LW)); \
+            for (w = 0; w < words; w++) c[w] |= odd[w]; \
+        } \
+    }
 SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                                     const sa_read_buffer *bufs, uint64_t *c, uint64_t *k) {
-    int i, n = a->num_inputs, m = a->num_outputs, lw = a->spaa_in_lw, words = a->spaa_in_words;
+    int i, w, n = a->num_inputs, m = a->num_outputs, lw = a->spaa_in_lw, words = a->spaa_in_words;
     int pairs = a->read_port_pairs && bufs != NULL, step = pairs ? 2 : 1;
+    uint64_t odd[SA__SPAA_WORDS];
     sa__zero_words(c, words);
     if (lw == 6 && prio == NULL && !pairs) {
         /* One word per input arbiter. */
@@ -2571,28 +2633,14 @@ SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, cons
             SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
             c[i] = req[i] & a->connect[i];
         }
-    } else {
-        for (i = 0; i < n; i += step) {
-            uint64_t r = req[i] & a->connect[i];
-            SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
-            if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
-            sa__lane_or(c, i, lw, r);
-        }
+        sa__lrs_bank_select(a->spaa_in, c, k, words, lw);
+        return;
     }
-    sa__lrs_bank_select(a->spaa_in, c, pairs ? NULL : k, words, lw);
-    if (pairs) {
-        uint64_t odd[SA__SPAA_WORDS];
-        int w;
-        sa__zero_words(odd, words);
-        for (i = 1; i < n; i += 2) {
-            uint64_t r = req[i] & a->connect[i], twin = sa__lane_get(c, i - 1, lw);
-            SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
-            if (twin) r &= ~sa_read_buffer_clash(&bufs[i >> 1], sa__ctz64(twin));
-            if (prio != NULL && r != 0) r = sa__top_priority_n(r, prio + (size_t)i * (size_t)m, m);
-            sa__lane_or(odd, i, lw, r);
-        }
-        sa__lrs_bank_select(a->spaa_in, odd, NULL, words, lw);
-        for (w = 0; w < words; w++) c[w] |= odd[w];
+    switch (lw) {
+    case 3: SA__NOMINATE_ROWS(3) break;
+    case 4: SA__NOMINATE_ROWS(4) break;
+    case 5: SA__NOMINATE_ROWS(5) break;
+    default: SA__NOMINATE_ROWS(6) break;
     }
 }
 
@@ -2729,6 +2777,20 @@ SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_
     uint64_t c[SA__SPAA_WORDS];
     int i, count = 0;
     sa__spaa_nominate_lanes(a, req, prio, bufs, c, NULL);
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    if (a->spaa_in_lw == 3 && a->num_inputs <= 16) {
+        __m128i x = SA__LD(c);
+        unsigned nz = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) & 0xFFFFu;
+        if (a->num_inputs == 16) {
+            SA__ST(nomination, sa__bit_index8_sse2(x));
+        } else {
+            int8_t t[16];
+            SA__ST(t, sa__bit_index8_sse2(x));
+            for (i = 0; i < a->num_inputs; i++) nomination[i] = t[i];
+        }
+        return sa__bits(nz);
+    }
+#endif
     for (i = 0; i < a->num_inputs; i++) {
         uint64_t x = sa__lane_get(c, i, a->spaa_in_lw);
         nomination[i] = (int8_t)(x ? sa__ctz64(x) : -1);
@@ -2754,6 +2816,13 @@ SA_API int sa_spaa_nominate(const sa_alloc *a, const uint64_t *req, const uint8_
 SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match) {
     uint64_t col[SA__SPAA_WORDS];
     int i, n = a->num_inputs, lwo = a->spaa_out_lw;
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    if (a->spaa_in_lw == 3 && lwo <= 4) {
+        for (i = 0; i < n; i++) SA_ASSERT(nomination[i] < a->num_outputs);
+        return lwo == 4 ? sa__spaa_grant_sse2_4(a, nomination, match)
+                        : sa__spaa_grant_sse2_3(a, nomination, match);
+    }
+#endif
     sa__zero_words(col, a->spaa_out_words);
     for (i = 0; i < n; i++) {
         int j = nomination[i];
