@@ -2431,17 +2431,6 @@ SA_API __m128i sa__expand_low16_sse2(__m128i e) {
     return _mm_cmpeq_epi8(_mm_and_si128(e, sel), sel);
 }
 
-/* sa__transpose8 on both 64-bit halves of x. */
-SA_API __m128i sa__transpose8x2_sse2(__m128i x) {
-    __m128i t;
-    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
-    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
-    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
-    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
-    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
-    return _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
-}
-
 /* Bank select on one register x of lanes with its planes in p[0..lw),
  * winner's rank bits to k[0..lw) (as sa__lrs_bank_select_sse2). */
 #define SA__SEL_REG(b) \
