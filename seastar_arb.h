@@ -1856,21 +1856,37 @@ SA_API void sa__lrs_bank_init(uint64_t *plane, int rows, int size) {
  * it has any; ranks being distinct, one is left.  If k is not NULL, plane
  * b of k receives the winner's rank bit b over its whole lane (all ones
  * for 1; lanes without a candidate get all ones). */
+#define SA__SEL_PORT_PLANE(b, LW) \
+    if ((b) < (LW)) { \
+        z = x & ~plane[(b) * SA__SPAA_WORDS + w]; \
+        e = ~sa__lanes_nonzero(z, (LW)); \
+        x = z | (x & e); \
+        if (k != NULL) k[(b) * SA__SPAA_WORDS + w] = e; \
+    }
+#define SA__SEL_PORT_BODY(LW) { \
+    int w; \
+    for (w = 0; w < words; w++) { \
+        uint64_t x = c[w], z, e; \
+        SA__SEL_PORT_PLANE(5, LW) SA__SEL_PORT_PLANE(4, LW) SA__SEL_PORT_PLANE(3, LW) \
+        SA__SEL_PORT_PLANE(2, LW) SA__SEL_PORT_PLANE(1, LW) SA__SEL_PORT_PLANE(0, LW) \
+        c[w] = x; \
+    } \
+}
+SA_API void sa__lrs_bank_select_portable_3(const uint64_t *plane, uint64_t *c, uint64_t *k,
+                                           int words) SA__SEL_PORT_BODY(3)
+SA_API void sa__lrs_bank_select_portable_4(const uint64_t *plane, uint64_t *c, uint64_t *k,
+                                           int words) SA__SEL_PORT_BODY(4)
+SA_API void sa__lrs_bank_select_portable_5(const uint64_t *plane, uint64_t *c, uint64_t *k,
+                                           int words) SA__SEL_PORT_BODY(5)
+SA_API void sa__lrs_bank_select_portable_6(const uint64_t *plane, uint64_t *c, uint64_t *k,
+                                           int words) SA__SEL_PORT_BODY(6)
 SA_API void sa__lrs_bank_select_portable(const uint64_t *plane, uint64_t *c, uint64_t *k,
                                          int words, int lw) {
-    int w;
-    for (w = 0; w < words; w++) {
-        uint64_t x = c[w], z, e;
-#define SA__SEL(b) \
-        if ((b) < lw) { \
-            z = x & ~plane[(b) * SA__SPAA_WORDS + w]; \
-            e = ~sa__lanes_nonzero(z, lw); \
-            x = z | (x & e); \
-            if (k != NULL) k[(b) * SA__SPAA_WORDS + w] = e; \
-        }
-        SA__PLANES_DOWN(SA__SEL)
-#undef SA__SEL
-        c[w] = x;
+    switch (lw) {
+    case 3: sa__lrs_bank_select_portable_3(plane, c, k, words); break;
+    case 4: sa__lrs_bank_select_portable_4(plane, c, k, words); break;
+    case 5: sa__lrs_bank_select_portable_5(plane, c, k, words); break;
+    default: sa__lrs_bank_select_portable_6(plane, c, k, words); break;
     }
 }
 
@@ -1881,33 +1897,48 @@ SA_API void sa__lrs_bank_select_portable(const uint64_t *plane, uint64_t *c, uin
  * lane (from k, sa__lrs_bank_select's output for these winners, or from
  * the planes if k is NULL) are compared with every rank from the top bit,
  * and the ranks above are decremented with a borrow chain. */
+#define SA__UPD_PORT_CMP(b, LW) \
+    if ((b) < (LW)) { \
+        p##b = plane[(b) * SA__SPAA_WORDS + w]; \
+        kb = k != NULL ? k[(b) * SA__SPAA_WORDS + w] : sa__lanes_nonzero(p##b & gg, (LW)); \
+        gt |= eq & p##b & ~kb; \
+        eq &= ~(p##b ^ kb); \
+    }
+#define SA__UPD_PORT_DEC(b, LW) \
+    if ((b) < (LW)) { \
+        x = p##b ^ bo; \
+        bo &= ~p##b; \
+        plane[(b) * SA__SPAA_WORDS + w] = ((size - 1) >> (b)) & 1 ? x | gg : x & ~gg; \
+    }
+#define SA__UPD_PORT_BODY(LW) { \
+    int w; \
+    for (w = 0; w < words; w++) { \
+        uint64_t p0, p1, p2, p3 = 0, p4 = 0, p5 = 0, gg = g[w], eq, gt = 0, bo, kb, x; \
+        if (gg == 0) continue; \
+        eq = sa__lanes_nonzero(gg, (LW)); \
+        SA__UPD_PORT_CMP(5, LW) SA__UPD_PORT_CMP(4, LW) SA__UPD_PORT_CMP(3, LW) \
+        SA__UPD_PORT_CMP(2, LW) SA__UPD_PORT_CMP(1, LW) SA__UPD_PORT_CMP(0, LW) \
+        bo = gt; \
+        SA__UPD_PORT_DEC(0, LW) SA__UPD_PORT_DEC(1, LW) SA__UPD_PORT_DEC(2, LW) \
+        SA__UPD_PORT_DEC(3, LW) SA__UPD_PORT_DEC(4, LW) SA__UPD_PORT_DEC(5, LW) \
+        (void)p3; (void)p4; (void)p5; \
+    } \
+}
+SA_API void sa__lrs_bank_update_portable_3(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                           int words, int size) SA__UPD_PORT_BODY(3)
+SA_API void sa__lrs_bank_update_portable_4(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                           int words, int size) SA__UPD_PORT_BODY(4)
+SA_API void sa__lrs_bank_update_portable_5(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                           int words, int size) SA__UPD_PORT_BODY(5)
+SA_API void sa__lrs_bank_update_portable_6(uint64_t *plane, const uint64_t *g, const uint64_t *k,
+                                           int words, int size) SA__UPD_PORT_BODY(6)
 SA_API void sa__lrs_bank_update_portable(uint64_t *plane, const uint64_t *g, const uint64_t *k,
                                          int words, int lw, int size) {
-    int w;
-    for (w = 0; w < words; w++) {
-        uint64_t p[6], gg = g[w], eq, gt = 0, bo, kb;
-        if (gg == 0) continue;
-        eq = sa__lanes_nonzero(gg, lw);
-#define SA__CMP(b) \
-        if ((b) < lw) { \
-            p[b] = plane[(b) * SA__SPAA_WORDS + w]; \
-            kb = k != NULL ? k[(b) * SA__SPAA_WORDS + w] : sa__lanes_nonzero(p[b] & gg, lw); \
-            gt |= eq & p[b] & ~kb; \
-            eq &= ~(p[b] ^ kb); \
-        } else { \
-            p[b] = 0; \
-        }
-#define SA__DEC(b) \
-        if ((b) < lw) { \
-            uint64_t x_ = p[b] ^ bo; \
-            bo &= ~p[b]; \
-            plane[(b) * SA__SPAA_WORDS + w] = ((size - 1) >> (b)) & 1 ? x_ | gg : x_ & ~gg; \
-        }
-        SA__PLANES_DOWN(SA__CMP)
-        bo = gt;
-        SA__PLANES_UP(SA__DEC)
-#undef SA__CMP
-#undef SA__DEC
+    switch (lw) {
+    case 3: sa__lrs_bank_update_portable_3(plane, g, k, words, size); break;
+    case 4: sa__lrs_bank_update_portable_4(plane, g, k, words, size); break;
+    case 5: sa__lrs_bank_update_portable_5(plane, g, k, words, size); break;
+    default: sa__lrs_bank_update_portable_6(plane, g, k, words, size); break;
     }
 }
 
