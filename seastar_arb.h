@@ -2384,19 +2384,22 @@ SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff)
 /* ---------------- SPAA (seed 002 Section 3.3) ---------------- */
 
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
-/* The rows req[0..n) (n <= 16, each < 256) as the bytes of a register. */
+/* The low bytes of the rows req[0..n) (n <= 16) as the bytes of a
+ * register (bits above 7, outside the outputs, are dropped as the
+ * connection mask would drop them). */
+#define SA__LD8(p) _mm_and_si128(SA__LD(p), _mm_set1_epi64x(0xFF))
 SA_API __m128i sa__pack_rows8_sse2(const uint64_t *req, int n) {
     if (n == 16) {
-        __m128i w0 = _mm_packs_epi32(SA__LD(req), SA__LD(req + 2));
-        __m128i w1 = _mm_packs_epi32(SA__LD(req + 4), SA__LD(req + 6));
-        __m128i w2 = _mm_packs_epi32(SA__LD(req + 8), SA__LD(req + 10));
-        __m128i w3 = _mm_packs_epi32(SA__LD(req + 12), SA__LD(req + 14));
+        __m128i w0 = _mm_packs_epi32(SA__LD8(req), SA__LD8(req + 2));
+        __m128i w1 = _mm_packs_epi32(SA__LD8(req + 4), SA__LD8(req + 6));
+        __m128i w2 = _mm_packs_epi32(SA__LD8(req + 8), SA__LD8(req + 10));
+        __m128i w3 = _mm_packs_epi32(SA__LD8(req + 12), SA__LD8(req + 14));
         return _mm_packus_epi16(_mm_packs_epi32(w0, w1), _mm_packs_epi32(w2, w3));
     } else {
         uint64_t lo = 0, hi = 0;
         int i;
-        for (i = 0; i < n && i < 8; i++) lo |= req[i] << (8 * i);
-        for (; i < n; i++) hi |= req[i] << (8 * (i - 8));
+        for (i = 0; i < n && i < 8; i++) lo |= (req[i] & 0xFF) << (8 * i);
+        for (; i < n; i++) hi |= (req[i] & 0xFF) << (8 * (i - 8));
         return _mm_set_epi64x((long long)hi, (long long)lo);
     }
 }
