@@ -2614,6 +2614,167 @@ SA_API int sa__spaa_small_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
 SA_API int sa__spaa_small_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt, int lwo) {
     return lwo == 4 ? sa__spaa_small_sse2_4(a, req, mt) : sa__spaa_small_sse2_3(a, req, mt);
 }
+
+/* m[7-t] = bit 7-t of every byte of x (movemask after t doublings). */
+SA_API void sa__byte_bit_masks_sse2(__m128i x, uint64_t *m) {
+    m[7] = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m[6] = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m[5] = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m[4] = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m[3] = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m[2] = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m[1] = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m[0] = (unsigned)_mm_movemask_epi8(x);
+}
+
+/* Rows req[r..r+4) (low 16 bits) as four 32-bit lanes. */
+SA_API __m128i sa__rows4_32_sse2(const uint64_t *req) {
+    const __m128i lo16 = _mm_set1_epi64x(0xFFFF);
+    __m128i a = _mm_shuffle_epi32(_mm_and_si128(SA__LD(req), lo16), _MM_SHUFFLE(3, 1, 2, 0));
+    __m128i b = _mm_shuffle_epi32(_mm_and_si128(SA__LD(req + 2), lo16), _MM_SHUFFLE(3, 1, 2, 0));
+    return _mm_unpacklo_epi64(a, b);
+}
+
+/* Rows req[r..r+8) (low 16 bits) as eight 16-bit lanes (biased by 2^15 so
+ * that the signed saturating pack is exact). */
+SA_API __m128i sa__rows8_16_sse2(const uint64_t *req) {
+    const __m128i bias = _mm_set1_epi32(0x8000);
+    __m128i a = _mm_sub_epi32(sa__rows4_32_sse2(req), bias);
+    __m128i b = _mm_sub_epi32(sa__rows4_32_sse2(req + 4), bias);
+    return _mm_add_epi16(_mm_packs_epi32(a, b), _mm_set1_epi16(-0x8000));
+}
+
+/* SPAA, whole allocation, n <= 16 input arbiters and 9 <= m <= 16 outputs,
+ * no priorities, no read-port pairing: as sa__spaa_small_sse2 with the
+ * input bank in 16-bit lanes, two registers per plane (rows 0-7, 8-15),
+ * and the output bank in two registers per plane when lwo is 4. */
+#define SA__SPAA_MID_BODY(LWO) { \
+    const int S = SA__SPAA_WORDS; \
+    int n = a->num_inputs, i; \
+    __m128i pa[6], pb[6], qa[6], qb[6], ka[6], kb[6], koa[6], kob[6]; \
+    __m128i xa, xb, ca, cb, ga, gb, h, e, gia, gib; \
+    uint64_t w[4], mc[16]; \
+    unsigned gbits, outs; \
+    for (i = 0; i < 6; i++) pa[i] = pb[i] = qa[i] = qb[i] = _mm_setzero_si128(); \
+    for (i = 0; i < 4; i++) { \
+        pa[i] = SA__LD(a->spaa_in + i * S); \
+        pb[i] = SA__LD(a->spaa_in + i * S + 2); \
+    } \
+    for (i = 0; i < (LWO); i++) { \
+        qa[i] = SA__LD(a->spaa_out + i * S); \
+        if ((LWO) == 4) qb[i] = SA__LD(a->spaa_out + i * S + 2); \
+    } \
+    for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0); \
+    /* Step 1: the rows in 16-bit lanes, nominations. */ \
+    if (n == 16) { \
+        xa = sa__rows8_16_sse2(req); \
+        xb = sa__rows8_16_sse2(req + 8); \
+    } else { \
+        w[0] = w[1] = w[2] = w[3] = 0; \
+        for (i = 0; i < n; i++) w[i >> 2] |= (req[i] & 0xFFFF) << ((i & 3) << 4); \
+        xa = _mm_set_epi64x((long long)w[1], (long long)w[0]); \
+        xb = _mm_set_epi64x((long long)w[3], (long long)w[2]); \
+    } \
+    xa = _mm_and_si128(xa, SA__LD(a->spaa_connect)); \
+    xb = _mm_and_si128(xb, SA__LD(a->spaa_connect + 2)); \
+    xa = sa__lrs_select_regs_sse2(pa, xa, ka, 4); \
+    xb = sa__lrs_select_regs_sse2(pb, xb, kb, 4); \
+    /* The output bank's lanes: outputs 0-7 from the low bytes of the \
+     * nominations, 8-15 from the high bytes. */ \
+    sa__byte_bit_masks_sse2(_mm_packus_epi16(_mm_and_si128(xa, _mm_set1_epi16(0xFF)), \
+                                             _mm_and_si128(xb, _mm_set1_epi16(0xFF))), mc); \
+    sa__byte_bit_masks_sse2(_mm_packus_epi16(_mm_srli_epi16(xa, 8), _mm_srli_epi16(xb, 8)), mc + 8); \
+    if ((LWO) == 4) { \
+        ca = _mm_set_epi64x((long long)(mc[4] | (mc[5] << 16) | (mc[6] << 32) | (mc[7] << 48)), \
+                            (long long)(mc[0] | (mc[1] << 16) | (mc[2] << 32) | (mc[3] << 48))); \
+        cb = _mm_set_epi64x((long long)(mc[12] | (mc[13] << 16) | (mc[14] << 32) | (mc[15] << 48)), \
+                            (long long)(mc[8] | (mc[9] << 16) | (mc[10] << 32) | (mc[11] << 48))); \
+    } else { \
+        ca = _mm_set_epi64x((long long)((mc[8] | (mc[9] << 8)) | ((mc[10] << 16) | (mc[11] << 24)) | \
+                                        ((mc[12] << 32) | (mc[13] << 40)) | ((mc[14] << 48) | (mc[15] << 56))), \
+                            (long long)((mc[0] | (mc[1] << 8)) | ((mc[2] << 16) | (mc[3] << 24)) | \
+                                        ((mc[4] << 32) | (mc[5] << 40)) | ((mc[6] << 48) | (mc[7] << 56)))); \
+        cb = _mm_setzero_si128(); \
+    } \
+    if (a->rotary && a->network_inputs) { \
+        __m128i nw = (LWO) == 4 ? _mm_set1_epi16((short)a->network_inputs) \
+                                : _mm_set1_epi8((char)a->network_inputs); \
+        __m128i cn = _mm_and_si128(ca, nw); \
+        ca = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), ca)); \
+        cn = _mm_and_si128(cb, nw); \
+        cb = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), cb)); \
+    } \
+    /* Step 2: grants, recorded in the output bank. */ \
+    ga = sa__lrs_select_regs_sse2(qa, ca, koa, (LWO)); \
+    sa__lrs_update_regs_sse2(qa, ga, koa, (LWO), n); \
+    gb = _mm_setzero_si128(); \
+    if ((LWO) == 4) { \
+        gb = sa__lrs_select_regs_sse2(qb, cb, kob, (LWO)); \
+        sa__lrs_update_regs_sse2(qb, gb, kob, (LWO), n); \
+        h = _mm_or_si128(ga, gb); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 8)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 4)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 2)); \
+    } else { \
+        h = _mm_or_si128(ga, _mm_srli_si128(ga, 8)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 4)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 2)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 1)); \
+    } \
+    /* Granted inputs, spread over the input lanes; recorded in the input \
+     * bank. */ \
+    gbits = (unsigned)_mm_cvtsi128_si32(h) & ((LWO) == 4 ? 0xFFFFu : 0xFFu); \
+    e = sa__expand_low16_sse2(h); \
+    gia = _mm_and_si128(xa, _mm_unpacklo_epi8(e, e)); \
+    gib = _mm_and_si128(xb, _mm_unpackhi_epi8(e, e)); \
+    sa__lrs_update_regs_sse2(pa, gia, ka, 4, a->num_outputs); \
+    sa__lrs_update_regs_sse2(pb, gib, kb, 4, a->num_outputs); \
+    for (i = 0; i < 4; i++) { \
+        SA__ST(a->spaa_in + i * S, pa[i]); \
+        SA__ST(a->spaa_in + i * S + 2, pb[i]); \
+    } \
+    for (i = 0; i < (LWO); i++) { \
+        SA__ST(a->spaa_out + i * S, qa[i]); \
+        if ((LWO) == 4) SA__ST(a->spaa_out + i * S + 2, qb[i]); \
+    } \
+    /* The matching. */ \
+    SA__ST(mt->output_of, _mm_unpacklo_epi64(sa__bit_index16_sse2(gia), sa__bit_index16_sse2(gib))); \
+    if ((LWO) == 4) { \
+        SA__ST(mt->input_of, _mm_unpacklo_epi64(sa__bit_index16_sse2(ga), sa__bit_index16_sse2(gb))); \
+        outs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(ga, _mm_setzero_si128()), \
+                                                            _mm_cmpeq_epi16(gb, _mm_setzero_si128()))) & 0xFFFFu; \
+    } else { \
+        SA__ST(mt->input_of, sa__bit_index8_sse2(ga)); \
+        outs = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(ga, _mm_setzero_si128())) & 0xFFFFu; \
+    } \
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) { \
+        SA__ST(mt->output_of + i, _mm_set1_epi8(-1)); \
+        SA__ST(mt->input_of + i, _mm_set1_epi8(-1)); \
+    } \
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1; \
+    mt->inputs = gbits; \
+    mt->outputs = outs; \
+    mt->size = sa__bits(gbits); \
+    return mt->size; \
+}
+SA_API int sa__spaa_mid_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_MID_BODY(3)
+SA_API int sa__spaa_mid_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_MID_BODY(4)
+
+/* The SSE2 paths up to 16 x 16 (both banks' lanes at most 16 bits). */
+SA_API int sa__spaa_upto16_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    if (a->spaa_in_lw == 3)
+        return a->spaa_out_lw == 4 ? sa__spaa_small_sse2_4(a, req, mt) : sa__spaa_small_sse2_3(a, req, mt);
+    return a->spaa_out_lw == 4 ? sa__spaa_mid_sse2_4(a, req, mt) : sa__spaa_mid_sse2_3(a, req, mt);
+}
 #endif
 
 /* SPAA step 1 for every input arbiter at once: c receives, in the input
@@ -3288,9 +3449,9 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
          * the banks' lanes. */
         uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS];
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
-        if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw == 3 &&
+        if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw <= 4 &&
             a->spaa_out_lw <= 4)
-            return sa__spaa_small_sse2(a, req, match, a->spaa_out_lw);
+            return sa__spaa_upto16_sse2(a, req, match);
 #endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);

@@ -165,6 +165,9 @@ static void ts_random_desc(uint64_t *seed, sa_alloc_desc *d, int trial) {
     if (trial % 4 == 0) {
         d->num_inputs = 1 + (int)st_rand_below(seed, SA_ALLOC_MAX < 16 ? SA_ALLOC_MAX : 16);
         d->num_outputs = 1 + (int)st_rand_below(seed, SA_ALLOC_MAX < 8 ? SA_ALLOC_MAX : 8);
+    } else if (trial % 4 == 1) {
+        d->num_inputs = 1 + (int)st_rand_below(seed, SA_ALLOC_MAX < 16 ? SA_ALLOC_MAX : 16);
+        d->num_outputs = 1 + (int)st_rand_below(seed, SA_ALLOC_MAX < 16 ? SA_ALLOC_MAX : 16);
     } else {
         d->num_inputs = 1 + (int)st_rand_below(seed, SA_ALLOC_MAX);
         d->num_outputs = 1 + (int)st_rand_below(seed, SA_ALLOC_MAX);
