@@ -1857,7 +1857,7 @@ SA_API void sa__lrs_bank_init(uint64_t *plane, int rows, int size) {
  * b of k receives the winner's rank bit b over its whole lane (all ones
  * for 1; lanes without a candidate get all ones). */
 #define SA__SEL_PORT_PLANE(b, LW) \
-    if ((b) < (LW)) { \
+    if ((b) < (LW) && (b) < SA__SPAA_PLANES) { \
         z = x & ~plane[(b) * SA__SPAA_WORDS + w]; \
         e = ~sa__lanes_nonzero(z, (LW)); \
         x = z | (x & e); \
@@ -1898,14 +1898,14 @@ SA_API void sa__lrs_bank_select_portable(const uint64_t *plane, uint64_t *c, uin
  * the planes if k is NULL) are compared with every rank from the top bit,
  * and the ranks above are decremented with a borrow chain. */
 #define SA__UPD_PORT_CMP(b, LW) \
-    if ((b) < (LW)) { \
+    if ((b) < (LW) && (b) < SA__SPAA_PLANES) { \
         p##b = plane[(b) * SA__SPAA_WORDS + w]; \
         kb = k != NULL ? k[(b) * SA__SPAA_WORDS + w] : sa__lanes_nonzero(p##b & gg, (LW)); \
         gt |= eq & p##b & ~kb; \
         eq &= ~(p##b ^ kb); \
     }
 #define SA__UPD_PORT_DEC(b, LW) \
-    if ((b) < (LW)) { \
+    if ((b) < (LW) && (b) < SA__SPAA_PLANES) { \
         x = p##b ^ bo; \
         bo &= ~p##b; \
         plane[(b) * SA__SPAA_WORDS + w] = ((size - 1) >> (b)) & 1 ? x | gg : x & ~gg; \
@@ -1972,7 +1972,7 @@ SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
  * width so that the lane tests and the plane loops fold: the bodies are
  * macros of the constant LW. */
 #define SA__SEL_SSE2_PLANE(b, LW) \
-    if ((b) < (LW)) { \
+    if ((b) < (LW) && (b) < SA__SPAA_PLANES) { \
         z = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w), x); \
         e = sa__lanes_zero_sse2(z, (LW)); \
         x = _mm_or_si128(z, _mm_and_si128(e, x)); \
@@ -1988,7 +1988,7 @@ SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
     } \
 }
 #define SA__UPD_SSE2_CMP(b, LW) \
-    if ((b) < (LW)) { \
+    if ((b) < (LW) && (b) < SA__SPAA_PLANES) { \
         p##b = SA__LD(plane + (b) * SA__SPAA_WORDS + w); \
         kb = k != NULL ? SA__LD(k + (b) * SA__SPAA_WORDS + w) \
                        : _mm_andnot_si128(sa__lanes_zero_sse2(_mm_and_si128(p##b, gg), (LW)), ones); \
@@ -1996,7 +1996,7 @@ SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
         eq = _mm_andnot_si128(_mm_xor_si128(p##b, kb), eq); \
     }
 #define SA__UPD_SSE2_DEC(b, LW) \
-    if ((b) < (LW)) { \
+    if ((b) < (LW) && (b) < SA__SPAA_PLANES) { \
         x = _mm_xor_si128(p##b, bo); \
         bo = _mm_andnot_si128(p##b, bo); \
         SA__ST(plane + (b) * SA__SPAA_WORDS + w, \
