@@ -1340,6 +1340,72 @@ SA_API int sa__rng_pick_nonzero(sa_rng *rng, uint64_t mask) {
     return sa__select_bit_counted(mask, p, (int)(prod >> 32));
 }
 
+/* ---- PIM's chunked 16-bit draws (see "PIM draw protocol" in 2.4) ---- */
+
+/* The SplitMix64 finaliser: sa_rng_next returns sa__rng_mix(state) of the
+ * advanced state. */
+SA_API uint64_t sa__rng_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The (w+1)-th output sa_rng_next would return from state s (SplitMix64's
+ * state only moves by a constant, so any output can be computed directly):
+ * word w of a PIM stage's block. */
+SA_API uint64_t sa__rng_at(uint64_t s, uint64_t w) {
+    return sa__rng_mix(s + (w + 1) * 0x9E3779B97F4A7C15ull);
+}
+
+/* A PIM stage's draws: the block (word w holds the 16-bit draws of lanes
+ * 4w..4w+3, lowest bits first) and, after it, the redraw stream from which
+ * rejected lanes take further draws in lane order. */
+typedef struct sa__pim_draws {
+    uint64_t s;    /* generator state at the start of the stage */
+    uint64_t next; /* index of the next word of the redraw stream */
+    uint64_t buf;  /* unused draws of the current redraw word */
+    int left;      /* how many */
+} sa__pim_draws;
+
+/* Start a stage of `lanes` lanes at generator state s. */
+SA_API void sa__pim_draws_start(sa__pim_draws *d, uint64_t s, int lanes) {
+    d->s = s;
+    d->next = (uint64_t)((lanes + 3) >> 2);
+    d->buf = 0;
+    d->left = 0;
+}
+
+/* Generator state after the stage (block and redraw words consumed). */
+SA_API uint64_t sa__pim_draws_end(const sa__pim_draws *d) {
+    return d->s + d->next * 0x9E3779B97F4A7C15ull;
+}
+
+/* Next draw of the redraw stream. */
+SA_API uint32_t sa__pim_redraw(sa__pim_draws *d) {
+    uint32_t u;
+    if (d->left == 0) {
+        d->buf = sa__rng_at(d->s, d->next++);
+        d->left = 4;
+    }
+    u = (uint32_t)(d->buf & 0xFFFFu);
+    d->buf >>= 16;
+    d->left--;
+    return u;
+}
+
+/* Index below c (1 <= c <= 64) from the 16-bit draw u: the high half of
+ * u * c, Lemire's rejection (redraw while the low half is below 65536 mod
+ * c) taking its redraws from the stage's redraw stream.  Every index has
+ * probability exactly 1/c. */
+SA_API int sa__pim_index(uint32_t u, uint32_t c, sa__pim_draws *d) {
+    uint32_t prod = u * c;
+    if ((prod & 0xFFFFu) < c) {
+        uint32_t threshold = 65536u % c;
+        while ((prod & 0xFFFFu) < threshold) prod = sa__pim_redraw(d) * c;
+    }
+    return (int)(prod >> 16);
+}
+
 /* ----------------------------------------------------------------------
  * 2.2 Building blocks: round-robin and matrix (least-recently-selected)
  *     arbiters, with optional priorities
@@ -2301,6 +2367,299 @@ SA_API int sa__iterative(sa_alloc *a, const uint64_t *eff, const sa_read_buffer 
     return mt->size;
 }
 
+/* ---------------- PIM-k and PIM1: the draw protocol (seed 002 Section 3.1) ----------------
+ *
+ * PIM draw protocol (also in sa_allocate's documentation and in
+ * docs/allocators.rst).  One allocation runs iterations t = 0, 1, ...
+ * (k of them, or until convergence).  An iteration is run only if some
+ * unmatched output has a candidate (an unmatched requester, with read-port
+ * pairing one whose twin's current match does not need the same packet);
+ * otherwise the allocation ends and the iteration draws nothing.  An
+ * iteration has two stages, grant then accept, and each stage consumes its
+ * own fresh sa_rng_next outputs:
+ *
+ * - Grant: one lane per output j in 0..m-1.  The stage takes ceil(m/4)
+ *   outputs of the generator; lane j's draw is the 16-bit field j mod 4 (bits
+ *   16(j mod 4) .. 16(j mod 4)+15) of output j/4.  Every lane has its draw,
+ *   whether or not it uses it (matched outputs, outputs with 0 or 1
+ *   candidates).  Candidates of output j: its unmatched requesters (minus
+ *   the blocked twins); with the Rotary Rule, only the network ones if there
+ *   are any.  With c >= 1 candidates and draw u, the lane picks candidate
+ *   number (u c) >> 16 (0-based, in increasing input order) unless the low
+ *   16 bits of u c are below 65536 mod c (Lemire's rejection), in which case
+ *   it redraws.
+ * - Accept: the same with one lane per input i in 0..n-1 (ceil(n/4)
+ *   outputs), candidates = the outputs that granted input i (minus those its
+ *   twin's match now blocks: the even read port accepts first).
+ * - Redraws: the lanes rejected in a stage take, in increasing lane order,
+ *   further draws from the outputs that follow the stage's block (four
+ *   draws per output, lowest bits first; the next rejected lane continues
+ *   where the previous one stopped).  Unused draws of a stage's last output
+ *   are discarded: the next stage starts on a fresh output.
+ *
+ * Every candidate is chosen with probability exactly 1/c and all draws are
+ * independent.  Rejection is rare (below 64/65536 per lane).  sa_rng_pick
+ * is not used (its protocol, one 64-bit output per pick, is unchanged). */
+
+/* PIM, general path (any size, read-port pairing): eff are the effective
+ * requests, mt is empty on entry. */
+SA_API int sa__pim_general(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
+    uint64_t col[64], grants[SA_ALLOC_MAX], words[16];
+    int n = a->num_inputs, m = a->num_outputs, it, w;
+    int pairs = a->read_port_pairs && bufs != NULL;
+    uint64_t net = a->rotary ? a->network_inputs : 0;
+    sa__columns(eff, n, m, col);
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        uint64_t free_in = sa__low_mask(n) & ~mt->inputs, granted = 0, o, g;
+        sa__pim_draws d;
+        /* Grant (the block is computed up front; the state only moves if
+         * some output has a candidate). */
+        sa__pim_draws_start(&d, a->rng.state, m);
+        for (w = 0; w < (m + 3) >> 2; w++) words[w] = sa__rng_at(d.s, (uint64_t)w);
+        for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
+            int j = sa__ctz64(o), i;
+            uint64_t c = col[j] & free_in, p;
+            uint32_t u;
+            if (pairs) c = sa__unblocked(a, bufs, mt, c, j);
+            if (c & net) c &= net;
+            if (c == 0) continue;
+            if (granted == 0) sa__zero_words(grants, n);
+            p = sa__prefix_counts(c);
+            u = (uint32_t)(words[j >> 2] >> (16 * (j & 3))) & 0xFFFFu;
+            i = sa__select_bit_counted(c, p, sa__pim_index(u, (uint32_t)(p >> 56), &d));
+            granted |= (uint64_t)1 << i;
+            grants[i] |= (uint64_t)1 << j;
+        }
+        if (granted == 0) break;
+        a->rng.state = sa__pim_draws_end(&d);
+        /* Accept, in increasing input order (even read port first). */
+        sa__pim_draws_start(&d, a->rng.state, n);
+        for (w = 0; w < (n + 3) >> 2; w++) words[w] = sa__rng_at(d.s, (uint64_t)w);
+        for (g = granted; g; g &= g - 1) {
+            int i = sa__ctz64(g), j;
+            uint64_t gi = grants[i] & ~sa__blocked(a, bufs, mt, i), p;
+            uint32_t u;
+            if (gi == 0) continue;
+            p = sa__prefix_counts(gi);
+            u = (uint32_t)(words[i >> 2] >> (16 * (i & 3))) & 0xFFFFu;
+            j = sa__select_bit_counted(gi, p, sa__pim_index(u, (uint32_t)(p >> 56), &d));
+            sa__match_add(mt, i, j);
+        }
+        a->rng.state = sa__pim_draws_end(&d);
+    }
+    return mt->size;
+}
+
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+/* m ? x : y, lane by lane (m's lanes all ones or all zeros). */
+SA_API __m128i sa__sel128(__m128i m, __m128i x, __m128i y) {
+    return _mm_xor_si128(y, _mm_and_si128(_mm_xor_si128(x, y), m));
+}
+
+/* sa__transpose8 on both 64-bit halves. */
+SA_API __m128i sa__transpose8x2(__m128i x) {
+    __m128i t;
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
+    return _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
+}
+
+/* Lanes of k whose draw was (possibly) rejected: redo them in lane order
+ * with sa__pim_index, which gives the same index for the others. */
+SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__pim_draws *d, int first) {
+    uint16_t ua[8], ca[8], ka[8];
+    int l;
+    _mm_storeu_si128((__m128i *)(void *)ua, u);
+    _mm_storeu_si128((__m128i *)(void *)ca, cnt);
+    _mm_storeu_si128((__m128i *)(void *)ka, k);
+    for (l = 0; l < 8 && first + l < lanes; l++)
+        if (ca[l]) ka[l] = (uint16_t)sa__pim_index(ua[l], ca[l], d);
+    return _mm_loadu_si128((const __m128i *)(const void *)ka);
+}
+
+/* PIM without read-port pairing for n <= 16 inputs and m <= 8 outputs, all
+ * outputs at once: grant in 16-bit lanes (one per output, the column of its
+ * requesters), accept in byte lanes (one per input, its grants).  The k-th
+ * candidate of a lane is found by descending its population-count tree
+ * (byte, nibble, pair, bit) with lane-wise selects.  Same decisions and
+ * draws as sa__pim_general.  Fills mt completely. */
+SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    const __m128i lanebit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+    int n = a->num_inputs, m = a->num_outputs, it, i;
+    uint64_t s = a->rng.state, free_in = sa__low_mask(n), outs = 0;
+    __m128i rows, t, cols, net16, outof = ones, inof = ones;
+    if (n == 16) {
+        const uint64_t *c = a->connect;
+        __m128i v0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 0)), _mm_loadu_si128((const __m128i *)(const void *)(c + 0)));
+        __m128i v1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2)), _mm_loadu_si128((const __m128i *)(const void *)(c + 2)));
+        __m128i v2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 4)), _mm_loadu_si128((const __m128i *)(const void *)(c + 4)));
+        __m128i v3 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 6)), _mm_loadu_si128((const __m128i *)(const void *)(c + 6)));
+        __m128i v4 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 8)), _mm_loadu_si128((const __m128i *)(const void *)(c + 8)));
+        __m128i v5 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 10)), _mm_loadu_si128((const __m128i *)(const void *)(c + 10)));
+        __m128i v6 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 12)), _mm_loadu_si128((const __m128i *)(const void *)(c + 12)));
+        __m128i v7 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 14)), _mm_loadu_si128((const __m128i *)(const void *)(c + 14)));
+        /* rows are below 256: (r, 0) 32-bit pairs pack down to bytes */
+        __m128i b0 = _mm_packs_epi32(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+        __m128i b1 = _mm_packs_epi32(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+        rows = _mm_packus_epi16(b0, b1);
+    } else {
+        uint64_t w[2] = { 0, 0 };
+        for (i = 0; i < n; i++) w[i >> 3] |= (req[i] & a->connect[i]) << (8 * (i & 7));
+        rows = _mm_set_epi64x((long long)w[1], (long long)w[0]);
+    }
+    /* Columns: 8 x 8 transposes of inputs 0-7 and 8-15, then lane j =
+     * column j (inputs 0-7 in its low byte). */
+    t = sa__transpose8x2(rows);
+    cols = _mm_unpacklo_epi8(t, _mm_unpackhi_epi64(t, t));
+    net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs : 0));
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        __m128i x, p1, p2, p4, cnt, u, k, lo, L, tk, h, gpos, P, G, q1, q2, c8, k8, u0, u1, k0, k1, nz, acc, pos8, h8;
+        uint64_t next;
+        int nb = (m + 3) >> 2, ins;
+        /* Grant. */
+        x = _mm_and_si128(_mm_and_si128(cols, _mm_set1_epi16((short)free_in)), _mm_cmpeq_epi16(inof, ones));
+        {
+            __m128i nn = _mm_and_si128(x, net16);
+            x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
+        }
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(x, zero)) == 0xFFFF) break;
+        p1 = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+        p2 = _mm_add_epi16(_mm_and_si128(p1, m3), _mm_and_si128(_mm_srli_epi16(p1, 2), m3));
+        p4 = _mm_and_si128(_mm_add_epi16(p2, _mm_srli_epi16(p2, 4)), m0f);
+        cnt = _mm_srli_epi16(_mm_add_epi16(p4, _mm_slli_epi16(p4, 8)), 8);
+        u = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        k = _mm_mulhi_epu16(u, cnt);
+        lo = _mm_mullo_epi16(u, cnt);
+        next = (uint64_t)nb;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(cnt, lo), zero)) != 0xFFFF) {
+            sa__pim_draws d;
+            sa__pim_draws_start(&d, s, m);
+            k = sa__pim_fix16(u, cnt, k, m, &d, 0);
+            next = d.next;
+        }
+        s += next * 0x9E3779B97F4A7C15ull;
+        /* k-th set bit of each lane, and its one-hot mask h. */
+        L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+        tk = _mm_cmpgt_epi16(L, k);
+        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+        p2 = sa__sel128(tk, p2, _mm_srli_epi16(p2, 8));
+        p1 = sa__sel128(tk, p1, _mm_srli_epi16(p1, 8));
+        x = sa__sel128(tk, x, _mm_srli_epi16(x, 8));
+        gpos = _mm_andnot_si128(tk, _mm_set1_epi16(8));
+        h = sa__sel128(tk, _mm_set1_epi16(1), _mm_set1_epi16(0x100));
+        L = _mm_and_si128(p2, _mm_set1_epi16(0x000F));
+        tk = _mm_cmpgt_epi16(L, k);
+        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+        p1 = sa__sel128(tk, p1, _mm_srli_epi16(p1, 4));
+        x = sa__sel128(tk, x, _mm_srli_epi16(x, 4));
+        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(4)));
+        h = sa__sel128(tk, h, _mm_slli_epi16(h, 4));
+        L = _mm_and_si128(p1, _mm_set1_epi16(3));
+        tk = _mm_cmpgt_epi16(L, k);
+        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+        x = sa__sel128(tk, x, _mm_srli_epi16(x, 2));
+        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(2)));
+        h = sa__sel128(tk, h, _mm_slli_epi16(h, 2));
+        tk = _mm_cmpgt_epi16(_mm_and_si128(x, _mm_set1_epi16(1)), k);
+        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(1)));
+        h = sa__sel128(tk, h, _mm_add_epi16(h, h));
+        h = _mm_andnot_si128(_mm_cmpeq_epi16(cnt, zero), h);
+        /* Grants per input: byte i of G = the outputs that granted input i. */
+        P = _mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8));
+        G = sa__transpose8x2(P);
+        /* Accept. */
+        q1 = _mm_sub_epi8(G, _mm_and_si128(_mm_srli_epi16(G, 1), m5));
+        q2 = _mm_add_epi8(_mm_and_si128(q1, m3), _mm_and_si128(_mm_srli_epi16(q1, 2), m3));
+        c8 = _mm_and_si128(_mm_add_epi8(q2, _mm_srli_epi16(q2, 4)), m0f);
+        nb = (n + 3) >> 2;
+        u0 = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        u1 = nb > 2 ? _mm_set_epi64x(nb > 3 ? (long long)sa__rng_at(s, 3) : 0, (long long)sa__rng_at(s, 2)) : zero;
+        {
+            __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
+            __m128i r0 = _mm_cmpeq_epi16(_mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)), zero);
+            __m128i r1 = _mm_cmpeq_epi16(_mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)), zero);
+            k0 = _mm_mulhi_epu16(u0, c0);
+            k1 = _mm_mulhi_epu16(u1, c1);
+            next = (uint64_t)nb;
+            if (_mm_movemask_epi8(_mm_and_si128(r0, r1)) != 0xFFFF) {
+                sa__pim_draws d;
+                sa__pim_draws_start(&d, s, n);
+                k0 = sa__pim_fix16(u0, c0, k0, n, &d, 0);
+                k1 = sa__pim_fix16(u1, c1, k1, n, &d, 8);
+                next = d.next;
+            }
+            s += next * 0x9E3779B97F4A7C15ull;
+        }
+        k8 = _mm_packus_epi16(k0, k1);
+        L = _mm_and_si128(q2, m0f);
+        tk = _mm_cmpgt_epi8(L, k8);
+        k8 = _mm_sub_epi8(k8, _mm_andnot_si128(tk, L));
+        q1 = sa__sel128(tk, q1, _mm_and_si128(_mm_srli_epi16(q1, 4), m0f));
+        x = sa__sel128(tk, G, _mm_and_si128(_mm_srli_epi16(G, 4), m0f));
+        pos8 = _mm_andnot_si128(tk, _mm_set1_epi8(4));
+        h8 = sa__sel128(tk, _mm_set1_epi8(1), _mm_set1_epi8(0x10));
+        L = _mm_and_si128(q1, _mm_set1_epi8(3));
+        tk = _mm_cmpgt_epi8(L, k8);
+        k8 = _mm_sub_epi8(k8, _mm_andnot_si128(tk, L));
+        x = sa__sel128(tk, x, _mm_srli_epi16(x, 2));
+        pos8 = _mm_add_epi8(pos8, _mm_andnot_si128(tk, _mm_set1_epi8(2)));
+        h8 = sa__sel128(tk, h8, _mm_slli_epi16(h8, 2));
+        tk = _mm_cmpgt_epi8(_mm_and_si128(x, _mm_set1_epi8(1)), k8);
+        pos8 = _mm_add_epi8(pos8, _mm_andnot_si128(tk, _mm_set1_epi8(1)));
+        h8 = sa__sel128(tk, h8, _mm_add_epi8(h8, h8));
+        /* The matches of this iteration. */
+        nz = _mm_cmpeq_epi8(c8, zero);
+        outof = sa__sel128(nz, outof, pos8);
+        acc = _mm_andnot_si128(nz, h8);
+        acc = _mm_or_si128(acc, _mm_srli_si128(acc, 8));
+        acc = _mm_or_si128(acc, _mm_srli_si128(acc, 4));
+        acc = _mm_or_si128(acc, _mm_srli_si128(acc, 2));
+        acc = _mm_or_si128(acc, _mm_srli_si128(acc, 1));
+        {
+            int newouts = _mm_cvtsi128_si32(acc) & 0xFF;
+            __m128i nm = _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16((short)newouts), lanebit), lanebit);
+            inof = sa__sel128(nm, gpos, inof);
+            outs |= (uint64_t)newouts;
+        }
+        ins = ~_mm_movemask_epi8(nz) & 0xFFFF;
+        free_in &= ~(uint64_t)ins;
+    }
+    a->rng.state = s;
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, outof);
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(inof, ones));
+    for (i = 16; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = sa__low_mask(n) & ~free_in;
+    mt->outputs = outs;
+    mt->size = sa__bits(mt->inputs);
+    return mt->size;
+}
+#endif
+
+/* PIM without read-port pairing, straight from the requests (sa_allocate
+ * calls it before its common preamble): fills mt completely. */
+SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    uint64_t eff[SA_ALLOC_MAX];
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    if (a->num_inputs <= 16 && a->num_outputs <= 8) {
+#ifndef NDEBUG
+        int i;
+        uint64_t all = 0;
+        for (i = 0; i < a->num_inputs; i++) all |= req[i];
+        SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
+#endif
+        return sa__pim_sse2_small(a, req, mt);
+    }
+#endif
+    sa__match_clear(mt);
+    sa__effective(a, req, eff);
+    return sa__pim_general(a, eff, NULL, mt);
+}
+
 /* ---------------- Separable allocators and OPF ---------------- */
 
 /* Round-robin choice among the highest-priority candidates. */
@@ -2545,6 +2904,8 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
         sa_spaa_nominate(a, req, prio, bufs, nom);
         return sa_spaa_grant(a, nom, match);
     }
+    /* PIM without pairing takes its own path (no effective-request copy) */
+    if (a->kind == SA_ALLOC_PIM && (bufs == NULL || !a->read_port_pairs)) return sa__pim(a, req, match);
     sa__match_clear(match);
     sa__effective(a, req, eff);
     if (!a->read_port_pairs) bufs = NULL;
@@ -2557,7 +2918,7 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     switch (a->kind) {
     case SA_ALLOC_WFA: return sa__wfa(a, eff, bufs, match);
     case SA_ALLOC_WFA_WRAPPED: return sa__wfa_wrapped(a, eff, bufs, match);
-    case SA_ALLOC_PIM: return sa__iterative(a, eff, bufs, 0, match);
+    case SA_ALLOC_PIM: return sa__pim_general(a, eff, bufs, match);
     case SA_ALLOC_ISLIP: return sa__iterative(a, eff, bufs, 1, match);
     case SA_ALLOC_OPF: return sa__separable_input(a, eff, prio, bufs, match);
     case SA_ALLOC_SEP_INPUT: return sa__separable_input(a, eff, NULL, bufs, match);
