@@ -2632,13 +2632,178 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     a->rng.state = s;
     _mm_storeu_si128((__m128i *)(void *)mt->output_of, outof);
     _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(inof, ones));
-    for (i = 16; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
     mt->inputs = sa__low_mask(n) & ~free_in;
     mt->outputs = outs;
     mt->size = sa__bits(mt->inputs);
     return mt->size;
 }
 #endif
+
+/* Lane picks of one PIM stage, one lane at a time: for each lane l in the
+ * set `lanes` (in increasing order, so redraws come in lane order), pos[l]
+ * = the position of candidate number idx(u_l, count) of mask[l] (u_l: lane
+ * l's block draw); mask[l] must not be 0. */
+SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
+    for (; lanes; lanes &= lanes - 1) {
+        int l = sa__ctz64(lanes);
+        uint64_t x = mask[l], p = sa__prefix_counts(x);
+        uint32_t u = (uint32_t)(sa__rng_at(d->s, (uint64_t)(l >> 2)) >> (16 * (l & 3))) & 0xFFFFu;
+        pos[l] = (int8_t)sa__select_bit_counted(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
+    }
+}
+
+#ifdef SA_SIMD_SSE2
+/* Population count of each 16-bit lane. */
+SA_API __m128i sa__popcnt16_sse2(__m128i x) {
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    x = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+    x = _mm_add_epi16(_mm_and_si128(x, m3), _mm_and_si128(_mm_srli_epi16(x, 2), m3));
+    x = _mm_and_si128(_mm_add_epi16(x, _mm_srli_epi16(x, 4)), m0f);
+    return _mm_srli_epi16(_mm_add_epi16(x, _mm_slli_epi16(x, 8)), 8);
+}
+
+/* Position of set bit number k (k below the lane's population count) of
+ * each 16-bit lane of x: down the lane's population-count tree (byte,
+ * nibble, pair, bit), one lane-wise select per level. */
+SA_API __m128i sa__select16_sse2(__m128i x, __m128i k) {
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    __m128i p1, p2, p4, L, t, pos;
+    p1 = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+    p2 = _mm_add_epi16(_mm_and_si128(p1, m3), _mm_and_si128(_mm_srli_epi16(p1, 2), m3));
+    p4 = _mm_and_si128(_mm_add_epi16(p2, _mm_srli_epi16(p2, 4)), m0f);
+    L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    p2 = sa__sel128(t, p2, _mm_srli_epi16(p2, 8));
+    p1 = sa__sel128(t, p1, _mm_srli_epi16(p1, 8));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 8));
+    pos = _mm_andnot_si128(t, _mm_set1_epi16(8));
+    L = _mm_and_si128(p2, _mm_set1_epi16(0x000F));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    p1 = sa__sel128(t, p1, _mm_srli_epi16(p1, 4));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 4));
+    pos = _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(4)));
+    L = _mm_and_si128(p1, _mm_set1_epi16(3));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 2));
+    pos = _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(2)));
+    t = _mm_cmpgt_epi16(_mm_and_si128(x, _mm_set1_epi16(1)), k);
+    return _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(1)));
+}
+
+/* sa__pim_pick_portable, eight lanes at a time: each 64-bit mask is split
+ * into four 16-bit chunks (one vector per chunk), the draw picks the chunk
+ * from the chunks' running counts, then the bit within it.  mask and pos
+ * hold lanes rounded up to 8 entries (mask zero beyond lanes). */
+SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, sa__pim_draws *d, int8_t *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    int b;
+    for (b = 0; b < lanes; b += 8) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b));
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 2));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 4));
+        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 6));
+        __m128i b0, b1, b2, b3, v0, v1, v2, v3, n0, s1, s2, tot, u, k, t0, t1, t2, x, below, base;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)), zero)) == 0xFFFF) {
+            _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_set1_epi8(-1));
+            continue;
+        }
+        /* v_q: chunk q (bits 16q..16q+15) of the eight masks */
+        b0 = _mm_unpacklo_epi16(a0, a1);
+        b1 = _mm_unpackhi_epi16(a0, a1);
+        b2 = _mm_unpacklo_epi16(a2, a3);
+        b3 = _mm_unpackhi_epi16(a2, a3);
+        a0 = _mm_unpacklo_epi16(b0, b1);
+        a1 = _mm_unpackhi_epi16(b0, b1);
+        a2 = _mm_unpacklo_epi16(b2, b3);
+        a3 = _mm_unpackhi_epi16(b2, b3);
+        v0 = _mm_unpacklo_epi64(a0, a2);
+        v1 = _mm_unpackhi_epi64(a0, a2);
+        v2 = _mm_unpacklo_epi64(a1, a3);
+        v3 = _mm_unpackhi_epi64(a1, a3);
+        n0 = sa__popcnt16_sse2(v0);
+        s1 = _mm_add_epi16(n0, sa__popcnt16_sse2(v1));
+        s2 = _mm_add_epi16(s1, sa__popcnt16_sse2(v2));
+        tot = _mm_add_epi16(s2, sa__popcnt16_sse2(v3));
+        u = _mm_set_epi64x((long long)sa__rng_at(d->s, (uint64_t)(b >> 2) + 1),
+                           (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
+        k = _mm_mulhi_epu16(u, tot);
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(tot, _mm_mullo_epi16(u, tot)), zero)) != 0xFFFF)
+            k = sa__pim_fix16(u, tot, k, lanes, d, b);
+        t0 = _mm_cmpgt_epi16(n0, k);
+        t1 = _mm_cmpgt_epi16(s1, k);
+        t2 = _mm_cmpgt_epi16(s2, k);
+        x = sa__sel128(t0, v0, sa__sel128(t1, v1, sa__sel128(t2, v2, v3)));
+        below = _mm_andnot_si128(t0, sa__sel128(t1, n0, sa__sel128(t2, s1, s2)));
+        base = _mm_andnot_si128(t0, sa__sel128(t1, _mm_set1_epi16(16), sa__sel128(t2, _mm_set1_epi16(32), _mm_set1_epi16(48))));
+        x = _mm_add_epi16(base, sa__select16_sse2(x, _mm_sub_epi16(k, below)));
+        x = _mm_or_si128(x, _mm_cmpeq_epi16(tot, zero));
+        _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_packs_epi16(x, x));
+    }
+}
+#endif
+
+/* One stage's lane picks: pos[l] for the lanes l in `lanes` (the lanes
+ * whose masks are not 0; the other masks of the first `count` must be 0);
+ * SSE2 over all lanes where present and worth it, same results. */
+SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, sa__pim_draws *d, int8_t *pos) {
+#ifdef SA_SIMD_SSE2
+    if (sa__bits(lanes) > 8) {
+        sa__pim_pick_sse2(mask, count, d, pos);
+        return;
+    }
+#endif
+    (void)count;
+    sa__pim_pick_set(mask, lanes, d, pos);
+}
+
+/* PIM without read-port pairing, any size: each stage's candidates as one
+ * mask per lane, then the lanes' picks (sa__pim_pick).  Same decisions and
+ * draws as sa__pim_general.  mt is empty on entry. */
+SA_API int sa__pim_lanes(sa_alloc *a, const uint64_t *eff, sa_match *mt) {
+    uint64_t col[64], cand[64], grants[64];
+    int8_t pos[64];
+    int n = a->num_inputs, m = a->num_outputs, it;
+    uint64_t net = a->rotary ? a->network_inputs : 0;
+    sa__columns(eff, n, m, col);
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        uint64_t free_in = sa__low_mask(n) & ~mt->inputs, act = 0, granted = 0, o;
+        sa__pim_draws d;
+        sa__zero_words(cand, (m + 7) & ~7);
+        for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
+            int j = sa__ctz64(o);
+            uint64_t c = col[j] & free_in, cn = c & net;
+            c = cn ? cn : c; /* Rotary Rule */
+            cand[j] = c;
+            act |= (uint64_t)(c != 0) << j;
+        }
+        if (act == 0) break;
+        sa__pim_draws_start(&d, a->rng.state, m);
+        sa__pim_pick(cand, act, m, &d, pos);
+        a->rng.state = sa__pim_draws_end(&d);
+        sa__zero_words(grants, (n + 7) & ~7);
+        for (o = act; o; o &= o - 1) {
+            int j = sa__ctz64(o);
+            grants[pos[j]] |= (uint64_t)1 << j;
+            granted |= (uint64_t)1 << pos[j];
+        }
+        sa__pim_draws_start(&d, a->rng.state, n);
+        sa__pim_pick(grants, granted, n, &d, pos);
+        a->rng.state = sa__pim_draws_end(&d);
+        for (o = granted; o; o &= o - 1) {
+            int i = sa__ctz64(o);
+            sa__match_add(mt, i, pos[i]);
+        }
+    }
+    return mt->size;
+}
 
 /* PIM without read-port pairing, straight from the requests (sa_allocate
  * calls it before its common preamble): fills mt completely. */
@@ -2657,7 +2822,7 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #endif
     sa__match_clear(mt);
     sa__effective(a, req, eff);
-    return sa__pim_general(a, eff, NULL, mt);
+    return sa__pim_lanes(a, eff, mt);
 }
 
 /* ---------------- Separable allocators and OPF ---------------- */
