@@ -2698,11 +2698,15 @@ SA_API __m128i sa__select16_sse2(__m128i x, __m128i k) {
     return _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(1)));
 }
 
-/* sa__pim_pick_portable, eight lanes at a time: each 64-bit mask is split
- * into four 16-bit chunks (one vector per chunk), the draw picks the chunk
- * from the chunks' running counts, then the bit within it.  mask and pos
- * hold lanes rounded up to 8 entries (mask zero beyond lanes). */
-SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, sa__pim_draws *d, int8_t *pos) {
+/* sa__pim_pick_set over lanes 0..lanes-1, eight lanes at a time: each
+ * 64-bit mask is split into four 16-bit chunks (one vector per chunk), the
+ * draw picks the chunk from the chunks' running counts, then the bit within
+ * it; pos gets -1 for an empty mask.  mask and pos hold lanes rounded up to
+ * 8 entries (mask zero beyond lanes).  draws: NULL (lane l's draw is the
+ * stage's block draw l), or the lanes' draws (for lanes gathered from a
+ * stage's lanes, in their order). */
+SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, const uint16_t *draws,
+                              sa__pim_draws *d, int8_t *pos) {
     const __m128i zero = _mm_setzero_si128();
     int b;
     for (b = 0; b < lanes; b += 8) {
@@ -2732,8 +2736,11 @@ SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, sa__pim_draws *d,
         s1 = _mm_add_epi16(n0, sa__popcnt16_sse2(v1));
         s2 = _mm_add_epi16(s1, sa__popcnt16_sse2(v2));
         tot = _mm_add_epi16(s2, sa__popcnt16_sse2(v3));
-        u = _mm_set_epi64x((long long)sa__rng_at(d->s, (uint64_t)(b >> 2) + 1),
-                           (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
+        if (draws != NULL)
+            u = _mm_loadu_si128((const __m128i *)(const void *)(draws + b));
+        else
+            u = _mm_set_epi64x((long long)sa__rng_at(d->s, (uint64_t)(b >> 2) + 1),
+                               (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
         k = _mm_mulhi_epu16(u, tot);
         if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(tot, _mm_mullo_epi16(u, tot)), zero)) != 0xFFFF)
             k = sa__pim_fix16(u, tot, k, lanes, d, b);
@@ -2750,13 +2757,81 @@ SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, sa__pim_draws *d,
 }
 #endif
 
+#ifdef SA_SIMD_SSE2
+/* Column masks of the n x m matrix eff (n, m <= 64; eff holds n rounded up
+ * to 16 rows, zero beyond n): col[j] for j < m rounded up to 8.  Each group of 16 rows is
+ * byte-transposed (vector x[b]: byte b of the 16 rows), then each bit of
+ * those bytes is collected with movemask, most significant first. */
+SA_API void sa__pim_columns_sse2(const uint64_t *eff, int n, int m, uint64_t *col) {
+    __m128i x[4][8];
+    int q, b, nq = (n + 15) >> 4, nb = (m + 7) >> 3;
+    for (q = 0; q < nq; q++) {
+        const uint64_t *r = eff + 16 * q;
+        __m128i u[8], v[8], w[8];
+        int i;
+        for (i = 0; i < 8; i++)
+            u[i] = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(r + i)),
+                                     _mm_loadl_epi64((const __m128i *)(const void *)(r + i + 8)));
+        for (i = 0; i < 4; i++) {
+            v[i] = _mm_unpacklo_epi8(u[i], u[i + 4]);     /* bytes 0-3 of rows i, i+4, i+8, i+12 */
+            v[i + 4] = _mm_unpackhi_epi8(u[i], u[i + 4]); /* bytes 4-7 */
+        }
+        for (i = 0; i < 2; i++) {
+            w[i] = _mm_unpacklo_epi8(v[i], v[i + 2]);         /* bytes 0-1 */
+            w[i + 2] = _mm_unpackhi_epi8(v[i], v[i + 2]);     /* bytes 2-3 */
+            w[i + 4] = _mm_unpacklo_epi8(v[i + 4], v[i + 6]); /* bytes 4-5 */
+            w[i + 6] = _mm_unpackhi_epi8(v[i + 4], v[i + 6]); /* bytes 6-7 */
+        }
+        for (i = 0; i < 4; i++) {
+            x[q][2 * i] = _mm_unpacklo_epi8(w[2 * i], w[2 * i + 1]);
+            x[q][2 * i + 1] = _mm_unpackhi_epi8(w[2 * i], w[2 * i + 1]);
+        }
+    }
+    for (b = 0; b < nb; b++) {
+        uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, c6 = 0, c7 = 0;
+        for (q = 0; q < nq; q++) {
+            __m128i y = x[q][b];
+            int sh = 16 * q;
+#define SA__PIM_BIT(cj) cj |= (uint64_t)(unsigned)_mm_movemask_epi8(y) << sh; y = _mm_add_epi8(y, y)
+            SA__PIM_BIT(c7); SA__PIM_BIT(c6); SA__PIM_BIT(c5); SA__PIM_BIT(c4);
+            SA__PIM_BIT(c3); SA__PIM_BIT(c2); SA__PIM_BIT(c1);
+            c0 |= (uint64_t)(unsigned)_mm_movemask_epi8(y) << sh;
+#undef SA__PIM_BIT
+        }
+        /* col has room for whole blocks of 8 (entries at or above m: 0) */
+        col[8 * b] = c0; col[8 * b + 1] = c1; col[8 * b + 2] = c2; col[8 * b + 3] = c3;
+        col[8 * b + 4] = c4; col[8 * b + 5] = c5; col[8 * b + 6] = c6; col[8 * b + 7] = c7;
+    }
+}
+#endif
+
 /* One stage's lane picks: pos[l] for the lanes l in `lanes` (the lanes
  * whose masks are not 0; the other masks of the first `count` must be 0);
  * SSE2 over all lanes where present and worth it, same results. */
 SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, sa__pim_draws *d, int8_t *pos) {
 #ifdef SA_SIMD_SSE2
-    if (sa__bits(lanes) > 8) {
-        sa__pim_pick_sse2(mask, count, d, pos);
+    int c = sa__bits(lanes);
+    if (c > 8 && 4 * c >= 3 * count) {
+        sa__pim_pick_sse2(mask, count, NULL, d, pos);
+        return;
+    }
+    if (c > 8) {
+        /* gather the lanes (and their draws) first */
+        uint64_t gm[64], words[16], o;
+        uint16_t gu[64];
+        int8_t gp[64];
+        int k = 0, w;
+        gm[0] = 0; /* (c > 8: all written below; this only tells the compiler) */
+        gu[0] = 0;
+        for (w = 0; w < (count + 3) >> 2; w++) words[w] = sa__rng_at(d->s, (uint64_t)w);
+        for (o = lanes; o; o &= o - 1, k++) {
+            int l = sa__ctz64(o);
+            gm[k] = mask[l];
+            gu[k] = (uint16_t)(words[l >> 2] >> (16 * (l & 3)));
+        }
+        for (; k & 7; k++) gm[k] = gu[k] = 0;
+        sa__pim_pick_sse2(gm, c, gu, d, gp);
+        for (o = lanes, k = 0; o; o &= o - 1, k++) pos[sa__ctz64(o)] = gp[k];
         return;
     }
 #endif
@@ -2766,49 +2841,89 @@ SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, sa__pi
 
 /* PIM without read-port pairing, any size: each stage's candidates as one
  * mask per lane, then the lanes' picks (sa__pim_pick).  Same decisions and
- * draws as sa__pim_general.  mt is empty on entry. */
+ * draws as sa__pim_general.  eff holds num_inputs rows rounded up to 16,
+ * zero beyond num_inputs; mt is empty on entry. */
 SA_API int sa__pim_lanes(sa_alloc *a, const uint64_t *eff, sa_match *mt) {
     uint64_t col[64], cand[64], grants[64];
     int8_t pos[64];
-    int n = a->num_inputs, m = a->num_outputs, it;
-    uint64_t net = a->rotary ? a->network_inputs : 0;
+    int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
+    uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
+#ifdef SA_SIMD_SSE2
+    sa__pim_columns_sse2(eff, n, m, col);
+#else
     sa__columns(eff, n, m, col);
+#endif
+    for (j = m; j < mr; j++) col[j] = 0;
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
-        uint64_t free_in = sa__low_mask(n) & ~mt->inputs, act = 0, granted = 0, o;
+        /* the columns of matched outputs are 0 (cleared when matched) */
+        uint64_t free_in = sa__low_mask(n) & ~ins, act = 0, granted = 0, multi = 0, o;
         sa__pim_draws d;
-        sa__zero_words(cand, (m + 7) & ~7);
-        for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
-            int j = sa__ctz64(o);
+#ifdef SA_SIMD_SSE2
+        {
+            const __m128i fin = _mm_set1_epi64x((long long)free_in), nt = _mm_set1_epi64x((long long)net);
+            const __m128i zero = _mm_setzero_si128();
+            for (j = 0; j < mr; j += 2) {
+                __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(col + j)), fin), z;
+                if (net) { /* Rotary Rule: the network candidates if any */
+                    __m128i cn = _mm_and_si128(c, nt);
+                    z = _mm_cmpeq_epi32(cn, zero);
+                    z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+                    c = _mm_or_si128(cn, _mm_and_si128(c, z));
+                }
+                _mm_storeu_si128((__m128i *)(void *)(cand + j), c);
+                z = _mm_cmpeq_epi32(c, zero);
+                z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+                act |= (uint64_t)(~_mm_movemask_pd(_mm_castsi128_pd(z)) & 3) << j;
+            }
+        }
+#else
+        for (j = 0; j < mr; j++) {
             uint64_t c = col[j] & free_in, cn = c & net;
             c = cn ? cn : c; /* Rotary Rule */
             cand[j] = c;
             act |= (uint64_t)(c != 0) << j;
         }
+#endif
         if (act == 0) break;
         sa__pim_draws_start(&d, a->rng.state, m);
         sa__pim_pick(cand, act, m, &d, pos);
         a->rng.state = sa__pim_draws_end(&d);
         sa__zero_words(grants, (n + 7) & ~7);
         for (o = act; o; o &= o - 1) {
-            int j = sa__ctz64(o);
+            j = sa__ctz64(o);
             grants[pos[j]] |= (uint64_t)1 << j;
             granted |= (uint64_t)1 << pos[j];
         }
-        sa__pim_draws_start(&d, a->rng.state, n);
-        sa__pim_pick(grants, granted, n, &d, pos);
-        a->rng.state = sa__pim_draws_end(&d);
+        /* an input with one grant takes it (its draw is not needed) */
         for (o = granted; o; o &= o - 1) {
             int i = sa__ctz64(o);
-            sa__match_add(mt, i, pos[i]);
+            pos[i] = (int8_t)sa__ctz64(grants[i]);
+            multi |= (uint64_t)((grants[i] & (grants[i] - 1)) != 0) << i;
         }
+        sa__pim_draws_start(&d, a->rng.state, n);
+        sa__pim_pick(grants, multi, n, &d, pos);
+        a->rng.state = sa__pim_draws_end(&d);
+        /* without pairing every input with grants accepts one */
+        for (o = granted; o; o &= o - 1) {
+            int i = sa__ctz64(o);
+            j = pos[i];
+            mt->output_of[i] = (int8_t)j;
+            mt->input_of[j] = (int8_t)i;
+            outs |= (uint64_t)1 << j;
+            col[j] = 0;
+        }
+        ins |= granted;
     }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = sa__bits(ins);
     return mt->size;
 }
 
 /* PIM without read-port pairing, straight from the requests (sa_allocate
  * calls it before its common preamble): fills mt completely. */
 SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
-    uint64_t eff[SA_ALLOC_MAX];
+    uint64_t eff[64];
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
     if (a->num_inputs <= 16 && a->num_outputs <= 8) {
 #ifndef NDEBUG
@@ -2822,6 +2937,7 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #endif
     sa__match_clear(mt);
     sa__effective(a, req, eff);
+    sa__zero_words(eff + a->num_inputs, ((a->num_inputs + 15) & ~15) - a->num_inputs);
     return sa__pim_lanes(a, eff, mt);
 }
 
