@@ -2758,20 +2758,31 @@ SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, const uint16_t *d
 #endif
 
 #ifdef SA_SIMD_SSE2
-/* Column masks of the n x m matrix eff (n, m <= 64; eff holds n rounded up
- * to 16 rows, zero beyond n): col[j] for j < m rounded up to 8.  Each group of 16 rows is
- * byte-transposed (vector x[b]: byte b of the 16 rows), then each bit of
- * those bytes is collected with movemask, most significant first. */
-SA_API void sa__pim_columns_sse2(const uint64_t *eff, int n, int m, uint64_t *col) {
+/* Column masks of the n x m matrix req & connect (n, m <= 64): col[j] for
+ * j < m rounded up to 8.  Each group of 16 rows is byte-transposed (vector
+ * x[b]: byte b of the 16 rows), then each bit of those bytes is collected
+ * with movemask, most significant first. */
+SA_API void sa__pim_columns_sse2(const uint64_t *req, const uint64_t *connect, int n, int m, uint64_t *col) {
     __m128i x[4][8];
     int q, b, nq = (n + 15) >> 4, nb = (m + 7) >> 3;
     for (q = 0; q < nq; q++) {
-        const uint64_t *r = eff + 16 * q;
+        static const uint64_t all[16] = { ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+                                          ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull };
+        uint64_t rows[16];
+        const uint64_t *r = req + 16 * q, *c = connect + 16 * q;
         __m128i u[8], v[8], w[8];
         int i;
+        if (16 * q + 16 > n) { /* the last, partial group of rows */
+            for (i = 0; i < 16; i++) rows[i] = 16 * q + i < n ? r[i] & c[i] : 0;
+            r = rows;
+            c = all;
+        }
         for (i = 0; i < 8; i++)
-            u[i] = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(r + i)),
-                                     _mm_loadl_epi64((const __m128i *)(const void *)(r + i + 8)));
+            u[i] = _mm_unpacklo_epi8(
+                _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)(r + i)),
+                              _mm_loadl_epi64((const __m128i *)(const void *)(c + i))),
+                _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)(r + i + 8)),
+                              _mm_loadl_epi64((const __m128i *)(const void *)(c + i + 8))));
         for (i = 0; i < 4; i++) {
             v[i] = _mm_unpacklo_epi8(u[i], u[i + 4]);     /* bytes 0-3 of rows i, i+4, i+8, i+12 */
             v[i + 4] = _mm_unpackhi_epi8(u[i], u[i + 4]); /* bytes 4-7 */
@@ -2839,20 +2850,16 @@ SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, sa__pi
     sa__pim_pick_set(mask, lanes, d, pos);
 }
 
-/* PIM without read-port pairing, any size: each stage's candidates as one
- * mask per lane, then the lanes' picks (sa__pim_pick).  Same decisions and
- * draws as sa__pim_general.  eff holds num_inputs rows rounded up to 16,
- * zero beyond num_inputs; mt is empty on entry. */
-SA_API int sa__pim_lanes(sa_alloc *a, const uint64_t *eff, sa_match *mt) {
-    uint64_t col[64], cand[64], grants[64];
-    int8_t pos[64];
+/* PIM without read-port pairing, any size, from the requests' column
+ * masks col (m rounded up to 8 entries; changed): each stage's candidates
+ * as one mask per lane, then the lanes' picks (sa__pim_pick).  Same
+ * decisions and draws as sa__pim_general.  Fills mt except the -1 entries
+ * (mt must be empty on entry). */
+SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
+    uint64_t cand[64], grants[64];
+    int8_t gpos[64], apos[64];
     int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
     uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
-#ifdef SA_SIMD_SSE2
-    sa__pim_columns_sse2(eff, n, m, col);
-#else
-    sa__columns(eff, n, m, col);
-#endif
     for (j = m; j < mr; j++) col[j] = 0;
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
         /* the columns of matched outputs are 0 (cleared when matched) */
@@ -2886,27 +2893,29 @@ SA_API int sa__pim_lanes(sa_alloc *a, const uint64_t *eff, sa_match *mt) {
 #endif
         if (act == 0) break;
         sa__pim_draws_start(&d, a->rng.state, m);
-        sa__pim_pick(cand, act, m, &d, pos);
+        sa__pim_pick(cand, act, m, &d, gpos);
         a->rng.state = sa__pim_draws_end(&d);
+        /* grants per input; an input with one grant takes it (its draw is
+         * not needed), the others pick */
         sa__zero_words(grants, (n + 7) & ~7);
         for (o = act; o; o &= o - 1) {
+            int i;
+            uint64_t g;
             j = sa__ctz64(o);
-            grants[pos[j]] |= (uint64_t)1 << j;
-            granted |= (uint64_t)1 << pos[j];
-        }
-        /* an input with one grant takes it (its draw is not needed) */
-        for (o = granted; o; o &= o - 1) {
-            int i = sa__ctz64(o);
-            pos[i] = (int8_t)sa__ctz64(grants[i]);
-            multi |= (uint64_t)((grants[i] & (grants[i] - 1)) != 0) << i;
+            i = gpos[j];
+            g = grants[i];
+            multi |= (uint64_t)(g != 0) << i;
+            grants[i] = g | (uint64_t)1 << j;
+            granted |= (uint64_t)1 << i;
+            apos[i] = (int8_t)j;
         }
         sa__pim_draws_start(&d, a->rng.state, n);
-        sa__pim_pick(grants, multi, n, &d, pos);
+        sa__pim_pick(grants, multi, n, &d, apos);
         a->rng.state = sa__pim_draws_end(&d);
         /* without pairing every input with grants accepts one */
         for (o = granted; o; o &= o - 1) {
             int i = sa__ctz64(o);
-            j = pos[i];
+            j = apos[i];
             mt->output_of[i] = (int8_t)j;
             mt->input_of[j] = (int8_t)i;
             outs |= (uint64_t)1 << j;
@@ -2923,22 +2932,29 @@ SA_API int sa__pim_lanes(sa_alloc *a, const uint64_t *eff, sa_match *mt) {
 /* PIM without read-port pairing, straight from the requests (sa_allocate
  * calls it before its common preamble): fills mt completely. */
 SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
-    uint64_t eff[64];
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
-    if (a->num_inputs <= 16 && a->num_outputs <= 8) {
+    uint64_t col[64];
 #ifndef NDEBUG
+    {
         int i;
         uint64_t all = 0;
         for (i = 0; i < a->num_inputs; i++) all |= req[i];
         SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
+    }
 #endif
-        return sa__pim_sse2_small(a, req, mt);
+#ifdef SA_SIMD_SSE2
+#if SA_ALLOC_MAX >= 16
+    if (a->num_inputs <= 16 && a->num_outputs <= 8) return sa__pim_sse2_small(a, req, mt);
+#endif
+    sa__pim_columns_sse2(req, a->connect, a->num_inputs, a->num_outputs, col);
+#else
+    {
+        uint64_t eff[SA_ALLOC_MAX];
+        sa__effective(a, req, eff);
+        sa__columns(eff, a->num_inputs, a->num_outputs, col);
     }
 #endif
     sa__match_clear(mt);
-    sa__effective(a, req, eff);
-    sa__zero_words(eff + a->num_inputs, ((a->num_inputs + 15) & ~15) - a->num_inputs);
-    return sa__pim_lanes(a, eff, mt);
+    return sa__pim_lanes(a, col, mt);
 }
 
 /* ---------------- Separable allocators and OPF ---------------- */
