@@ -1822,7 +1822,8 @@ typedef struct sa_alloc_desc {
     int read_port_pairs;     /**< nonzero: input arbiters 2b and 2b+1 are the
                                   two read ports of buffer b (num_inputs must
                                   be even; pass sa_read_buffer views) */
-    uint64_t seed;           /**< PIM: seed of the allocator's sa_rng */
+    uint64_t seed;           /**< PIM: seed of the allocator's sa_rng (how
+                                  PIM draws from it: sa_allocate) */
     uint64_t no_connect[SA_ALLOC_MAX]; /**< bit j of no_connect[i]: input
                                   arbiter i has no connection to output j
                                   (the shaded cells of seed 002 Figure 5) */
@@ -2450,7 +2451,7 @@ SA_API int sa__pim_general(sa_alloc *a, const uint64_t *eff, const sa_read_buffe
     return mt->size;
 }
 
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+#ifdef SA_SIMD_SSE2
 /* m ? x : y, lane by lane (m's lanes all ones or all zeros). */
 SA_API __m128i sa__sel128(__m128i m, __m128i x, __m128i y) {
     return _mm_xor_si128(y, _mm_and_si128(_mm_xor_si128(x, y), m));
@@ -2480,6 +2481,7 @@ SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__p
     return _mm_loadu_si128((const __m128i *)(const void *)ka);
 }
 
+#if SA_ALLOC_MAX >= 16
 /* PIM without read-port pairing for n <= 16 inputs and m <= 8 outputs, all
  * outputs at once: grant in 16-bit lanes (one per output, the column of its
  * requesters), accept in byte lanes (one per input, its grants).  The k-th
@@ -2643,6 +2645,7 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     return mt->size;
 }
 #endif
+#endif /* SA_SIMD_SSE2 */
 
 /* Lane picks of one PIM stage, one lane at a time: for each lane l in the
  * set `lanes` (in increasing order, so redraws come in lane order), pos[l]
@@ -3160,7 +3163,18 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
  *   every allocation.  Rotary Rule: network rows are allocated first.
  * - PIM: k iterations of grant (each free output picks a free requester
  *   uniformly; Rotary Rule: among network requesters if any) and accept
- *   (each input picks one of its grants uniformly).
+ *   (each input picks one of its grants uniformly), stopping early when no
+ *   free output has a free requester.  Draw protocol (exactly uniform,
+ *   independent draws): each stage (grant, then accept) starts on a fresh
+ *   sa_rng_next output and gives every lane (output j in the grant stage,
+ *   input i in the accept stage; every lane, even with 0 or 1 candidates)
+ *   one 16-bit draw u, lane l taking bits 16(l mod 4)..16(l mod 4)+15 of
+ *   the stage's output l/4; with c candidates the lane takes candidate
+ *   number (u c) >> 16 in increasing index order, unless the low 16 bits of
+ *   u c are below 65536 mod c (Lemire's rejection): then it redraws from
+ *   the outputs after the stage's block, rejected lanes in increasing order,
+ *   four draws per output.  A stage consumes ceil(lanes/4) outputs plus
+ *   any redraw outputs; an iteration that is not run consumes none.
  * - ISLIP: as PIM with round-robin pointers, moved only by accepted grants
  *   of the first iteration.
  * - OPF: each input nominates its highest-priority request, each output
