@@ -2863,17 +2863,23 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
     int8_t gpos[64], apos[64];
     int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
     uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
-    for (j = m; j < mr; j++) col[j] = 0;
+    for (j = m; j < mr; j++) col[j] = cand[j] = 0;
+    sa__zero_words(grants, (n + 7) & ~7); /* zero between iterations too */
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
-        /* the columns of matched outputs are 0 (cleared when matched) */
+        /* the columns and candidates of matched outputs are 0 (cleared when
+         * matched); only the pairs of lanes with a free output are redone */
         uint64_t free_in = sa__low_mask(n) & ~ins, act = 0, granted = 0, multi = 0, o;
+        uint64_t free_out = sa__low_mask(m) & ~outs;
         sa__pim_draws d;
 #ifdef SA_SIMD_SSE2
         {
             const __m128i fin = _mm_set1_epi64x((long long)free_in), nt = _mm_set1_epi64x((long long)net);
             const __m128i zero = _mm_setzero_si128();
-            for (j = 0; j < mr; j += 2) {
-                __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(col + j)), fin), z;
+            uint64_t pairs = (free_out | (free_out >> 1)) & 0x5555555555555555ull;
+            for (; pairs; pairs &= pairs - 1) {
+                __m128i c, z;
+                j = sa__ctz64(pairs);
+                c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(col + j)), fin);
                 if (net) { /* Rotary Rule: the network candidates if any */
                     __m128i cn = _mm_and_si128(c, nt);
                     z = _mm_cmpeq_epi32(cn, zero);
@@ -2887,8 +2893,11 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
             }
         }
 #else
-        for (j = 0; j < mr; j++) {
-            uint64_t c = col[j] & free_in, cn = c & net;
+        for (o = free_out; o; o &= o - 1) {
+            uint64_t c, cn;
+            j = sa__ctz64(o);
+            c = col[j] & free_in;
+            cn = c & net;
             c = cn ? cn : c; /* Rotary Rule */
             cand[j] = c;
             act |= (uint64_t)(c != 0) << j;
@@ -2900,7 +2909,6 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
         a->rng.state = sa__pim_draws_end(&d);
         /* grants per input; an input with one grant takes it (its draw is
          * not needed), the others pick */
-        sa__zero_words(grants, (n + 7) & ~7);
         for (o = act; o; o &= o - 1) {
             int i;
             uint64_t g;
@@ -2922,7 +2930,7 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
             mt->output_of[i] = (int8_t)j;
             mt->input_of[j] = (int8_t)i;
             outs |= (uint64_t)1 << j;
-            col[j] = 0;
+            col[j] = cand[j] = grants[i] = 0;
         }
         ins |= granted;
     }
