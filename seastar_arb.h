@@ -2803,15 +2803,20 @@ SA_API void sa__pim_columns_sse2(const uint64_t *req, const uint64_t *connect, i
     }
     for (b = 0; b < nb; b++) {
         uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, c6 = 0, c7 = 0;
-        for (q = 0; q < nq; q++) {
-            __m128i y = x[q][b];
-            int sh = 16 * q;
-#define SA__PIM_BIT(cj) cj |= (uint64_t)(unsigned)_mm_movemask_epi8(y) << sh; y = _mm_add_epi8(y, y)
-            SA__PIM_BIT(c7); SA__PIM_BIT(c6); SA__PIM_BIT(c5); SA__PIM_BIT(c4);
-            SA__PIM_BIT(c3); SA__PIM_BIT(c2); SA__PIM_BIT(c1);
-            c0 |= (uint64_t)(unsigned)_mm_movemask_epi8(y) << sh;
+        __m128i y;
+        /* (constant shifts: a shift by a variable count costs more) */
+#define SA__PIM_BIT(cj, sh) cj |= (uint64_t)(unsigned)_mm_movemask_epi8(y) << (sh); y = _mm_add_epi8(y, y)
+#define SA__PIM_GROUP(q)                                                              \
+        y = x[q][b];                                                                  \
+        SA__PIM_BIT(c7, 16 * (q)); SA__PIM_BIT(c6, 16 * (q)); SA__PIM_BIT(c5, 16 * (q)); \
+        SA__PIM_BIT(c4, 16 * (q)); SA__PIM_BIT(c3, 16 * (q)); SA__PIM_BIT(c2, 16 * (q)); \
+        SA__PIM_BIT(c1, 16 * (q)); SA__PIM_BIT(c0, 16 * (q))
+        SA__PIM_GROUP(0);
+        if (nq > 1) { SA__PIM_GROUP(1); }
+        if (nq > 2) { SA__PIM_GROUP(2); }
+        if (nq > 3) { SA__PIM_GROUP(3); }
+#undef SA__PIM_GROUP
 #undef SA__PIM_BIT
-        }
         /* col has room for whole blocks of 8 (entries at or above m: 0) */
         col[8 * b] = c0; col[8 * b + 1] = c1; col[8 * b + 2] = c2; col[8 * b + 3] = c3;
         col[8 * b + 4] = c4; col[8 * b + 5] = c5; col[8 * b + 6] = c6; col[8 * b + 7] = c7;
@@ -2821,7 +2826,9 @@ SA_API void sa__pim_columns_sse2(const uint64_t *req, const uint64_t *connect, i
 
 /* One stage's lane picks: pos[l] for the lanes l in `lanes` (the lanes
  * whose masks are not 0; the other masks of the first `count` must be 0);
- * SSE2 over all lanes where present and worth it, same results. */
+ * with SSE2, eight lanes at a time when there are enough of them (all
+ * lanes when most are in the set, else the set's lanes gathered), same
+ * results. */
 SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, sa__pim_draws *d, int8_t *pos) {
 #ifdef SA_SIMD_SSE2
     int c = sa__bits(lanes);
@@ -2829,7 +2836,7 @@ SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, sa__pi
         sa__pim_pick_sse2(mask, count, NULL, d, pos);
         return;
     }
-    if (c > 8) {
+    if (c > 16) {
         /* gather the lanes (and their draws) first */
         uint64_t gm[64], words[16], o;
         uint16_t gu[64];
@@ -2911,13 +2918,14 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
          * not needed), the others pick */
         for (o = act; o; o &= o - 1) {
             int i;
-            uint64_t g;
+            uint64_t g, bi;
             j = sa__ctz64(o);
             i = gpos[j];
+            bi = (uint64_t)1 << i;
             g = grants[i];
-            multi |= (uint64_t)(g != 0) << i;
-            grants[i] = g | (uint64_t)1 << j;
-            granted |= (uint64_t)1 << i;
+            multi |= g ? bi : 0;
+            grants[i] = g | (o & (0 - o));
+            granted |= bi;
             apos[i] = (int8_t)j;
         }
         sa__pim_draws_start(&d, a->rng.state, n);
