@@ -43,17 +43,37 @@ static void tpim_setup(sa_alloc *al, tpim_cfg *c, int n, int m, int iterations, 
     sa_alloc_init(al, &d);
 }
 
+/* Quick filter for the seed search below: how many of `lanes` lanes with
+ * `cands` candidates each would reject their draw in a stage that starts
+ * `skip` generator outputs after the seed. */
+static int tpim_stage_rejections(uint64_t seed, int skip, int lanes, int cands) {
+    tpim_stream st;
+    int l, r = 0;
+    sa_rng_seed(&st.rng, seed);
+    st.left = 0;
+    for (l = 0; l < skip; l++) sa_rng_next(&st.rng);
+    for (l = 0; l < lanes; l++) {
+        uint32_t u = tpim_draw(&st);
+        r += (u * (uint32_t)cands) % 65536u < 65536u % (uint32_t)cands;
+    }
+    return r;
+}
+
 /* Search seeds until the reference rejects at least `want` draws in one
- * allocation of req, then compare the library with it for that seed and a
- * few more allocations.  Returns the number of mismatches, or -1 if no
- * seed was found. */
-static long tpim_forced(int n, int m, int iterations, const uint64_t *req, long want, long max_seeds) {
+ * allocation of req (seeds are first filtered with tpim_stage_rejections
+ * for the stage given by skip, lanes, cands), then compare the library
+ * with it for that seed and a few more allocations.  Returns the number of
+ * mismatches, or -1 if no seed was found. */
+static long tpim_forced(int n, int m, int iterations, const uint64_t *req, long want, long max_seeds,
+                        int skip, int lanes, int cands) {
     static tpim_cfg c;
     sa_alloc al;
     long s;
     for (s = 0; s < max_seeds; s++) {
         tpim_stream st;
         int out_of[64], in_of[64];
+        if (tpim_stage_rejections((uint64_t)s * 0x9E3779B97F4A7C15ull + 12345, skip, lanes, cands) < want)
+            continue;
         sa_rng_seed(&st.rng, (uint64_t)s * 0x9E3779B97F4A7C15ull + 12345);
         st.left = 0;
         st.rejections = 0;
@@ -88,17 +108,20 @@ ST_TEST(pim_fast_redraws_match_reference) {
     int i;
     /* Grant: 11 candidates per output (65536 mod 11 = 9). */
     for (i = 0; i < 11; i++) req[i] = 0x7F;
-    ST_EQ(0, tpim_forced(11, 7, 1, req, 1, 200000));
-    ST_EQ(0, tpim_forced(11, 7, SA_ITERATE_TO_CONVERGENCE, req, 1, 200000));
-    /* Accept: one input granted by all 6 outputs (65536 mod 6 = 4). */
+    ST_EQ(0, tpim_forced(11, 7, 1, req, 1, 200000, 0, 7, 11));
+    ST_EQ(0, tpim_forced(11, 7, SA_ITERATE_TO_CONVERGENCE, req, 1, 200000, 0, 7, 11));
+    ST_EQ(0, tpim_forced(11, 7, 1, req, 2, 4000000, 0, 7, 11));
+    /* Accept: one input granted by all 6 outputs (65536 mod 6 = 4); its
+     * stage starts after the grant stage's 2 outputs. */
     req[0] = 0x3F;
-    ST_EQ(0, tpim_forced(1, 6, 1, req, 1, 400000));
+    ST_EQ(0, tpim_forced(1, 6, 1, req, 1, 400000, 2, 1, 6));
     /* General path: 63 candidates (65536 mod 63 = 16), twice in a stage. */
     for (i = 0; i < 63; i++) req[i] = sa__low_mask(40);
-    ST_EQ(0, tpim_forced(63, 40, 1, req, 1, 20000));
-    ST_EQ(0, tpim_forced(63, 40, 1, req, 2, 60000));
+    ST_EQ(0, tpim_forced(63, 40, 1, req, 1, 40000, 0, 40, 63));
+    ST_EQ(0, tpim_forced(63, 40, 1, req, 2, 400000, 0, 40, 63));
+    /* Accept on the general path: 63 grants (after 16 grant outputs). */
     req[0] = sa__low_mask(63);
-    ST_EQ(0, tpim_forced(1, 63, 1, req, 1, 40000));
+    ST_EQ(0, tpim_forced(1, 63, 1, req, 1, 100000, 16, 1, 63));
 }
 
 /* Chi-square statistic of counts against equal expectations; every count
