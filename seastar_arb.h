@@ -2492,7 +2492,7 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
     const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
     const __m128i lanebit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
-    int n = a->num_inputs, m = a->num_outputs, it, i;
+    int n = a->num_inputs, m = a->num_outputs, it, i, rotary;
     uint64_t s = a->rng.state, free_in = sa__low_mask(n), outs = 0;
     __m128i rows, t, cols, net16, outof = ones, inof = ones;
     if (n == 16) {
@@ -2519,13 +2519,14 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     t = sa__transpose8x2(rows);
     cols = _mm_unpacklo_epi8(t, _mm_unpackhi_epi64(t, t));
     net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs : 0));
+    rotary = a->rotary && a->network_inputs;
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
         __m128i x, p1, p2, p4, cnt, u, k, lo, L, tk, h, gpos, P, G, q1, q2, c8, k8, u0, u1, k0, k1, nz, acc, pos8, h8;
         uint64_t next;
         int nb = (m + 3) >> 2, ins;
         /* Grant. */
-        x = _mm_and_si128(_mm_and_si128(cols, _mm_set1_epi16((short)free_in)), _mm_cmpeq_epi16(inof, ones));
-        {
+        x = it == 0 ? cols : _mm_and_si128(_mm_and_si128(cols, _mm_set1_epi16((short)free_in)), _mm_cmpeq_epi16(inof, ones));
+        if (rotary) {
             __m128i nn = _mm_and_si128(x, net16);
             x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
         }
@@ -2617,16 +2618,14 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
         /* The matches of this iteration. */
         nz = _mm_cmpeq_epi8(c8, zero);
         outof = sa__sel128(nz, outof, pos8);
-        acc = _mm_andnot_si128(nz, h8);
-        acc = _mm_or_si128(acc, _mm_srli_si128(acc, 8));
-        acc = _mm_or_si128(acc, _mm_srli_si128(acc, 4));
-        acc = _mm_or_si128(acc, _mm_srli_si128(acc, 2));
-        acc = _mm_or_si128(acc, _mm_srli_si128(acc, 1));
+        /* the accepted outputs: distinct one-hot bytes, so their OR is their sum */
+        acc = _mm_sad_epu8(_mm_andnot_si128(nz, h8), zero);
+        acc = _mm_add_epi64(acc, _mm_shuffle_epi32(acc, 0x4E));
         {
-            int newouts = _mm_cvtsi128_si32(acc) & 0xFF;
-            __m128i nm = _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16((short)newouts), lanebit), lanebit);
+            __m128i nm = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+            nm = _mm_cmpeq_epi16(_mm_and_si128(nm, lanebit), lanebit);
             inof = sa__sel128(nm, gpos, inof);
-            outs |= (uint64_t)newouts;
+            outs |= (uint64_t)(_mm_cvtsi128_si32(acc) & 0xFF);
         }
         ins = ~_mm_movemask_epi8(nz) & 0xFFFF;
         free_in &= ~(uint64_t)ins;
