@@ -2701,13 +2701,14 @@ SA_API __m128i sa__select16_sse2(__m128i x, __m128i k) {
 }
 
 /* sa__pim_pick_set over lanes 0..lanes-1, eight lanes at a time: each
- * 64-bit mask is split into four 16-bit chunks (one vector per chunk), the
- * draw picks the chunk from the chunks' running counts, then the bit within
- * it; pos gets -1 for an empty mask.  mask and pos hold lanes rounded up to
+ * 64-bit mask is split into four 16-bit chunks (one vector per chunk; only
+ * the first `chunks` may be nonzero), the draw picks the chunk from the
+ * chunks' running counts, then the bit within it; pos gets -1 for an empty
+ * mask.  mask and pos hold lanes rounded up to
  * 8 entries (mask zero beyond lanes).  draws: NULL (lane l's draw is the
  * stage's block draw l), or the lanes' draws (for lanes gathered from a
  * stage's lanes, in their order). */
-SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, const uint16_t *draws,
+SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const uint16_t *draws,
                               sa__pim_draws *d, int8_t *pos) {
     const __m128i zero = _mm_setzero_si128();
     int b;
@@ -2735,9 +2736,10 @@ SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, const uint16_t *d
         v2 = _mm_unpacklo_epi64(a1, a3);
         v3 = _mm_unpackhi_epi64(a1, a3);
         n0 = sa__popcnt16_sse2(v0);
-        s1 = _mm_add_epi16(n0, sa__popcnt16_sse2(v1));
-        s2 = _mm_add_epi16(s1, sa__popcnt16_sse2(v2));
-        tot = _mm_add_epi16(s2, sa__popcnt16_sse2(v3));
+        s1 = s2 = tot = n0; /* chunks beyond `chunks` are 0 */
+        if (chunks > 1) s1 = s2 = tot = _mm_add_epi16(n0, sa__popcnt16_sse2(v1));
+        if (chunks > 2) s2 = tot = _mm_add_epi16(s1, sa__popcnt16_sse2(v2));
+        if (chunks > 3) tot = _mm_add_epi16(s2, sa__popcnt16_sse2(v3));
         if (draws != NULL)
             u = _mm_loadu_si128((const __m128i *)(const void *)(draws + b));
         else
@@ -2746,13 +2748,18 @@ SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, const uint16_t *d
         k = _mm_mulhi_epu16(u, tot);
         if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(tot, _mm_mullo_epi16(u, tot)), zero)) != 0xFFFF)
             k = sa__pim_fix16(u, tot, k, lanes, d, b);
-        t0 = _mm_cmpgt_epi16(n0, k);
-        t1 = _mm_cmpgt_epi16(s1, k);
-        t2 = _mm_cmpgt_epi16(s2, k);
-        x = sa__sel128(t0, v0, sa__sel128(t1, v1, sa__sel128(t2, v2, v3)));
-        below = _mm_andnot_si128(t0, sa__sel128(t1, n0, sa__sel128(t2, s1, s2)));
-        base = _mm_andnot_si128(t0, sa__sel128(t1, _mm_set1_epi16(16), sa__sel128(t2, _mm_set1_epi16(32), _mm_set1_epi16(48))));
-        x = _mm_add_epi16(base, sa__select16_sse2(x, _mm_sub_epi16(k, below)));
+        if (chunks == 1) {
+            x = sa__select16_sse2(v0, k);
+        } else {
+            t0 = _mm_cmpgt_epi16(n0, k);
+            t1 = _mm_cmpgt_epi16(s1, k);
+            t2 = _mm_cmpgt_epi16(s2, k);
+            x = sa__sel128(t0, v0, sa__sel128(t1, v1, sa__sel128(t2, v2, v3)));
+            below = _mm_andnot_si128(t0, sa__sel128(t1, n0, sa__sel128(t2, s1, s2)));
+            base = _mm_andnot_si128(t0, sa__sel128(t1, _mm_set1_epi16(16),
+                                                   sa__sel128(t2, _mm_set1_epi16(32), _mm_set1_epi16(48))));
+            x = _mm_add_epi16(base, sa__select16_sse2(x, _mm_sub_epi16(k, below)));
+        }
         x = _mm_or_si128(x, _mm_cmpeq_epi16(tot, zero));
         _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_packs_epi16(x, x));
     }
@@ -2824,15 +2831,17 @@ SA_API void sa__pim_columns_sse2(const uint64_t *req, const uint64_t *connect, i
 #endif
 
 /* One stage's lane picks: pos[l] for the lanes l in `lanes` (the lanes
- * whose masks are not 0; the other masks of the first `count` must be 0);
+ * whose masks are not 0, all below bit `bits`; the other masks of the
+ * first `count` must be 0);
  * with SSE2, eight lanes at a time when there are enough of them (all
  * lanes when most are in the set, else the set's lanes gathered), same
  * results. */
-SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, sa__pim_draws *d, int8_t *pos) {
+SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
+                         int8_t *pos) {
 #ifdef SA_SIMD_SSE2
-    int c = sa__bits(lanes);
+    int c = sa__bits(lanes), chunks = (bits + 15) >> 4;
     if (c > 8 && 4 * c >= 3 * count) {
-        sa__pim_pick_sse2(mask, count, NULL, d, pos);
+        sa__pim_pick_sse2(mask, count, chunks, NULL, d, pos);
         return;
     }
     if (c > 16) {
@@ -2850,12 +2859,13 @@ SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, sa__pi
             gu[k] = (uint16_t)(words[l >> 2] >> (16 * (l & 3)));
         }
         for (; k & 7; k++) gm[k] = gu[k] = 0;
-        sa__pim_pick_sse2(gm, c, gu, d, gp);
+        sa__pim_pick_sse2(gm, c, chunks, gu, d, gp);
         for (o = lanes, k = 0; o; o &= o - 1, k++) pos[sa__ctz64(o)] = gp[k];
         return;
     }
 #endif
     (void)count;
+    (void)bits;
     sa__pim_pick_set(mask, lanes, d, pos);
 }
 
@@ -2911,7 +2921,7 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
 #endif
         if (act == 0) break;
         sa__pim_draws_start(&d, a->rng.state, m);
-        sa__pim_pick(cand, act, m, &d, gpos);
+        sa__pim_pick(cand, act, m, n, &d, gpos);
         a->rng.state = sa__pim_draws_end(&d);
         /* grants per input; an input with one grant takes it (its draw is
          * not needed), the others pick */
@@ -2928,7 +2938,7 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
             apos[i] = (int8_t)j;
         }
         sa__pim_draws_start(&d, a->rng.state, n);
-        sa__pim_pick(grants, multi, n, &d, apos);
+        sa__pim_pick(grants, multi, n, m, &d, apos);
         a->rng.state = sa__pim_draws_end(&d);
         /* without pairing every input with grants accepts one */
         for (o = granted; o; o &= o - 1) {
