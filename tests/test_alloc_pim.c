@@ -269,3 +269,85 @@ ST_TEST(pim_fast_draws_are_independent) {
         ST_CHECKF(chi < tpim_chi2_bound(8), "case %d: chi2 %.1f", q, chi);
     }
 }
+
+#ifdef SA_SIMD_SSE2
+/* The SSE2 helpers of the PIM paths against brute force. */
+ST_TEST(pim_fast_sse2_helpers_match_brute_force) {
+    uint64_t seed = 77;
+    int t, l;
+    for (t = 0; t < 3000; t++) {
+        uint16_t xs[8], ks[8], pos[8], cnt[8];
+        uint64_t a = st_rand(&seed), b = st_rand(&seed), tr[2];
+        __m128i x, k;
+        for (l = 0; l < 8; l++) {
+            uint16_t v = (uint16_t)st_rand(&seed);
+            if (t & 1) v &= (uint16_t)st_rand(&seed);
+            if (v == 0) v = 1;
+            xs[l] = v;
+            ks[l] = (uint16_t)st_rand_below(&seed, (uint32_t)sa__bits(v));
+        }
+        x = _mm_loadu_si128((const __m128i *)(const void *)xs);
+        k = _mm_loadu_si128((const __m128i *)(const void *)ks);
+        _mm_storeu_si128((__m128i *)(void *)pos, sa__select16_sse2(x, k));
+        _mm_storeu_si128((__m128i *)(void *)cnt, sa__popcnt16_sse2(x));
+        for (l = 0; l < 8; l++) {
+            ST_EQ(sa__select_bit(xs[l], ks[l]), pos[l]);
+            ST_EQ(sa__bits(xs[l]), cnt[l]);
+        }
+        _mm_storeu_si128((__m128i *)(void *)tr, sa__transpose8x2(_mm_set_epi64x((long long)b, (long long)a)));
+        ST_EQ_U64(sa__transpose8(a), tr[0]);
+        ST_EQ_U64(sa__transpose8(b), tr[1]);
+    }
+}
+
+ST_TEST(pim_fast_sse2_columns_are_the_transpose) {
+    uint64_t seed = 78, req[64], conn[64], col[64];
+    int t, i, j;
+    for (t = 0; t < 400; t++) {
+        int n = 1 + (int)st_rand_below(&seed, 64), m = 1 + (int)st_rand_below(&seed, 64);
+        for (i = 0; i < 64; i++) {
+            req[i] = i < n ? st_rand(&seed) & sa__low_mask(m) : 0x5A5A5A5A5A5A5A5Aull; /* beyond n: not read */
+            conn[i] = st_rand(&seed) | st_rand(&seed);
+        }
+        sa__pim_columns_sse2(req, conn, n, m, col);
+        for (j = 0; j < m; j++) {
+            uint64_t want = 0;
+            for (i = 0; i < n; i++) want |= ((req[i] & conn[i]) >> j & 1u) << i;
+            ST_EQ_U64(want, col[j]);
+        }
+    }
+}
+
+/* Eight-lane picks (all lanes, and gathered lanes with their draws) give
+ * the one-lane-at-a-time picks and consume the same redraws. */
+ST_TEST(pim_fast_sse2_picks_match_scalar_picks) {
+    uint64_t seed = 79;
+    int t, l;
+    for (t = 0; t < 3000; t++) {
+        uint64_t mask[64], set = 0, s = st_rand(&seed);
+        int8_t p1[64], p2[64];
+        int lanes = 1 + (int)st_rand_below(&seed, 64), bits = 1 + (int)st_rand_below(&seed, 64);
+        sa__pim_draws d1, d2;
+        for (l = 0; l < 64; l++) {
+            uint64_t v = st_rand(&seed) & sa__low_mask(bits);
+            if (t & 1) v &= st_rand(&seed) & st_rand(&seed);
+            if (l >= lanes || st_rand_below(&seed, 4) == 0) v = 0;
+            mask[l] = v;
+            set |= (uint64_t)(v != 0) << l;
+            p1[l] = p2[l] = -1;
+        }
+        sa__pim_draws_start(&d1, s, lanes);
+        sa__pim_draws_start(&d2, s, lanes);
+        sa__pim_pick_set(mask, set, &d1, p1);
+        if (t & 2) {
+            sa__pim_pick(mask, set, lanes, bits, &d2, p2); /* may gather */
+        } else {
+            sa__pim_pick_sse2(mask, lanes, (bits + 15) >> 4, NULL, &d2, p2);
+        }
+        for (l = 0; l < lanes; l++)
+            if ((set >> l) & 1u) ST_EQ(p1[l], p2[l]);
+            else if (!(t & 2)) ST_EQ(-1, p2[l]);
+        ST_EQ_U64(sa__pim_draws_end(&d1), sa__pim_draws_end(&d2));
+    }
+}
+#endif
