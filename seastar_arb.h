@@ -1340,6 +1340,72 @@ SA_API int sa__rng_pick_nonzero(sa_rng *rng, uint64_t mask) {
     return sa__select_bit_counted(mask, p, (int)(prod >> 32));
 }
 
+/* ---- PIM's chunked 16-bit draws (see "PIM draw protocol" in 2.4) ---- */
+
+/* The SplitMix64 finaliser: sa_rng_next returns sa__rng_mix(state) of the
+ * advanced state. */
+SA_API uint64_t sa__rng_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The (w+1)-th output sa_rng_next would return from state s (SplitMix64's
+ * state only moves by a constant, so any output can be computed directly):
+ * word w of a PIM stage's block. */
+SA_API uint64_t sa__rng_at(uint64_t s, uint64_t w) {
+    return sa__rng_mix(s + (w + 1) * 0x9E3779B97F4A7C15ull);
+}
+
+/* A PIM stage's draws: the block (word w holds the 16-bit draws of lanes
+ * 4w..4w+3, lowest bits first) and, after it, the redraw stream from which
+ * rejected lanes take further draws in lane order. */
+typedef struct sa__pim_draws {
+    uint64_t s;    /* generator state at the start of the stage */
+    uint64_t next; /* index of the next word of the redraw stream */
+    uint64_t buf;  /* unused draws of the current redraw word */
+    int left;      /* how many */
+} sa__pim_draws;
+
+/* Start a stage of `lanes` lanes at generator state s. */
+SA_API void sa__pim_draws_start(sa__pim_draws *d, uint64_t s, int lanes) {
+    d->s = s;
+    d->next = (uint64_t)((lanes + 3) >> 2);
+    d->buf = 0;
+    d->left = 0;
+}
+
+/* Generator state after the stage (block and redraw words consumed). */
+SA_API uint64_t sa__pim_draws_end(const sa__pim_draws *d) {
+    return d->s + d->next * 0x9E3779B97F4A7C15ull;
+}
+
+/* Next draw of the redraw stream. */
+SA_API uint32_t sa__pim_redraw(sa__pim_draws *d) {
+    uint32_t u;
+    if (d->left == 0) {
+        d->buf = sa__rng_at(d->s, d->next++);
+        d->left = 4;
+    }
+    u = (uint32_t)(d->buf & 0xFFFFu);
+    d->buf >>= 16;
+    d->left--;
+    return u;
+}
+
+/* Index below c (1 <= c <= 64) from the 16-bit draw u: the high half of
+ * u * c, Lemire's rejection (redraw while the low half is below 65536 mod
+ * c) taking its redraws from the stage's redraw stream.  Every index has
+ * probability exactly 1/c. */
+SA_API int sa__pim_index(uint32_t u, uint32_t c, sa__pim_draws *d) {
+    uint32_t prod = u * c;
+    if ((prod & 0xFFFFu) < c) {
+        uint32_t threshold = 65536u % c;
+        while ((prod & 0xFFFFu) < threshold) prod = sa__pim_redraw(d) * c;
+    }
+    return (int)(prod >> 16);
+}
+
 /* ----------------------------------------------------------------------
  * 2.2 Building blocks: round-robin and matrix (least-recently-selected)
  *     arbiters, with optional priorities
@@ -1756,7 +1822,8 @@ typedef struct sa_alloc_desc {
     int read_port_pairs;     /**< nonzero: input arbiters 2b and 2b+1 are the
                                   two read ports of buffer b (num_inputs must
                                   be even; pass sa_read_buffer views) */
-    uint64_t seed;           /**< PIM: seed of the allocator's sa_rng */
+    uint64_t seed;           /**< PIM: seed of the allocator's sa_rng (how
+                                  PIM draws from it: sa_allocate) */
     uint64_t no_connect[SA_ALLOC_MAX]; /**< bit j of no_connect[i]: input
                                   arbiter i has no connection to output j
                                   (the shaded cells of seed 002 Figure 5) */
@@ -3205,6 +3272,623 @@ SA_API int sa__iterative(sa_alloc *a, const uint64_t *eff, const sa_read_buffer 
     return mt->size;
 }
 
+/* ---------------- PIM-k and PIM1: the draw protocol (seed 002 Section 3.1) ----------------
+ *
+ * PIM draw protocol (also in sa_allocate's documentation and in
+ * docs/allocators.rst).  One allocation runs iterations t = 0, 1, ...
+ * (k of them, or until convergence).  An iteration is run only if some
+ * unmatched output has a candidate (an unmatched requester, with read-port
+ * pairing one whose twin's current match does not need the same packet);
+ * otherwise the allocation ends and the iteration draws nothing.  An
+ * iteration has two stages, grant then accept, and each stage consumes its
+ * own fresh sa_rng_next outputs:
+ *
+ * - Grant: one lane per output j in 0..m-1.  The stage takes ceil(m/4)
+ *   outputs of the generator; lane j's draw is the 16-bit field j mod 4 (bits
+ *   16(j mod 4) .. 16(j mod 4)+15) of output j/4.  Every lane has its draw,
+ *   whether or not it uses it (matched outputs, outputs with 0 or 1
+ *   candidates).  Candidates of output j: its unmatched requesters (minus
+ *   the blocked twins); with the Rotary Rule, only the network ones if there
+ *   are any.  With c >= 1 candidates and draw u, the lane picks candidate
+ *   number (u c) >> 16 (0-based, in increasing input order) unless the low
+ *   16 bits of u c are below 65536 mod c (Lemire's rejection), in which case
+ *   it redraws.
+ * - Accept: the same with one lane per input i in 0..n-1 (ceil(n/4)
+ *   outputs), candidates = the outputs that granted input i (minus those its
+ *   twin's match now blocks: the even read port accepts first).
+ * - Redraws: the lanes rejected in a stage take, in increasing lane order,
+ *   further draws from the outputs that follow the stage's block (four
+ *   draws per output, lowest bits first; the next rejected lane continues
+ *   where the previous one stopped).  Unused draws of a stage's last output
+ *   are discarded: the next stage starts on a fresh output.
+ *
+ * Every candidate is chosen with probability exactly 1/c and all draws are
+ * independent.  Rejection is rare (below 64/65536 per lane).  sa_rng_pick
+ * is not used (its protocol, one 64-bit output per pick, is unchanged). */
+
+/* PIM, general path (any size, read-port pairing): eff are the effective
+ * requests, mt is empty on entry. */
+SA_API int sa__pim_general(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
+    uint64_t col[64], grants[SA_ALLOC_MAX], words[16];
+    int n = a->num_inputs, m = a->num_outputs, it, w;
+    int pairs = a->read_port_pairs && bufs != NULL;
+    uint64_t net = a->rotary ? a->network_inputs : 0;
+    sa__columns(eff, n, m, col);
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        uint64_t free_in = sa__low_mask(n) & ~mt->inputs, granted = 0, o, g;
+        sa__pim_draws d;
+        /* Grant (the block is computed up front; the state only moves if
+         * some output has a candidate). */
+        sa__pim_draws_start(&d, a->rng.state, m);
+        for (w = 0; w < (m + 3) >> 2; w++) words[w] = sa__rng_at(d.s, (uint64_t)w);
+        for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
+            int j = sa__ctz64(o), i;
+            uint64_t c = col[j] & free_in, p;
+            uint32_t u;
+            if (pairs) c = sa__unblocked(a, bufs, mt, c, j);
+            if (c & net) c &= net;
+            if (c == 0) continue;
+            if (granted == 0) sa__zero_words(grants, n);
+            p = sa__prefix_counts(c);
+            u = (uint32_t)(words[j >> 2] >> (16 * (j & 3))) & 0xFFFFu;
+            i = sa__select_bit_counted(c, p, sa__pim_index(u, (uint32_t)(p >> 56), &d));
+            granted |= (uint64_t)1 << i;
+            grants[i] |= (uint64_t)1 << j;
+        }
+        if (granted == 0) break;
+        a->rng.state = sa__pim_draws_end(&d);
+        /* Accept, in increasing input order (even read port first). */
+        sa__pim_draws_start(&d, a->rng.state, n);
+        for (w = 0; w < (n + 3) >> 2; w++) words[w] = sa__rng_at(d.s, (uint64_t)w);
+        for (g = granted; g; g &= g - 1) {
+            int i = sa__ctz64(g), j;
+            uint64_t gi = grants[i] & ~sa__blocked(a, bufs, mt, i), p;
+            uint32_t u;
+            if (gi == 0) continue;
+            p = sa__prefix_counts(gi);
+            u = (uint32_t)(words[i >> 2] >> (16 * (i & 3))) & 0xFFFFu;
+            j = sa__select_bit_counted(gi, p, sa__pim_index(u, (uint32_t)(p >> 56), &d));
+            sa__match_add(mt, i, j);
+        }
+        a->rng.state = sa__pim_draws_end(&d);
+    }
+    return mt->size;
+}
+
+#ifdef SA_SIMD_SSE2
+/* m ? x : y, lane by lane (m's lanes all ones or all zeros). */
+SA_API __m128i sa__sel128(__m128i m, __m128i x, __m128i y) {
+    return _mm_xor_si128(y, _mm_and_si128(_mm_xor_si128(x, y), m));
+}
+
+/* sa__transpose8 on both 64-bit halves. */
+SA_API __m128i sa__transpose8x2(__m128i x) {
+    __m128i t;
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
+    return _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
+}
+
+/* Lanes of k whose draw was (possibly) rejected: redo them in lane order
+ * with sa__pim_index, which gives the same index for the others. */
+SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__pim_draws *d, int first) {
+    uint16_t ua[8], ca[8], ka[8];
+    int l;
+    _mm_storeu_si128((__m128i *)(void *)ua, u);
+    _mm_storeu_si128((__m128i *)(void *)ca, cnt);
+    _mm_storeu_si128((__m128i *)(void *)ka, k);
+    for (l = 0; l < 8 && first + l < lanes; l++)
+        if (ca[l]) ka[l] = (uint16_t)sa__pim_index(ua[l], ca[l], d);
+    return _mm_loadu_si128((const __m128i *)(const void *)ka);
+}
+
+#if SA_ALLOC_MAX >= 16
+/* PIM without read-port pairing for n <= 16 inputs and m <= 8 outputs, all
+ * outputs at once: grant in 16-bit lanes (one per output, the column of its
+ * requesters), accept in byte lanes (one per input, its grants).  The k-th
+ * candidate of a lane is found by descending its population-count tree
+ * (byte, nibble, pair, bit) with lane-wise selects.  Same decisions and
+ * draws as sa__pim_general.  Fills mt completely. */
+SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    const __m128i lanebit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+    int n = a->num_inputs, m = a->num_outputs, it, i, rotary;
+    uint64_t s = a->rng.state, free_in = sa__low_mask(n), outs = 0;
+    __m128i rows, t, cols, net16, outof = ones, inof = ones;
+    if (n == 16) {
+        const uint64_t *c = a->connect;
+        __m128i v0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 0)), _mm_loadu_si128((const __m128i *)(const void *)(c + 0)));
+        __m128i v1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2)), _mm_loadu_si128((const __m128i *)(const void *)(c + 2)));
+        __m128i v2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 4)), _mm_loadu_si128((const __m128i *)(const void *)(c + 4)));
+        __m128i v3 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 6)), _mm_loadu_si128((const __m128i *)(const void *)(c + 6)));
+        __m128i v4 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 8)), _mm_loadu_si128((const __m128i *)(const void *)(c + 8)));
+        __m128i v5 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 10)), _mm_loadu_si128((const __m128i *)(const void *)(c + 10)));
+        __m128i v6 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 12)), _mm_loadu_si128((const __m128i *)(const void *)(c + 12)));
+        __m128i v7 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 14)), _mm_loadu_si128((const __m128i *)(const void *)(c + 14)));
+        /* rows are below 256: (r, 0) 32-bit pairs pack down to bytes */
+        __m128i b0 = _mm_packs_epi32(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+        __m128i b1 = _mm_packs_epi32(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+        rows = _mm_packus_epi16(b0, b1);
+    } else {
+        uint64_t w[2] = { 0, 0 };
+        for (i = 0; i < n; i++) w[i >> 3] |= (req[i] & a->connect[i]) << (8 * (i & 7));
+        rows = _mm_set_epi64x((long long)w[1], (long long)w[0]);
+    }
+    /* Columns: 8 x 8 transposes of inputs 0-7 and 8-15, then lane j =
+     * column j (inputs 0-7 in its low byte). */
+    t = sa__transpose8x2(rows);
+    cols = _mm_unpacklo_epi8(t, _mm_unpackhi_epi64(t, t));
+    net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs : 0));
+    rotary = a->rotary && a->network_inputs;
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        __m128i x, p1, p2, p4, cnt, u, k, lo, L, tk, h, gpos, P, G, q1, q2, c8, k8, u0, u1, k0, k1, nz, acc, pos8, h8;
+        uint64_t next;
+        int nb = (m + 3) >> 2, ins;
+        /* Grant. */
+        x = it == 0 ? cols : _mm_and_si128(_mm_and_si128(cols, _mm_set1_epi16((short)free_in)), _mm_cmpeq_epi16(inof, ones));
+        if (rotary) {
+            __m128i nn = _mm_and_si128(x, net16);
+            x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
+        }
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(x, zero)) == 0xFFFF) break;
+        p1 = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+        p2 = _mm_add_epi16(_mm_and_si128(p1, m3), _mm_and_si128(_mm_srli_epi16(p1, 2), m3));
+        p4 = _mm_and_si128(_mm_add_epi16(p2, _mm_srli_epi16(p2, 4)), m0f);
+        cnt = _mm_srli_epi16(_mm_add_epi16(p4, _mm_slli_epi16(p4, 8)), 8);
+        u = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        k = _mm_mulhi_epu16(u, cnt);
+        lo = _mm_mullo_epi16(u, cnt);
+        next = (uint64_t)nb;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(cnt, lo), zero)) != 0xFFFF) {
+            sa__pim_draws d;
+            sa__pim_draws_start(&d, s, m);
+            k = sa__pim_fix16(u, cnt, k, m, &d, 0);
+            next = d.next;
+        }
+        s += next * 0x9E3779B97F4A7C15ull;
+        /* k-th set bit of each lane, and its one-hot mask h. */
+        L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+        tk = _mm_cmpgt_epi16(L, k);
+        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+        p2 = sa__sel128(tk, p2, _mm_srli_epi16(p2, 8));
+        p1 = sa__sel128(tk, p1, _mm_srli_epi16(p1, 8));
+        x = sa__sel128(tk, x, _mm_srli_epi16(x, 8));
+        gpos = _mm_andnot_si128(tk, _mm_set1_epi16(8));
+        h = sa__sel128(tk, _mm_set1_epi16(1), _mm_set1_epi16(0x100));
+        L = _mm_and_si128(p2, _mm_set1_epi16(0x000F));
+        tk = _mm_cmpgt_epi16(L, k);
+        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+        p1 = sa__sel128(tk, p1, _mm_srli_epi16(p1, 4));
+        x = sa__sel128(tk, x, _mm_srli_epi16(x, 4));
+        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(4)));
+        h = sa__sel128(tk, h, _mm_slli_epi16(h, 4));
+        L = _mm_and_si128(p1, _mm_set1_epi16(3));
+        tk = _mm_cmpgt_epi16(L, k);
+        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+        x = sa__sel128(tk, x, _mm_srli_epi16(x, 2));
+        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(2)));
+        h = sa__sel128(tk, h, _mm_slli_epi16(h, 2));
+        tk = _mm_cmpgt_epi16(_mm_and_si128(x, _mm_set1_epi16(1)), k);
+        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(1)));
+        h = sa__sel128(tk, h, _mm_add_epi16(h, h));
+        h = _mm_andnot_si128(_mm_cmpeq_epi16(cnt, zero), h);
+        /* Grants per input: byte i of G = the outputs that granted input i. */
+        P = _mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8));
+        G = sa__transpose8x2(P);
+        /* Accept. */
+        q1 = _mm_sub_epi8(G, _mm_and_si128(_mm_srli_epi16(G, 1), m5));
+        q2 = _mm_add_epi8(_mm_and_si128(q1, m3), _mm_and_si128(_mm_srli_epi16(q1, 2), m3));
+        c8 = _mm_and_si128(_mm_add_epi8(q2, _mm_srli_epi16(q2, 4)), m0f);
+        nb = (n + 3) >> 2;
+        u0 = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        u1 = nb > 2 ? _mm_set_epi64x(nb > 3 ? (long long)sa__rng_at(s, 3) : 0, (long long)sa__rng_at(s, 2)) : zero;
+        {
+            __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
+            __m128i r0 = _mm_cmpeq_epi16(_mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)), zero);
+            __m128i r1 = _mm_cmpeq_epi16(_mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)), zero);
+            k0 = _mm_mulhi_epu16(u0, c0);
+            k1 = _mm_mulhi_epu16(u1, c1);
+            next = (uint64_t)nb;
+            if (_mm_movemask_epi8(_mm_and_si128(r0, r1)) != 0xFFFF) {
+                sa__pim_draws d;
+                sa__pim_draws_start(&d, s, n);
+                k0 = sa__pim_fix16(u0, c0, k0, n, &d, 0);
+                k1 = sa__pim_fix16(u1, c1, k1, n, &d, 8);
+                next = d.next;
+            }
+            s += next * 0x9E3779B97F4A7C15ull;
+        }
+        k8 = _mm_packus_epi16(k0, k1);
+        L = _mm_and_si128(q2, m0f);
+        tk = _mm_cmpgt_epi8(L, k8);
+        k8 = _mm_sub_epi8(k8, _mm_andnot_si128(tk, L));
+        q1 = sa__sel128(tk, q1, _mm_and_si128(_mm_srli_epi16(q1, 4), m0f));
+        x = sa__sel128(tk, G, _mm_and_si128(_mm_srli_epi16(G, 4), m0f));
+        pos8 = _mm_andnot_si128(tk, _mm_set1_epi8(4));
+        h8 = sa__sel128(tk, _mm_set1_epi8(1), _mm_set1_epi8(0x10));
+        L = _mm_and_si128(q1, _mm_set1_epi8(3));
+        tk = _mm_cmpgt_epi8(L, k8);
+        k8 = _mm_sub_epi8(k8, _mm_andnot_si128(tk, L));
+        x = sa__sel128(tk, x, _mm_srli_epi16(x, 2));
+        pos8 = _mm_add_epi8(pos8, _mm_andnot_si128(tk, _mm_set1_epi8(2)));
+        h8 = sa__sel128(tk, h8, _mm_slli_epi16(h8, 2));
+        tk = _mm_cmpgt_epi8(_mm_and_si128(x, _mm_set1_epi8(1)), k8);
+        pos8 = _mm_add_epi8(pos8, _mm_andnot_si128(tk, _mm_set1_epi8(1)));
+        h8 = sa__sel128(tk, h8, _mm_add_epi8(h8, h8));
+        /* The matches of this iteration. */
+        nz = _mm_cmpeq_epi8(c8, zero);
+        outof = sa__sel128(nz, outof, pos8);
+        /* the accepted outputs: distinct one-hot bytes, so their OR is their sum */
+        acc = _mm_sad_epu8(_mm_andnot_si128(nz, h8), zero);
+        acc = _mm_add_epi64(acc, _mm_shuffle_epi32(acc, 0x4E));
+        {
+            __m128i nm = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+            nm = _mm_cmpeq_epi16(_mm_and_si128(nm, lanebit), lanebit);
+            inof = sa__sel128(nm, gpos, inof);
+            outs |= (uint64_t)(_mm_cvtsi128_si32(acc) & 0xFF);
+        }
+        ins = ~_mm_movemask_epi8(nz) & 0xFFFF;
+        free_in &= ~(uint64_t)ins;
+    }
+    a->rng.state = s;
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, outof);
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(inof, ones));
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = sa__low_mask(n) & ~free_in;
+    mt->outputs = outs;
+    mt->size = sa__bits(mt->inputs);
+    return mt->size;
+}
+#endif
+#endif /* SA_SIMD_SSE2 */
+
+/* Lane picks of one PIM stage, one lane at a time: for each lane l in the
+ * set `lanes` (in increasing order, so redraws come in lane order), pos[l]
+ * = the position of candidate number idx(u_l, count) of mask[l] (u_l: lane
+ * l's block draw); mask[l] must not be 0. */
+SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
+    for (; lanes; lanes &= lanes - 1) {
+        int l = sa__ctz64(lanes);
+        uint64_t x = mask[l], p = sa__prefix_counts(x);
+        uint32_t u = (uint32_t)(sa__rng_at(d->s, (uint64_t)(l >> 2)) >> (16 * (l & 3))) & 0xFFFFu;
+        pos[l] = (int8_t)sa__select_bit_counted(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
+    }
+}
+
+#ifdef SA_SIMD_SSE2
+/* Population count of each 16-bit lane. */
+SA_API __m128i sa__popcnt16_sse2(__m128i x) {
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    x = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+    x = _mm_add_epi16(_mm_and_si128(x, m3), _mm_and_si128(_mm_srli_epi16(x, 2), m3));
+    x = _mm_and_si128(_mm_add_epi16(x, _mm_srli_epi16(x, 4)), m0f);
+    return _mm_srli_epi16(_mm_add_epi16(x, _mm_slli_epi16(x, 8)), 8);
+}
+
+/* Position of set bit number k (k below the lane's population count) of
+ * each 16-bit lane of x: down the lane's population-count tree (byte,
+ * nibble, pair, bit), one lane-wise select per level. */
+SA_API __m128i sa__select16_sse2(__m128i x, __m128i k) {
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    __m128i p1, p2, p4, L, t, pos;
+    p1 = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+    p2 = _mm_add_epi16(_mm_and_si128(p1, m3), _mm_and_si128(_mm_srli_epi16(p1, 2), m3));
+    p4 = _mm_and_si128(_mm_add_epi16(p2, _mm_srli_epi16(p2, 4)), m0f);
+    L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    p2 = sa__sel128(t, p2, _mm_srli_epi16(p2, 8));
+    p1 = sa__sel128(t, p1, _mm_srli_epi16(p1, 8));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 8));
+    pos = _mm_andnot_si128(t, _mm_set1_epi16(8));
+    L = _mm_and_si128(p2, _mm_set1_epi16(0x000F));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    p1 = sa__sel128(t, p1, _mm_srli_epi16(p1, 4));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 4));
+    pos = _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(4)));
+    L = _mm_and_si128(p1, _mm_set1_epi16(3));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 2));
+    pos = _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(2)));
+    t = _mm_cmpgt_epi16(_mm_and_si128(x, _mm_set1_epi16(1)), k);
+    return _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(1)));
+}
+
+/* sa__pim_pick_set over lanes 0..lanes-1, eight lanes at a time: each
+ * 64-bit mask is split into four 16-bit chunks (one vector per chunk; only
+ * the first `chunks` may be nonzero), the draw picks the chunk from the
+ * chunks' running counts, then the bit within it; pos gets -1 for an empty
+ * mask.  mask and pos hold lanes rounded up to
+ * 8 entries (mask zero beyond lanes).  draws: NULL (lane l's draw is the
+ * stage's block draw l), or the lanes' draws (for lanes gathered from a
+ * stage's lanes, in their order). */
+SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const uint16_t *draws,
+                              sa__pim_draws *d, int8_t *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    int b;
+    for (b = 0; b < lanes; b += 8) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b));
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 2));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 4));
+        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 6));
+        __m128i b0, b1, b2, b3, v0, v1, v2, v3, n0, s1, s2, tot, u, k, t0, t1, t2, x, below, base;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)), zero)) == 0xFFFF) {
+            _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_set1_epi8(-1));
+            continue;
+        }
+        /* v_q: chunk q (bits 16q..16q+15) of the eight masks */
+        b0 = _mm_unpacklo_epi16(a0, a1);
+        b1 = _mm_unpackhi_epi16(a0, a1);
+        b2 = _mm_unpacklo_epi16(a2, a3);
+        b3 = _mm_unpackhi_epi16(a2, a3);
+        a0 = _mm_unpacklo_epi16(b0, b1);
+        a1 = _mm_unpackhi_epi16(b0, b1);
+        a2 = _mm_unpacklo_epi16(b2, b3);
+        a3 = _mm_unpackhi_epi16(b2, b3);
+        v0 = _mm_unpacklo_epi64(a0, a2);
+        v1 = _mm_unpackhi_epi64(a0, a2);
+        v2 = _mm_unpacklo_epi64(a1, a3);
+        v3 = _mm_unpackhi_epi64(a1, a3);
+        n0 = sa__popcnt16_sse2(v0);
+        s1 = s2 = tot = n0; /* chunks beyond `chunks` are 0 */
+        if (chunks > 1) s1 = s2 = tot = _mm_add_epi16(n0, sa__popcnt16_sse2(v1));
+        if (chunks > 2) s2 = tot = _mm_add_epi16(s1, sa__popcnt16_sse2(v2));
+        if (chunks > 3) tot = _mm_add_epi16(s2, sa__popcnt16_sse2(v3));
+        if (draws != NULL)
+            u = _mm_loadu_si128((const __m128i *)(const void *)(draws + b));
+        else
+            u = _mm_set_epi64x((long long)sa__rng_at(d->s, (uint64_t)(b >> 2) + 1),
+                               (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
+        k = _mm_mulhi_epu16(u, tot);
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(tot, _mm_mullo_epi16(u, tot)), zero)) != 0xFFFF)
+            k = sa__pim_fix16(u, tot, k, lanes, d, b);
+        if (chunks == 1) {
+            x = sa__select16_sse2(v0, k);
+        } else {
+            t0 = _mm_cmpgt_epi16(n0, k);
+            t1 = _mm_cmpgt_epi16(s1, k);
+            t2 = _mm_cmpgt_epi16(s2, k);
+            x = sa__sel128(t0, v0, sa__sel128(t1, v1, sa__sel128(t2, v2, v3)));
+            below = _mm_andnot_si128(t0, sa__sel128(t1, n0, sa__sel128(t2, s1, s2)));
+            base = _mm_andnot_si128(t0, sa__sel128(t1, _mm_set1_epi16(16),
+                                                   sa__sel128(t2, _mm_set1_epi16(32), _mm_set1_epi16(48))));
+            x = _mm_add_epi16(base, sa__select16_sse2(x, _mm_sub_epi16(k, below)));
+        }
+        x = _mm_or_si128(x, _mm_cmpeq_epi16(tot, zero));
+        _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_packs_epi16(x, x));
+    }
+}
+#endif
+
+#ifdef SA_SIMD_SSE2
+/* Column masks of the n x m matrix req & connect (n, m <= 64): col[j] for
+ * j < m rounded up to 8.  Each group of 16 rows is byte-transposed (vector
+ * x[b]: byte b of the 16 rows), then each bit of those bytes is collected
+ * with movemask, most significant first. */
+SA_API void sa__pim_columns_sse2(const uint64_t *req, const uint64_t *connect, int n, int m, uint64_t *col) {
+    __m128i x[4][8];
+    int q, b, nq = (n + 15) >> 4, nb = (m + 7) >> 3;
+    for (q = 0; q < nq; q++) {
+        static const uint64_t all[16] = { ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+                                          ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull };
+        uint64_t rows[16];
+        const uint64_t *r = req + 16 * q, *c = connect + 16 * q;
+        __m128i u[8], v[8], w[8];
+        int i;
+        if (16 * q + 16 > n) { /* the last, partial group of rows */
+            for (i = 0; i < 16; i++) rows[i] = 16 * q + i < n ? r[i] & c[i] : 0;
+            r = rows;
+            c = all;
+        }
+        for (i = 0; i < 8; i++)
+            u[i] = _mm_unpacklo_epi8(
+                _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)(r + i)),
+                              _mm_loadl_epi64((const __m128i *)(const void *)(c + i))),
+                _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)(r + i + 8)),
+                              _mm_loadl_epi64((const __m128i *)(const void *)(c + i + 8))));
+        for (i = 0; i < 4; i++) {
+            v[i] = _mm_unpacklo_epi8(u[i], u[i + 4]);     /* bytes 0-3 of rows i, i+4, i+8, i+12 */
+            v[i + 4] = _mm_unpackhi_epi8(u[i], u[i + 4]); /* bytes 4-7 */
+        }
+        for (i = 0; i < 2; i++) {
+            w[i] = _mm_unpacklo_epi8(v[i], v[i + 2]);         /* bytes 0-1 */
+            w[i + 2] = _mm_unpackhi_epi8(v[i], v[i + 2]);     /* bytes 2-3 */
+            w[i + 4] = _mm_unpacklo_epi8(v[i + 4], v[i + 6]); /* bytes 4-5 */
+            w[i + 6] = _mm_unpackhi_epi8(v[i + 4], v[i + 6]); /* bytes 6-7 */
+        }
+        for (i = 0; i < 4; i++) {
+            x[q][2 * i] = _mm_unpacklo_epi8(w[2 * i], w[2 * i + 1]);
+            x[q][2 * i + 1] = _mm_unpackhi_epi8(w[2 * i], w[2 * i + 1]);
+        }
+    }
+    for (b = 0; b < nb; b++) {
+        uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, c6 = 0, c7 = 0;
+        __m128i y;
+        /* (constant shifts: a shift by a variable count costs more) */
+#define SA__PIM_BIT(cj, sh) cj |= (uint64_t)(unsigned)_mm_movemask_epi8(y) << (sh); y = _mm_add_epi8(y, y)
+#define SA__PIM_GROUP(q)                                                              \
+        y = x[q][b];                                                                  \
+        SA__PIM_BIT(c7, 16 * (q)); SA__PIM_BIT(c6, 16 * (q)); SA__PIM_BIT(c5, 16 * (q)); \
+        SA__PIM_BIT(c4, 16 * (q)); SA__PIM_BIT(c3, 16 * (q)); SA__PIM_BIT(c2, 16 * (q)); \
+        SA__PIM_BIT(c1, 16 * (q)); SA__PIM_BIT(c0, 16 * (q))
+        SA__PIM_GROUP(0);
+        if (nq > 1) { SA__PIM_GROUP(1); }
+        if (nq > 2) { SA__PIM_GROUP(2); }
+        if (nq > 3) { SA__PIM_GROUP(3); }
+#undef SA__PIM_GROUP
+#undef SA__PIM_BIT
+        /* col has room for whole blocks of 8 (entries at or above m: 0) */
+        col[8 * b] = c0; col[8 * b + 1] = c1; col[8 * b + 2] = c2; col[8 * b + 3] = c3;
+        col[8 * b + 4] = c4; col[8 * b + 5] = c5; col[8 * b + 6] = c6; col[8 * b + 7] = c7;
+    }
+}
+#endif
+
+/* One stage's lane picks: pos[l] for the lanes l in `lanes` (the lanes
+ * whose masks are not 0, all below bit `bits`; the other masks of the
+ * first `count` must be 0);
+ * with SSE2, eight lanes at a time when there are enough of them (all
+ * lanes when most are in the set, else the set's lanes gathered), same
+ * results. */
+SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
+                         int8_t *pos) {
+#ifdef SA_SIMD_SSE2
+    int c = sa__bits(lanes), chunks = (bits + 15) >> 4;
+    if (c > 8 && 4 * c >= 3 * count) {
+        sa__pim_pick_sse2(mask, count, chunks, NULL, d, pos);
+        return;
+    }
+    if (c > 16) {
+        /* gather the lanes (and their draws) first */
+        uint64_t gm[64], words[16], o;
+        uint16_t gu[64];
+        int8_t gp[64];
+        int k = 0, w;
+        gm[0] = 0; /* (c > 8: all written below; this only tells the compiler) */
+        gu[0] = 0;
+        for (w = 0; w < (count + 3) >> 2; w++) words[w] = sa__rng_at(d->s, (uint64_t)w);
+        for (o = lanes; o; o &= o - 1, k++) {
+            int l = sa__ctz64(o);
+            gm[k] = mask[l];
+            gu[k] = (uint16_t)(words[l >> 2] >> (16 * (l & 3)));
+        }
+        for (; k & 7; k++) gm[k] = gu[k] = 0;
+        sa__pim_pick_sse2(gm, c, chunks, gu, d, gp);
+        for (o = lanes, k = 0; o; o &= o - 1, k++) pos[sa__ctz64(o)] = gp[k];
+        return;
+    }
+#endif
+    (void)count;
+    (void)bits;
+    sa__pim_pick_set(mask, lanes, d, pos);
+}
+
+/* PIM without read-port pairing, any size, from the requests' column
+ * masks col (m rounded up to 8 entries; changed): each stage's candidates
+ * as one mask per lane, then the lanes' picks (sa__pim_pick).  Same
+ * decisions and draws as sa__pim_general.  Fills mt except the -1 entries
+ * (mt must be empty on entry). */
+SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
+    uint64_t cand[64], grants[64];
+    int8_t gpos[64], apos[64];
+    int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
+    uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
+    for (j = m; j < mr; j++) col[j] = cand[j] = 0;
+    sa__zero_words(grants, (n + 7) & ~7); /* zero between iterations too */
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        /* the columns and candidates of matched outputs are 0 (cleared when
+         * matched); only the pairs of lanes with a free output are redone */
+        uint64_t free_in = sa__low_mask(n) & ~ins, act = 0, granted = 0, multi = 0, o;
+        uint64_t free_out = sa__low_mask(m) & ~outs;
+        sa__pim_draws d;
+#ifdef SA_SIMD_SSE2
+        {
+            const __m128i fin = _mm_set1_epi64x((long long)free_in), nt = _mm_set1_epi64x((long long)net);
+            const __m128i zero = _mm_setzero_si128();
+            uint64_t pairs = (free_out | (free_out >> 1)) & 0x5555555555555555ull;
+            for (; pairs; pairs &= pairs - 1) {
+                __m128i c, z;
+                j = sa__ctz64(pairs);
+                c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(col + j)), fin);
+                if (net) { /* Rotary Rule: the network candidates if any */
+                    __m128i cn = _mm_and_si128(c, nt);
+                    z = _mm_cmpeq_epi32(cn, zero);
+                    z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+                    c = _mm_or_si128(cn, _mm_and_si128(c, z));
+                }
+                _mm_storeu_si128((__m128i *)(void *)(cand + j), c);
+                z = _mm_cmpeq_epi32(c, zero);
+                z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+                act |= (uint64_t)(~_mm_movemask_pd(_mm_castsi128_pd(z)) & 3) << j;
+            }
+        }
+#else
+        for (o = free_out; o; o &= o - 1) {
+            uint64_t c, cn;
+            j = sa__ctz64(o);
+            c = col[j] & free_in;
+            cn = c & net;
+            c = cn ? cn : c; /* Rotary Rule */
+            cand[j] = c;
+            act |= (uint64_t)(c != 0) << j;
+        }
+#endif
+        if (act == 0) break;
+        sa__pim_draws_start(&d, a->rng.state, m);
+        sa__pim_pick(cand, act, m, n, &d, gpos);
+        a->rng.state = sa__pim_draws_end(&d);
+        /* grants per input; an input with one grant takes it (its draw is
+         * not needed), the others pick */
+        for (o = act; o; o &= o - 1) {
+            int i;
+            uint64_t g, bi;
+            j = sa__ctz64(o);
+            i = gpos[j];
+            bi = (uint64_t)1 << i;
+            g = grants[i];
+            multi |= g ? bi : 0;
+            grants[i] = g | (o & (0 - o));
+            granted |= bi;
+            apos[i] = (int8_t)j;
+        }
+        sa__pim_draws_start(&d, a->rng.state, n);
+        sa__pim_pick(grants, multi, n, m, &d, apos);
+        a->rng.state = sa__pim_draws_end(&d);
+        /* without pairing every input with grants accepts one */
+        for (o = granted; o; o &= o - 1) {
+            int i = sa__ctz64(o);
+            j = apos[i];
+            mt->output_of[i] = (int8_t)j;
+            mt->input_of[j] = (int8_t)i;
+            outs |= (uint64_t)1 << j;
+            col[j] = cand[j] = grants[i] = 0;
+        }
+        ins |= granted;
+    }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = sa__bits(ins);
+    return mt->size;
+}
+
+/* PIM without read-port pairing, straight from the requests (sa_allocate
+ * calls it before its common preamble): fills mt completely. */
+SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    uint64_t col[64];
+#ifndef NDEBUG
+    {
+        int i;
+        uint64_t all = 0;
+        for (i = 0; i < a->num_inputs; i++) all |= req[i];
+        SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
+    }
+#endif
+#ifdef SA_SIMD_SSE2
+#if SA_ALLOC_MAX >= 16
+    if (a->num_inputs <= 16 && a->num_outputs <= 8) return sa__pim_sse2_small(a, req, mt);
+#endif
+    sa__pim_columns_sse2(req, a->connect, a->num_inputs, a->num_outputs, col);
+#else
+    {
+        uint64_t eff[SA_ALLOC_MAX];
+        sa__effective(a, req, eff);
+        sa__columns(eff, a->num_inputs, a->num_outputs, col);
+    }
+#endif
+    sa__match_clear(mt);
+    return sa__pim_lanes(a, col, mt);
+}
+
 /* ---------------- Separable allocators and OPF ---------------- */
 
 /* Round-robin choice among the highest-priority candidates. */
@@ -3408,7 +4092,18 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
  *   every allocation.  Rotary Rule: network rows are allocated first.
  * - PIM: k iterations of grant (each free output picks a free requester
  *   uniformly; Rotary Rule: among network requesters if any) and accept
- *   (each input picks one of its grants uniformly).
+ *   (each input picks one of its grants uniformly), stopping early when no
+ *   free output has a free requester.  Draw protocol (exactly uniform,
+ *   independent draws): each stage (grant, then accept) starts on a fresh
+ *   sa_rng_next output and gives every lane (output j in the grant stage,
+ *   input i in the accept stage; every lane, even with 0 or 1 candidates)
+ *   one 16-bit draw u, lane l taking bits 16(l mod 4)..16(l mod 4)+15 of
+ *   the stage's output l/4; with c candidates the lane takes candidate
+ *   number (u c) >> 16 in increasing index order, unless the low 16 bits of
+ *   u c are below 65536 mod c (Lemire's rejection): then it redraws from
+ *   the outputs after the stage's block, rejected lanes in increasing order,
+ *   four draws per output.  A stage consumes ceil(lanes/4) outputs plus
+ *   any redraw outputs; an iteration that is not run consumes none.
  * - ISLIP: as PIM with round-robin pointers, moved only by accepted grants
  *   of the first iteration.
  * - OPF: each input nominates its highest-priority request, each output
@@ -3457,6 +4152,8 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
         sa__spaa_columns(a, nom, col);
         return sa__spaa_grant_lanes(a, col, a->read_port_pairs && bufs != NULL ? NULL : kin, match);
     }
+    /* PIM without pairing takes its own path (no effective-request copy) */
+    if (a->kind == SA_ALLOC_PIM && (bufs == NULL || !a->read_port_pairs)) return sa__pim(a, req, match);
     sa__match_clear(match);
     sa__effective(a, req, eff);
     if (!a->read_port_pairs) bufs = NULL;
@@ -3469,7 +4166,7 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     switch (a->kind) {
     case SA_ALLOC_WFA: return sa__wfa(a, eff, bufs, match);
     case SA_ALLOC_WFA_WRAPPED: return sa__wfa_wrapped(a, eff, bufs, match);
-    case SA_ALLOC_PIM: return sa__iterative(a, eff, bufs, 0, match);
+    case SA_ALLOC_PIM: return sa__pim_general(a, eff, bufs, match);
     case SA_ALLOC_ISLIP: return sa__iterative(a, eff, bufs, 1, match);
     case SA_ALLOC_OPF: return sa__separable_input(a, eff, prio, bufs, match);
     case SA_ALLOC_SEP_INPUT: return sa__separable_input(a, eff, NULL, bufs, match);

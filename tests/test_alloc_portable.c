@@ -11,5 +11,5 @@ ST_TEST(alloc_portable_build_has_no_simd) {
 #ifdef SA_SIMD_SSE2
     ST_CHECK(0);
 #endif
-    ST_CHECK(ta_alloc_workload_hash_portable() != 0);
+    ST_CHECK(ta_alloc_workload_hash_portable(1) != 0);
 }
