@@ -2120,7 +2120,9 @@ SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
  * row was granted (Grant = Request and N and W; S = N and not Grant; E = W
  * and not Grant).  These signals only flow down and right, so evaluating the
  * rows one after the other, each taking its first free requested column,
- * gives exactly the wavefronts' result with one word operation per row. */
+ * gives exactly the wavefronts' result with one word operation per row.
+ * This is the read-port-pairing path (the twin check needs the rows in
+ * order); sa__wfa_by_rows and sa__wfa_by_columns are the fast paths. */
 SA_API void sa__wfa_rows(const sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          uint64_t rows, int first, int col0, sa_match *mt) {
     /* The masks live in locals: the int8_t stores into mt may alias
@@ -2149,27 +2151,287 @@ SA_API void sa__wfa_rows(const sa_alloc *a, const uint64_t *eff, const sa_read_b
     mt->size = size;
 }
 
+/* Column masks of an n x m request matrix with n <= 16 and m <= 8: col[j]
+ * (bit i: rows[i] has bit j) for j = 0..7, zero at and above m.  Reads
+ * rows[0..n-1] only.  Portable version: the rows as two 8 x 8 byte
+ * matrices, each transposed in one word. */
+SA_API void sa__columns16x8_portable(const uint64_t *rows, int n, uint64_t *col) {
+    uint64_t w0 = 0, w1 = 0;
+    int i, j;
+    for (i = 0; i < n && i < 8; i++) w0 |= rows[i] << (8 * i);
+    for (i = 8; i < n; i++) w1 |= rows[i] << (8 * (i - 8));
+    w0 = sa__transpose8(w0);
+    w1 = sa__transpose8(w1);
+    for (j = 0; j < 8; j++) col[j] = ((w0 >> (8 * j)) & 0xFF) | (((w1 >> (8 * j)) & 0xFF) << 8);
+}
+
+#ifdef SA_SIMD_SSE2
+/* The rows[0..n-1] (n <= 16, each below 256) as the 16 bytes of a vector,
+ * zero beyond n. */
+SA_API __m128i sa__rows_to_bytes16(const uint64_t *rows, int n) {
+    __m128i v[8];
+    int k;
+    for (k = 0; k < 8; k++)
+        v[k] = 2 * k + 1 < n ? _mm_loadu_si128((const __m128i *)(const void *)(rows + 2 * k))
+             : 2 * k < n ? _mm_loadl_epi64((const __m128i *)(const void *)(rows + 2 * k))
+             : _mm_setzero_si128();
+    /* 64-bit lanes -> 16-bit lanes (with zero high halves) -> bytes */
+    v[0] = _mm_packus_epi16(_mm_packs_epi32(v[0], v[1]), _mm_packs_epi32(v[2], v[3]));
+    v[1] = _mm_packus_epi16(_mm_packs_epi32(v[4], v[5]), _mm_packs_epi32(v[6], v[7]));
+    return _mm_packus_epi16(v[0], v[1]);
+}
+
+/* SSE2 version of sa__columns16x8_portable: column j is the sign mask of
+ * the row bytes shifted left by 7 - j. */
+SA_API void sa__columns16x8_sse2(const uint64_t *rows, int n, uint64_t *col) {
+    __m128i b = sa__rows_to_bytes16(rows, n);
+    col[7] = (uint64_t)(unsigned)_mm_movemask_epi8(b);
+    col[6] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 1));
+    col[5] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 2));
+    col[4] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 3));
+    col[3] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 4));
+    col[2] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 5));
+    col[1] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 6));
+    col[0] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 7));
+}
+#endif
+
+/* Column masks of an n x m matrix, n <= 16, m <= 8 (SSE2 where present). */
+SA_API void sa__columns16x8(const uint64_t *rows, int n, uint64_t *col) {
+#ifdef SA_SIMD_SSE2
+    sa__columns16x8_sse2(rows, n, col);
+#else
+    sa__columns16x8_portable(rows, n, col);
+#endif
+}
+
+/* The lowest set bit of the first nonzero of x & c1, x & c2, x (priority
+ * classes; c1 within c2). */
+SA_API uint64_t sa__first_in_class(uint64_t x, uint64_t c1, uint64_t c2) {
+    uint64_t p = x & c2, q = x & c1;
+    p = p ? p : x;
+    p = q ? q : p;
+    return p & (0 - p);
+}
+
+/* WFA evaluated column by column (the fast path when there are fewer
+ * columns than rows, without read-port pairs).  The wavefronts' result is
+ * the unique assignment in which cell (i, j) is granted iff it is requested
+ * and no cell above it (in the cyclic row order) nor left of it (cyclic
+ * column order) is granted; taking the columns in their cyclic order from
+ * the start column, each granting its first free requesting row in the
+ * cyclic row order, evaluates the cells in another order the signals allow
+ * (column-major instead of row-major) and so gives the same result, in
+ * min(n, m) dependent steps of a few word operations.  Row order: the rows
+ * at or after `r` first, then the others (hi below); with the Rotary Rule
+ * (net != all rows) the network rows before the local ones, each class in
+ * that cyclic order.  mt must be empty. */
+SA_API void sa__wfa_by_columns(const sa_alloc *a, const uint64_t *col, int r, int c, uint64_t net,
+                               sa_match *mt) {
+    int n = a->num_inputs, m = a->num_outputs, k, j = c;
+    uint64_t all = sa__low_mask(n), hi = all & (~(uint64_t)0 << r), free_rows = all, outs = 0, x;
+    int8_t *in_of = mt->input_of, *out_of = mt->output_of;
+    if (net == all) {
+        for (k = 0; k < m; k++) {
+            uint64_t f = col[j] & free_rows, h = f & hi, p, g;
+            int t;
+            p = h ? h : f;
+            g = p & (0 - p);
+            free_rows ^= g;
+            t = sa__ctz64(g | ((uint64_t)1 << 63));
+            in_of[j] = (int8_t)(g ? t : -1);
+            outs |= (uint64_t)(g != 0) << j;
+            if (++j == m) j = 0;
+        }
+    } else {
+        /* Network rows from r, network rows before r, local rows from r,
+         * local rows before r. */
+        uint64_t nh = net & hi, lh = hi & ~net;
+        for (k = 0; k < m; k++) {
+            uint64_t f = col[j] & free_rows, g, p, q;
+            int t;
+            q = f & net;
+            p = f & lh;
+            p = p ? p : f;
+            p = q ? q : p;
+            q = f & nh;
+            p = q ? q : p;
+            g = p & (0 - p);
+            free_rows ^= g;
+            t = sa__ctz64(g | ((uint64_t)1 << 63));
+            in_of[j] = (int8_t)(g ? t : -1);
+            outs |= (uint64_t)(g != 0) << j;
+            if (++j == m) j = 0;
+        }
+    }
+    for (x = outs; x; x &= x - 1) {
+        int jj = sa__ctz64(x);
+        out_of[in_of[jj]] = (int8_t)jj;
+    }
+    mt->inputs = all & ~free_rows;
+    mt->outputs = outs;
+    mt->size = sa__bits(outs);
+}
+
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+/* sa__wfa_by_columns for n <= 16, m <= 8 and no Rotary Rule, in SSE2 and
+ * without branches (but on m).  The rows are packed to one byte each with
+ * their bits rotated right by the start column, so that the columns come
+ * in their cyclic order as bits 0, 1, ...; the column masks are the byte
+ * sign masks of the row bytes shifted; the column steps are unrolled.
+ * Each step writes its column at its granted row of output_of (at the
+ * unused entry 16 when it grants nothing) and its row (16: none) to byte k
+ * of a word that is rotated into input_of at the end.  Same decisions as
+ * sa__wfa_by_columns (the tests compare them). */
+SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int c, sa_match *mt) {
+    int n = a->num_inputs, m = a->num_outputs;
+    uint64_t all = ((uint64_t)1 << n) - 1, hi = all & (~(uint64_t)0 << r), fr = all, w = 0, y, jj;
+    uint64_t lo8 = ~(uint64_t)0 >> (64 - 8 * m);
+    __m128i v0, v1, v2, v3, v4, v5, v6, v7, b;
+    const __m128i z = _mm_setzero_si128();
+    int8_t *out_of = mt->output_of;
+    /* Row by row 8-byte loads (eff was just written row by row: a 16-byte
+     * load spanning two of those stores could not be forwarded). */
+#define SA__LD1(i) ((i) < n ? _mm_loadl_epi64((const __m128i *)(const void *)(eff + (i))) : z)
+#define SA__LD2(k) _mm_unpacklo_epi64(SA__LD1(2 * (k)), SA__LD1(2 * (k) + 1))
+    v0 = SA__LD2(0); v1 = SA__LD2(1); v2 = SA__LD2(2); v3 = SA__LD2(3);
+    v4 = SA__LD2(4); v5 = SA__LD2(5); v6 = SA__LD2(6); v7 = SA__LD2(7);
+#undef SA__LD2
+#undef SA__LD1
+    /* rows as 16-bit lanes (high halves zero), each rotated right by c
+     * within m bits, then one byte per row */
+    v0 = _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+    v4 = _mm_packus_epi16(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+    {
+        const __m128i cm = _mm_cvtsi32_si128(m), cc = _mm_cvtsi32_si128(c);
+        const __m128i mask = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(0x10001u * ((1u << m) - 1))), 0);
+        v0 = _mm_and_si128(_mm_srl_epi16(_mm_or_si128(v0, _mm_sll_epi16(v0, cm)), cc), mask);
+        v4 = _mm_and_si128(_mm_srl_epi16(_mm_or_si128(v4, _mm_sll_epi16(v4, cm)), cc), mask);
+    }
+    b = _mm_packus_epi16(v0, v4);
+    /* byte k of jj: the column of step k, (c + k) mod m */
+    jj = 0x0706050403020100ull + 0x0101010101010101ull * (uint64_t)c;
+    jj -= (((jj + 0x0101010101010101ull * (uint64_t)(128 - m)) >> 7) & 0x0101010101010101ull) * (uint64_t)m;
+    /* Column step k (column c + k): the first free requesting row from r
+     * takes it; ti = its index (16: none).  Loop-carried: fr only. */
+#define SA__STEP(k, x) {                                                \
+        uint64_t e = (uint64_t)(unsigned)(x), eh = e & hi;              \
+        uint64_t f = e & fr, p = eh & fr, g, ti;                        \
+        p = p ? p : f;                                                  \
+        g = p & (0 - p);                                                \
+        fr ^= g;                                                        \
+        ti = (uint64_t)sa__ctz64(p | 0x10000u);                         \
+        out_of[ti] = (int8_t)jj;                                        \
+        jj >>= 8;                                                       \
+        w |= ti << (8 * (k));                                           \
+    }
+    SA__STEP(0, _mm_movemask_epi8(_mm_slli_epi64(b, 7)))
+    SA__STEP(1, _mm_movemask_epi8(_mm_slli_epi64(b, 6)))
+    SA__STEP(2, _mm_movemask_epi8(_mm_slli_epi64(b, 5)))
+    SA__STEP(3, _mm_movemask_epi8(_mm_slli_epi64(b, 4)))
+    SA__STEP(4, _mm_movemask_epi8(_mm_slli_epi64(b, 3)))
+    SA__STEP(5, _mm_movemask_epi8(_mm_slli_epi64(b, 2)))
+    SA__STEP(6, _mm_movemask_epi8(_mm_slli_epi64(b, 1)))
+    if (m > 7) SA__STEP(7, _mm_movemask_epi8(b))
+    else w |= (uint64_t)16 << 56;
+#undef SA__STEP
+    out_of[16] = -1; /* the steps that granted nothing wrote there */
+    /* input_of: byte k of w belongs to column (c + k) mod m; 16 -> -1 */
+    w = ((((w & lo8) << (8 * c)) | (((w & lo8) >> 1) >> (8 * (m - c) - 1))) & lo8) | (w & ~lo8);
+    w |= ((w >> 4) & 0x0101010101010101ull) * 0xFF;
+    memcpy(mt->input_of, &w, 8);
+    y = (~w >> 7) & 0x0101010101010101ull;
+    mt->outputs = (y * 0x0102040810204080ull) >> 56;
+    mt->size = (int)((y * 0x0101010101010101ull) >> 56);
+    mt->inputs = all & ~fr;
+}
+#endif
+
+/* WFA evaluated row by row in the order of the rows of `rows` from `first`
+ * cyclically (then of `rows2` the same way; Rotary Rule), without
+ * read-port pairs: each row takes its first free requested column from
+ * column c, found as the lowest bit of the row rotated by c.  Branch-free
+ * but for the loops.  *free_cols: the free columns, rotated by c. */
+SA_API void sa__wfa_by_rows_pass(const uint64_t *eff, uint64_t rows, int first, int c, int m,
+                                 uint64_t *free_cols, sa_match *mt) {
+    uint64_t r = rows & (~(uint64_t)0 << first), fc = *free_cols;
+    int pass;
+    for (pass = 0; pass < 2; pass++) {
+        for (; r; r &= r - 1) {
+            int i = sa__ctz64(r), j;
+            uint64_t f = sa__rotr(eff[i], c, m) & fc, g = f & (0 - f);
+            fc ^= g;
+            j = sa__ctz64(g | ((uint64_t)1 << 63)) + c;
+            j = j >= m ? j - m : j;
+            mt->output_of[i] = (int8_t)(g ? j : -1);
+        }
+        r = rows & sa__low_mask(first);
+    }
+    *free_cols = fc;
+}
+
+/* WFA row by row (the fast path when m >= n): see sa__wfa_by_rows_pass.
+ * mt must be empty. */
+SA_API void sa__wfa_by_rows(const sa_alloc *a, const uint64_t *eff, int r, int c, uint64_t net,
+                            sa_match *mt) {
+    int n = a->num_inputs, m = a->num_outputs, i;
+    uint64_t all = sa__low_mask(n), fc = sa__low_mask(m), ins = 0, outs = 0;
+    sa__wfa_by_rows_pass(eff, net, r, c, m, &fc, mt);
+    if (net != all) sa__wfa_by_rows_pass(eff, all & ~net, r, c, m, &fc, mt);
+    for (i = 0; i < n; i++) {
+        int j = mt->output_of[i];
+        if (j < 0) continue;
+        mt->input_of[j] = (int8_t)i;
+        ins |= (uint64_t)1 << i;
+        outs |= (uint64_t)1 << j;
+    }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = sa__bits(outs);
+}
+
 /* WFA-base / WFA-rotary. */
 SA_API int sa__wfa(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t all = sa__low_mask(a->num_inputs), net = a->network_inputs;
-    int n = a->num_inputs, r = a->start_row, c = a->start_col;
-    if (a->rotary && net) {
+    int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col;
+    int rotary = a->rotary && net;
+    if (bufs != NULL) {
+        if (rotary) {
+            sa__wfa_rows(a, eff, bufs, net, r, c, mt);
+            sa__wfa_rows(a, eff, bufs, all & ~net, r, c, mt);
+        } else {
+            sa__wfa_rows(a, eff, bufs, all, r, c, mt);
+        }
+    } else if (m < n) {
+        uint64_t col[64];
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+        if (n <= 16 && m <= 8 && !rotary) {
+            sa__wfa16x8_sse2(a, eff, r, c, mt);
+            goto moved;
+        }
+#endif
+        if (n <= 16 && m <= 8) sa__columns16x8(eff, n, col);
+        else sa__columns(eff, n, m, col);
+        sa__wfa_by_columns(a, col, r, c, rotary ? net : all, mt);
+    } else {
+        sa__wfa_by_rows(a, eff, r, c, rotary ? net : all, mt);
+    }
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+moved:
+#endif
+    if (rotary) {
         /* Rotary Rule: the wavefronts start at a network input's row and all
          * network rows precede the local rows. */
-        uint64_t next;
-        sa__wfa_rows(a, eff, bufs, net, r, c, mt);
-        sa__wfa_rows(a, eff, bufs, all & ~net, r, c, mt);
-        next = r + 1 < 64 ? net & (~(uint64_t)0 << (r + 1)) : 0;
+        uint64_t next = r + 1 < 64 ? net & (~(uint64_t)0 << (r + 1)) : 0;
         if (next == 0) {
             next = net;
-            c = c + 1 == a->num_outputs ? 0 : c + 1;
+            c = c + 1 == m ? 0 : c + 1;
         }
         a->start_row = (uint8_t)sa__ctz64(next);
     } else {
-        sa__wfa_rows(a, eff, bufs, all, r, c, mt);
         if (++r == n) {
             r = 0;
-            c = c + 1 == a->num_outputs ? 0 : c + 1;
+            c = c + 1 == m ? 0 : c + 1;
         }
         a->start_row = (uint8_t)r;
     }
