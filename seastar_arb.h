@@ -2273,6 +2273,17 @@ SA_API void sa__wfa_by_columns(const sa_alloc *a, const uint64_t *col, int r, in
     mt->size = sa__bits(outs);
 }
 
+/* Index of the lowest set bit of a 32-bit word; x must not be 0. */
+SA_API unsigned sa__ctz32(uint32_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(x);
+#else
+    unsigned n = 0;
+    while (!(x & 1u)) { x >>= 1; n++; }
+    return n;
+#endif
+}
+
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
 /* sa__wfa_by_columns for n <= 16, m <= 8 and no Rotary Rule, in SSE2 and
  * without branches (but on m).  The rows are packed to one byte each with
@@ -2292,7 +2303,7 @@ SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int 
     int8_t *out_of = mt->output_of;
     /* Row by row 8-byte loads (eff was just written row by row: a 16-byte
      * load spanning two of those stores could not be forwarded). */
-#define SA__LD1(i) ((i) < n ? _mm_loadl_epi64((const __m128i *)(const void *)(eff + (i))) : z)
+#define SA__LD1(i) ((i) < n || n == 16 ? _mm_loadl_epi64((const __m128i *)(const void *)(eff + (i))) : z)
 #define SA__LD2(k) _mm_unpacklo_epi64(SA__LD1(2 * (k)), SA__LD1(2 * (k) + 1))
     v0 = SA__LD2(0); v1 = SA__LD2(1); v2 = SA__LD2(2); v3 = SA__LD2(3);
     v4 = SA__LD2(4); v5 = SA__LD2(5); v6 = SA__LD2(6); v7 = SA__LD2(7);
@@ -2316,14 +2327,15 @@ SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int 
      * takes it; ti = its index (16: none).  Loop-carried: fr only. */
 #define SA__STEP(k, x) {                                                \
         uint64_t e = (uint64_t)(unsigned)(x), eh = e & hi;              \
-        uint64_t f = e & fr, p = eh & fr, g, ti;                        \
+        uint64_t f = e & fr, p = eh & fr, g;                            \
+        unsigned ti;                                                    \
         p = p ? p : f;                                                  \
         g = p & (0 - p);                                                \
         fr ^= g;                                                        \
-        ti = (uint64_t)sa__ctz64(p | 0x10000u);                         \
+        ti = sa__ctz32((uint32_t)p | 0x10000u);                         \
         out_of[ti] = (int8_t)jj;                                        \
         jj >>= 8;                                                       \
-        w |= ti << (8 * (k));                                           \
+        w |= (uint64_t)ti << (8 * (k));                                 \
     }
     SA__STEP(0, _mm_movemask_epi8(_mm_slli_epi64(b, 7)))
     SA__STEP(1, _mm_movemask_epi8(_mm_slli_epi64(b, 6)))
