@@ -2577,9 +2577,64 @@ SA_API int sa__iterative(sa_alloc *a, const uint64_t *eff, const sa_read_buffer 
 
 /* ---------------- Separable allocators and OPF ---------------- */
 
+#ifdef SA_SIMD_SSE2
+/* Mask of the candidates (bits of req) holding the highest priority among
+ * prio[0..n-1], 16 <= n <= 64, reading only those bytes: 16-byte chunks at
+ * 0, 16, ... and, when n is not a multiple of 16, one ending at n (it
+ * overlaps the previous one, which changes neither the maximum nor the
+ * ties).  The candidates' bytes are kept by a byte mask, the maximum is
+ * taken 16 bytes at a time and the ties are the byte compare masks.  Same
+ * result as sa__oldest_portable (the tests compare them). */
+SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int n) {
+    __m128i v0, v1, v2, v3, e, lo, hi, mx;
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
+    uint64_t ties, w;
+    /* the 16 candidate bits of chunk k in bits 16k..16k+15 of w */
+    w = (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
+    e = _mm_cvtsi32_si128((int)(uint32_t)w);
+    e = _mm_unpacklo_epi32(e, _mm_cvtsi32_si128((int)(uint32_t)(w >> 32)));
+    e = _mm_unpacklo_epi8(e, e);                   /* each byte of w twice */
+    lo = _mm_unpacklo_epi16(e, e);                 /* bytes 0-3 of w, 4 times each */
+    hi = _mm_unpackhi_epi16(e, e);                 /* bytes 4-7 */
+#define SA__CHUNK(o, x) _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(prio + (o))), \
+                                      _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
+    v0 = SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo));
+    v1 = SA__CHUNK(o1, _mm_unpackhi_epi32(lo, lo));
+    v2 = SA__CHUNK(o2, _mm_unpacklo_epi32(hi, hi));
+    v3 = SA__CHUNK(o3, _mm_unpackhi_epi32(hi, hi));
+#undef SA__CHUNK
+    /* the maximum, then in every byte */
+    mx = _mm_max_epu8(_mm_max_epu8(v0, v1), _mm_max_epu8(v2, v3));
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0x4E));
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0xB1));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi32(mx, 16), _mm_slli_epi32(mx, 16)));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
+    ties = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, mx)) |
+           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, mx)) << o1) |
+           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, mx)) << o2) |
+           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v3, mx)) << o3);
+    /* a non-candidate's masked byte is 0: it ties only with a maximum of 0 */
+    return ties & req;
+}
+#endif
+
+/* Mask of the candidates holding the highest priority (cand != 0; prio[0..
+ * n-1] may be read): a few candidates one by one, many by SSE2 chunks when
+ * there are at least 16 bytes, else the shared oldest-candidate search. */
+SA_API uint64_t sa__top_priority_sep(uint64_t cand, const uint8_t *prio, int n) {
+#ifdef SA_SIMD_SSE2
+    uint64_t rest = cand & (cand - 1);
+    rest &= rest - 1;
+    rest &= rest - 1;
+    if ((rest & (rest - 1)) != 0 && n >= 16) return sa__top_priority_row_sse2(cand, prio, n);
+#endif
+    return sa__top_priority_n(cand, prio, n);
+}
+
 /* Round-robin choice among the highest-priority candidates. */
 SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int n, int pointer) {
-    if (prio != NULL && cand != 0) cand = sa__top_priority_n(cand, prio, n);
+    if (prio != NULL && cand != 0) cand = sa__top_priority_sep(cand, prio, n);
     return sa__first_from(cand, pointer);
 }
 
