@@ -2638,21 +2638,18 @@ SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int n, int pointer) {
     return sa__first_from(cand, pointer);
 }
 
-/* Input-first separable allocation (OPF when prio is given): each input
- * arbiter nominates one request, each output arbiter grants one nomination;
- * the two pointers of each completed match move just past the winner (a
- * losing input keeps its pointer, as in iSLIP, so that the inputs do not
- * move in lockstep). */
-SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
-                               const sa_read_buffer *bufs, sa_match *mt) {
+/* Input-first separable allocation (OPF when prio is given) with read-port
+ * pairing: as sa__separable_input, each odd read port nominating after its
+ * even twin so that it can skip outputs that would need the same packet. */
+SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
+                                     const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t col[SA_ALLOC_MAX], outs = 0, o;
     uint8_t colprio[SA_ALLOC_MAX];
     int8_t nom[SA_ALLOC_MAX];
     int i, j, n = a->num_inputs, m = a->num_outputs;
-    int pairs = a->read_port_pairs && bufs != NULL;
     for (i = 0; i < n; i++) {
         uint64_t r = eff[i];
-        if (pairs && (i & 1)) r &= ~sa__twin_block(bufs, i, nom[i - 1]);
+        if (i & 1) r &= ~sa__twin_block(bufs, i, nom[i - 1]);
         j = sa__rr_prio(r, prio ? prio + (size_t)i * (size_t)m : NULL, m, a->in_ptr[i]);
         nom[i] = (int8_t)j;
         colprio[i] = 0; /* read (masked off) by the SSE2 priority search */
@@ -2671,6 +2668,78 @@ SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *
         a->in_ptr[w] = (uint8_t)(j + 1 == m ? 0 : j + 1);
     }
     return mt->size;
+}
+
+/* Hide a value from the optimiser (GCC and clang): it then cannot turn
+ * the mask arithmetic of a branch-free selection back into a branch that
+ * the data would make unpredictable. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SA__OPAQUE(v) __asm__("" : "+r"(v))
+#else
+#define SA__OPAQUE(v) ((void)0)
+#endif
+
+/* All ones when c is nonzero, else 0, opaque to the optimiser. */
+SA_API uint64_t sa__mask_if(int c) {
+    uint64_t m = (uint64_t)(c != 0);
+    SA__OPAQUE(m);
+    return 0 - m;
+}
+
+/* First set bit of x at or after position p (cyclically): branch-free
+ * sa__first_from (0 when x is 0). */
+SA_API int sa__first_from_bf(uint64_t x, int p) {
+    uint64_t h = x & (~(uint64_t)0 << p);
+    h |= x & ~sa__mask_if(h != 0); /* h, or x when h is 0 */
+    return sa__ctz64(h | (uint64_t)(h == 0));
+}
+
+/* Input-first separable allocation (OPF when prio is given): each input
+ * arbiter nominates one request, each output arbiter grants one nomination;
+ * the two pointers of each completed match move just past the winner (a
+ * losing input keeps its pointer, as in iSLIP, so that the inputs do not
+ * move in lockstep).
+ *
+ * The output arbiters run all at once: each nomination carries the key
+ * (priority << 8) | (255 - d), d its input's round-robin distance from the
+ * output's pointer, and each output keeps the largest key it receives; that
+ * is exactly its highest-priority nominator, the first from its pointer
+ * among equals.  No branch depends on the requests but the choice of the
+ * priority search and the loops' ends. */
+SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
+                               const sa_read_buffer *bufs, sa_match *mt) {
+    uint64_t best[SA_ALLOC_MAX + 1], outs = 0, o, ins = 0;
+    int i, n = a->num_inputs, m = a->num_outputs, size = 0;
+    if (a->read_port_pairs && bufs != NULL) return sa__separable_input_pairs(a, eff, prio, bufs, mt);
+    sa__zero_words(best, m + 1);
+    for (i = 0; i < n; i++) {
+        uint64_t r = eff[i], key, b;
+        int j, d, jd;
+        if (prio != NULL && r != 0) r = sa__top_priority_sep(r, prio + (size_t)i * (size_t)m, m);
+        j = sa__first_from_bf(r, a->in_ptr[i]);
+        jd = j + (int)((uint64_t)(m - j) & sa__mask_if(r == 0)); /* none: the spare */
+        d = i - a->out_ptr[j];
+        d += n & (int)sa__mask_if(d < 0);
+        key = (uint64_t)(255 - d);
+        if (prio != NULL) key |= (uint64_t)prio[(size_t)i * (size_t)m + (size_t)j] << 8;
+        b = best[jd];
+        best[jd] = key > b ? key : b;
+        outs |= ((uint64_t)1 << j) & ~sa__mask_if(r == 0);
+    }
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o), w = a->out_ptr[j] + 255 - (int)(best[j] & 255);
+        w = w >= n ? w - n : w;
+        mt->output_of[w] = (int8_t)j;
+        mt->input_of[j] = (int8_t)w;
+        ins |= (uint64_t)1 << w;
+        size++;
+        a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
+        a->in_ptr[w] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+    }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = size;
+    return size;
 }
 
 /* Output-first separable allocation: each output arbiter grants one
