@@ -2431,7 +2431,7 @@ SA_API int sa__wfa(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
     return mt->size;
 }
 
-/* Wrapped WFA over the rows in `rows`: the s x s matrix (s = max(n, m), the
+/* Wrapped WFA over the rows in `rows` (the path with read-port pairing): the s x s matrix (s = max(n, m), the
  * missing rows or columns never request) is split into the s wrapped
  * diagonals d = {(i, (i + d) mod s)}; their cells share no row and no column,
  * so a whole diagonal is evaluated at once, in the order p, p+1, ... from the
@@ -2457,22 +2457,98 @@ SA_API void sa__wfa_wrapped_rows(const sa_alloc *a, const uint64_t *diag, const 
     }
 }
 
-/* WFA wrapped (base or rotary). */
+/* Rotate the low s bits of x right by d, 0 <= d < s <= 64, without a
+ * branch (x has no bit at or above s). */
+SA_API uint64_t sa__rotr_bf(uint64_t x, int d, int s) {
+    return ((x >> d) | ((x << 1) << (s - d - 1))) & (~(uint64_t)0 >> (64 - s));
+}
+
+/* Rotate the low s bits of x left by d, 0 <= d < s <= 64, without a branch. */
+SA_API uint64_t sa__rotl_bf(uint64_t x, int d, int s) {
+    return ((x << d) | ((x >> 1) >> (s - d - 1))) & (~(uint64_t)0 >> (64 - s));
+}
+
+/* Transpose the square bit matrix a of t x t (t a power of two, 1..64). */
+SA_API void sa__transpose_small(uint64_t *a, int t) {
+    int i;
+    if (t <= 8) {
+        uint64_t w = 0;
+        for (i = 0; i < t; i++) w |= a[i] << (8 * i);
+        w = sa__transpose8(w);
+        for (i = 0; i < t; i++) a[i] = (w >> (8 * i)) & 0xFF;
+    } else {
+        sa__transpose(a, t);
+    }
+}
+
+/* One pass of the wrapped WFA without read-port pairs over the rows of
+ * `rows`: the diagonals from p, each granting at once its requested cells
+ * whose row and column are free (*fr, *fc), its grants OR-ed into gd[d]
+ * (bit i: cell (i, (i + d) mod s)).  No branch but the loop's: the
+ * matching is read from gd afterwards. */
+SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int p,
+                                 uint64_t *matched, uint64_t *fc_io, uint64_t *gd) {
+    uint64_t fr = rows & ~*matched, fc = *fc_io, got = 0;
+    int k, d = p;
+    if (s == 64) {
+        /* plain 64-bit rotations (one instruction each) */
+        for (k = 0; k < 64 && fr && fc; k++) {
+            uint64_t g = diag[d] & fr & ((fc >> d) | (fc << ((64 - d) & 63)));
+            fr &= ~g;
+            got |= g;
+            fc &= ~((g << d) | (g >> ((64 - d) & 63)));
+            gd[d] |= g;
+            d = (d + 1) & 63;
+        }
+    } else {
+        for (k = 0; k < s && fr && fc; k++) {
+            uint64_t g = diag[d] & fr & sa__rotr_bf(fc, d, s);
+            fr &= ~g;
+            got |= g;
+            fc &= ~sa__rotl_bf(g, d, s);
+            gd[d] |= g;
+            d = d + 1 == s ? 0 : d + 1;
+        }
+    }
+    *matched |= got;
+    *fc_io = fc;
+}
+
+/* WFA wrapped (base or rotary).  Without read-port pairs the diagonals
+ * record their grants (sa__wfa_wrapped_pass) and the matching is read back
+ * through one more transpose, with no branch per diagonal or per grant. */
 SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t diag[64];
     int i, n = a->num_inputs, m = a->num_outputs;
     int s = n > m ? n : m, t = sa__pow2_at_least(s);
-    for (i = 0; i < n; i++) diag[i] = sa__rotr(eff[i], i % s, s);
+    for (i = 0; i < n; i++) diag[i] = sa__rotr_bf(eff[i], i, s); /* i < s */
     sa__zero_words(diag + n, t - n);
-    if (s <= 8) {
-        uint64_t w = 0;
-        for (i = 0; i < s; i++) w |= diag[i] << (8 * i);
-        w = sa__transpose8(w);
-        for (i = 0; i < s; i++) diag[i] = (w >> (8 * i)) & 0xFF;
-    } else {
-        sa__transpose(diag, t);
-    }
-    if (a->rotary && a->network_inputs) {
+    sa__transpose_small(diag, t);
+    if (bufs == NULL) {
+        uint64_t gd[64], matched = 0, fc = sa__low_mask(m), x;
+        sa__zero_words(gd, t);
+        if (a->rotary && a->network_inputs) {
+            sa__wfa_wrapped_pass(diag, a->network_inputs, s, a->start_col, &matched, &fc, gd);
+            sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs, s, a->start_col,
+                                 &matched, &fc, gd);
+        } else {
+            sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, &matched, &fc, gd);
+        }
+        sa__transpose_small(gd, t); /* gd[i]: bit d set when row i won on diagonal d */
+        for (i = 0; i < n; i++) {
+            uint64_t g = gd[i];
+            int j = i + sa__ctz64(g | (uint64_t)(g == 0));
+            j -= s & (int)sa__mask_if(j >= s);
+            mt->output_of[i] = (int8_t)(j | (int)~sa__mask_if(g != 0));
+        }
+        for (x = matched; x; x &= x - 1) {
+            i = sa__ctz64(x);
+            mt->input_of[mt->output_of[i]] = (int8_t)i;
+        }
+        mt->inputs = matched;
+        mt->outputs = sa__low_mask(m) & ~fc;
+        mt->size = sa__bits(matched);
+    } else if (a->rotary && a->network_inputs) {
         sa__wfa_wrapped_rows(a, diag, bufs, a->network_inputs, s, a->start_col, mt);
         sa__wfa_wrapped_rows(a, diag, bufs, sa__low_mask(n) & ~a->network_inputs, s, a->start_col, mt);
     } else {
