@@ -2620,11 +2620,180 @@ SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_r
     return mt->size - before;
 }
 
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+/* Byte-matrix helpers of the 16 x 8 iSLIP path: a request matrix of up to
+ * 16 rows (inputs) and 8 columns (outputs) is one vector, row i in byte i,
+ * column j in bit j. */
+
+/* The rows[0..n-1] (n <= 16, each below 256) as bytes, zero beyond n;
+ * 8-byte loads (rows just written one by one forward to them). */
+SA_API __m128i sa__rows_bytes16(const uint64_t *rows, int n) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i v0, v1, v2, v3, v4, v5, v6, v7;
+#define SA__LD1(i) ((i) < n || n == 16 ? _mm_loadl_epi64((const __m128i *)(const void *)(rows + (i))) : z)
+#define SA__LD2(k) _mm_unpacklo_epi64(SA__LD1(2 * (k)), SA__LD1(2 * (k) + 1))
+    v0 = SA__LD2(0); v1 = SA__LD2(1); v2 = SA__LD2(2); v3 = SA__LD2(3);
+    v4 = SA__LD2(4); v5 = SA__LD2(5); v6 = SA__LD2(6); v7 = SA__LD2(7);
+#undef SA__LD2
+#undef SA__LD1
+    v0 = _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+    v4 = _mm_packus_epi16(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+    return _mm_packus_epi16(v0, v4);
+}
+
+/* Every byte: the OR of all 16 bytes (the nonempty columns). */
+SA_API __m128i sa__bytes_or_all(__m128i x) {
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0x4E));
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0xB1));
+    x = _mm_or_si128(x, _mm_or_si128(_mm_srli_epi32(x, 16), _mm_slli_epi32(x, 16)));
+    return _mm_or_si128(x, _mm_or_si128(_mm_srli_epi16(x, 8), _mm_slli_epi16(x, 8)));
+}
+
+/* Byte i: the OR of bytes 0..i (per column, the rows at or below). */
+SA_API __m128i sa__bytes_prefix_or(__m128i x) {
+    x = _mm_or_si128(x, _mm_slli_si128(x, 1));
+    x = _mm_or_si128(x, _mm_slli_si128(x, 2));
+    x = _mm_or_si128(x, _mm_slli_si128(x, 4));
+    return _mm_or_si128(x, _mm_slli_si128(x, 8));
+}
+
+/* Per byte: the index of its one set bit (0 when none). */
+SA_API __m128i sa__bytes_bit_index(__m128i x) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i b0 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xAA)), z), _mm_set1_epi8(1));
+    __m128i b1 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xCC)), z), _mm_set1_epi8(2));
+    __m128i b2 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xF0)), z), _mm_set1_epi8(4));
+    return _mm_or_si128(_mm_or_si128(b0, b1), b2);
+}
+
+/* Per byte: 0xFF << p for p = the byte (0..7): the columns at or after a
+ * round-robin pointer. */
+SA_API __m128i sa__bytes_from(__m128i p) {
+    __m128i x = _mm_set1_epi8(-1), c;
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(1)), _mm_set1_epi8(1));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_set1_epi8(1)));
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(2)), _mm_set1_epi8(2));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_xor_si128(x, _mm_and_si128(_mm_slli_epi16(x, 2), _mm_set1_epi8((char)0xFC)))));
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(4)), _mm_set1_epi8(4));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_xor_si128(x, _mm_and_si128(_mm_slli_epi16(x, 4), _mm_set1_epi8((char)0xF0)))));
+    return x;
+}
+
+/* The byte matrix x (16 rows x 8 columns) by columns: 16-bit lane j holds
+ * column j (bit i: row i), by sa__transpose8 in both 64-bit halves. */
+SA_API __m128i sa__bytes_to_columns(__m128i x) {
+    __m128i t;
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
+    return _mm_unpacklo_epi8(x, _mm_unpackhi_epi64(x, x));
+}
+
+/* Per 16-bit lane: the index of its one set bit (0 when none). */
+SA_API __m128i sa__lanes_bit_index(__m128i x) {
+    const __m128i z = _mm_setzero_si128();
+#define SA__BIT(mask, v) _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(x, _mm_set1_epi16((short)(mask))), z), \
+                                          _mm_set1_epi16(v))
+    return _mm_or_si128(_mm_or_si128(SA__BIT(0xAAAA, 1), SA__BIT(0xCCCC, 2)),
+                        _mm_or_si128(SA__BIT(0xF0F0, 4), SA__BIT(0xFF00, 8)));
+#undef SA__BIT
+}
+
+/* The output pointers as a byte matrix: bit j of byte i set when
+ * i >= out_ptr[j] (rows k and k + 8 from one byte compare each). */
+SA_API __m128i sa__pointer_rows(const uint8_t *out_ptr) {
+    __m128i o = _mm_loadl_epi64((const __m128i *)(const void *)out_ptr), v = _mm_setzero_si128();
+    o = _mm_unpacklo_epi64(o, o);
+#define SA__ROWS(k) v = _mm_insert_epi16(v, _mm_movemask_epi8(_mm_cmpgt_epi8(                    \
+        _mm_set_epi8(k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9,                      \
+                     k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1), o)), k)
+    SA__ROWS(0); SA__ROWS(1); SA__ROWS(2); SA__ROWS(3);
+    SA__ROWS(4); SA__ROWS(5); SA__ROWS(6); SA__ROWS(7);
+#undef SA__ROWS
+    /* word k: row k (low byte), row k + 8 (high byte) */
+    return _mm_packus_epi16(_mm_and_si128(v, _mm_set1_epi16(0xFF)), _mm_srli_epi16(v, 8));
+}
+
+/* iSLIP-k (mode 1) and separable output-first (mode 2) for n <= 16 inputs
+ * and m <= 8 outputs without read-port pairs, on the byte matrix, all
+ * arbiters of a phase at once and without a branch on the requests: a
+ * grant is, per column, the first row at or after the output's pointer
+ * among the requesting rows (rows at or after it if any: a per-column
+ * "any" test; then the first row: an exclusive prefix OR); an accept is,
+ * per row, the lowest bit of the grants at or after the input's pointer,
+ * else of all its grants.  The pointers stay indices, turned into byte
+ * masks on the way in (compares; three conditional shifts) and back on the
+ * way out (bit indices per byte, and per column after a transpose).  Same
+ * decisions as sa__request_grant_accept (the tests compare them). */
+SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int iterations,
+                              sa_match *mt) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i b = sa__rows_bytes16(eff, a->num_inputs), acc = z, upd = z, col, idx, none;
+    int n = a->num_inputs, m = a->num_outputs, it, size;
+    unsigned rows;
+    for (it = 0; iterations < 0 || it < iterations; it++) {
+        __m128i h, s, g, q, ac, ip;
+        /* Grant: per column the first requesting row from the pointer. */
+        h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
+        s = _mm_or_si128(h, _mm_andnot_si128(sa__bytes_or_all(h), b));
+        g = _mm_andnot_si128(_mm_slli_si128(sa__bytes_prefix_or(s), 1), s);
+        /* Accept: per row the first grant from the pointer. */
+        ip = _mm_loadu_si128((const __m128i *)(const void *)a->in_ptr);
+        q = sa__bytes_from(ip);
+        h = _mm_and_si128(g, q);
+        s = _mm_or_si128(h, _mm_and_si128(_mm_cmpeq_epi8(h, z), g));
+        ac = _mm_and_si128(s, _mm_sub_epi8(z, s));
+        rows = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(ac, z));
+        if (rows == 0xFFFFu) break; /* no new match */
+        if (it == 0) {
+            /* input pointers past the accepted grant */
+            __m128i nx = _mm_add_epi8(sa__bytes_bit_index(ac), _mm_set1_epi8(1)), keep;
+            nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)m)), nx);
+            keep = _mm_cmpeq_epi8(ac, z);
+            _mm_storeu_si128((__m128i *)(void *)a->in_ptr,
+                             _mm_or_si128(_mm_and_si128(keep, ip), _mm_andnot_si128(keep, nx)));
+            /* output pointers past the grant (2) or the accepted grant (1) */
+            col = sa__bytes_to_columns(mode == 2 ? g : ac);
+            upd = _mm_add_epi16(sa__lanes_bit_index(col), _mm_set1_epi16(1));
+            upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)n)), upd);
+            none = _mm_cmpeq_epi16(col, z);
+            upd = _mm_or_si128(_mm_andnot_si128(none, upd),
+                               _mm_and_si128(none, _mm_unpacklo_epi8(_mm_loadl_epi64(
+                                   (const __m128i *)(const void *)a->out_ptr), z)));
+            _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, z));
+        }
+        acc = _mm_or_si128(acc, ac);
+        /* drop the matched rows and columns */
+        b = _mm_andnot_si128(sa__bytes_or_all(acc), _mm_and_si128(b, _mm_cmpeq_epi8(acc, z)));
+    }
+    /* input_of per column, output_of per row */
+    col = sa__bytes_to_columns(acc);
+    none = _mm_cmpeq_epi16(col, z);
+    idx = _mm_packs_epi16(_mm_or_si128(sa__lanes_bit_index(col), none), z);
+    _mm_storel_epi64((__m128i *)(void *)mt->input_of, idx);
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of,
+                     _mm_or_si128(sa__bytes_bit_index(acc), _mm_cmpeq_epi8(acc, z)));
+    rows = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(acc, z)) & 0xFFFFu;
+    size = sa__bits(rows);
+    mt->inputs = rows;
+    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(none, z)) & 0xFFu;
+    mt->size = size;
+    return size;
+}
+#endif
+
 /* PIM-k / iSLIP-k. */
 SA_API int sa__iterative(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          int mode, sa_match *mt) {
     uint64_t col[64];
     int it;
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    if (mode != 0 && bufs == NULL && a->num_inputs <= 16 && a->num_outputs <= 8)
+        return sa__islip16x8_sse2(a, eff, mode, a->iterations, mt);
+#endif
     sa__columns(eff, a->num_inputs, a->num_outputs, col);
     for (it = 0; a->iterations < 0 || it < a->iterations; it++)
         if (sa__request_grant_accept(a, col, bufs, mode, it == 0, mt) == 0) break;
@@ -2781,6 +2950,10 @@ SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *
 SA_API int sa__separable_output(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                                 sa_match *mt) {
     uint64_t col[64];
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    if (bufs == NULL && a->num_inputs <= 16 && a->num_outputs <= 8)
+        return sa__islip16x8_sse2(a, eff, 2, 1, mt);
+#endif
     sa__columns(eff, a->num_inputs, a->num_outputs, col);
     sa__request_grant_accept(a, col, bufs, 2, 1, mt);
     return mt->size;
