@@ -2852,7 +2852,10 @@ SA_API uint64_t sa__top_priority_sep(uint64_t cand, const uint8_t *prio, int n) 
     uint64_t rest = cand & (cand - 1);
     rest &= rest - 1;
     rest &= rest - 1;
-    if ((rest & (rest - 1)) != 0 && n >= 16) return sa__top_priority_row_sse2(cand, prio, n);
+    if ((rest & (rest - 1)) != 0 && n >= 16) {
+        if (n == 64) return sa__top_priority_row_sse2(cand, prio, 64); /* constant offsets */
+        return sa__top_priority_row_sse2(cand, prio, n);
+    }
 #endif
     return sa__top_priority_n(cand, prio, n);
 }
