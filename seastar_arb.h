@@ -2731,9 +2731,9 @@ SA_API __m128i sa__pointer_rows(const uint8_t *out_ptr) {
 SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int iterations,
                               sa_match *mt) {
     const __m128i z = _mm_setzero_si128();
-    __m128i b = sa__rows_bytes16(eff, a->num_inputs), acc = z, upd = z, col, idx, none;
-    int n = a->num_inputs, m = a->num_outputs, it, size;
-    unsigned rows;
+    __m128i b = sa__rows_bytes16(eff, a->num_inputs), acc = z, col = z, lanes = z, bits = z;
+    int n = a->num_inputs, m = a->num_outputs, it, later = 0;
+    __m128i none, cnt;
     for (it = 0; iterations < 0 || it < iterations; it++) {
         __m128i h, s, g, q, ac, ip;
         /* Grant: per column the first requesting row from the pointer. */
@@ -2746,42 +2746,54 @@ SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int it
         h = _mm_and_si128(g, q);
         s = _mm_or_si128(h, _mm_and_si128(_mm_cmpeq_epi8(h, z), g));
         ac = _mm_and_si128(s, _mm_sub_epi8(z, s));
-        rows = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(ac, z));
-        if (rows == 0xFFFFu) break; /* no new match */
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(ac, z)) == 0xFFFF) break; /* no new match */
         if (it == 0) {
             /* input pointers past the accepted grant */
-            __m128i nx = _mm_add_epi8(sa__bytes_bit_index(ac), _mm_set1_epi8(1)), keep;
+            __m128i nx, keep = _mm_cmpeq_epi8(ac, z), upd, ucol;
+            bits = sa__bytes_bit_index(ac);
+            nx = _mm_add_epi8(bits, _mm_set1_epi8(1));
             nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)m)), nx);
-            keep = _mm_cmpeq_epi8(ac, z);
             _mm_storeu_si128((__m128i *)(void *)a->in_ptr,
                              _mm_or_si128(_mm_and_si128(keep, ip), _mm_andnot_si128(keep, nx)));
-            /* output pointers past the grant (2) or the accepted grant (1) */
-            col = sa__bytes_to_columns(mode == 2 ? g : ac);
-            upd = _mm_add_epi16(sa__lanes_bit_index(col), _mm_set1_epi16(1));
+            /* output pointers past the accepted grant (1) or the grant (2) */
+            col = sa__bytes_to_columns(ac);
+            lanes = sa__lanes_bit_index(col);
+            ucol = col;
+            upd = lanes;
+            if (mode == 2) {
+                ucol = sa__bytes_to_columns(g);
+                upd = sa__lanes_bit_index(ucol);
+            }
+            upd = _mm_add_epi16(upd, _mm_set1_epi16(1));
             upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)n)), upd);
-            none = _mm_cmpeq_epi16(col, z);
-            upd = _mm_or_si128(_mm_andnot_si128(none, upd),
-                               _mm_and_si128(none, _mm_unpacklo_epi8(_mm_loadl_epi64(
+            keep = _mm_cmpeq_epi16(ucol, z);
+            upd = _mm_or_si128(_mm_andnot_si128(keep, upd),
+                               _mm_and_si128(keep, _mm_unpacklo_epi8(_mm_loadl_epi64(
                                    (const __m128i *)(const void *)a->out_ptr), z)));
             _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, z));
+        } else {
+            later = 1;
         }
         acc = _mm_or_si128(acc, ac);
+        if (it + 1 == iterations) break;
         /* drop the matched rows and columns */
         b = _mm_andnot_si128(sa__bytes_or_all(acc), _mm_and_si128(b, _mm_cmpeq_epi8(acc, z)));
     }
-    /* input_of per column, output_of per row */
-    col = sa__bytes_to_columns(acc);
+    if (later) {
+        col = sa__bytes_to_columns(acc);
+        lanes = sa__lanes_bit_index(col);
+        bits = sa__bytes_bit_index(acc);
+    }
+    /* input_of per column, output_of per row (-1: none) */
     none = _mm_cmpeq_epi16(col, z);
-    idx = _mm_packs_epi16(_mm_or_si128(sa__lanes_bit_index(col), none), z);
-    _mm_storel_epi64((__m128i *)(void *)mt->input_of, idx);
-    _mm_storeu_si128((__m128i *)(void *)mt->output_of,
-                     _mm_or_si128(sa__bytes_bit_index(acc), _mm_cmpeq_epi8(acc, z)));
-    rows = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(acc, z)) & 0xFFFFu;
-    size = sa__bits(rows);
-    mt->inputs = rows;
-    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(none, z)) & 0xFFu;
-    mt->size = size;
-    return size;
+    _mm_storel_epi64((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(lanes, none), z));
+    none = _mm_cmpeq_epi8(acc, z);
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(bits, none));
+    mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
+    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(col, z), z)) & 0xFFu;
+    cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z); /* matched rows */
+    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
+    return mt->size;
 }
 #endif
 

@@ -251,3 +251,132 @@ ST_TEST(wfa_fast_separable_input_equals_literal) {
         }
     }
 }
+
+/* The generic iSLIP-k / separable output-first (sa__request_grant_accept
+ * over column masks): the portable twin of the SSE2 16x8 path. */
+static int wf_rga_generic(sa_alloc *a, const uint64_t *eff, int mode, int iterations, sa_match *mt) {
+    uint64_t col[64];
+    int it;
+    sa__match_clear(mt);
+    sa__columns(eff, a->num_inputs, a->num_outputs, col);
+    for (it = 0; iterations < 0 || it < iterations; it++)
+        if (sa__request_grant_accept(a, col, NULL, mode, it == 0, mt) == 0) break;
+    return mt->size;
+}
+
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+static __m128i wf_vec(const uint8_t *b) { return _mm_loadu_si128((const __m128i *)(const void *)b); }
+static void wf_store(uint8_t *b, __m128i v) { _mm_storeu_si128((__m128i *)(void *)b, v); }
+
+ST_TEST(wfa_fast_byte_matrix_helpers_equal_brute_force) {
+    uint64_t seed = 106;
+    int t, i, j, k;
+    for (t = 0; t < 20000; t++) {
+        uint8_t x[16], y[16], ptr[16], want;
+        uint16_t lanes[8];
+        for (i = 0; i < 16; i++) {
+            x[i] = (uint8_t)st_rand(&seed);
+            if (t & 1) x[i] &= (uint8_t)st_rand(&seed);
+            ptr[i] = (uint8_t)st_rand_below(&seed, 8);
+        }
+        /* OR of all bytes, prefix OR */
+        wf_store(y, sa__bytes_or_all(wf_vec(x)));
+        for (want = 0, i = 0; i < 16; i++) want |= x[i];
+        for (i = 0; i < 16; i++) ST_EQ(want, y[i]);
+        wf_store(y, sa__bytes_prefix_or(wf_vec(x)));
+        for (want = 0, i = 0; i < 16; i++) { want |= x[i]; ST_EQ(want, y[i]); }
+        /* pointers as byte masks */
+        wf_store(y, sa__bytes_from(wf_vec(ptr)));
+        for (i = 0; i < 16; i++) ST_EQ((uint8_t)(0xFFu << ptr[i]), y[i]);
+        /* bit index of one-hot bytes */
+        for (i = 0; i < 16; i++) y[i] = (uint8_t)(x[i] & 1u ? 0 : (1u << st_rand_below(&seed, 8)));
+        memcpy(x, y, 16);
+        wf_store(y, sa__bytes_bit_index(wf_vec(x)));
+        for (i = 0; i < 16; i++) {
+            int idx = 0;
+            while (x[i] && !((x[i] >> idx) & 1u)) idx++;
+            ST_EQ(idx, y[i]);
+        }
+        /* columns of the byte matrix */
+        {
+            __m128i c = sa__bytes_to_columns(wf_vec(x));
+            _mm_storeu_si128((__m128i *)(void *)lanes, c);
+            for (j = 0; j < 8; j++) {
+                unsigned w = 0;
+                for (i = 0; i < 16; i++) w |= (unsigned)((x[i] >> j) & 1u) << i;
+                ST_EQ(w, lanes[j]);
+            }
+        }
+        /* output pointers as a byte matrix */
+        {
+            uint8_t op[16];
+            for (j = 0; j < 16; j++) op[j] = (uint8_t)st_rand_below(&seed, 16);
+            wf_store(y, sa__pointer_rows(op));
+            for (i = 0; i < 16; i++) {
+                for (want = 0, k = 0; k < 8; k++) want |= (uint8_t)((op[k] <= i) << k);
+                ST_EQ(want, y[i]);
+            }
+        }
+    }
+}
+
+ST_TEST(wfa_fast_lanes_bit_index_equals_brute_force) {
+    int b;
+    for (b = 0; b < 16; b++) {
+        uint16_t lanes[8];
+        int j;
+        for (j = 0; j < 8; j++) lanes[j] = (uint16_t)(1u << ((b + j) % 16));
+        _mm_storeu_si128((__m128i *)(void *)lanes, sa__lanes_bit_index(_mm_loadu_si128((const __m128i *)(const void *)lanes)));
+        for (j = 0; j < 8; j++) ST_EQ((b + j) % 16, lanes[j]);
+    }
+}
+#endif
+
+/* iSLIP-k and separable output-first: the 16x8 path (SSE2 where present)
+ * and the generic one make the same matchings and leave the same pointers,
+ * from random pointer states, over sequences of request sets. */
+ST_TEST(wfa_fast_islip_paths_agree) {
+    uint64_t seed = 107, eff[16];
+    int trial;
+    for (trial = 0; trial < (ST_LONG ? 20000 : 2000); trial++) {
+        int n = 1 + (int)st_rand_below(&seed, 16), m = 1 + (int)st_rand_below(&seed, 8);
+        int mode = 1 + (int)(trial & 1), t, i;
+        int iterations = mode == 2 ? 1 : (trial >> 1) % 3 == 0 ? 1 : (trial >> 1) % 3 == 1 ? 3 : -1;
+        sa_alloc a1, a2;
+        sa_alloc_desc d;
+        memset(&d, 0, sizeof d);
+        d.kind = mode == 1 ? SA_ALLOC_ISLIP : SA_ALLOC_SEP_OUTPUT;
+        d.num_inputs = n;
+        d.num_outputs = m;
+        d.iterations = iterations;
+        ST_EQ(SA_OK, sa_alloc_init(&a1, &d));
+        for (i = 0; i < n; i++) a1.in_ptr[i] = (uint8_t)st_rand_below(&seed, (uint32_t)m);
+        for (i = 0; i < m; i++) a1.out_ptr[i] = (uint8_t)st_rand_below(&seed, (uint32_t)n);
+        a2 = a1;
+        for (t = 0; t < 10; t++) {
+            sa_match m1, m2;
+            const char *err;
+            unsigned dens = st_rand_below(&seed, 4);
+            for (i = 0; i < n; i++) {
+                uint64_t x = st_rand(&seed);
+                if (dens == 0) x &= st_rand(&seed) & st_rand(&seed);
+                if (dens == 1) x &= st_rand(&seed);
+                if (dens == 3) x |= st_rand(&seed);
+                eff[i] = x & sa__low_mask(m);
+            }
+            sa_allocate(&a1, eff, NULL, NULL, &m1);
+            wf_rga_generic(&a2, eff, mode, iterations, &m2);
+            for (i = 0; i < 64; i++) {
+                ST_EQ(m2.output_of[i], m1.output_of[i]);
+                ST_EQ(m2.input_of[i], m1.input_of[i]);
+                ST_EQ(a2.in_ptr[i], a1.in_ptr[i]);
+                ST_EQ(a2.out_ptr[i], a1.out_ptr[i]);
+            }
+            ST_EQ(m2.size, m1.size);
+            ST_EQ_U64(m2.inputs, m1.inputs);
+            ST_EQ_U64(m2.outputs, m1.outputs);
+            err = wf_consistent(&m1, n, m);
+            ST_CHECKF(err == 0, "%s", err);
+        }
+    }
+}
