@@ -2828,7 +2828,8 @@ SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int
     int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
     uint64_t ties, w;
     /* the 16 candidate bits of chunk k in bits 16k..16k+15 of w */
-    w = (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
+    w = n == 64 ? req
+        : (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
     e = _mm_cvtsi32_si128((int)(uint32_t)w);
     e = _mm_unpacklo_epi32(e, _mm_cvtsi32_si128((int)(uint32_t)(w >> 32)));
     e = _mm_unpacklo_epi8(e, e);                   /* each byte of w twice */
