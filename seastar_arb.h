@@ -2858,17 +2858,12 @@ SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int
 #endif
 
 /* Mask of the candidates holding the highest priority (cand != 0; prio[0..
- * n-1] may be read): a few candidates one by one, many by SSE2 chunks when
- * there are at least 16 bytes, else the shared oldest-candidate search. */
+ * n-1] may be read): SSE2 chunks when there are at least 16 bytes (no
+ * branch on the candidates), else the shared oldest-candidate search. */
 SA_API uint64_t sa__top_priority_sep(uint64_t cand, const uint8_t *prio, int n) {
 #ifdef SA_SIMD_SSE2
-    uint64_t rest = cand & (cand - 1);
-    rest &= rest - 1;
-    rest &= rest - 1;
-    if ((rest & (rest - 1)) != 0 && n >= 16) {
-        if (n == 64) return sa__top_priority_row_sse2(cand, prio, 64); /* constant offsets */
-        return sa__top_priority_row_sse2(cand, prio, n);
-    }
+    if (n == 64) return sa__top_priority_row_sse2(cand, prio, 64); /* constant offsets */
+    if (n >= 16) return sa__top_priority_row_sse2(cand, prio, n);
 #endif
     return sa__top_priority_n(cand, prio, n);
 }
