@@ -2830,8 +2830,11 @@ SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int
     /* the 16 candidate bits of chunk k in bits 16k..16k+15 of w */
     w = n == 64 ? req
         : (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
-    e = _mm_cvtsi32_si128((int)(uint32_t)w);
-    e = _mm_unpacklo_epi32(e, _mm_cvtsi32_si128((int)(uint32_t)(w >> 32)));
+#if defined(__x86_64__) || defined(_M_X64)
+    e = _mm_cvtsi64_si128((long long)w);
+#else
+    e = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)(uint32_t)w), _mm_cvtsi32_si128((int)(uint32_t)(w >> 32)));
+#endif
     e = _mm_unpacklo_epi8(e, e);                   /* each byte of w twice */
     lo = _mm_unpacklo_epi16(e, e);                 /* bytes 0-3 of w, 4 times each */
     hi = _mm_unpackhi_epi16(e, e);                 /* bytes 4-7 */
@@ -2920,23 +2923,24 @@ SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uin
  * priority search and the loops' ends. */
 SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                const sa_read_buffer *bufs, sa_match *mt) {
-    uint64_t best[SA_ALLOC_MAX + 1], outs = 0, o, ins = 0;
+    uint64_t best[SA_ALLOC_MAX], outs = 0, o, ins = 0;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
     if (a->read_port_pairs && bufs != NULL) return sa__separable_input_pairs(a, eff, prio, bufs, mt);
-    sa__zero_words(best, m + 1);
+    sa__zero_words(best, m);
     for (i = 0; i < n; i++) {
-        uint64_t r = eff[i], key, b;
-        int j, d, jd;
+        uint64_t r = eff[i], key, b, live;
+        int j, d;
         if (prio != NULL && r != 0) r = sa__top_priority_sep(r, prio + (size_t)i * (size_t)m, m);
-        j = sa__first_from_bf(r, a->in_ptr[i]);
-        jd = j + (int)((uint64_t)(m - j) & sa__mask_if(r == 0)); /* none: the spare */
-        d = i - a->out_ptr[j];
-        d += n & (int)sa__mask_if(d < 0);
+        j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
+        live = sa__mask_if(r != 0);               /* no nomination: key 0 changes nothing */
+        d = i + n - a->out_ptr[j];
+        d -= d >= n ? n : 0;
         key = (uint64_t)(255 - d);
         if (prio != NULL) key |= (uint64_t)prio[(size_t)i * (size_t)m + (size_t)j] << 8;
-        b = best[jd];
-        best[jd] = key > b ? key : b;
-        outs |= ((uint64_t)1 << j) & ~sa__mask_if(r == 0);
+        key &= live;
+        b = best[j];
+        best[j] = key > b ? key : b;
+        outs |= ((uint64_t)1 << j) & live;
     }
     for (o = outs; o; o &= o - 1) {
         int j = sa__ctz64(o), w = a->out_ptr[j] + 255 - (int)(best[j] & 255);
