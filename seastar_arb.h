@@ -2477,9 +2477,61 @@ SA_API uint64_t sa__rotl_bf(uint64_t x, int d, int s) {
     return ((x << d) | ((x >> 1) >> (s - d - 1))) & (~(uint64_t)0 >> (64 - s));
 }
 
+#ifdef SA_SIMD_SSE2
+/* One round of the block-swap transpose of a t x t bit matrix (t = 16, 32
+ * or 64) with J = the block size (J >= 2): rows k and k + J exchange their
+ * J x J blocks, two row pairs per instruction, the shift count an
+ * immediate. */
+#define SA__TRANSPOSE_ROUND(a, t, J, M) {                                           \
+        int b_, k_;                                                                 \
+        const __m128i m_ = _mm_set1_epi64x((long long)(M));                         \
+        for (b_ = 0; b_ < (t); b_ += 2 * (J))                                       \
+            for (k_ = b_; k_ < b_ + (J); k_ += 2) {                                 \
+                __m128i *pu_ = (__m128i *)(void *)((a) + k_);                       \
+                __m128i *pv_ = (__m128i *)(void *)((a) + k_ + (J));                 \
+                __m128i u_ = _mm_loadu_si128(pu_), v_ = _mm_loadu_si128(pv_), x_;   \
+                x_ = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(u_, J), v_), m_);  \
+                _mm_storeu_si128(pu_, _mm_xor_si128(u_, _mm_slli_epi64(x_, J)));    \
+                _mm_storeu_si128(pv_, _mm_xor_si128(v_, x_));                       \
+            }                                                                       \
+    }
+
+/* sa__transpose_sse2 for t = 16, 32 or 64 with every round's shift count
+ * an immediate and no index arithmetic but the loops' (the same result). */
+SA_API void sa__transpose_fixed_sse2(uint64_t *a, int t) {
+    __m128i m, u, v, x, lo, hi;
+    int k;
+    if (t == 64) SA__TRANSPOSE_ROUND(a, 64, 32, 0x00000000FFFFFFFFull)
+    if (t >= 32) SA__TRANSPOSE_ROUND(a, t, 16, 0x0000FFFF0000FFFFull)
+    SA__TRANSPOSE_ROUND(a, t, 8, 0x00FF00FF00FF00FFull)
+    SA__TRANSPOSE_ROUND(a, t, 4, 0x0F0F0F0F0F0F0F0Full)
+    SA__TRANSPOSE_ROUND(a, t, 2, 0x3333333333333333ull)
+    m = _mm_set1_epi64x(0x5555555555555555ll);
+    for (k = 0; k < t; k += 4) {
+        __m128i *p0 = (__m128i *)(void *)(a + k), *p1 = (__m128i *)(void *)(a + k + 2);
+        u = _mm_loadu_si128(p0);
+        v = _mm_loadu_si128(p1);
+        lo = _mm_unpacklo_epi64(u, v); /* rows k, k+2 */
+        hi = _mm_unpackhi_epi64(u, v); /* rows k+1, k+3 */
+        x = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(lo, 1), hi), m);
+        lo = _mm_xor_si128(lo, _mm_slli_epi64(x, 1));
+        hi = _mm_xor_si128(hi, x);
+        _mm_storeu_si128(p0, _mm_unpacklo_epi64(lo, hi));
+        _mm_storeu_si128(p1, _mm_unpackhi_epi64(lo, hi));
+    }
+}
+#undef SA__TRANSPOSE_ROUND
+#endif
+
 /* Transpose the square bit matrix a of t x t (t a power of two, 1..64). */
 SA_API void sa__transpose_small(uint64_t *a, int t) {
     int i;
+#ifdef SA_SIMD_SSE2
+    if (t >= 16) {
+        sa__transpose_fixed_sse2(a, t);
+        return;
+    }
+#endif
     if (t <= 8) {
         uint64_t w = 0;
         for (i = 0; i < t; i++) w |= a[i] << (8 * i);
@@ -2509,6 +2561,19 @@ SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int
             gd[d] |= g;
             d = (d + 1) & 63;
         }
+    } else if (s <= 32) {
+        /* the free columns twice (bits j and j + s: column j), so that the
+         * rotation by d is one shift */
+        uint64_t fc2 = fc | (fc << s), low = sa__low_mask(s);
+        for (k = 0; k < s && fr && (fc2 & low); k++) {
+            uint64_t g = diag[d] & fr & (fc2 >> d), t = g << d;
+            fr &= ~g;
+            got |= g;
+            fc2 &= ~(t | (t >> s) | (t << s));
+            gd[d] |= g;
+            d = d + 1 == s ? 0 : d + 1;
+        }
+        fc = fc2 & low;
     } else {
         for (k = 0; k < s && fr && fc; k++) {
             uint64_t g = diag[d] & fr & sa__rotr_bf(fc, d, s);
@@ -2533,7 +2598,8 @@ SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *eff, const sa_read_buffe
     for (i = 0; i < n; i++) diag[i] = sa__rotr_bf(eff[i], i, s); /* i < s */
     sa__zero_words(diag + n, t - n);
     sa__transpose_small(diag, t);
-    if (bufs == NULL) {
+    if (bufs == NULL && n * m >= 256) {
+        /* (below 16 x 16 the branchy diagonal loop below is faster: measured) */
         uint64_t gd[64], matched = 0, fc = sa__low_mask(m), x;
         sa__zero_words(gd, t);
         if (a->rotary && a->network_inputs) {
