@@ -380,3 +380,30 @@ ST_TEST(wfa_fast_islip_paths_agree) {
         }
     }
 }
+
+/* The branch-free rotations equal the branchy ones; the transposes of the
+ * wrapped WFA equal brute force (and, for t >= 16, the SSE2 one with
+ * immediate shift counts equals the portable one). */
+ST_TEST(wfa_fast_rotations_and_transposes_equal_brute_force) {
+    uint64_t seed = 108, a[64], b[64];
+    int t, rep, i, j;
+    for (rep = 0; rep < 20000; rep++) {
+        int s = 1 + (int)st_rand_below(&seed, 64), d = (int)st_rand_below(&seed, (uint32_t)s);
+        uint64_t x = st_rand(&seed) & sa__low_mask(s);
+        ST_EQ_U64(sa__rotr(x, d, s), sa__rotr_bf(x, d, s));
+        ST_EQ_U64(sa__rotl(x, d, s), sa__rotl_bf(x, d, s));
+    }
+    for (t = 1; t <= 64; t <<= 1)
+        for (rep = 0; rep < 100; rep++) {
+            for (i = 0; i < t; i++) a[i] = b[i] = st_rand(&seed) & sa__low_mask(t);
+            sa__transpose_small(a, t);
+            for (i = 0; i < t; i++)
+                for (j = 0; j < t; j++) ST_EQ((b[j] >> i) & 1u, (a[i] >> j) & 1u);
+#ifdef SA_SIMD_SSE2
+            if (t >= 16) {
+                sa__transpose_portable(b, t);
+                for (i = 0; i < t; i++) ST_EQ_U64(b[i], a[i]);
+            }
+#endif
+        }
+}
