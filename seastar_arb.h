@@ -2445,7 +2445,16 @@ SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff)
     for (i = 0; i < a->num_inputs; i++) all |= req[i];
     SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
 #endif
+#ifdef SA_SIMD_SSE2
+    /* two rows per instruction (a plain -O2 build keeps the loop scalar) */
+    for (i = 0; i + 2 <= a->num_inputs; i += 2)
+        _mm_storeu_si128((__m128i *)(void *)(eff + i),
+                         _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + i)),
+                                       _mm_loadu_si128((const __m128i *)(const void *)(a->connect + i))));
+    if (i < a->num_inputs) eff[i] = req[i] & a->connect[i];
+#else
     for (i = 0; i < a->num_inputs; i++) eff[i] = req[i] & a->connect[i];
+#endif
 }
 
 /* ---------------- SPAA (seed 002 Section 3.3) ---------------- */
@@ -3083,6 +3092,30 @@ SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
     return sa__spaa_grant_lanes(a, col, NULL, match);
 }
 
+/* Hide a value from the optimiser (GCC and clang): it then cannot turn
+ * the mask arithmetic of a branch-free selection back into a branch that
+ * the data would make unpredictable. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SA__OPAQUE(v) __asm__("" : "+r"(v))
+#else
+#define SA__OPAQUE(v) ((void)0)
+#endif
+
+/* All ones when c is nonzero, else 0, opaque to the optimiser. */
+SA_API uint64_t sa__mask_if(int c) {
+    uint64_t m = (uint64_t)(c != 0);
+    SA__OPAQUE(m);
+    return 0 - m;
+}
+
+/* First set bit of x at or after position p (cyclically): branch-free
+ * sa__first_from (0 when x is 0). */
+SA_API int sa__first_from_bf(uint64_t x, int p) {
+    uint64_t h = x & (~(uint64_t)0 << p);
+    h |= x & ~sa__mask_if(h != 0); /* h, or x when h is 0 */
+    return sa__ctz64(h | (uint64_t)(h == 0));
+}
+
 /* ---------------- Wave-front arbiters (seed 002 Section 3.2) ---------------- */
 
 /* Non-wrapped WFA over the rows of `rows` in cyclic order from `first`,
@@ -3091,7 +3124,10 @@ SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
  * row was granted (Grant = Request and N and W; S = N and not Grant; E = W
  * and not Grant).  These signals only flow down and right, so evaluating the
  * rows one after the other, each taking its first free requested column,
- * gives exactly the wavefronts' result with one word operation per row. */
+ * gives exactly the wavefronts' result with one word operation per row.
+ * This is the path with read-port pairing (the twin check needs the rows
+ * in order) and when there are at least as many columns as rows;
+ * sa__wfa_by_columns is the path for fewer columns. */
 SA_API void sa__wfa_rows(const sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          uint64_t rows, int first, int col0, sa_match *mt) {
     /* The masks live in locals: the int8_t stores into mt may alias
@@ -3120,27 +3156,254 @@ SA_API void sa__wfa_rows(const sa_alloc *a, const uint64_t *eff, const sa_read_b
     mt->size = size;
 }
 
+/* Column masks of an n x m request matrix with n <= 16 and m <= 8: col[j]
+ * (bit i: rows[i] has bit j) for j = 0..7, zero at and above m.  Reads
+ * rows[0..n-1] only.  Portable version: the rows as two 8 x 8 byte
+ * matrices, each transposed in one word. */
+SA_API void sa__columns16x8_portable(const uint64_t *rows, int n, uint64_t *col) {
+    uint64_t w0 = 0, w1 = 0;
+    int i, j;
+    for (i = 0; i < n && i < 8; i++) w0 |= rows[i] << (8 * i);
+    for (i = 8; i < n; i++) w1 |= rows[i] << (8 * (i - 8));
+    w0 = sa__transpose8(w0);
+    w1 = sa__transpose8(w1);
+    for (j = 0; j < 8; j++) col[j] = ((w0 >> (8 * j)) & 0xFF) | (((w1 >> (8 * j)) & 0xFF) << 8);
+}
+
+#ifdef SA_SIMD_SSE2
+/* The rows[0..n-1] (n <= 16, each below 256) as the 16 bytes of a vector,
+ * zero beyond n. */
+SA_API __m128i sa__rows_to_bytes16(const uint64_t *rows, int n) {
+    __m128i v[8];
+    int k;
+    for (k = 0; k < 8; k++)
+        v[k] = 2 * k + 1 < n ? _mm_loadu_si128((const __m128i *)(const void *)(rows + 2 * k))
+             : 2 * k < n ? _mm_loadl_epi64((const __m128i *)(const void *)(rows + 2 * k))
+             : _mm_setzero_si128();
+    /* 64-bit lanes -> 16-bit lanes (with zero high halves) -> bytes */
+    v[0] = _mm_packus_epi16(_mm_packs_epi32(v[0], v[1]), _mm_packs_epi32(v[2], v[3]));
+    v[1] = _mm_packus_epi16(_mm_packs_epi32(v[4], v[5]), _mm_packs_epi32(v[6], v[7]));
+    return _mm_packus_epi16(v[0], v[1]);
+}
+
+/* SSE2 version of sa__columns16x8_portable: column j is the sign mask of
+ * the row bytes shifted left by 7 - j. */
+SA_API void sa__columns16x8_sse2(const uint64_t *rows, int n, uint64_t *col) {
+    __m128i b = sa__rows_to_bytes16(rows, n);
+    col[7] = (uint64_t)(unsigned)_mm_movemask_epi8(b);
+    col[6] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 1));
+    col[5] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 2));
+    col[4] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 3));
+    col[3] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 4));
+    col[2] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 5));
+    col[1] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 6));
+    col[0] = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi64(b, 7));
+}
+#endif
+
+/* Column masks of an n x m matrix, n <= 16, m <= 8 (SSE2 where present). */
+SA_API void sa__columns16x8(const uint64_t *rows, int n, uint64_t *col) {
+#ifdef SA_SIMD_SSE2
+    sa__columns16x8_sse2(rows, n, col);
+#else
+    sa__columns16x8_portable(rows, n, col);
+#endif
+}
+
+/* The lowest set bit of the first nonzero of x & c1, x & c2, x (priority
+ * classes; c1 within c2). */
+SA_API uint64_t sa__first_in_class(uint64_t x, uint64_t c1, uint64_t c2) {
+    uint64_t p = x & c2, q = x & c1;
+    p = p ? p : x;
+    p = q ? q : p;
+    return p & (0 - p);
+}
+
+/* WFA evaluated column by column (the fast path when there are fewer
+ * columns than rows, without read-port pairs).  The wavefronts' result is
+ * the unique assignment in which cell (i, j) is granted iff it is requested
+ * and no cell above it (in the cyclic row order) nor left of it (cyclic
+ * column order) is granted; taking the columns in their cyclic order from
+ * the start column, each granting its first free requesting row in the
+ * cyclic row order, evaluates the cells in another order the signals allow
+ * (column-major instead of row-major) and so gives the same result, in
+ * min(n, m) dependent steps of a few word operations.  Row order: the rows
+ * at or after `r` first, then the others (hi below); with the Rotary Rule
+ * (net != all rows) the network rows before the local ones, each class in
+ * that cyclic order.  mt must be empty. */
+SA_API void sa__wfa_by_columns(const sa_alloc *a, const uint64_t *col, int r, int c, uint64_t net,
+                               sa_match *mt) {
+    int n = a->num_inputs, m = a->num_outputs, k, j = c;
+    uint64_t all = sa__low_mask(n), hi = all & (~(uint64_t)0 << r), free_rows = all, outs = 0, x;
+    int8_t *in_of = mt->input_of, *out_of = mt->output_of;
+    if (net == all) {
+        for (k = 0; k < m; k++) {
+            uint64_t f = col[j] & free_rows, h = f & hi, p, g;
+            int t;
+            p = h ? h : f;
+            g = p & (0 - p);
+            free_rows ^= g;
+            t = sa__ctz64(g | ((uint64_t)1 << 63));
+            in_of[j] = (int8_t)(g ? t : -1);
+            outs |= (uint64_t)(g != 0) << j;
+            if (++j == m) j = 0;
+        }
+    } else {
+        /* Network rows from r, network rows before r, local rows from r,
+         * local rows before r. */
+        uint64_t nh = net & hi, lh = hi & ~net;
+        for (k = 0; k < m; k++) {
+            uint64_t f = col[j] & free_rows, g, p, q;
+            int t;
+            q = f & net;
+            p = f & lh;
+            p = p ? p : f;
+            p = q ? q : p;
+            q = f & nh;
+            p = q ? q : p;
+            g = p & (0 - p);
+            free_rows ^= g;
+            t = sa__ctz64(g | ((uint64_t)1 << 63));
+            in_of[j] = (int8_t)(g ? t : -1);
+            outs |= (uint64_t)(g != 0) << j;
+            if (++j == m) j = 0;
+        }
+    }
+    for (x = outs; x; x &= x - 1) {
+        int jj = sa__ctz64(x);
+        out_of[in_of[jj]] = (int8_t)jj;
+    }
+    mt->inputs = all & ~free_rows;
+    mt->outputs = outs;
+    mt->size = sa__bits(outs);
+}
+
+/* Index of the lowest set bit of a 32-bit word; x must not be 0. */
+SA_API unsigned sa__ctz32(uint32_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(x);
+#else
+    unsigned n = 0;
+    while (!(x & 1u)) { x >>= 1; n++; }
+    return n;
+#endif
+}
+
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+/* sa__wfa_by_columns for n <= 16, m <= 8 and no Rotary Rule, in SSE2 and
+ * without branches (but on m).  The rows are packed to one byte each with
+ * their bits rotated right by the start column, so that the columns come
+ * in their cyclic order as bits 0, 1, ...; the column masks are the byte
+ * sign masks of the row bytes shifted; the column steps are unrolled.
+ * Each step writes its column at its granted row of output_of (at the
+ * unused entry 16 when it grants nothing) and its row (16: none) to byte k
+ * of a word that is rotated into input_of at the end.  Same decisions as
+ * sa__wfa_by_columns (the tests compare them). */
+SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int c, sa_match *mt) {
+    int n = a->num_inputs, m = a->num_outputs;
+    uint64_t all = ((uint64_t)1 << n) - 1, hi = all & (~(uint64_t)0 << r), fr = all, w = 0, y, jj;
+    uint64_t lo8 = ~(uint64_t)0 >> (64 - 8 * m);
+    __m128i v0, v1, v2, v3, v4, v5, v6, v7, b;
+    const __m128i z = _mm_setzero_si128();
+    int8_t *out_of = mt->output_of;
+    /* Row by row 8-byte loads (eff was just written row by row: a 16-byte
+     * load spanning two of those stores could not be forwarded). */
+#define SA__LD1(i) ((i) < n || n == 16 ? _mm_loadl_epi64((const __m128i *)(const void *)(eff + (i))) : z)
+#define SA__LD2(k) _mm_unpacklo_epi64(SA__LD1(2 * (k)), SA__LD1(2 * (k) + 1))
+    v0 = SA__LD2(0); v1 = SA__LD2(1); v2 = SA__LD2(2); v3 = SA__LD2(3);
+    v4 = SA__LD2(4); v5 = SA__LD2(5); v6 = SA__LD2(6); v7 = SA__LD2(7);
+#undef SA__LD2
+#undef SA__LD1
+    /* rows as 16-bit lanes (high halves zero), each rotated right by c
+     * within m bits, then one byte per row */
+    v0 = _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+    v4 = _mm_packus_epi16(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+    {
+        const __m128i cm = _mm_cvtsi32_si128(m), cc = _mm_cvtsi32_si128(c);
+        const __m128i mask = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(0x10001u * ((1u << m) - 1))), 0);
+        v0 = _mm_and_si128(_mm_srl_epi16(_mm_or_si128(v0, _mm_sll_epi16(v0, cm)), cc), mask);
+        v4 = _mm_and_si128(_mm_srl_epi16(_mm_or_si128(v4, _mm_sll_epi16(v4, cm)), cc), mask);
+    }
+    b = _mm_packus_epi16(v0, v4);
+    /* byte k of jj: the column of step k, (c + k) mod m */
+    jj = 0x0706050403020100ull + 0x0101010101010101ull * (uint64_t)c;
+    jj -= (((jj + 0x0101010101010101ull * (uint64_t)(128 - m)) >> 7) & 0x0101010101010101ull) * (uint64_t)m;
+    /* Column step k (column c + k): the first free requesting row from r
+     * takes it; ti = its index (16: none).  Loop-carried: fr only. */
+#define SA__STEP(k, x) {                                                \
+        uint64_t e = (uint64_t)(unsigned)(x), eh = e & hi;              \
+        uint64_t f = e & fr, p = eh & fr, g;                            \
+        unsigned ti;                                                    \
+        p = p ? p : f;                                                  \
+        g = p & (0 - p);                                                \
+        fr ^= g;                                                        \
+        ti = sa__ctz32((uint32_t)p | 0x10000u);                         \
+        out_of[ti] = (int8_t)jj;                                        \
+        jj >>= 8;                                                       \
+        w |= (uint64_t)ti << (8 * (k));                                 \
+    }
+    SA__STEP(0, _mm_movemask_epi8(_mm_slli_epi64(b, 7)))
+    SA__STEP(1, _mm_movemask_epi8(_mm_slli_epi64(b, 6)))
+    SA__STEP(2, _mm_movemask_epi8(_mm_slli_epi64(b, 5)))
+    SA__STEP(3, _mm_movemask_epi8(_mm_slli_epi64(b, 4)))
+    SA__STEP(4, _mm_movemask_epi8(_mm_slli_epi64(b, 3)))
+    SA__STEP(5, _mm_movemask_epi8(_mm_slli_epi64(b, 2)))
+    SA__STEP(6, _mm_movemask_epi8(_mm_slli_epi64(b, 1)))
+    if (m > 7) SA__STEP(7, _mm_movemask_epi8(b))
+    else w |= (uint64_t)16 << 56;
+#undef SA__STEP
+    out_of[16] = -1; /* the steps that granted nothing wrote there */
+    /* input_of: byte k of w belongs to column (c + k) mod m; 16 -> -1 */
+    w = ((((w & lo8) << (8 * c)) | (((w & lo8) >> 1) >> (8 * (m - c) - 1))) & lo8) | (w & ~lo8);
+    w |= ((w >> 4) & 0x0101010101010101ull) * 0xFF;
+    memcpy(mt->input_of, &w, 8);
+    y = (~w >> 7) & 0x0101010101010101ull;
+    mt->outputs = (y * 0x0102040810204080ull) >> 56;
+    mt->size = (int)((y * 0x0101010101010101ull) >> 56);
+    mt->inputs = all & ~fr;
+}
+#endif
+
 /* WFA-base / WFA-rotary. */
 SA_API int sa__wfa(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t all = sa__low_mask(a->num_inputs), net = a->network_inputs;
-    int n = a->num_inputs, r = a->start_row, c = a->start_col;
-    if (a->rotary && net) {
-        /* Rotary Rule: the wavefronts start at a network input's row and all
-         * network rows precede the local rows. */
-        uint64_t next;
+    int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col;
+    int rotary = a->rotary && net;
+    if (bufs == NULL && m < n) {
+        /* fewer columns than rows: column by column */
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+        if (n <= 16 && m <= 8 && !rotary) {
+            sa__wfa16x8_sse2(a, eff, r, c, mt);
+        } else
+#endif
+        {
+            uint64_t col[64];
+            if (n <= 16 && m <= 8) sa__columns16x8(eff, n, col);
+            else sa__columns(eff, n, m, col);
+            sa__wfa_by_columns(a, col, r, c, rotary ? net : all, mt);
+        }
+    } else if (rotary) {
+        /* row by row: its branches are well predicted when rows rarely
+         * find nothing, and it costs fewer operations than a branch-free
+         * row step (measured) */
         sa__wfa_rows(a, eff, bufs, net, r, c, mt);
         sa__wfa_rows(a, eff, bufs, all & ~net, r, c, mt);
-        next = r + 1 < 64 ? net & (~(uint64_t)0 << (r + 1)) : 0;
+    } else {
+        sa__wfa_rows(a, eff, bufs, all, r, c, mt);
+    }
+    if (rotary) {
+        /* Rotary Rule: the wavefronts start at a network input's row and all
+         * network rows precede the local rows. */
+        uint64_t next = r + 1 < 64 ? net & (~(uint64_t)0 << (r + 1)) : 0;
         if (next == 0) {
             next = net;
-            c = c + 1 == a->num_outputs ? 0 : c + 1;
+            c = c + 1 == m ? 0 : c + 1;
         }
         a->start_row = (uint8_t)sa__ctz64(next);
     } else {
-        sa__wfa_rows(a, eff, bufs, all, r, c, mt);
         if (++r == n) {
             r = 0;
-            c = c + 1 == a->num_outputs ? 0 : c + 1;
+            c = c + 1 == m ? 0 : c + 1;
         }
         a->start_row = (uint8_t)r;
     }
@@ -3148,7 +3411,7 @@ SA_API int sa__wfa(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
     return mt->size;
 }
 
-/* Wrapped WFA over the rows in `rows`: the s x s matrix (s = max(n, m), the
+/* Wrapped WFA over the rows in `rows` (the path with read-port pairing): the s x s matrix (s = max(n, m), the
  * missing rows or columns never request) is split into the s wrapped
  * diagonals d = {(i, (i + d) mod s)}; their cells share no row and no column,
  * so a whole diagonal is evaluated at once, in the order p, p+1, ... from the
@@ -3174,22 +3437,164 @@ SA_API void sa__wfa_wrapped_rows(const sa_alloc *a, const uint64_t *diag, const 
     }
 }
 
-/* WFA wrapped (base or rotary). */
+/* Rotate the low s bits of x right by d, 0 <= d < s <= 64, without a
+ * branch (x has no bit at or above s). */
+SA_API uint64_t sa__rotr_bf(uint64_t x, int d, int s) {
+    return ((x >> d) | ((x << 1) << (s - d - 1))) & (~(uint64_t)0 >> (64 - s));
+}
+
+/* Rotate the low s bits of x left by d, 0 <= d < s <= 64, without a branch. */
+SA_API uint64_t sa__rotl_bf(uint64_t x, int d, int s) {
+    return ((x << d) | ((x >> 1) >> (s - d - 1))) & (~(uint64_t)0 >> (64 - s));
+}
+
+#ifdef SA_SIMD_SSE2
+/* One round of the block-swap transpose of a t x t bit matrix (t = 16, 32
+ * or 64) with J = the block size (J >= 2): rows k and k + J exchange their
+ * J x J blocks, two row pairs per instruction, the shift count an
+ * immediate. */
+#define SA__TRANSPOSE_ROUND(a, t, J, M) {                                           \
+        int b_, k_;                                                                 \
+        const __m128i m_ = _mm_set1_epi64x((long long)(M));                         \
+        for (b_ = 0; b_ < (t); b_ += 2 * (J))                                       \
+            for (k_ = b_; k_ < b_ + (J); k_ += 2) {                                 \
+                __m128i *pu_ = (__m128i *)(void *)((a) + k_);                       \
+                __m128i *pv_ = (__m128i *)(void *)((a) + k_ + (J));                 \
+                __m128i u_ = _mm_loadu_si128(pu_), v_ = _mm_loadu_si128(pv_), x_;   \
+                x_ = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(u_, J), v_), m_);  \
+                _mm_storeu_si128(pu_, _mm_xor_si128(u_, _mm_slli_epi64(x_, J)));    \
+                _mm_storeu_si128(pv_, _mm_xor_si128(v_, x_));                       \
+            }                                                                       \
+    }
+
+/* sa__transpose_sse2 for t = 16, 32 or 64 with every round's shift count
+ * an immediate and no index arithmetic but the loops' (the same result). */
+SA_API void sa__transpose_fixed_sse2(uint64_t *a, int t) {
+    __m128i m, u, v, x, lo, hi;
+    int k;
+    if (t == 64) SA__TRANSPOSE_ROUND(a, 64, 32, 0x00000000FFFFFFFFull)
+    if (t >= 32) SA__TRANSPOSE_ROUND(a, t, 16, 0x0000FFFF0000FFFFull)
+    SA__TRANSPOSE_ROUND(a, t, 8, 0x00FF00FF00FF00FFull)
+    SA__TRANSPOSE_ROUND(a, t, 4, 0x0F0F0F0F0F0F0F0Full)
+    SA__TRANSPOSE_ROUND(a, t, 2, 0x3333333333333333ull)
+    m = _mm_set1_epi64x(0x5555555555555555ll);
+    for (k = 0; k < t; k += 4) {
+        __m128i *p0 = (__m128i *)(void *)(a + k), *p1 = (__m128i *)(void *)(a + k + 2);
+        u = _mm_loadu_si128(p0);
+        v = _mm_loadu_si128(p1);
+        lo = _mm_unpacklo_epi64(u, v); /* rows k, k+2 */
+        hi = _mm_unpackhi_epi64(u, v); /* rows k+1, k+3 */
+        x = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(lo, 1), hi), m);
+        lo = _mm_xor_si128(lo, _mm_slli_epi64(x, 1));
+        hi = _mm_xor_si128(hi, x);
+        _mm_storeu_si128(p0, _mm_unpacklo_epi64(lo, hi));
+        _mm_storeu_si128(p1, _mm_unpackhi_epi64(lo, hi));
+    }
+}
+#undef SA__TRANSPOSE_ROUND
+#endif
+
+/* Transpose the square bit matrix a of t x t (t a power of two, 1..64). */
+SA_API void sa__transpose_small(uint64_t *a, int t) {
+    int i;
+#ifdef SA_SIMD_SSE2
+    if (t >= 16) {
+        sa__transpose_fixed_sse2(a, t);
+        return;
+    }
+#endif
+    if (t <= 8) {
+        uint64_t w = 0;
+        for (i = 0; i < t; i++) w |= a[i] << (8 * i);
+        w = sa__transpose8(w);
+        for (i = 0; i < t; i++) a[i] = (w >> (8 * i)) & 0xFF;
+    } else {
+        sa__transpose(a, t);
+    }
+}
+
+/* One pass of the wrapped WFA without read-port pairs over the rows of
+ * `rows`: the diagonals from p, each granting at once its requested cells
+ * whose row and column are free (*fr, *fc), its grants OR-ed into gd[d]
+ * (bit i: cell (i, (i + d) mod s)).  No branch but the loop's: the
+ * matching is read from gd afterwards. */
+SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int p,
+                                 uint64_t *matched, uint64_t *fc_io, uint64_t *gd) {
+    uint64_t fr = rows & ~*matched, fc = *fc_io, got = 0;
+    int k, d = p;
+    if (s == 64) {
+        /* plain 64-bit rotations (one instruction each) */
+        for (k = 0; k < 64 && fr && fc; k++) {
+            uint64_t g = diag[d] & fr & ((fc >> d) | (fc << ((64 - d) & 63)));
+            fr &= ~g;
+            got |= g;
+            fc &= ~((g << d) | (g >> ((64 - d) & 63)));
+            gd[d] |= g;
+            d = (d + 1) & 63;
+        }
+    } else if (s <= 32) {
+        /* the free columns twice (bits j and j + s: column j), so that the
+         * rotation by d is one shift */
+        uint64_t fc2 = fc | (fc << s), low = sa__low_mask(s);
+        for (k = 0; k < s && fr && (fc2 & low); k++) {
+            uint64_t g = diag[d] & fr & (fc2 >> d), t = g << d;
+            fr &= ~g;
+            got |= g;
+            fc2 &= ~(t | (t >> s) | (t << s));
+            gd[d] |= g;
+            d = d + 1 == s ? 0 : d + 1;
+        }
+        fc = fc2 & low;
+    } else {
+        for (k = 0; k < s && fr && fc; k++) {
+            uint64_t g = diag[d] & fr & sa__rotr_bf(fc, d, s);
+            fr &= ~g;
+            got |= g;
+            fc &= ~sa__rotl_bf(g, d, s);
+            gd[d] |= g;
+            d = d + 1 == s ? 0 : d + 1;
+        }
+    }
+    *matched |= got;
+    *fc_io = fc;
+}
+
+/* WFA wrapped (base or rotary).  Without read-port pairs the diagonals
+ * record their grants (sa__wfa_wrapped_pass) and the matching is read back
+ * through one more transpose, with no branch per diagonal or per grant. */
 SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t diag[64];
     int i, n = a->num_inputs, m = a->num_outputs;
     int s = n > m ? n : m, t = sa__pow2_at_least(s);
-    for (i = 0; i < n; i++) diag[i] = sa__rotr(eff[i], i % s, s);
+    for (i = 0; i < n; i++) diag[i] = sa__rotr_bf(eff[i], i, s); /* i < s */
     sa__zero_words(diag + n, t - n);
-    if (s <= 8) {
-        uint64_t w = 0;
-        for (i = 0; i < s; i++) w |= diag[i] << (8 * i);
-        w = sa__transpose8(w);
-        for (i = 0; i < s; i++) diag[i] = (w >> (8 * i)) & 0xFF;
-    } else {
-        sa__transpose(diag, t);
-    }
-    if (a->rotary && a->network_inputs) {
+    sa__transpose_small(diag, t);
+    if (bufs == NULL && n * m >= 256) {
+        /* (below 16 x 16 the branchy diagonal loop below is faster: measured) */
+        uint64_t gd[64], matched = 0, fc = sa__low_mask(m), x;
+        sa__zero_words(gd, t);
+        if (a->rotary && a->network_inputs) {
+            sa__wfa_wrapped_pass(diag, a->network_inputs, s, a->start_col, &matched, &fc, gd);
+            sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs, s, a->start_col,
+                                 &matched, &fc, gd);
+        } else {
+            sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, &matched, &fc, gd);
+        }
+        sa__transpose_small(gd, t); /* gd[i]: bit d set when row i won on diagonal d */
+        for (i = 0; i < n; i++) {
+            uint64_t g = gd[i];
+            int j = i + sa__ctz64(g | (uint64_t)(g == 0));
+            j -= s & (int)sa__mask_if(j >= s);
+            mt->output_of[i] = (int8_t)(j | (int)~sa__mask_if(g != 0));
+        }
+        for (x = matched; x; x &= x - 1) {
+            i = sa__ctz64(x);
+            mt->input_of[mt->output_of[i]] = (int8_t)i;
+        }
+        mt->inputs = matched;
+        mt->outputs = sa__low_mask(m) & ~fc;
+        mt->size = sa__bits(matched);
+    } else if (a->rotary && a->network_inputs) {
         sa__wfa_wrapped_rows(a, diag, bufs, a->network_inputs, s, a->start_col, mt);
         sa__wfa_wrapped_rows(a, diag, bufs, sa__low_mask(n) & ~a->network_inputs, s, a->start_col, mt);
     } else {
@@ -3261,11 +3666,192 @@ SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_r
     return mt->size - before;
 }
 
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+/* Byte-matrix helpers of the 16 x 8 iSLIP path: a request matrix of up to
+ * 16 rows (inputs) and 8 columns (outputs) is one vector, row i in byte i,
+ * column j in bit j. */
+
+/* The rows[0..n-1] (n <= 16, each below 256) as bytes, zero beyond n;
+ * 8-byte loads (rows just written one by one forward to them). */
+SA_API __m128i sa__rows_bytes16(const uint64_t *rows, int n) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i v0, v1, v2, v3, v4, v5, v6, v7;
+#define SA__LD1(i) ((i) < n || n == 16 ? _mm_loadl_epi64((const __m128i *)(const void *)(rows + (i))) : z)
+#define SA__LD2(k) _mm_unpacklo_epi64(SA__LD1(2 * (k)), SA__LD1(2 * (k) + 1))
+    v0 = SA__LD2(0); v1 = SA__LD2(1); v2 = SA__LD2(2); v3 = SA__LD2(3);
+    v4 = SA__LD2(4); v5 = SA__LD2(5); v6 = SA__LD2(6); v7 = SA__LD2(7);
+#undef SA__LD2
+#undef SA__LD1
+    v0 = _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+    v4 = _mm_packus_epi16(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+    return _mm_packus_epi16(v0, v4);
+}
+
+/* Every byte: the OR of all 16 bytes (the nonempty columns). */
+SA_API __m128i sa__bytes_or_all(__m128i x) {
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0x4E));
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0xB1));
+    x = _mm_or_si128(x, _mm_or_si128(_mm_srli_epi32(x, 16), _mm_slli_epi32(x, 16)));
+    return _mm_or_si128(x, _mm_or_si128(_mm_srli_epi16(x, 8), _mm_slli_epi16(x, 8)));
+}
+
+/* Byte i: the OR of bytes 0..i (per column, the rows at or below). */
+SA_API __m128i sa__bytes_prefix_or(__m128i x) {
+    x = _mm_or_si128(x, _mm_slli_si128(x, 1));
+    x = _mm_or_si128(x, _mm_slli_si128(x, 2));
+    x = _mm_or_si128(x, _mm_slli_si128(x, 4));
+    return _mm_or_si128(x, _mm_slli_si128(x, 8));
+}
+
+/* Per byte: the index of its one set bit (0 when none). */
+SA_API __m128i sa__bytes_bit_index(__m128i x) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i b0 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xAA)), z), _mm_set1_epi8(1));
+    __m128i b1 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xCC)), z), _mm_set1_epi8(2));
+    __m128i b2 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xF0)), z), _mm_set1_epi8(4));
+    return _mm_or_si128(_mm_or_si128(b0, b1), b2);
+}
+
+/* Per byte: 0xFF << p for p = the byte (0..7): the columns at or after a
+ * round-robin pointer. */
+SA_API __m128i sa__bytes_from(__m128i p) {
+    __m128i x = _mm_set1_epi8(-1), c;
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(1)), _mm_set1_epi8(1));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_set1_epi8(1)));
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(2)), _mm_set1_epi8(2));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_xor_si128(x, _mm_and_si128(_mm_slli_epi16(x, 2), _mm_set1_epi8((char)0xFC)))));
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(4)), _mm_set1_epi8(4));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_xor_si128(x, _mm_and_si128(_mm_slli_epi16(x, 4), _mm_set1_epi8((char)0xF0)))));
+    return x;
+}
+
+/* The byte matrix x (16 rows x 8 columns) by columns: 16-bit lane j holds
+ * column j (bit i: row i), by sa__transpose8 in both 64-bit halves. */
+SA_API __m128i sa__bytes_to_columns(__m128i x) {
+    __m128i t;
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
+    return _mm_unpacklo_epi8(x, _mm_unpackhi_epi64(x, x));
+}
+
+/* Per 16-bit lane: the index of its one set bit (0 when none). */
+SA_API __m128i sa__lanes_bit_index(__m128i x) {
+    const __m128i z = _mm_setzero_si128();
+#define SA__BIT(mask, v) _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(x, _mm_set1_epi16((short)(mask))), z), \
+                                          _mm_set1_epi16(v))
+    return _mm_or_si128(_mm_or_si128(SA__BIT(0xAAAA, 1), SA__BIT(0xCCCC, 2)),
+                        _mm_or_si128(SA__BIT(0xF0F0, 4), SA__BIT(0xFF00, 8)));
+#undef SA__BIT
+}
+
+/* The output pointers as a byte matrix: bit j of byte i set when
+ * i >= out_ptr[j] (rows k and k + 8 from one byte compare each). */
+SA_API __m128i sa__pointer_rows(const uint8_t *out_ptr) {
+    __m128i o = _mm_loadl_epi64((const __m128i *)(const void *)out_ptr), v = _mm_setzero_si128();
+    o = _mm_unpacklo_epi64(o, o);
+#define SA__ROWS(k) v = _mm_insert_epi16(v, _mm_movemask_epi8(_mm_cmpgt_epi8(                    \
+        _mm_set_epi8(k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9,                      \
+                     k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1), o)), k)
+    SA__ROWS(0); SA__ROWS(1); SA__ROWS(2); SA__ROWS(3);
+    SA__ROWS(4); SA__ROWS(5); SA__ROWS(6); SA__ROWS(7);
+#undef SA__ROWS
+    /* word k: row k (low byte), row k + 8 (high byte) */
+    return _mm_packus_epi16(_mm_and_si128(v, _mm_set1_epi16(0xFF)), _mm_srli_epi16(v, 8));
+}
+
+/* iSLIP-k (mode 1) and separable output-first (mode 2) for n <= 16 inputs
+ * and m <= 8 outputs without read-port pairs, on the byte matrix, all
+ * arbiters of a phase at once and without a branch on the requests: a
+ * grant is, per column, the first row at or after the output's pointer
+ * among the requesting rows (rows at or after it if any: a per-column
+ * "any" test; then the first row: an exclusive prefix OR); an accept is,
+ * per row, the lowest bit of the grants at or after the input's pointer,
+ * else of all its grants.  The pointers stay indices, turned into byte
+ * masks on the way in (compares; three conditional shifts) and back on the
+ * way out (bit indices per byte, and per column after a transpose).  Same
+ * decisions as sa__request_grant_accept (the tests compare them). */
+SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int iterations,
+                              sa_match *mt) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i b = sa__rows_bytes16(eff, a->num_inputs), acc = z, col = z, lanes = z, bits = z;
+    int n = a->num_inputs, m = a->num_outputs, it, later = 0;
+    __m128i none, cnt;
+    for (it = 0; iterations < 0 || it < iterations; it++) {
+        __m128i h, s, g, q, ac, ip;
+        /* Grant: per column the first requesting row from the pointer. */
+        h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
+        s = _mm_or_si128(h, _mm_andnot_si128(sa__bytes_or_all(h), b));
+        g = _mm_andnot_si128(_mm_slli_si128(sa__bytes_prefix_or(s), 1), s);
+        /* Accept: per row the first grant from the pointer. */
+        ip = _mm_loadu_si128((const __m128i *)(const void *)a->in_ptr);
+        q = sa__bytes_from(ip);
+        h = _mm_and_si128(g, q);
+        s = _mm_or_si128(h, _mm_and_si128(_mm_cmpeq_epi8(h, z), g));
+        ac = _mm_and_si128(s, _mm_sub_epi8(z, s));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(ac, z)) == 0xFFFF) break; /* no new match */
+        if (it == 0) {
+            /* input pointers past the accepted grant */
+            __m128i nx, keep = _mm_cmpeq_epi8(ac, z), upd, ucol;
+            bits = sa__bytes_bit_index(ac);
+            nx = _mm_add_epi8(bits, _mm_set1_epi8(1));
+            nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)m)), nx);
+            _mm_storeu_si128((__m128i *)(void *)a->in_ptr,
+                             _mm_or_si128(_mm_and_si128(keep, ip), _mm_andnot_si128(keep, nx)));
+            /* output pointers past the accepted grant (1) or the grant (2) */
+            col = sa__bytes_to_columns(ac);
+            lanes = sa__lanes_bit_index(col);
+            ucol = col;
+            upd = lanes;
+            if (mode == 2) {
+                ucol = sa__bytes_to_columns(g);
+                upd = sa__lanes_bit_index(ucol);
+            }
+            upd = _mm_add_epi16(upd, _mm_set1_epi16(1));
+            upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)n)), upd);
+            keep = _mm_cmpeq_epi16(ucol, z);
+            upd = _mm_or_si128(_mm_andnot_si128(keep, upd),
+                               _mm_and_si128(keep, _mm_unpacklo_epi8(_mm_loadl_epi64(
+                                   (const __m128i *)(const void *)a->out_ptr), z)));
+            _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, z));
+        } else {
+            later = 1;
+        }
+        acc = _mm_or_si128(acc, ac);
+        if (it + 1 == iterations) break;
+        /* drop the matched rows and columns */
+        b = _mm_andnot_si128(sa__bytes_or_all(acc), _mm_and_si128(b, _mm_cmpeq_epi8(acc, z)));
+    }
+    if (later) {
+        col = sa__bytes_to_columns(acc);
+        lanes = sa__lanes_bit_index(col);
+        bits = sa__bytes_bit_index(acc);
+    }
+    /* input_of per column, output_of per row (-1: none) */
+    none = _mm_cmpeq_epi16(col, z);
+    _mm_storel_epi64((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(lanes, none), z));
+    none = _mm_cmpeq_epi8(acc, z);
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(bits, none));
+    mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
+    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(col, z), z)) & 0xFFu;
+    cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z); /* matched rows */
+    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
+    return mt->size;
+}
+#endif
+
 /* PIM-k / iSLIP-k. */
 SA_API int sa__iterative(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          int mode, sa_match *mt) {
     uint64_t col[64];
     int it;
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    if (mode != 0 && bufs == NULL && a->num_inputs <= 16 && a->num_outputs <= 8)
+        return sa__islip16x8_sse2(a, eff, mode, a->iterations, mt);
+#endif
     sa__columns(eff, a->num_inputs, a->num_outputs, col);
     for (it = 0; a->iterations < 0 || it < a->iterations; it++)
         if (sa__request_grant_accept(a, col, bufs, mode, it == 0, mt) == 0) break;
@@ -3891,27 +4477,81 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 
 /* ---------------- Separable allocators and OPF ---------------- */
 
+#ifdef SA_SIMD_SSE2
+/* Mask of the candidates (bits of req) holding the highest priority among
+ * prio[0..n-1], 16 <= n <= 64, reading only those bytes: 16-byte chunks at
+ * 0, 16, ... and, when n is not a multiple of 16, one ending at n (it
+ * overlaps the previous one, which changes neither the maximum nor the
+ * ties).  The candidates' bytes are kept by a byte mask, the maximum is
+ * taken 16 bytes at a time and the ties are the byte compare masks.  Same
+ * result as sa__oldest_portable (the tests compare them). */
+SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int n) {
+    __m128i v0, v1, v2, v3, e, lo, hi, mx;
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
+    uint64_t ties, w;
+    /* the 16 candidate bits of chunk k in bits 16k..16k+15 of w */
+    w = n == 64 ? req
+        : (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
+#if defined(__x86_64__) || defined(_M_X64)
+    e = _mm_cvtsi64_si128((long long)w);
+#else
+    e = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)(uint32_t)w), _mm_cvtsi32_si128((int)(uint32_t)(w >> 32)));
+#endif
+    e = _mm_unpacklo_epi8(e, e);                   /* each byte of w twice */
+    lo = _mm_unpacklo_epi16(e, e);                 /* bytes 0-3 of w, 4 times each */
+    hi = _mm_unpackhi_epi16(e, e);                 /* bytes 4-7 */
+#define SA__CHUNK(o, x) _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(prio + (o))), \
+                                      _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
+    v0 = SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo));
+    v1 = SA__CHUNK(o1, _mm_unpackhi_epi32(lo, lo));
+    v2 = SA__CHUNK(o2, _mm_unpacklo_epi32(hi, hi));
+    v3 = SA__CHUNK(o3, _mm_unpackhi_epi32(hi, hi));
+#undef SA__CHUNK
+    /* the maximum, then in every byte */
+    mx = _mm_max_epu8(_mm_max_epu8(v0, v1), _mm_max_epu8(v2, v3));
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0x4E));
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0xB1));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi32(mx, 16), _mm_slli_epi32(mx, 16)));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
+    ties = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, mx)) |
+           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, mx)) << o1) |
+           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, mx)) << o2) |
+           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v3, mx)) << o3);
+    /* a non-candidate's masked byte is 0: it ties only with a maximum of 0 */
+    return ties & req;
+}
+#endif
+
+/* Mask of the candidates holding the highest priority (cand != 0; prio[0..
+ * n-1] may be read): SSE2 chunks when there are at least 16 bytes (no
+ * branch on the candidates), else the shared oldest-candidate search. */
+SA_API uint64_t sa__top_priority_sep(uint64_t cand, const uint8_t *prio, int n) {
+#ifdef SA_SIMD_SSE2
+    if (n == 64) return sa__top_priority_row_sse2(cand, prio, 64); /* constant offsets */
+    if (n >= 16) return sa__top_priority_row_sse2(cand, prio, n);
+#endif
+    return sa__top_priority_n(cand, prio, n);
+}
+
 /* Round-robin choice among the highest-priority candidates. */
 SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int n, int pointer) {
-    if (prio != NULL && cand != 0) cand = sa__top_priority_n(cand, prio, n);
+    if (prio != NULL && cand != 0) cand = sa__top_priority_sep(cand, prio, n);
     return sa__first_from(cand, pointer);
 }
 
-/* Input-first separable allocation (OPF when prio is given): each input
- * arbiter nominates one request, each output arbiter grants one nomination;
- * the two pointers of each completed match move just past the winner (a
- * losing input keeps its pointer, as in iSLIP, so that the inputs do not
- * move in lockstep). */
-SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
-                               const sa_read_buffer *bufs, sa_match *mt) {
+/* Input-first separable allocation (OPF when prio is given) with read-port
+ * pairing: as sa__separable_input, each odd read port nominating after its
+ * even twin so that it can skip outputs that would need the same packet. */
+SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
+                                     const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t col[SA_ALLOC_MAX], outs = 0, o;
     uint8_t colprio[SA_ALLOC_MAX];
     int8_t nom[SA_ALLOC_MAX];
     int i, j, n = a->num_inputs, m = a->num_outputs;
-    int pairs = a->read_port_pairs && bufs != NULL;
     for (i = 0; i < n; i++) {
         uint64_t r = eff[i];
-        if (pairs && (i & 1)) r &= ~sa__twin_block(bufs, i, nom[i - 1]);
+        if (i & 1) r &= ~sa__twin_block(bufs, i, nom[i - 1]);
         j = sa__rr_prio(r, prio ? prio + (size_t)i * (size_t)m : NULL, m, a->in_ptr[i]);
         nom[i] = (int8_t)j;
         colprio[i] = 0; /* read (masked off) by the SSE2 priority search */
@@ -3932,6 +4572,55 @@ SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *
     return mt->size;
 }
 
+/* Input-first separable allocation (OPF when prio is given): each input
+ * arbiter nominates one request, each output arbiter grants one nomination;
+ * the two pointers of each completed match move just past the winner (a
+ * losing input keeps its pointer, as in iSLIP, so that the inputs do not
+ * move in lockstep).
+ *
+ * The output arbiters run all at once: each nomination carries the key
+ * (priority << 8) | (255 - d), d its input's round-robin distance from the
+ * output's pointer, and each output keeps the largest key it receives; that
+ * is exactly its highest-priority nominator, the first from its pointer
+ * among equals.  No branch depends on the requests but the choice of the
+ * priority search and the loops' ends. */
+SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
+                               const sa_read_buffer *bufs, sa_match *mt) {
+    uint64_t best[SA_ALLOC_MAX], outs = 0, o, ins = 0;
+    int i, n = a->num_inputs, m = a->num_outputs, size = 0;
+    if (a->read_port_pairs && bufs != NULL) return sa__separable_input_pairs(a, eff, prio, bufs, mt);
+    sa__zero_words(best, m);
+    for (i = 0; i < n; i++) {
+        uint64_t r = eff[i], key, b, live;
+        int j, d;
+        if (prio != NULL && r != 0) r = sa__top_priority_sep(r, prio + (size_t)i * (size_t)m, m);
+        j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
+        live = sa__mask_if(r != 0);               /* no nomination: key 0 changes nothing */
+        d = i + n - a->out_ptr[j];
+        d -= d >= n ? n : 0;
+        key = (uint64_t)(255 - d);
+        if (prio != NULL) key |= (uint64_t)prio[(size_t)i * (size_t)m + (size_t)j] << 8;
+        key &= live;
+        b = best[j];
+        best[j] = key > b ? key : b;
+        outs |= ((uint64_t)1 << j) & live;
+    }
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o), w = a->out_ptr[j] + 255 - (int)(best[j] & 255);
+        w = w >= n ? w - n : w;
+        mt->output_of[w] = (int8_t)j;
+        mt->input_of[j] = (int8_t)w;
+        ins |= (uint64_t)1 << w;
+        size++;
+        a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
+        a->in_ptr[w] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+    }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = size;
+    return size;
+}
+
 /* Output-first separable allocation: each output arbiter grants one
  * requester, each input arbiter accepts one grant; each round-robin pointer
  * moves just past its own arbiter's winner (an output's pointer moves even
@@ -3939,6 +4628,10 @@ SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *
 SA_API int sa__separable_output(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                                 sa_match *mt) {
     uint64_t col[64];
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    if (bufs == NULL && a->num_inputs <= 16 && a->num_outputs <= 8)
+        return sa__islip16x8_sse2(a, eff, 2, 1, mt);
+#endif
     sa__columns(eff, a->num_inputs, a->num_outputs, col);
     sa__request_grant_accept(a, col, bufs, 2, 1, mt);
     return mt->size;

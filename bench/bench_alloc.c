@@ -7,7 +7,13 @@
  *
  * followed by a second table comparing mean matching sizes at 8x8 and
  * density 0.5 with the values BookSim2's allocators reach on the same kind
- * of sets (issue 3).  Usage: bench_alloc [--quick]
+ * of sets (issue 3).  Usage:
+ *
+ *   bench_alloc [--quick] [--only NAME] [--size NxM] [--density D]
+ *
+ * --only/--size/--density restrict the first table to one allocator (its
+ * name as printed), one size, one density (to iterate fast); with any of
+ * them the second table and the calibration row are left out.
  */
 #include <stdio.h>
 #include <string.h>
@@ -99,15 +105,34 @@ static double time_variant(const variant *v, int n, int m, int iters, int repeat
 int main(int argc, char **argv) {
     static const int sizes[][2] = { {7, 7}, {16, 7}, {8, 8}, {16, 16}, {32, 32}, {64, 64} };
     static const double dens[] = { 0.25, 0.5, 0.9 };
-    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int quick = 0, filtered = 0, only_n = 0, only_m = 0, arg;
+    const char *only = NULL;
+    double only_d = -1;
     int si, di, v;
+    for (arg = 1; arg < argc; arg++) {
+        if (strcmp(argv[arg], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[arg], "--only") == 0 && arg + 1 < argc) only = argv[++arg], filtered = 1;
+        else if (strcmp(argv[arg], "--size") == 0 && arg + 1 < argc) {
+            if (sscanf(argv[++arg], "%dx%d", &only_n, &only_m) != 2) return 2;
+            filtered = 1;
+        } else if (strcmp(argv[arg], "--density") == 0 && arg + 1 < argc) {
+            only_d = atof(argv[++arg]);
+            filtered = 1;
+        } else {
+            fprintf(stderr, "usage: bench_alloc [--quick] [--only NAME] [--size NxM] [--density D]\n");
+            return 2;
+        }
+    }
     printf("allocator,inputs,outputs,density,ns_per_alloc,mean_matches\n");
     for (si = 0; si < 6; si++)
         for (di = 0; di < 3; di++) {
             int n = sizes[si][0], m = sizes[si][1];
-            fill_pool(n, m, dens[di]);
+            fill_pool(n, m, dens[di]); /* always: the same pools as a full run */
+            if (only_n && (n != only_n || m != only_m)) continue;
+            if (only_d >= 0 && (only_d < dens[di] - 0.001 || only_d > dens[di] + 0.001)) continue;
             for (v = 0; v < NVARIANTS; v++) {
                 double mean = 0, ns;
+                if (only && strcmp(only, variants[v].name) != 0) continue;
                 int cells = n * m;
                 int iters = (quick ? 20000 : 200000) / (cells / 49 + 1);
                 if (variants[v].kind == SA_ALLOC_MCM || variants[v].iterations != 1) iters /= 4;
@@ -117,6 +142,7 @@ int main(int argc, char **argv) {
                 fflush(stdout);
             }
         }
+    if (filtered) return 0;
     /* Mean matching sizes at 8x8, density 0.5, over 100000 sets, next to the
      * values BookSim2's allocators give on the same kind of sets. */
     {
