@@ -1319,27 +1319,6 @@ SA_API int sa_rng_pick(sa_rng *rng, uint64_t mask) {
     return sa__select_bit_counted(mask, p, (int)sa_rng_below(rng, (uint32_t)(p >> 56)));
 }
 
-/* sa_rng_pick for mask != 0 without a branch on "one bit or more": a
- * single bit still consumes no random number (the generator's state then
- * advances by 0 and the draw, always 0 below 1, is not used), so the
- * sequence is exactly sa_rng_pick's. */
-SA_API int sa__rng_pick_nonzero(sa_rng *rng, uint64_t mask) {
-    uint64_t p = sa__prefix_counts(mask), z, prod;
-    uint32_t c = (uint32_t)(p >> 56);
-    uint64_t several = (uint64_t)((mask & (mask - 1)) != 0);
-    z = (rng->state += (0 - several) & 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    prod = (z >> 32) * (uint64_t)c;
-    if ((uint32_t)prod < c) {
-        /* rare (and never with c = 1): Lemire's rejection, as sa_rng_below */
-        uint32_t threshold = (uint32_t)(0u - c) % c;
-        while ((uint32_t)prod < threshold) prod = (sa_rng_next(rng) >> 32) * (uint64_t)c;
-    }
-    return sa__select_bit_counted(mask, p, (int)(prod >> 32));
-}
-
 /* ---- PIM's chunked 16-bit draws (see "PIM draw protocol" in 2.4) ---- */
 
 /* The SplitMix64 finaliser: sa_rng_next returns sa__rng_mix(state) of the
@@ -2505,7 +2484,7 @@ SA_API __m128i sa__bit_index16_sse2(__m128i v) {
  * from one-hot nomination bytes x, 16 rows: one movemask per output,
  * combined in two 64-bit words (lwo 4: 16-bit lanes; lwo 3: bytes, rows
  * 8..15 of x zero). */
-SA_API __m128i sa__columns16x8_sse2(__m128i x, int lwo) {
+SA_API __m128i sa__spaa_columns16x8_sse2(__m128i x, int lwo) {
     /* Doubling every byte moves the next lower bit to the top. */
     uint64_t m7 = (unsigned)_mm_movemask_epi8(x), m6, m5, m4, m3, m2, m1, m0;
     x = _mm_add_epi8(x, x);
@@ -2598,7 +2577,7 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
  * (16 byte lanes) and their rank bits kin. */
 #define SA__SPAA_SMALL_GRANT(LWO) \
     /* Nominating inputs of each output: the output bank's lanes. */ \
-    col = sa__columns16x8_sse2(x, LWO); \
+    col = sa__spaa_columns16x8_sse2(x, LWO); \
     if (a->rotary && a->network_inputs) { \
         __m128i nw = LWO == 4 ? _mm_set1_epi16((short)a->network_inputs) \
                               : _mm_set1_epi8((char)a->network_inputs); \
@@ -3621,14 +3600,15 @@ SA_API uint64_t sa__unblocked(const sa_alloc *a, const sa_read_buffer *bufs, con
 
 /* ---------------- PIM-k and iSLIP-k (seed 002 Section 3.1) ---------------- */
 
-/* One request-grant-accept iteration over the unmatched ports.  mode 0:
- * PIM (random grant and accept); 1: iSLIP (round-robin, pointers move only
- * on accepted grants and only when first = 1, the first iteration); 2:
+/* One request-grant-accept iteration of round-robin arbiters over the
+ * unmatched ports (PIM has its own functions below).  mode 1: iSLIP
+ * (pointers move only on accepted grants and only when first = 1, the
+ * first iteration); 2:
  * separable output-first (round-robin, every arbiter's pointer moves past
  * its own winner, accepted or not).  Returns the number of new matches. */
 SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_read_buffer *bufs,
                                     int mode, int first, sa_match *mt) {
-    uint64_t grants[SA_ALLOC_MAX], granted = 0, o, g;
+    uint64_t grants[SA_ALLOC_MAX + 1], granted = 0, o, g;
     uint64_t free_in = sa__low_mask(a->num_inputs) & ~mt->inputs;
     int before = mt->size, m = a->num_outputs;
     sa__zero_words(grants, a->num_inputs);
@@ -3638,13 +3618,8 @@ SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_r
         uint64_t c = col[j] & free_in;
         if (c == 0) continue;
         c = sa__unblocked(a, bufs, mt, c, j);
-        if (mode) {
-            i = sa__first_from(c, a->out_ptr[j]);
-            if (mode == 2 && i >= 0) a->out_ptr[j] = (uint8_t)(i + 1 == a->num_inputs ? 0 : i + 1);
-        } else {
-            if (a->rotary && (c & a->network_inputs)) c &= a->network_inputs;
-            i = c ? sa__rng_pick_nonzero(&a->rng, c) : -1;
-        }
+        i = sa__first_from(c, a->out_ptr[j]);
+        if (mode == 2 && i >= 0) a->out_ptr[j] = (uint8_t)(i + 1 == a->num_inputs ? 0 : i + 1);
         if (i < 0) continue;
         granted |= (uint64_t)1 << i;
         grants[i] |= (uint64_t)1 << j;
@@ -3655,7 +3630,7 @@ SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_r
         int i = sa__ctz64(g), j;
         uint64_t gi = grants[i] & ~sa__blocked(a, bufs, mt, i);
         if (gi == 0) continue;
-        j = mode ? sa__first_from(gi, a->in_ptr[i]) : sa__rng_pick_nonzero(&a->rng, gi);
+        j = sa__first_from(gi, a->in_ptr[i]);
         sa__match_add(mt, i, j);
         if (mode == 2) a->in_ptr[i] = (uint8_t)(j + 1 == m ? 0 : j + 1);
         if (mode == 1 && first) {
@@ -3843,13 +3818,13 @@ SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int it
 }
 #endif
 
-/* PIM-k / iSLIP-k. */
+/* iSLIP-k (mode 1) and separable output-first (mode 2, one iteration). */
 SA_API int sa__iterative(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
                          int mode, sa_match *mt) {
     uint64_t col[64];
     int it;
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
-    if (mode != 0 && bufs == NULL && a->num_inputs <= 16 && a->num_outputs <= 8)
+    if (bufs == NULL && a->num_inputs <= 16 && a->num_outputs <= 8)
         return sa__islip16x8_sse2(a, eff, mode, a->iterations, mt);
 #endif
     sa__columns(eff, a->num_inputs, a->num_outputs, col);
@@ -3895,7 +3870,7 @@ SA_API int sa__iterative(sa_alloc *a, const uint64_t *eff, const sa_read_buffer 
 /* PIM, general path (any size, read-port pairing): eff are the effective
  * requests, mt is empty on entry. */
 SA_API int sa__pim_general(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
-    uint64_t col[64], grants[SA_ALLOC_MAX], words[16];
+    uint64_t col[64], grants[SA_ALLOC_MAX + 1], words[16];
     int n = a->num_inputs, m = a->num_outputs, it, w;
     int pairs = a->read_port_pairs && bufs != NULL;
     uint64_t net = a->rotary ? a->network_inputs : 0;
@@ -4545,10 +4520,11 @@ SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int n, int pointer) {
  * even twin so that it can skip outputs that would need the same packet. */
 SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                      const sa_read_buffer *bufs, sa_match *mt) {
-    uint64_t col[SA_ALLOC_MAX], outs = 0, o;
+    uint64_t col[SA_ALLOC_MAX + 1], outs = 0, o;
     uint8_t colprio[SA_ALLOC_MAX];
     int8_t nom[SA_ALLOC_MAX];
     int i, j, n = a->num_inputs, m = a->num_outputs;
+    sa__zero_words(col, m);
     for (i = 0; i < n; i++) {
         uint64_t r = eff[i];
         if (i & 1) r &= ~sa__twin_block(bufs, i, nom[i - 1]);
@@ -4556,7 +4532,7 @@ SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uin
         nom[i] = (int8_t)j;
         colprio[i] = 0; /* read (masked off) by the SSE2 priority search */
         if (j < 0) continue;
-        if (!((outs >> j) & 1u)) { outs |= (uint64_t)1 << j; col[j] = 0; }
+        outs |= (uint64_t)1 << j;
         col[j] |= (uint64_t)1 << i;
         if (prio) colprio[i] = prio[(size_t)i * (size_t)m + (size_t)j];
     }
@@ -4586,7 +4562,7 @@ SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uin
  * priority search and the loops' ends. */
 SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                const sa_read_buffer *bufs, sa_match *mt) {
-    uint64_t best[SA_ALLOC_MAX], outs = 0, o, ins = 0;
+    uint64_t best[SA_ALLOC_MAX + 1], outs = 0, o, ins = 0;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
     if (a->read_port_pairs && bufs != NULL) return sa__separable_input_pairs(a, eff, prio, bufs, mt);
     sa__zero_words(best, m);
@@ -4831,7 +4807,7 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
  */
 SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                        const sa_read_buffer *bufs, sa_match *match) {
-    uint64_t eff[SA_ALLOC_MAX];
+    uint64_t eff[SA_ALLOC_MAX + 1];
     if (a->kind == SA_ALLOC_SPAA) {
         /* sa_spaa_nominate then sa_spaa_grant, the nominations kept in
          * the banks' lanes. */
