@@ -42,6 +42,23 @@ static inline double bench_peak_rss_mib(void) {
     return (double)ru.ru_maxrss / 1024.0;
 }
 
+static volatile uint64_t bench_sink_step;
+
+/* Machine speed right now: CPU ns per step of a dependent add-then-xor
+ * chain (two cycles per step on an idle core; 0.66 ns at this machine's
+ * full 3 GHz).  The host this runs on is shared and its speed changes by up
+ * to 2x from one minute to the next, so benchmarks measure this next to
+ * every timed run and report their cost in steps as well. */
+static inline double bench_step_ns(long steps) {
+    uint64_t x = (uint64_t)steps;
+    long i;
+    double t0 = bench_cpu_ns(), t1;
+    for (i = 0; i < steps; i++) x = (x + (uint64_t)i) ^ (x >> 7);
+    t1 = bench_cpu_ns();
+    bench_sink_step = x;
+    return (t1 - t0) / (double)steps;
+}
+
 /* Keep a value alive so the optimiser cannot drop the work producing it. */
 static volatile uint64_t bench_sink;
 #define BENCH_USE(x) (bench_sink += (uint64_t)(x))

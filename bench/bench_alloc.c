@@ -3,7 +3,13 @@
  * densities 0.25, 0.5 and 0.9 (each cell requested independently), median
  * of repeated runs of thread CPU time.  CSV on stdout:
  *
- *   allocator,inputs,outputs,density,ns_per_alloc,mean_matches
+ *   allocator,inputs,outputs,density,ns_per_alloc,mean_matches,ns_per_step,steps_per_alloc
+ *
+ * ns_per_step is the machine's speed measured just before each timed run
+ * (bench_step_ns: two cycles per step; 0.66 ns when this machine runs at
+ * its full 3 GHz, up to twice that when its shared host is busy) and
+ * steps_per_alloc the cost in those steps, which does not move with the
+ * host's load: steps_per_alloc x 0.66 is the time at full speed.
  *
  * followed by a second table comparing mean matching sizes at 8x8 and
  * density 0.5 with the values BookSim2's allocators reach on the same kind
@@ -68,8 +74,12 @@ static void fill_pool(int n, int m, double density) {
 }
 
 /* Median ns per allocation over `repeats` runs of `iters` allocations;
- * *mean gets the mean matching size of one pass over the pool. */
-static double time_variant(const variant *v, int n, int m, int iters, int repeats, double *mean) {
+ * *mean gets the mean matching size of one pass over the pool, *step the
+ * median machine speed (bench_step_ns, measured just before every run) and
+ * *steps the median of each run's ns divided by its own step time. */
+static double time_variant(const variant *v, int n, int m, int iters, int repeats, double *mean,
+                           double *step, double *steps) {
+    double cal[64], ratio[64];
     sa_alloc a;
     sa_alloc_desc d;
     sa_match mt;
@@ -89,7 +99,7 @@ static double time_variant(const variant *v, int n, int m, int iters, int repeat
     }
     *mean = (double)total / POOL;
     for (r = 0; r < repeats; r++) {
-        double t0 = bench_cpu_ns(), t1;
+        double c = bench_step_ns(1000000L), t0 = bench_cpu_ns(), t1;
         uint64_t acc = 0;
         for (k = 0; k < iters; k++) {
             int s = k & (POOL - 1);
@@ -98,7 +108,11 @@ static double time_variant(const variant *v, int n, int m, int iters, int repeat
         t1 = bench_cpu_ns();
         BENCH_USE(acc);
         runs[r] = (t1 - t0) / iters;
+        cal[r] = c;
+        ratio[r] = runs[r] / c;
     }
+    *step = bench_median(cal, repeats);
+    *steps = bench_median(ratio, repeats);
     return bench_median(runs, repeats);
 }
 
@@ -123,7 +137,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    printf("allocator,inputs,outputs,density,ns_per_alloc,mean_matches\n");
+    printf("allocator,inputs,outputs,density,ns_per_alloc,mean_matches,ns_per_step,steps_per_alloc\n");
     for (si = 0; si < 6; si++)
         for (di = 0; di < 3; di++) {
             int n = sizes[si][0], m = sizes[si][1];
@@ -131,14 +145,15 @@ int main(int argc, char **argv) {
             if (only_n && (n != only_n || m != only_m)) continue;
             if (only_d >= 0 && (only_d < dens[di] - 0.001 || only_d > dens[di] + 0.001)) continue;
             for (v = 0; v < NVARIANTS; v++) {
-                double mean = 0, ns;
+                double mean = 0, ns, step = 0, steps = 0;
                 if (only && strcmp(only, variants[v].name) != 0) continue;
                 int cells = n * m;
                 int iters = (quick ? 20000 : 200000) / (cells / 49 + 1);
                 if (variants[v].kind == SA_ALLOC_MCM || variants[v].iterations != 1) iters /= 4;
                 if (iters < 1000) iters = 1000;
-                ns = time_variant(&variants[v], n, m, iters, quick ? 5 : 15, &mean);
-                printf("%s,%d,%d,%.2f,%.1f,%.3f\n", variants[v].name, n, m, dens[di], ns, mean);
+                ns = time_variant(&variants[v], n, m, iters, quick ? 5 : 15, &mean, &step, &steps);
+                printf("%s,%d,%d,%.2f,%.1f,%.3f,%.3f,%.1f\n", variants[v].name, n, m, dens[di], ns, mean,
+                       step, steps);
                 fflush(stdout);
             }
         }
