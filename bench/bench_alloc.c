@@ -6,10 +6,12 @@
  *   allocator,inputs,outputs,density,ns_per_alloc,mean_matches,ns_per_step,steps_per_alloc
  *
  * ns_per_step is the machine's speed measured just before each timed run
- * (bench_step_ns: two cycles per step; 0.66 ns when this machine runs at
- * its full 3 GHz, up to twice that when its shared host is busy) and
- * steps_per_alloc the cost in those steps, which does not move with the
- * host's load: steps_per_alloc x 0.66 is the time at full speed.
+ * (bench_step_ns: a latency-bound chain of two cycles per step, 0.66 ns at
+ * this machine's full 3 GHz) and steps_per_alloc the cost in those steps.
+ * The steps follow clock-speed changes, not a busy sibling hyperthread:
+ * that halves the throughput of the allocators (about three instructions
+ * per cycle) but not the latency-bound chain, so measure on a quiet
+ * machine (both of this machine's vCPUs appear to share one core).
  *
  * followed by a second table comparing mean matching sizes at 8x8 and
  * density 0.5 with the values BookSim2's allocators reach on the same kind
