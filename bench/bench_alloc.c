@@ -194,17 +194,8 @@ int main(int argc, char **argv) {
             else printf("%s,%.3f,\n", variants[v].name, (double)total / sets);
         }
     }
-    /* Machine speed under the current load: CPU ns per step of a dependent
-     * shift/add-then-xor chain (two cycles on an idle core: 0.8 ns at 2.5
-     * GHz), to scale the table above when the machine is shared. */
-    {
-        uint64_t x = rng_state;
-        long i, steps = quick ? 20000000L : 100000000L;
-        double t0 = bench_cpu_ns(), t1;
-        for (i = 0; i < steps; i++) x = (x + (uint64_t)i) ^ (x >> 7);
-        t1 = bench_cpu_ns();
-        BENCH_USE(x);
-        printf("\ncalibration,ns_per_dependent_add_xor_step\nloop,%.3f\n", (t1 - t0) / (double)steps);
-    }
+    /* Machine speed at the end of the run (bench_step_ns). */
+    printf("\ncalibration,ns_per_dependent_add_xor_step\nloop,%.3f\n",
+           bench_step_ns(quick ? 20000000L : 100000000L));
     return 0;
 }
