@@ -5,7 +5,9 @@
 #  - the embedding example in README.md compiles and runs;
 #  - make install DESTDIR=... installs both headers and a seastar.pc through
 #    which pkg-config finds them;
-#  - every program in examples/ builds.
+#  - every program in examples/ builds;
+#  - every allocator works at several values of SA_ALLOC_MAX, optimised,
+#    with and without SIMD (tests/alloc_max_check.c).
 cd "$(dirname "$0")/.." || exit 2
 top=$(pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -25,6 +27,16 @@ for h in seastar_arb.h seastar_route.h; do
         case $cc in *++) lang="-x c++";; *) lang="";; esac
         if $cc $lang -std=$std $warn -c "$tmp/one.c" -o "$tmp/one.o" 2>"$tmp/err"; then ok
         else bad "$h alone as $std with $cc"; fi
+    done
+done
+
+# Every allocator at other values of SA_ALLOC_MAX, optimised (some
+# warnings, such as array bounds, appear only then), with and without SIMD.
+for v in 1 3 8 9 16 64; do
+    for simd in "" "-DSA_NO_SIMD"; do
+        if gcc -std=c99 -O2 $warn -DSA_ALLOC_MAX=$v $simd tests/alloc_max_check.c -o "$tmp/amax" 2>"$tmp/err" \
+           && "$tmp/amax" >"$tmp/err" 2>&1; then ok
+        else bad "allocators with SA_ALLOC_MAX=$v $simd (tests/alloc_max_check.c)"; fi
     done
 done
 
