@@ -2183,8 +2183,9 @@ typedef struct sa_alloc {
                                        arbiter i (0 = least recently
                                        selected; a permutation of
                                        0..num_outputs-1); other bits 0 */
-    uint64_t spaa_connect[SA__SPAA_WORDS]; /**< SPAA: connect[] in the
-                                       input bank's lanes */
+    uint64_t spaa_connect[SA__SPAA_WORDS]; /**< SPAA (and the WFA and
+                                       iSLIP 16 x 8 paths): connect[] in
+                                       the input bank's lanes */
     uint64_t spaa_out[SA__SPAA_PLANES * SA__SPAA_WORDS]; /**< SPAA output
                                        arbiters (output j over the inputs),
                                        bit-sliced the same way: lane j, bit i
@@ -3279,24 +3280,24 @@ SA_API unsigned sa__ctz32(uint32_t x) {
 }
 
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
-/* The requests req[0..n-1] & conn (n <= 16, each below 256) of a 16 x 8
- * matrix as bytes: row i in byte i, zero beyond n.  Two rows per 16-byte
- * load (req is the caller's array, not a copy just written, so the loads
- * are not waiting on stores to forward); nothing read at or beyond
- * req[n].  Idempotent on effective requests (the WFA and iSLIP 16 x 8
- * paths take req or sa__effective's copy). */
-SA_API __m128i sa__req_bytes16(const uint64_t *req, const uint64_t *conn, int n) {
-    const __m128i z = _mm_setzero_si128();
+/* The effective requests of a 16 x 8 matrix (n <= 16, m <= 8) as bytes:
+ * row i (req[i] & connect[i]) in byte i, zero beyond n.  Two rows per
+ * 16-byte load (req is the caller's array, not a copy just written, so the
+ * loads are not waiting on stores to forward), nothing read at or beyond
+ * req[n]; each row's low byte, then the connection matrix's bytes (in
+ * spaa_connect: one byte per row when m <= 8).  Idempotent on effective
+ * requests (the WFA and iSLIP 16 x 8 paths take req or sa__effective's
+ * copy). */
+SA_API __m128i sa__req_bytes16(const sa_alloc *a, const uint64_t *req) {
+    const __m128i z = _mm_setzero_si128(), ff = _mm_set1_epi64x(0xFF);
     __m128i v0, v1, v2, v3, v4, v5, v6, v7;
+    int n = a->num_inputs;
 #define SA__LDR(k) (2 * (k) + 2 <= n ?                                                           \
-        _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2 * (k))),          \
-                      _mm_loadu_si128((const __m128i *)(const void *)(conn + 2 * (k)))) :      \
+        _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2 * (k))), ff) :   \
         2 * (k) + 1 == n ?                                                                       \
-        _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)(req + 2 * (k))),          \
-                      _mm_loadl_epi64((const __m128i *)(const void *)(conn + 2 * (k)))) : z)
+        _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)(req + 2 * (k))), ff) : z)
     if (n == 16) {
-#define SA__LD16(k) _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2 * (k))), \
-                                  _mm_loadu_si128((const __m128i *)(const void *)(conn + 2 * (k))))
+#define SA__LD16(k) _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2 * (k))), ff)
         v0 = SA__LD16(0); v1 = SA__LD16(1); v2 = SA__LD16(2); v3 = SA__LD16(3);
         v4 = SA__LD16(4); v5 = SA__LD16(5); v6 = SA__LD16(6); v7 = SA__LD16(7);
 #undef SA__LD16
@@ -3306,8 +3307,9 @@ SA_API __m128i sa__req_bytes16(const uint64_t *req, const uint64_t *conn, int n)
     }
 #undef SA__LDR
     /* (row, 0) 32-bit pairs pack down to 16-bit lanes, then bytes */
-    return _mm_packus_epi16(_mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3)),
-                            _mm_packus_epi16(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7)));
+    return _mm_and_si128(_mm_packus_epi16(_mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3)),
+                                          _mm_packus_epi16(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7))),
+                         _mm_loadu_si128((const __m128i *)(const void *)a->spaa_connect));
 }
 #endif
 
@@ -3329,7 +3331,7 @@ SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int 
     int8_t *out_of = mt->output_of;
     /* rows as 16-bit lanes (high halves zero), each rotated right by c
      * within m bits, then one byte per row */
-    b = sa__req_bytes16(eff, a->connect, n);
+    b = sa__req_bytes16(a, eff);
     v0 = _mm_unpacklo_epi8(b, _mm_setzero_si128());
     v4 = _mm_unpackhi_epi8(b, _mm_setzero_si128());
     {
@@ -3790,7 +3792,7 @@ SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int it
     __m128i b, acc = z, col = z, lanes = z, bits = z;
     int n = a->num_inputs, m = a->num_outputs, it, later = 0;
     __m128i none, cnt;
-    b = sa__req_bytes16(eff, a->connect, n); /* row i in byte i */
+    b = sa__req_bytes16(a, eff); /* row i in byte i */
     for (it = 0; iterations < 0 || it < iterations; it++) {
         __m128i h, s, g, q, ac, ip;
         /* Grant: per column the first requesting row from the pointer. */
@@ -3863,7 +3865,7 @@ SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int it
 SA_API int sa__islip1_16x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     const __m128i z = _mm_setzero_si128();
     int n = a->num_inputs, m = a->num_outputs;
-    __m128i b = sa__req_bytes16(req, a->connect, n), h, s, g, ac, ip, nx, none, cnone, col, lanes, bits,
+    __m128i b = sa__req_bytes16(a, req), h, s, g, ac, ip, nx, none, cnone, col, lanes, bits,
             upd, cnt;
     /* Grant: per column the first requesting row from the pointer. */
     h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
