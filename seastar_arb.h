@@ -2183,8 +2183,9 @@ typedef struct sa_alloc {
                                        arbiter i (0 = least recently
                                        selected; a permutation of
                                        0..num_outputs-1); other bits 0 */
-    uint64_t spaa_connect[SA__SPAA_WORDS]; /**< SPAA: connect[] in the
-                                       input bank's lanes */
+    uint64_t spaa_connect[SA__SPAA_WORDS]; /**< SPAA (and the WFA and
+                                       iSLIP 16 x 8 paths): connect[] in
+                                       the input bank's lanes */
     uint64_t spaa_out[SA__SPAA_PLANES * SA__SPAA_WORDS]; /**< SPAA output
                                        arbiters (output j over the inputs),
                                        bit-sliced the same way: lane j, bit i
@@ -2416,14 +2417,24 @@ SA_API uint64_t sa__blocked(const sa_alloc *a, const sa_read_buffer *bufs,
     return sa__twin_block(bufs, i, mt->output_of[i ^ 1]);
 }
 
+/* Precondition of sa_allocate (SA_ASSERT, debug builds): no request at or
+ * above num_outputs. */
+SA_API void sa__assert_requests(const sa_alloc *a, const uint64_t *req) {
+#ifndef NDEBUG
+    uint64_t all = 0;
+    int i;
+    for (i = 0; i < a->num_inputs; i++) all |= req[i];
+    SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
+#else
+    (void)a;
+    (void)req;
+#endif
+}
+
 /* Effective requests: requests on connected cells only. */
 SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff) {
     int i;
-#ifndef NDEBUG
-    uint64_t all = 0;
-    for (i = 0; i < a->num_inputs; i++) all |= req[i];
-    SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
-#endif
+    sa__assert_requests(a, req);
 #ifdef SA_SIMD_SSE2
     /* two rows per instruction (a plain -O2 build keeps the loop scalar) */
     for (i = 0; i + 2 <= a->num_inputs; i += 2)
@@ -3268,6 +3279,40 @@ SA_API unsigned sa__ctz32(uint32_t x) {
 #endif
 }
 
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+/* The effective requests of a 16 x 8 matrix (n <= 16, m <= 8) as bytes:
+ * row i (req[i] & connect[i]) in byte i, zero beyond n.  Two rows per
+ * 16-byte load (req is the caller's array, not a copy just written, so the
+ * loads are not waiting on stores to forward), nothing read at or beyond
+ * req[n]; each row's low byte, then the connection matrix's bytes (in
+ * spaa_connect: one byte per row when m <= 8).  Idempotent on effective
+ * requests (the WFA and iSLIP 16 x 8 paths take req or sa__effective's
+ * copy). */
+SA_API __m128i sa__req_bytes16(const sa_alloc *a, const uint64_t *req) {
+    const __m128i z = _mm_setzero_si128(), ff = _mm_set1_epi64x(0xFF);
+    __m128i v0, v1, v2, v3, v4, v5, v6, v7;
+    int n = a->num_inputs;
+#define SA__LDR(k) (2 * (k) + 2 <= n ?                                                           \
+        _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2 * (k))), ff) :   \
+        2 * (k) + 1 == n ?                                                                       \
+        _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)(req + 2 * (k))), ff) : z)
+    if (n == 16) {
+#define SA__LD16(k) _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2 * (k))), ff)
+        v0 = SA__LD16(0); v1 = SA__LD16(1); v2 = SA__LD16(2); v3 = SA__LD16(3);
+        v4 = SA__LD16(4); v5 = SA__LD16(5); v6 = SA__LD16(6); v7 = SA__LD16(7);
+#undef SA__LD16
+    } else {
+        v0 = SA__LDR(0); v1 = SA__LDR(1); v2 = SA__LDR(2); v3 = SA__LDR(3);
+        v4 = SA__LDR(4); v5 = SA__LDR(5); v6 = SA__LDR(6); v7 = SA__LDR(7);
+    }
+#undef SA__LDR
+    /* (row, 0) 32-bit pairs pack down to 16-bit lanes, then bytes */
+    return _mm_and_si128(_mm_packus_epi16(_mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3)),
+                                          _mm_packus_epi16(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7))),
+                         _mm_loadu_si128((const __m128i *)(const void *)a->spaa_connect));
+}
+#endif
+
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
 /* sa__wfa_by_columns for n <= 16, m <= 8 and no Rotary Rule, in SSE2 and
  * without branches (but on m).  The rows are packed to one byte each with
@@ -3282,21 +3327,13 @@ SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int 
     int n = a->num_inputs, m = a->num_outputs;
     uint64_t all = ((uint64_t)1 << n) - 1, hi = all & (~(uint64_t)0 << r), fr = all, w = 0, y, jj;
     uint64_t lo8 = ~(uint64_t)0 >> (64 - 8 * m);
-    __m128i v0, v1, v2, v3, v4, v5, v6, v7, b;
-    const __m128i z = _mm_setzero_si128();
+    __m128i v0, v4, b;
     int8_t *out_of = mt->output_of;
-    /* Row by row 8-byte loads (eff was just written row by row: a 16-byte
-     * load spanning two of those stores could not be forwarded). */
-#define SA__LD1(i) ((i) < n || n == 16 ? _mm_loadl_epi64((const __m128i *)(const void *)(eff + (i))) : z)
-#define SA__LD2(k) _mm_unpacklo_epi64(SA__LD1(2 * (k)), SA__LD1(2 * (k) + 1))
-    v0 = SA__LD2(0); v1 = SA__LD2(1); v2 = SA__LD2(2); v3 = SA__LD2(3);
-    v4 = SA__LD2(4); v5 = SA__LD2(5); v6 = SA__LD2(6); v7 = SA__LD2(7);
-#undef SA__LD2
-#undef SA__LD1
     /* rows as 16-bit lanes (high halves zero), each rotated right by c
      * within m bits, then one byte per row */
-    v0 = _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
-    v4 = _mm_packus_epi16(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+    b = sa__req_bytes16(a, eff);
+    v0 = _mm_unpacklo_epi8(b, _mm_setzero_si128());
+    v4 = _mm_unpackhi_epi8(b, _mm_setzero_si128());
     {
         const __m128i cm = _mm_cvtsi32_si128(m), cc = _mm_cvtsi32_si128(c);
         const __m128i mask = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(0x10001u * ((1u << m) - 1))), 0);
@@ -3343,6 +3380,24 @@ SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int 
 }
 #endif
 
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+/* sa_allocate's WFA for n <= 16, m < n, m <= 8, no Rotary Rule and no
+ * read-port pairs (sa__wfa's first case, without its general set-up):
+ * req as given (sa__wfa16x8_sse2 ANDs it with connect), then the start
+ * cell advances as in sa__wfa. */
+SA_API int sa__wfa16x8(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col;
+    sa__wfa16x8_sse2(a, req, r, c, mt);
+    if (++r == n) {
+        r = 0;
+        c = c + 1 == m ? 0 : c + 1;
+    }
+    a->start_row = (uint8_t)r;
+    a->start_col = (uint8_t)c;
+    return mt->size;
+}
+#endif
+
 /* WFA-base / WFA-rotary. */
 SA_API int sa__wfa(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t all = sa__low_mask(a->num_inputs), net = a->network_inputs;
@@ -3351,9 +3406,7 @@ SA_API int sa__wfa(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
     if (bufs == NULL && m < n) {
         /* fewer columns than rows: column by column */
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
-        if (n <= 16 && m <= 8 && !rotary) {
-            sa__wfa16x8_sse2(a, eff, r, c, mt);
-        } else
+        if (n <= 16 && m <= 8 && !rotary) return sa__wfa16x8(a, eff, mt);
 #endif
         {
             uint64_t col[64];
@@ -3646,22 +3699,6 @@ SA_API int sa__request_grant_accept(sa_alloc *a, const uint64_t *col, const sa_r
  * 16 rows (inputs) and 8 columns (outputs) is one vector, row i in byte i,
  * column j in bit j. */
 
-/* The rows[0..n-1] (n <= 16, each below 256) as bytes, zero beyond n;
- * 8-byte loads (rows just written one by one forward to them). */
-SA_API __m128i sa__rows_bytes16(const uint64_t *rows, int n) {
-    const __m128i z = _mm_setzero_si128();
-    __m128i v0, v1, v2, v3, v4, v5, v6, v7;
-#define SA__LD1(i) ((i) < n || n == 16 ? _mm_loadl_epi64((const __m128i *)(const void *)(rows + (i))) : z)
-#define SA__LD2(k) _mm_unpacklo_epi64(SA__LD1(2 * (k)), SA__LD1(2 * (k) + 1))
-    v0 = SA__LD2(0); v1 = SA__LD2(1); v2 = SA__LD2(2); v3 = SA__LD2(3);
-    v4 = SA__LD2(4); v5 = SA__LD2(5); v6 = SA__LD2(6); v7 = SA__LD2(7);
-#undef SA__LD2
-#undef SA__LD1
-    v0 = _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
-    v4 = _mm_packus_epi16(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
-    return _mm_packus_epi16(v0, v4);
-}
-
 /* Every byte: the OR of all 16 bytes (the nonempty columns). */
 SA_API __m128i sa__bytes_or_all(__m128i x) {
     x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0x4E));
@@ -3752,9 +3789,10 @@ SA_API __m128i sa__pointer_rows(const uint8_t *out_ptr) {
 SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int iterations,
                               sa_match *mt) {
     const __m128i z = _mm_setzero_si128();
-    __m128i b = sa__rows_bytes16(eff, a->num_inputs), acc = z, col = z, lanes = z, bits = z;
+    __m128i b, acc = z, col = z, lanes = z, bits = z;
     int n = a->num_inputs, m = a->num_outputs, it, later = 0;
     __m128i none, cnt;
+    b = sa__req_bytes16(a, eff); /* row i in byte i */
     for (it = 0; iterations < 0 || it < iterations; it++) {
         __m128i h, s, g, q, ac, ip;
         /* Grant: per column the first requesting row from the pointer. */
@@ -3812,6 +3850,54 @@ SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int it
     _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(bits, none));
     mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
     mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(col, z), z)) & 0xFFu;
+    cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z); /* matched rows */
+    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
+    return mt->size;
+}
+#endif
+
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+/* sa__islip16x8_sse2 for iSLIP-1 (mode 1, one iteration), straight-line:
+ * sa_allocate's iSLIP-1 for n <= 16, m <= 8 without read-port pairs, on
+ * req as given (ANDed with connect here).  When nothing is accepted every
+ * pointer is stored back unchanged and the matching stays empty, as in
+ * sa__islip16x8_sse2's early exit. */
+SA_API int sa__islip1_16x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const __m128i z = _mm_setzero_si128();
+    int n = a->num_inputs, m = a->num_outputs;
+    __m128i b = sa__req_bytes16(a, req), h, s, g, ac, ip, nx, none, cnone, col, lanes, bits,
+            upd, cnt;
+    /* Grant: per column the first requesting row from the pointer. */
+    h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
+    s = _mm_or_si128(h, _mm_andnot_si128(sa__bytes_or_all(h), b));
+    g = _mm_andnot_si128(_mm_slli_si128(sa__bytes_prefix_or(s), 1), s);
+    /* Accept: per row the first grant from the pointer. */
+    ip = _mm_loadu_si128((const __m128i *)(const void *)a->in_ptr);
+    h = _mm_and_si128(g, sa__bytes_from(ip));
+    s = _mm_or_si128(h, _mm_and_si128(_mm_cmpeq_epi8(h, z), g));
+    ac = _mm_and_si128(s, _mm_sub_epi8(z, s));
+    /* input pointers past the accepted grant */
+    none = _mm_cmpeq_epi8(ac, z); /* unmatched rows */
+    bits = sa__bytes_bit_index(ac);
+    nx = _mm_add_epi8(bits, _mm_set1_epi8(1));
+    nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)m)), nx);
+    _mm_storeu_si128((__m128i *)(void *)a->in_ptr,
+                     _mm_or_si128(_mm_and_si128(none, ip), _mm_andnot_si128(none, nx)));
+    /* output pointers past the accepted grant */
+    col = sa__bytes_to_columns(ac);
+    lanes = sa__lanes_bit_index(col);
+    cnone = _mm_cmpeq_epi16(col, z); /* unmatched columns */
+    upd = _mm_add_epi16(lanes, _mm_set1_epi16(1));
+    upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)n)), upd);
+    upd = _mm_or_si128(_mm_andnot_si128(cnone, upd),
+                       _mm_and_si128(cnone, _mm_unpacklo_epi8(_mm_loadl_epi64(
+                           (const __m128i *)(const void *)a->out_ptr), z)));
+    _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, z));
+    /* input_of per column, output_of per row (-1: none) */
+    _mm_storel_epi64((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(lanes, cnone), z));
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(bits, none));
+    mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
+    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(cnone, z)) & 0xFFu;
     cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z); /* matched rows */
     mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
     return mt->size;
@@ -4824,6 +4910,22 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     /* PIM without pairing takes its own path (no effective-request copy) */
     if (a->kind == SA_ALLOC_PIM && (bufs == NULL || !a->read_port_pairs)) return sa__pim(a, req, match);
     sa__match_clear(match);
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+    /* WFA's and iSLIP's 16 x 8 paths AND the requests with connect
+     * themselves: no effective-request copy to write and read back */
+    if ((bufs == NULL || !a->read_port_pairs) && a->num_inputs <= 16 && a->num_outputs <= 8) {
+        if (a->kind == SA_ALLOC_WFA && a->num_outputs < a->num_inputs &&
+            !(a->rotary && a->network_inputs)) {
+            sa__assert_requests(a, req);
+            return sa__wfa16x8(a, req, match);
+        }
+        if (a->kind == SA_ALLOC_ISLIP) {
+            sa__assert_requests(a, req);
+            return a->iterations == 1 ? sa__islip1_16x8_sse2(a, req, match)
+                                      : sa__islip16x8_sse2(a, req, 1, a->iterations, match);
+        }
+    }
+#endif
     sa__effective(a, req, eff);
     if (!a->read_port_pairs) bufs = NULL;
 #ifndef NDEBUG
