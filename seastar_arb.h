@@ -3775,6 +3775,59 @@ SA_API __m128i sa__pointer_rows(const uint8_t *out_ptr) {
     return _mm_packus_epi16(_mm_and_si128(v, _mm_set1_epi16(0xFF)), _mm_srli_epi16(v, 8));
 }
 
+/* The grant phase of the 16 x 8 byte-matrix paths: per column, the first
+ * requesting row of b at or after the output's pointer. */
+SA_API __m128i sa__grant16x8(const sa_alloc *a, __m128i b) {
+    __m128i h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
+    __m128i s = _mm_or_si128(h, _mm_andnot_si128(sa__bytes_or_all(h), b));
+    return _mm_andnot_si128(_mm_slli_si128(sa__bytes_prefix_or(s), 1), s);
+}
+
+/* The accept phase: per row, the lowest grant of g at or after the input's
+ * pointer ip (the pointers as bytes), else its lowest grant. */
+SA_API __m128i sa__accept16x8(__m128i g, __m128i ip) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i h = _mm_and_si128(g, sa__bytes_from(ip));
+    __m128i s = _mm_or_si128(h, _mm_and_si128(_mm_cmpeq_epi8(h, z), g));
+    return _mm_and_si128(s, _mm_sub_epi8(z, s));
+}
+
+/* Input pointers past each row's accepted grant ac (bits: its bit index). */
+SA_API void sa__in_ptr_update16x8(sa_alloc *a, __m128i ac, __m128i bits, __m128i ip) {
+    __m128i keep = _mm_cmpeq_epi8(ac, _mm_setzero_si128());
+    __m128i nx = _mm_add_epi8(bits, _mm_set1_epi8(1));
+    nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)a->num_outputs)), nx);
+    _mm_storeu_si128((__m128i *)(void *)a->in_ptr,
+                     _mm_or_si128(_mm_and_si128(keep, ip), _mm_andnot_si128(keep, nx)));
+}
+
+/* Output pointers past each column's winner (ucol: the winner's bit per
+ * 16-bit lane, upd: its index); columns without one keep theirs. */
+SA_API void sa__out_ptr_update16x8(sa_alloc *a, __m128i ucol, __m128i upd) {
+    __m128i keep = _mm_cmpeq_epi16(ucol, _mm_setzero_si128());
+    upd = _mm_add_epi16(upd, _mm_set1_epi16(1));
+    upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)a->num_inputs)), upd);
+    upd = _mm_or_si128(_mm_andnot_si128(keep, upd),
+                       _mm_and_si128(keep, _mm_unpacklo_epi8(_mm_loadl_epi64(
+                           (const __m128i *)(const void *)a->out_ptr), _mm_setzero_si128())));
+    _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, _mm_setzero_si128()));
+}
+
+/* Write the matching of the byte-matrix paths: acc (one accepted bit per
+ * row), bits (its index per row), col and lanes (the matched row's bit and
+ * index per column). */
+SA_API int sa__write_match16x8(sa_match *mt, __m128i acc, __m128i bits, __m128i col, __m128i lanes) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i cnone = _mm_cmpeq_epi16(col, z), none = _mm_cmpeq_epi8(acc, z), cnt;
+    _mm_storel_epi64((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(lanes, cnone), z));
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(bits, none));
+    mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
+    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(cnone, z)) & 0xFFu;
+    cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z); /* matched rows */
+    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
+    return mt->size;
+}
+
 /* iSLIP-k (mode 1) and separable output-first (mode 2) for n <= 16 inputs
  * and m <= 8 outputs without read-port pairs, on the byte matrix, all
  * arbiters of a phase at once and without a branch on the requests: a
@@ -3790,46 +3843,25 @@ SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int it
                               sa_match *mt) {
     const __m128i z = _mm_setzero_si128();
     __m128i b, acc = z, col = z, lanes = z, bits = z;
-    int n = a->num_inputs, m = a->num_outputs, it, later = 0;
-    __m128i none, cnt;
+    int it, later = 0;
     b = sa__req_bytes16(a, eff); /* row i in byte i */
     for (it = 0; iterations < 0 || it < iterations; it++) {
-        __m128i h, s, g, q, ac, ip;
-        /* Grant: per column the first requesting row from the pointer. */
-        h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
-        s = _mm_or_si128(h, _mm_andnot_si128(sa__bytes_or_all(h), b));
-        g = _mm_andnot_si128(_mm_slli_si128(sa__bytes_prefix_or(s), 1), s);
-        /* Accept: per row the first grant from the pointer. */
+        __m128i g = sa__grant16x8(a, b), ac, ip;
         ip = _mm_loadu_si128((const __m128i *)(const void *)a->in_ptr);
-        q = sa__bytes_from(ip);
-        h = _mm_and_si128(g, q);
-        s = _mm_or_si128(h, _mm_and_si128(_mm_cmpeq_epi8(h, z), g));
-        ac = _mm_and_si128(s, _mm_sub_epi8(z, s));
+        ac = sa__accept16x8(g, ip);
         if (_mm_movemask_epi8(_mm_cmpeq_epi8(ac, z)) == 0xFFFF) break; /* no new match */
         if (it == 0) {
-            /* input pointers past the accepted grant */
-            __m128i nx, keep = _mm_cmpeq_epi8(ac, z), upd, ucol;
             bits = sa__bytes_bit_index(ac);
-            nx = _mm_add_epi8(bits, _mm_set1_epi8(1));
-            nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)m)), nx);
-            _mm_storeu_si128((__m128i *)(void *)a->in_ptr,
-                             _mm_or_si128(_mm_and_si128(keep, ip), _mm_andnot_si128(keep, nx)));
+            sa__in_ptr_update16x8(a, ac, bits, ip);
             /* output pointers past the accepted grant (1) or the grant (2) */
             col = sa__bytes_to_columns(ac);
             lanes = sa__lanes_bit_index(col);
-            ucol = col;
-            upd = lanes;
             if (mode == 2) {
-                ucol = sa__bytes_to_columns(g);
-                upd = sa__lanes_bit_index(ucol);
+                __m128i gcol = sa__bytes_to_columns(g);
+                sa__out_ptr_update16x8(a, gcol, sa__lanes_bit_index(gcol));
+            } else {
+                sa__out_ptr_update16x8(a, col, lanes);
             }
-            upd = _mm_add_epi16(upd, _mm_set1_epi16(1));
-            upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)n)), upd);
-            keep = _mm_cmpeq_epi16(ucol, z);
-            upd = _mm_or_si128(_mm_andnot_si128(keep, upd),
-                               _mm_and_si128(keep, _mm_unpacklo_epi8(_mm_loadl_epi64(
-                                   (const __m128i *)(const void *)a->out_ptr), z)));
-            _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, z));
         } else {
             later = 1;
         }
@@ -3843,16 +3875,7 @@ SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int it
         lanes = sa__lanes_bit_index(col);
         bits = sa__bytes_bit_index(acc);
     }
-    /* input_of per column, output_of per row (-1: none) */
-    none = _mm_cmpeq_epi16(col, z);
-    _mm_storel_epi64((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(lanes, none), z));
-    none = _mm_cmpeq_epi8(acc, z);
-    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(bits, none));
-    mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
-    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(col, z), z)) & 0xFFu;
-    cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z); /* matched rows */
-    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
-    return mt->size;
+    return sa__write_match16x8(mt, acc, bits, col, lanes);
 }
 #endif
 
@@ -3863,44 +3886,15 @@ SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *eff, int mode, int it
  * pointer is stored back unchanged and the matching stays empty, as in
  * sa__islip16x8_sse2's early exit. */
 SA_API int sa__islip1_16x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
-    const __m128i z = _mm_setzero_si128();
-    int n = a->num_inputs, m = a->num_outputs;
-    __m128i b = sa__req_bytes16(a, req), h, s, g, ac, ip, nx, none, cnone, col, lanes, bits,
-            upd, cnt;
-    /* Grant: per column the first requesting row from the pointer. */
-    h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
-    s = _mm_or_si128(h, _mm_andnot_si128(sa__bytes_or_all(h), b));
-    g = _mm_andnot_si128(_mm_slli_si128(sa__bytes_prefix_or(s), 1), s);
-    /* Accept: per row the first grant from the pointer. */
+    __m128i g = sa__grant16x8(a, sa__req_bytes16(a, req)), ac, ip, col, lanes, bits;
     ip = _mm_loadu_si128((const __m128i *)(const void *)a->in_ptr);
-    h = _mm_and_si128(g, sa__bytes_from(ip));
-    s = _mm_or_si128(h, _mm_and_si128(_mm_cmpeq_epi8(h, z), g));
-    ac = _mm_and_si128(s, _mm_sub_epi8(z, s));
-    /* input pointers past the accepted grant */
-    none = _mm_cmpeq_epi8(ac, z); /* unmatched rows */
+    ac = sa__accept16x8(g, ip);
     bits = sa__bytes_bit_index(ac);
-    nx = _mm_add_epi8(bits, _mm_set1_epi8(1));
-    nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)m)), nx);
-    _mm_storeu_si128((__m128i *)(void *)a->in_ptr,
-                     _mm_or_si128(_mm_and_si128(none, ip), _mm_andnot_si128(none, nx)));
-    /* output pointers past the accepted grant */
+    sa__in_ptr_update16x8(a, ac, bits, ip);
     col = sa__bytes_to_columns(ac);
     lanes = sa__lanes_bit_index(col);
-    cnone = _mm_cmpeq_epi16(col, z); /* unmatched columns */
-    upd = _mm_add_epi16(lanes, _mm_set1_epi16(1));
-    upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)n)), upd);
-    upd = _mm_or_si128(_mm_andnot_si128(cnone, upd),
-                       _mm_and_si128(cnone, _mm_unpacklo_epi8(_mm_loadl_epi64(
-                           (const __m128i *)(const void *)a->out_ptr), z)));
-    _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, z));
-    /* input_of per column, output_of per row (-1: none) */
-    _mm_storel_epi64((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(lanes, cnone), z));
-    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(bits, none));
-    mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
-    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(cnone, z)) & 0xFFu;
-    cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z); /* matched rows */
-    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
-    return mt->size;
+    sa__out_ptr_update16x8(a, col, lanes);
+    return sa__write_match16x8(mt, ac, bits, col, lanes);
 }
 #endif
 
