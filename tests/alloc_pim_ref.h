@@ -5,6 +5,7 @@
  * Included by test_alloc_pim.c (SIMD paths where the target has them) and
  * test_alloc_pim_portable.c (SA_NO_SIMD).  Define TPIM_DRIVER to the
  * driver's name before including. */
+#include "alloc_test_util.h"
 
 /* The stream of 16-bit draws: each sa_rng_next output gives four, lowest
  * bits first; tpim_fresh discards the rest of the current output. */
@@ -153,13 +154,7 @@ static long TPIM_DRIVER(long trials, uint64_t *hash, long *rejections) {
             int out_of[64], in_of[64], size, dens = (int)st_rand_below(&seed, 4);
             int use_bufs = c.pairs && st_rand_below(&seed, 4) != 0;
             sa_match mt;
-            for (i = 0; i < n; i++) {
-                uint64_t r = st_rand(&seed);
-                if (dens == 0) r &= st_rand(&seed) & st_rand(&seed);
-                if (dens == 1) r &= st_rand(&seed);
-                if (dens == 3) r |= st_rand(&seed);
-                req[i] = r & sa__low_mask(m);
-            }
+            for (i = 0; i < n; i++) req[i] = ta_rand_request_row(&seed, dens, m);
             if (use_bufs)
                 for (i = 0; i < n / 2; i++) {
                     uint64_t pk[4];

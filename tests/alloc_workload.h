@@ -8,6 +8,7 @@
  * with its draw protocol, see test_alloc_pim.c): that is the hash pinned
  * in test_alloc_fast.c; with_pim = 1 includes it (SIMD against portable).
  * Define TA_WORKLOAD_NAME to the function's name before including. */
+#include "alloc_test_util.h"
 static const int ta_wl_sizes[][2] = {
     { 7, 7 }, { 16, 7 }, { 8, 8 }, { 16, 16 }, { 32, 32 }, { 64, 64 },
     { 13, 29 }, { 5, 64 }, { 64, 3 }, { 1, 1 }, { 9, 17 }, { 40, 8 } };
@@ -41,13 +42,7 @@ uint64_t TA_WORKLOAD_NAME(int with_pim) {
                     uint64_t req[64];
                     sa_match mt;
                     int dens = (int)st_rand_below(&seed, 4);
-                    for (i = 0; i < n; i++) {
-                        uint64_t r = st_rand(&seed);
-                        if (dens == 0) r &= st_rand(&seed) & st_rand(&seed);
-                        if (dens == 1) r &= st_rand(&seed);
-                        if (dens == 3) r |= st_rand(&seed);
-                        req[i] = r & sa__low_mask(m);
-                    }
+                    for (i = 0; i < n; i++) req[i] = ta_rand_request_row(&seed, dens, m);
                     for (i = 0; i < n * m; i++) prio[i] = (uint8_t)st_rand_below(&seed, t & 2 ? 4 : 256);
                     sa_allocate(&al, req, (t & 1) ? prio : NULL, NULL, &mt);
                     for (i = 0; i < n; i++) { h ^= (uint64_t)(uint8_t)mt.output_of[i]; h *= 1099511628211ull; }

@@ -7,6 +7,7 @@
  * outputs. */
 #include "st_test.h"
 #include "../seastar_arb.h"
+#include "alloc_test_util.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -466,25 +467,12 @@ ST_TEST(alloc_mcm_equals_brute_force_up_to_6x6) {
 
 /* ------------------------------------------------------------ WFA oracle */
 
-/* Literal Tamir-Chi wavefront, cell by cell: waves w = 0, 1, ... over the
- * renumbered cells (i', j') = ((i - r) mod n, (j - c) mod m) with
- * i' + j' = w; Grant = Request and N and W. */
+/* Literal Tamir-Chi wavefront, cell by cell, rows from r and columns from
+ * c cyclically (ta_wfa_literal_order of alloc_test_util.h). */
 static void ta_wfa_literal(const uint64_t *eff, int n, int m, int r, int c, int8_t *out) {
-    int w, ii;
-    uint64_t row_taken = 0, col_taken = 0;
-    for (ii = 0; ii < n; ii++) out[ii] = -1;
-    for (w = 0; w <= n + m - 2; w++)
-        for (ii = 0; ii < n; ii++) {
-            int jj = w - ii, i, j;
-            if (jj < 0 || jj >= m) continue;
-            i = (ii + r) % n;
-            j = (jj + c) % m;
-            if (((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u)) {
-                row_taken |= (uint64_t)1 << i;
-                col_taken |= (uint64_t)1 << j;
-                out[i] = (int8_t)j;
-            }
-        }
+    int order[64], ii;
+    for (ii = 0; ii < n; ii++) order[ii] = (ii + r) % n;
+    ta_wfa_literal_order(eff, n, m, order, c, out);
 }
 
 /* Literal wrapped wavefront: s = max(n, m), diagonals d = p, p+1, ...;

@@ -5,6 +5,7 @@
  * SIMD path against its portable twin. */
 #include "st_test.h"
 #include "../seastar_arb.h"
+#include "alloc_test_util.h"
 
 /* Full consistency of a matching: output_of and input_of inverse, the masks
  * and the size agree, entries beyond the sizes are -1. */
@@ -41,26 +42,6 @@ static int wf_row_order(int n, int r, uint64_t net, int rotary, int *order) {
             order[k++] = i;
         }
     return k;
-}
-
-/* Literal wavefront over the rows in `order` and the columns from c:
- * waves w = ii + jj of the renumbered cells, Grant = Request and N and W. */
-static void wf_literal(const uint64_t *eff, int n, int m, const int *order, int c, int8_t *out) {
-    int w, ii;
-    uint64_t row_taken = 0, col_taken = 0;
-    for (ii = 0; ii < n; ii++) out[ii] = -1;
-    for (w = 0; w <= n + m - 2; w++)
-        for (ii = 0; ii < n; ii++) {
-            int jj = w - ii, i, j;
-            if (jj < 0 || jj >= m) continue;
-            i = order[ii];
-            j = (jj + c) % m;
-            if (((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u)) {
-                row_taken |= (uint64_t)1 << i;
-                col_taken |= (uint64_t)1 << j;
-                out[i] = (int8_t)j;
-            }
-        }
 }
 
 ST_TEST(wfa_fast_columns16x8_equal_brute_force) {
@@ -109,15 +90,9 @@ ST_TEST(wfa_fast_paths_equal_literal_wavefront) {
         d.num_outputs = m;
         ST_EQ(SA_OK, sa_alloc_init(&a, &d));
         if (rotary && net) r = sa__first_from(net, r); /* the start row is a network row */
-        for (i = 0; i < n; i++) {
-            uint64_t x = st_rand(&seed);
-            if (dens == 0) x &= st_rand(&seed) & st_rand(&seed);
-            if (dens == 1) x &= st_rand(&seed);
-            if (dens == 3) x |= st_rand(&seed);
-            eff[i] = x & sa__low_mask(m);
-        }
+        for (i = 0; i < n; i++) eff[i] = ta_rand_request_row(&seed, (int)dens, m);
         wf_row_order(n, r, net, rotary, order);
-        wf_literal(eff, n, m, order, c, want);
+        ta_wfa_literal_order(eff, n, m, order, c, want);
         for (path = 0; path < 3; path++) {
             sa_match mt;
             const char *err;
@@ -357,13 +332,7 @@ ST_TEST(wfa_fast_islip_paths_agree) {
             sa_match m1, m2;
             const char *err;
             unsigned dens = st_rand_below(&seed, 4);
-            for (i = 0; i < n; i++) {
-                uint64_t x = st_rand(&seed);
-                if (dens == 0) x &= st_rand(&seed) & st_rand(&seed);
-                if (dens == 1) x &= st_rand(&seed);
-                if (dens == 3) x |= st_rand(&seed);
-                eff[i] = x & sa__low_mask(m);
-            }
+            for (i = 0; i < n; i++) eff[i] = ta_rand_request_row(&seed, (int)dens, m);
             sa_allocate(&a1, eff, NULL, NULL, &m1);
             wf_rga_generic(&a2, eff, mode, iterations, &m2);
             for (i = 0; i < 64; i++) {

@@ -7,6 +7,7 @@
  * start cells and pointers. */
 #include "st_test.h"
 #include "../seastar_arb.h"
+#include "alloc_test_util.h"
 
 static int wfa2_same_match(const sa_match *x, const sa_match *y) {
     return x->size == y->size && x->inputs == y->inputs && x->outputs == y->outputs &&
@@ -35,13 +36,7 @@ static void wfa2_setup(uint64_t *seed, sa_alloc_kind kind, int n, int m, sa_allo
 static void wfa2_requests(uint64_t *seed, int n, int m, uint64_t *req) {
     unsigned dens = st_rand_below(seed, 4);
     int i;
-    for (i = 0; i < n; i++) {
-        uint64_t x = st_rand(seed);
-        if (dens == 0) x &= st_rand(seed) & st_rand(seed);
-        if (dens == 1) x &= st_rand(seed);
-        if (dens == 3) x |= st_rand(seed);
-        req[i] = x & sa__low_mask(m);
-    }
+    for (i = 0; i < n; i++) req[i] = ta_rand_request_row(seed, (int)dens, m);
 }
 
 ST_TEST(alloc_wfa2_direct_wfa_equals_columns_on_effective) {
