@@ -2495,9 +2495,9 @@ SA_API __m128i sa__bit_index16_sse2(__m128i v) {
  * from one-hot nomination bytes x, 16 rows: one movemask per output,
  * combined in two 64-bit words (lwo 4: 16-bit lanes; lwo 3: bytes, rows
  * 8..15 of x zero). */
-SA_API __m128i sa__spaa_columns16x8_sse2(__m128i x, int lwo) {
+SA_API __m128i sa__spaa_columns16x8_sse2(__m128i x, int lwo, int m) {
     /* Doubling every byte moves the next lower bit to the top. */
-    uint64_t m7 = (unsigned)_mm_movemask_epi8(x), m6, m5, m4, m3, m2, m1, m0;
+    uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
     x = _mm_add_epi8(x, x);
     m6 = (unsigned)_mm_movemask_epi8(x);
     x = _mm_add_epi8(x, x);
@@ -2588,7 +2588,7 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
  * (16 byte lanes) and their rank bits kin. */
 #define SA__SPAA_SMALL_GRANT(LWO) \
     /* Nominating inputs of each output: the output bank's lanes. */ \
-    col = sa__spaa_columns16x8_sse2(x, LWO); \
+    col = sa__spaa_columns16x8_sse2(x, LWO, a->num_outputs); \
     if (a->rotary && a->network_inputs) { \
         __m128i nw = LWO == 4 ? _mm_set1_epi16((short)a->network_inputs) \
                               : _mm_set1_epi8((char)a->network_inputs); \
@@ -2835,10 +2835,208 @@ SA_API int sa__spaa_mid_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
 SA_API int sa__spaa_mid_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_MID_BODY(4)
 
+/* ---- SPAA straight-line register path: n <= 16 input arbiters over
+ * m <= 8 outputs (input bank: 16 byte lanes, one register per plane;
+ * output bank: one register per plane, lanes of 8 bits (n <= 8) or 16). */
+
+/* Rows req[r] and req[r + 1] as one register (rows at or above n are not
+ * read: zero). */
+SA_API __m128i sa__row_pair_sse2(const uint64_t *req, int r, int n) {
+    if (r + 1 < n) return SA__LD(req + r);
+    if (r < n) return _mm_loadl_epi64((const __m128i *)(const void *)(req + r));
+    return _mm_setzero_si128();
+}
+
+/* The low 32 bits of rows req[r..r+4) (zero at or above n) as four 32-bit
+ * lanes. */
+SA_API __m128i sa__rows4_lo32_sse2(const uint64_t *req, int r, int n) {
+    return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(sa__row_pair_sse2(req, r, n)),
+                                           _mm_castsi128_ps(sa__row_pair_sse2(req, r + 2, n)),
+                                           _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+/* The low bytes of the rows req[0..n) (n <= 16) as the bytes of a
+ * register, bytes n..15 zero (bits above 7 are dropped, as the connection
+ * mask would drop them).  n is a constant in the straight-line paths. */
+SA_API __m128i sa__pack_bytes16_sse2(const uint64_t *req, int n) {
+    const __m128i lo8 = _mm_set1_epi32(0xFF), z = _mm_setzero_si128();
+    __m128i r0 = _mm_and_si128(sa__rows4_lo32_sse2(req, 0, n), lo8), r1, r2, r3;
+    if (n <= 4) return _mm_packus_epi16(_mm_packs_epi32(r0, z), z);
+    r1 = _mm_and_si128(sa__rows4_lo32_sse2(req, 4, n), lo8);
+    if (n <= 8) return _mm_packus_epi16(_mm_packs_epi32(r0, r1), z);
+    r2 = _mm_and_si128(sa__rows4_lo32_sse2(req, 8, n), lo8);
+    r3 = n <= 12 ? z : _mm_and_si128(sa__rows4_lo32_sse2(req, 12, n), lo8);
+    return _mm_packus_epi16(_mm_packs_epi32(r0, r1), _mm_packs_epi32(r2, r3));
+}
+
+/* Index of the set bit of every byte of v (one-hot or zero; 0 for 0): its
+ * three bits, each the minimum of a masked byte and the bit's value. */
+SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
+    __m128i b0 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xAA)), _mm_set1_epi8(1));
+    __m128i b1 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xCC)), _mm_set1_epi8(2));
+    __m128i b2 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xF0)), _mm_set1_epi8(4));
+    return _mm_or_si128(_mm_or_si128(b0, b1), b2);
+}
+
+/* One plane of a bank select on register x (lanes of 2^LW bits, plane P):
+ * K gets the winner's rank bit over its lane (all ones for 1 or for an
+ * empty lane). */
+#define SA__SEL1(x, P, K, LW) do { \
+        __m128i z_ = _mm_andnot_si128((P), (x)); \
+        (K) = (LW) == 3 ? _mm_cmpeq_epi8(z_, _mm_setzero_si128()) \
+                        : _mm_cmpeq_epi16(z_, _mm_setzero_si128()); \
+        (x) = _mm_or_si128(z_, _mm_and_si128((K), (x))); \
+    } while (0)
+/* New plane P of a bank update: T is the plane with the borrow applied, G
+ * the winners (one-hot lanes), bit b of SIZE - 1 the winners' new rank bit. */
+#define SA__NEWBIT(T, G, SIZE, b) \
+    ((((SIZE) - 1) >> (b)) & 1 ? _mm_or_si128((T), (G)) : _mm_andnot_si128((G), (T)))
+
+/* SPAA, whole allocation, N <= 16 input arbiters and M <= 8 outputs, no
+ * priorities, no read-port pairing, straight-line in SSE2 registers; N and
+ * M are constants where the caller's size is known.  Same decisions and
+ * state as sa__spaa_nominate_lanes + sa__spaa_columns +
+ * sa__spaa_grant_lanes.  The updates compare every rank with the winner's
+ * (from the selections' rank bits, ahead of the grant) and then apply a
+ * borrow chain only where the lane won. */
+#define SA__SPAA_REG_BODY(N, M, LWO) { \
+    const int S = SA__SPAA_WORDS; \
+    const __m128i z = _mm_setzero_si128(); \
+    __m128i p0 = SA__LD(a->spaa_in), p1 = SA__LD(a->spaa_in + S), p2 = SA__LD(a->spaa_in + 2 * S); \
+    __m128i q0 = SA__LD(a->spaa_out), q1 = SA__LD(a->spaa_out + S), q2 = SA__LD(a->spaa_out + 2 * S); \
+    __m128i q3 = (LWO) == 4 ? SA__LD(a->spaa_out + 3 * S) : z; \
+    __m128i x, c, g, h, b, e, ne_e, gin, ne, gt, bo, t, k0, k1, k2, j0, j1, j2, j3; \
+    int i; \
+    for (i = 0; i < (N); i++) SA_ASSERT((req[i] & ~sa__low_mask(M)) == 0); \
+    /* Step 1: nominations (input bank select). */ \
+    x = _mm_and_si128(sa__pack_bytes16_sse2(req, (N)), SA__LD(a->spaa_connect)); \
+    SA__SEL1(x, p2, k2, 3); \
+    SA__SEL1(x, p1, k1, 3); \
+    SA__SEL1(x, p0, k0, 3); \
+    /* Nominating inputs of each output: the output bank's lanes. */ \
+    c = sa__spaa_columns16x8_sse2(x, (LWO), (M)); \
+    if (a->rotary && a->network_inputs) { \
+        __m128i nw = (LWO) == 4 ? _mm_set1_epi16((short)a->network_inputs) \
+                                : _mm_set1_epi8((char)a->network_inputs); \
+        __m128i cn = _mm_and_si128(c, nw); \
+        c = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), c)); \
+    } \
+    /* Step 2: grants (output bank select). */ \
+    g = c; \
+    j3 = z; \
+    if ((LWO) == 4) SA__SEL1(g, q3, j3, 4); \
+    SA__SEL1(g, q2, j2, (LWO)); \
+    SA__SEL1(g, q1, j1, (LWO)); \
+    SA__SEL1(g, q0, j0, (LWO)); \
+    /* The input bank's ranks above the nominees' (used where granted). */ \
+    ne = _mm_xor_si128(p2, k2); \
+    gt = _mm_andnot_si128(k2, p2); \
+    gt = _mm_or_si128(gt, _mm_andnot_si128(ne, _mm_andnot_si128(k1, p1))); \
+    ne = _mm_or_si128(ne, _mm_xor_si128(p1, k1)); \
+    gt = _mm_or_si128(gt, _mm_andnot_si128(ne, _mm_andnot_si128(k0, p0))); \
+    /* Output bank update: every lane with a candidate has a winner (empty \
+     * lanes have all-ones rank bits, so nothing ranks above them). */ \
+    if ((LWO) == 4) { \
+        ne = _mm_xor_si128(q3, j3); \
+        bo = _mm_andnot_si128(j3, q3); \
+        bo = _mm_or_si128(bo, _mm_andnot_si128(ne, _mm_andnot_si128(j2, q2))); \
+        ne = _mm_or_si128(ne, _mm_xor_si128(q2, j2)); \
+    } else { \
+        ne = _mm_xor_si128(q2, j2); \
+        bo = _mm_andnot_si128(j2, q2); \
+    } \
+    bo = _mm_or_si128(bo, _mm_andnot_si128(ne, _mm_andnot_si128(j1, q1))); \
+    ne = _mm_or_si128(ne, _mm_xor_si128(q1, j1)); \
+    bo = _mm_or_si128(bo, _mm_andnot_si128(ne, _mm_andnot_si128(j0, q0))); \
+    t = _mm_xor_si128(q0, bo); bo = _mm_andnot_si128(q0, bo); q0 = SA__NEWBIT(t, g, (N), 0); \
+    t = _mm_xor_si128(q1, bo); bo = _mm_andnot_si128(q1, bo); q1 = SA__NEWBIT(t, g, (N), 1); \
+    t = _mm_xor_si128(q2, bo); \
+    if ((LWO) == 4) { \
+        bo = _mm_andnot_si128(q2, bo); q2 = SA__NEWBIT(t, g, (N), 2); \
+        t = _mm_xor_si128(q3, bo); q3 = SA__NEWBIT(t, g, (N), 3); \
+        SA__ST(a->spaa_out + 3 * S, q3); \
+    } else { \
+        q2 = SA__NEWBIT(t, g, (N), 2); \
+    } \
+    SA__ST(a->spaa_out, q0); \
+    SA__ST(a->spaa_out + S, q1); \
+    SA__ST(a->spaa_out + 2 * S, q2); \
+    /* Granted inputs: the OR of the grant lanes, spread over the input \
+     * lanes (e: all ones where granted, ne_e: all ones elsewhere). */ \
+    if ((LWO) == 4) { \
+        h = _mm_or_si128(g, _mm_shuffle_epi32(g, _MM_SHUFFLE(1, 0, 3, 2))); \
+        h = _mm_or_si128(h, _mm_shuffle_epi32(h, _MM_SHUFFLE(2, 3, 0, 1))); \
+        h = _mm_or_si128(h, _mm_shufflelo_epi16(h, _MM_SHUFFLE(2, 3, 0, 1))); \
+        b = _mm_unpacklo_epi8(h, h); \
+        b = _mm_shufflelo_epi16(b, _MM_SHUFFLE(1, 1, 0, 0)); \
+        b = _mm_shuffle_epi32(b, _MM_SHUFFLE(1, 1, 0, 0)); \
+    } else { \
+        h = _mm_or_si128(g, _mm_srli_epi64(g, 32)); \
+        h = _mm_or_si128(h, _mm_srli_epi64(h, 16)); \
+        h = _mm_or_si128(h, _mm_srli_epi64(h, 8)); \
+        b = _mm_unpacklo_epi8(h, h); \
+        b = _mm_move_epi64(_mm_shufflelo_epi16(b, _MM_SHUFFLE(0, 0, 0, 0))); \
+    } \
+    { \
+        const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1); \
+        b = _mm_and_si128(b, sel); \
+        e = _mm_cmpeq_epi8(b, sel); \
+        ne_e = _mm_cmpeq_epi8(b, z); \
+    } \
+    /* Input bank update where granted: the nominees take rank M-1, the \
+     * ranks above them move down one. */ \
+    gin = _mm_and_si128(x, e); \
+    bo = _mm_and_si128(gt, e); \
+    t = _mm_xor_si128(p0, bo); bo = _mm_andnot_si128(p0, bo); p0 = SA__NEWBIT(t, gin, (M), 0); \
+    t = _mm_xor_si128(p1, bo); bo = _mm_andnot_si128(p1, bo); p1 = SA__NEWBIT(t, gin, (M), 1); \
+    t = _mm_xor_si128(p2, bo); p2 = SA__NEWBIT(t, gin, (M), 2); \
+    SA__ST(a->spaa_in, p0); \
+    SA__ST(a->spaa_in + S, p1); \
+    SA__ST(a->spaa_in + 2 * S, p2); \
+    /* The matching. */ \
+    SA__ST(mt->output_of, _mm_or_si128(sa__onehot_index8_sse2(x), ne_e)); \
+    if ((LWO) == 4) { \
+        SA__ST(mt->input_of, sa__bit_index16_sse2(g)); \
+        mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(g, z), z)) & 0xFFu; \
+    } else { \
+        SA__ST(mt->input_of, sa__bit_index8_sse2(g)); \
+        mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(g, z)) & 0xFFu; \
+    } \
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) { \
+        SA__ST(mt->output_of + i, _mm_set1_epi8(-1)); \
+        SA__ST(mt->input_of + i, _mm_set1_epi8(-1)); \
+    } \
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1; \
+    mt->inputs = (unsigned)_mm_movemask_epi8(e); \
+    /* The count: the granted bytes summed. */ \
+    t = _mm_sad_epu8(_mm_sub_epi8(z, e), z); \
+    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(1, 0, 3, 2)))); \
+    return mt->size; \
+}
+SA_API int sa__spaa_reg_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 3)
+SA_API int sa__spaa_reg_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 4)
+/* The Alpha 21364's size, and the square ones of the benchmarks, with
+ * their sizes constant. */
+SA_API int sa__spaa_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(16, 7, 4)
+SA_API int sa__spaa_8x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(8, 8, 3)
+SA_API int sa__spaa_7x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(7, 7, 3)
+#undef SA__SEL1
+#undef SA__NEWBIT
+
 /* The SSE2 paths up to 16 x 16 (both banks' lanes at most 16 bits). */
 SA_API int sa__spaa_upto16_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
-    if (a->spaa_in_lw == 3)
-        return a->spaa_out_lw == 4 ? sa__spaa_small_sse2_4(a, req, mt) : sa__spaa_small_sse2_3(a, req, mt);
+    if (a->spaa_in_lw == 3) {
+        int n = a->num_inputs, m = a->num_outputs;
+        if (n == 16 && m == 7) return sa__spaa_16x7_sse2(a, req, mt);
+        if (n == 8 && m == 8) return sa__spaa_8x8_sse2(a, req, mt);
+        if (n == 7 && m == 7) return sa__spaa_7x7_sse2(a, req, mt);
+        return a->spaa_out_lw == 4 ? sa__spaa_reg_sse2_4(a, req, mt) : sa__spaa_reg_sse2_3(a, req, mt);
+    }
     return a->spaa_out_lw == 4 ? sa__spaa_mid_sse2_4(a, req, mt) : sa__spaa_mid_sse2_3(a, req, mt);
 }
 #endif
