@@ -2902,17 +2902,23 @@ SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
 #define SA__SPAA_REG_BODY(N, M, LWO) { \
     const int S = SA__SPAA_WORDS; \
     const __m128i z = _mm_setzero_si128(); \
-    __m128i p0 = SA__LD(a->spaa_in), p1 = SA__LD(a->spaa_in + S), p2 = SA__LD(a->spaa_in + 2 * S); \
-    __m128i q0 = SA__LD(a->spaa_out), q1 = SA__LD(a->spaa_out + S), q2 = SA__LD(a->spaa_out + 2 * S); \
-    __m128i q3 = (LWO) == 4 ? SA__LD(a->spaa_out + 3 * S) : z; \
-    __m128i x, c, g, h, b, e, ne_e, gin, ne, gt, bo, t, k0, k1, k2, j0, j1, j2, j3; \
+    __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gin, gt, bo, t, k0, k1, k2, j0, j1, j2, j3; \
+    unsigned outs; \
     int i; \
     for (i = 0; i < (N); i++) SA_ASSERT((req[i] & ~sa__low_mask(M)) == 0); \
-    /* Step 1: nominations (input bank select). */ \
+    /* Step 1: nominations (input bank select), and the ranks above each \
+     * nominee's in its arbiter (Horner form of the bit-serial comparison, \
+     * a step being the majority of rank bit, not winner bit, lower result). */ \
     x = _mm_and_si128(sa__pack_bytes16_sse2(req, (N)), SA__LD(a->spaa_connect)); \
+    p2 = SA__LD(a->spaa_in + 2 * S); \
     SA__SEL1(x, p2, k2, 3); \
+    p1 = SA__LD(a->spaa_in + S); \
     SA__SEL1(x, p1, k1, 3); \
+    p0 = SA__LD(a->spaa_in); \
     SA__SEL1(x, p0, k0, 3); \
+    gt = _mm_andnot_si128(k0, p0); \
+    gt = _mm_or_si128(_mm_andnot_si128(k1, p1), _mm_andnot_si128(_mm_xor_si128(k1, p1), gt)); \
+    gt = _mm_or_si128(_mm_andnot_si128(k2, p2), _mm_andnot_si128(_mm_xor_si128(k2, p2), gt)); \
     /* Nominating inputs of each output: the output bank's lanes. */ \
     c = sa__spaa_columns16x8_sse2(x, (LWO), (M)); \
     if (a->rotary && a->network_inputs) { \
@@ -2921,60 +2927,47 @@ SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
         __m128i cn = _mm_and_si128(c, nw); \
         c = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), c)); \
     } \
-    /* Step 2: grants (output bank select). */ \
+    /* Step 2: grants (output bank select) and the output bank's update: \
+     * every lane with a candidate has a winner (an empty lane's rank bits \
+     * are all ones, so nothing ranks above them). */ \
     g = c; \
-    j3 = z; \
-    if ((LWO) == 4) SA__SEL1(g, q3, j3, 4); \
-    SA__SEL1(g, q2, j2, (LWO)); \
-    SA__SEL1(g, q1, j1, (LWO)); \
-    SA__SEL1(g, q0, j0, (LWO)); \
-    /* The input bank's ranks above the nominees' (used where granted). */ \
-    ne = _mm_xor_si128(p2, k2); \
-    gt = _mm_andnot_si128(k2, p2); \
-    gt = _mm_or_si128(gt, _mm_andnot_si128(ne, _mm_andnot_si128(k1, p1))); \
-    ne = _mm_or_si128(ne, _mm_xor_si128(p1, k1)); \
-    gt = _mm_or_si128(gt, _mm_andnot_si128(ne, _mm_andnot_si128(k0, p0))); \
-    /* Output bank update: every lane with a candidate has a winner (empty \
-     * lanes have all-ones rank bits, so nothing ranks above them). */ \
+    q2 = SA__LD(a->spaa_out + 2 * S); \
     if ((LWO) == 4) { \
-        ne = _mm_xor_si128(q3, j3); \
-        bo = _mm_andnot_si128(j3, q3); \
-        bo = _mm_or_si128(bo, _mm_andnot_si128(ne, _mm_andnot_si128(j2, q2))); \
-        ne = _mm_or_si128(ne, _mm_xor_si128(q2, j2)); \
-    } else { \
-        ne = _mm_xor_si128(q2, j2); \
-        bo = _mm_andnot_si128(j2, q2); \
+        q3 = SA__LD(a->spaa_out + 3 * S); \
+        SA__SEL1(g, q3, j3, 4); \
     } \
-    bo = _mm_or_si128(bo, _mm_andnot_si128(ne, _mm_andnot_si128(j1, q1))); \
-    ne = _mm_or_si128(ne, _mm_xor_si128(q1, j1)); \
-    bo = _mm_or_si128(bo, _mm_andnot_si128(ne, _mm_andnot_si128(j0, q0))); \
-    t = _mm_xor_si128(q0, bo); bo = _mm_andnot_si128(q0, bo); q0 = SA__NEWBIT(t, g, (N), 0); \
-    t = _mm_xor_si128(q1, bo); bo = _mm_andnot_si128(q1, bo); q1 = SA__NEWBIT(t, g, (N), 1); \
+    SA__SEL1(g, q2, j2, (LWO)); \
+    q1 = SA__LD(a->spaa_out + S); \
+    SA__SEL1(g, q1, j1, (LWO)); \
+    q0 = SA__LD(a->spaa_out); \
+    SA__SEL1(g, q0, j0, (LWO)); \
+    bo = _mm_andnot_si128(j0, q0); \
+    bo = _mm_or_si128(_mm_andnot_si128(j1, q1), _mm_andnot_si128(_mm_xor_si128(j1, q1), bo)); \
+    bo = _mm_or_si128(_mm_andnot_si128(j2, q2), _mm_andnot_si128(_mm_xor_si128(j2, q2), bo)); \
+    if ((LWO) == 4) \
+        bo = _mm_or_si128(_mm_andnot_si128(j3, q3), _mm_andnot_si128(_mm_xor_si128(j3, q3), bo)); \
+    t = _mm_xor_si128(q0, bo); bo = _mm_andnot_si128(q0, bo); SA__ST(a->spaa_out, SA__NEWBIT(t, g, (N), 0)); \
+    t = _mm_xor_si128(q1, bo); bo = _mm_andnot_si128(q1, bo); SA__ST(a->spaa_out + S, SA__NEWBIT(t, g, (N), 1)); \
     t = _mm_xor_si128(q2, bo); \
     if ((LWO) == 4) { \
-        bo = _mm_andnot_si128(q2, bo); q2 = SA__NEWBIT(t, g, (N), 2); \
-        t = _mm_xor_si128(q3, bo); q3 = SA__NEWBIT(t, g, (N), 3); \
-        SA__ST(a->spaa_out + 3 * S, q3); \
-    } else { \
-        q2 = SA__NEWBIT(t, g, (N), 2); \
+        bo = _mm_andnot_si128(q2, bo); \
+        SA__ST(a->spaa_out + 3 * S, SA__NEWBIT(_mm_xor_si128(q3, bo), g, (N), 3)); \
     } \
-    SA__ST(a->spaa_out, q0); \
-    SA__ST(a->spaa_out + S, q1); \
-    SA__ST(a->spaa_out + 2 * S, q2); \
+    SA__ST(a->spaa_out + 2 * S, SA__NEWBIT(t, g, (N), 2)); \
     /* Granted inputs: the OR of the grant lanes, spread over the input \
      * lanes (e: all ones where granted, ne_e: all ones elsewhere). */ \
     if ((LWO) == 4) { \
-        h = _mm_or_si128(g, _mm_shuffle_epi32(g, _MM_SHUFFLE(1, 0, 3, 2))); \
-        h = _mm_or_si128(h, _mm_shuffle_epi32(h, _MM_SHUFFLE(2, 3, 0, 1))); \
-        h = _mm_or_si128(h, _mm_shufflelo_epi16(h, _MM_SHUFFLE(2, 3, 0, 1))); \
-        b = _mm_unpacklo_epi8(h, h); \
+        b = _mm_or_si128(g, _mm_shuffle_epi32(g, _MM_SHUFFLE(1, 0, 3, 2))); \
+        b = _mm_or_si128(b, _mm_shuffle_epi32(b, _MM_SHUFFLE(2, 3, 0, 1))); \
+        b = _mm_or_si128(b, _mm_shufflelo_epi16(b, _MM_SHUFFLE(2, 3, 0, 1))); \
+        b = _mm_unpacklo_epi8(b, b); \
         b = _mm_shufflelo_epi16(b, _MM_SHUFFLE(1, 1, 0, 0)); \
         b = _mm_shuffle_epi32(b, _MM_SHUFFLE(1, 1, 0, 0)); \
     } else { \
-        h = _mm_or_si128(g, _mm_srli_epi64(g, 32)); \
-        h = _mm_or_si128(h, _mm_srli_epi64(h, 16)); \
-        h = _mm_or_si128(h, _mm_srli_epi64(h, 8)); \
-        b = _mm_unpacklo_epi8(h, h); \
+        b = _mm_or_si128(g, _mm_srli_epi64(g, 32)); \
+        b = _mm_or_si128(b, _mm_srli_epi64(b, 16)); \
+        b = _mm_or_si128(b, _mm_srli_epi64(b, 8)); \
+        b = _mm_unpacklo_epi8(b, b); \
         b = _mm_move_epi64(_mm_shufflelo_epi16(b, _MM_SHUFFLE(0, 0, 0, 0))); \
     } \
     { \
@@ -2984,33 +2977,26 @@ SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
         ne_e = _mm_cmpeq_epi8(b, z); \
     } \
     /* Input bank update where granted: the nominees take rank M-1, the \
-     * ranks above them move down one. */ \
+     * ranks above them move down one (borrow chain). */ \
     gin = _mm_and_si128(x, e); \
     bo = _mm_and_si128(gt, e); \
-    t = _mm_xor_si128(p0, bo); bo = _mm_andnot_si128(p0, bo); p0 = SA__NEWBIT(t, gin, (M), 0); \
-    t = _mm_xor_si128(p1, bo); bo = _mm_andnot_si128(p1, bo); p1 = SA__NEWBIT(t, gin, (M), 1); \
-    t = _mm_xor_si128(p2, bo); p2 = SA__NEWBIT(t, gin, (M), 2); \
-    SA__ST(a->spaa_in, p0); \
-    SA__ST(a->spaa_in + S, p1); \
-    SA__ST(a->spaa_in + 2 * S, p2); \
+    t = _mm_xor_si128(p0, bo); bo = _mm_andnot_si128(p0, bo); SA__ST(a->spaa_in, SA__NEWBIT(t, gin, (M), 0)); \
+    t = _mm_xor_si128(p1, bo); bo = _mm_andnot_si128(p1, bo); SA__ST(a->spaa_in + S, SA__NEWBIT(t, gin, (M), 1)); \
+    SA__ST(a->spaa_in + 2 * S, SA__NEWBIT(_mm_xor_si128(p2, bo), gin, (M), 2)); \
     /* The matching. */ \
     SA__ST(mt->output_of, _mm_or_si128(sa__onehot_index8_sse2(x), ne_e)); \
-    if ((LWO) == 4) { \
-        SA__ST(mt->input_of, sa__bit_index16_sse2(g)); \
-        mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(g, z), z)) & 0xFFu; \
-    } else { \
-        SA__ST(mt->input_of, sa__bit_index8_sse2(g)); \
-        mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(g, z)) & 0xFFu; \
-    } \
+    t = (LWO) == 4 ? sa__bit_index16_sse2(g) : sa__bit_index8_sse2(g); \
+    SA__ST(mt->input_of, t); \
+    outs = ~(unsigned)_mm_movemask_epi8(t) & 0xFFu; \
+    mt->outputs = outs; \
     for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) { \
         SA__ST(mt->output_of + i, _mm_set1_epi8(-1)); \
         SA__ST(mt->input_of + i, _mm_set1_epi8(-1)); \
     } \
     for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1; \
     mt->inputs = (unsigned)_mm_movemask_epi8(e); \
-    /* The count: the granted bytes summed. */ \
-    t = _mm_sad_epu8(_mm_sub_epi8(z, e), z); \
-    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(1, 0, 3, 2)))); \
+    /* The count: the granted outputs' bits summed by a multiplication. */ \
+    mt->size = (int)((((outs * 0x08040201u) >> 3) & 0x11111111u) * 0x11111111u >> 28); \
     return mt->size; \
 }
 SA_API int sa__spaa_reg_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
