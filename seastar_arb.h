@@ -2878,6 +2878,34 @@ SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
     return _mm_or_si128(_mm_or_si128(b0, b1), b2);
 }
 
+/* The output bank's lanes from one-hot nomination bytes x of up to 16
+ * inputs and m <= 8 outputs (lane j: bit i set when byte i of x has bit
+ * j): one movemask per output (doubling every byte moves the next lower
+ * bit to the top), combined in 16-bit lanes (lwo 4) or bytes (lwo 3, bytes
+ * 8..15 of x zero).  The last masks join last. */
+SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
+    uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
+    x = _mm_add_epi8(x, x);
+    m6 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m5 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m4 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m3 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m2 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m1 = (unsigned)_mm_movemask_epi8(x);
+    x = _mm_add_epi8(x, x);
+    m0 = (unsigned)_mm_movemask_epi8(x);
+    if (lwo == 4)
+        return _mm_set_epi64x((long long)(((m7 << 48) | (m6 << 32) | (m5 << 16)) | m4),
+                              (long long)(((m3 << 48) | (m2 << 32) | (m1 << 16)) | m0));
+    return _mm_cvtsi64_si128((long long)((((m7 << 56) | (m6 << 48)) | ((m5 << 40) | (m4 << 32)) |
+                                          ((m3 << 24) | (m2 << 16)) | (m1 << 8)) | m0));
+}
+
 /* One plane of a bank select on register x (lanes of 2^LW bits, plane P):
  * K gets the winner's rank bit over its lane (all ones for 1 or for an
  * empty lane). */
@@ -2920,7 +2948,7 @@ SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
     gt = _mm_or_si128(_mm_andnot_si128(k1, p1), _mm_andnot_si128(_mm_xor_si128(k1, p1), gt)); \
     gt = _mm_or_si128(_mm_andnot_si128(k2, p2), _mm_andnot_si128(_mm_xor_si128(k2, p2), gt)); \
     /* Nominating inputs of each output: the output bank's lanes. */ \
-    c = sa__spaa_columns16x8_sse2(x, (LWO), (M)); \
+    c = sa__nom_columns_sse2(x, (LWO), (M)); \
     if (a->rotary && a->network_inputs) { \
         __m128i nw = (LWO) == 4 ? _mm_set1_epi16((short)a->network_inputs) \
                                 : _mm_set1_epi8((char)a->network_inputs); \
@@ -3018,7 +3046,6 @@ SA_API int sa__spaa_7x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
 SA_API int sa__spaa_upto16_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     if (a->spaa_in_lw == 3) {
         int n = a->num_inputs, m = a->num_outputs;
-        if (n == 16 && m == 7) return sa__spaa_16x7_sse2(a, req, mt);
         if (n == 8 && m == 8) return sa__spaa_8x8_sse2(a, req, mt);
         if (n == 7 && m == 7) return sa__spaa_7x7_sse2(a, req, mt);
         return a->spaa_out_lw == 4 ? sa__spaa_reg_sse2_4(a, req, mt) : sa__spaa_reg_sse2_3(a, req, mt);
@@ -5077,9 +5104,11 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
          * the banks' lanes. */
         uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS];
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
-        if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw <= 4 &&
-            a->spaa_out_lw <= 4)
-            return sa__spaa_upto16_sse2(a, req, match);
+        if (prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
+            /* the Alpha 21364's size first: its test is the dispatch */
+            if (a->num_inputs == 16 && a->num_outputs == 7) return sa__spaa_16x7_sse2(a, req, match);
+            if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
+        }
 #endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);
