@@ -2906,6 +2906,12 @@ SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
                                           ((m3 << 24) | (m2 << 16)) | (m1 << 8)) | m0));
 }
 
+/* Number of set bits of an 8-bit x: its bits spread four apart by one
+ * multiplication, summed in the top nibble by another. */
+SA_API int sa__bits8(unsigned x) {
+    return (int)(((((x * 0x08040201u) >> 3) & 0x11111111u) * 0x11111111u) >> 28);
+}
+
 /* One plane of a bank select on register x (lanes of 2^LW bits, plane P):
  * K gets the winner's rank bit over its lane (all ones for 1 or for an
  * empty lane). */
@@ -3023,8 +3029,7 @@ SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
     } \
     for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1; \
     mt->inputs = (unsigned)_mm_movemask_epi8(e); \
-    /* The count: the granted outputs' bits summed by a multiplication. */ \
-    mt->size = (int)((((outs * 0x08040201u) >> 3) & 0x11111111u) * 0x11111111u >> 28); \
+    mt->size = sa__bits8(outs); \
     return mt->size; \
 }
 SA_API int sa__spaa_reg_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
