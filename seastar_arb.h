@@ -2450,33 +2450,13 @@ SA_API void sa__effective(const sa_alloc *a, const uint64_t *req, uint64_t *eff)
 /* ---------------- SPAA (seed 002 Section 3.3) ---------------- */
 
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
-/* The low bytes of the rows req[0..n) (n <= 16) as the bytes of a
- * register (bits above 7, outside the outputs, are dropped as the
- * connection mask would drop them). */
-#define SA__LD8(p) _mm_and_si128(SA__LD(p), _mm_set1_epi64x(0xFF))
-SA_API __m128i sa__pack_rows8_sse2(const uint64_t *req, int n) {
-    if (n == 16) {
-        __m128i w0 = _mm_packs_epi32(SA__LD8(req), SA__LD8(req + 2));
-        __m128i w1 = _mm_packs_epi32(SA__LD8(req + 4), SA__LD8(req + 6));
-        __m128i w2 = _mm_packs_epi32(SA__LD8(req + 8), SA__LD8(req + 10));
-        __m128i w3 = _mm_packs_epi32(SA__LD8(req + 12), SA__LD8(req + 14));
-        return _mm_packus_epi16(_mm_packs_epi32(w0, w1), _mm_packs_epi32(w2, w3));
-    } else {
-        uint64_t lo = 0, hi = 0;
-        int i;
-        for (i = 0; i < n && i < 8; i++) lo |= (req[i] & 0xFF) << (8 * i);
-        for (; i < n; i++) hi |= (req[i] & 0xFF) << (8 * (i - 8));
-        return _mm_set_epi64x((long long)hi, (long long)lo);
-    }
-}
-
-/* Index of the set bit of every byte (one-hot or zero) of v; -1 for 0. */
+/* Index of the set bit of every byte (one-hot or zero) of v; -1 for 0:
+ * its three bits, each the minimum of a masked byte and the bit's value. */
 SA_API __m128i sa__bit_index8_sse2(__m128i v) {
-    const __m128i z = _mm_setzero_si128();
-    __m128i r = _mm_cmpeq_epi8(v, z);
-    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xAA)), z), _mm_set1_epi8(1)));
-    r = _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xCC)), z), _mm_set1_epi8(2)));
-    return _mm_or_si128(r, _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xF0)), z), _mm_set1_epi8(4)));
+    __m128i b0 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xAA)), _mm_set1_epi8(1));
+    __m128i b1 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xCC)), _mm_set1_epi8(2));
+    __m128i b2 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xF0)), _mm_set1_epi8(4));
+    return _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_setzero_si128()), b0), _mm_or_si128(b1, b2));
 }
 
 /* Index of the set bit of every 16-bit lane (one-hot or zero) of v, -1 for
@@ -2491,12 +2471,12 @@ SA_API __m128i sa__bit_index16_sse2(__m128i v) {
     return _mm_packs_epi16(e, _mm_set1_epi8(-1));
 }
 
-/* The output bank's lanes (lane j: bit i set when byte i of x has bit j)
- * from one-hot nomination bytes x, 16 rows: one movemask per output,
- * combined in two 64-bit words (lwo 4: 16-bit lanes; lwo 3: bytes, rows
- * 8..15 of x zero). */
-SA_API __m128i sa__spaa_columns16x8_sse2(__m128i x, int lwo, int m) {
-    /* Doubling every byte moves the next lower bit to the top. */
+/* The output bank's lanes from one-hot nomination bytes x of up to 16
+ * inputs and m <= 8 outputs (lane j: bit i set when byte i of x has bit
+ * j): one movemask per output (doubling every byte moves the next lower
+ * bit to the top), combined in 16-bit lanes (lwo 4) or bytes (lwo 3, bytes
+ * 8..15 of x zero).  The last masks join last. */
+SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
     uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
     x = _mm_add_epi8(x, x);
     m6 = (unsigned)_mm_movemask_epi8(x);
@@ -2513,10 +2493,10 @@ SA_API __m128i sa__spaa_columns16x8_sse2(__m128i x, int lwo, int m) {
     x = _mm_add_epi8(x, x);
     m0 = (unsigned)_mm_movemask_epi8(x);
     if (lwo == 4)
-        return _mm_set_epi64x((long long)(m4 | (m5 << 16) | (m6 << 32) | (m7 << 48)),
-                              (long long)(m0 | (m1 << 16) | (m2 << 32) | (m3 << 48)));
-    return _mm_set_epi64x(0, (long long)((m0 | (m1 << 8)) | ((m2 << 16) | (m3 << 24)) |
-                                         ((m4 << 32) | (m5 << 40)) | ((m6 << 48) | (m7 << 56))));
+        return _mm_set_epi64x((long long)(((m7 << 48) | (m6 << 32) | (m5 << 16)) | m4),
+                              (long long)(((m3 << 48) | (m2 << 32) | (m1 << 16)) | m0));
+    return _mm_cvtsi64_si128((long long)((((m7 << 56) | (m6 << 48)) | ((m5 << 40) | (m4 << 32)) |
+                                          ((m3 << 24) | (m2 << 16)) | (m1 << 8)) | m0));
 }
 
 /* Bits 0..15 of x (in its low bytes) spread over the 16 bytes: all ones in
@@ -2570,12 +2550,10 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
 #undef SA__DEC
 }
 
-/* SPAA, whole allocation, n <= 16 input arbiters and m <= 8 outputs, no
- * priorities, no read-port pairing: every step in SSE2 registers (input
- * bank: 16 byte lanes, 3 planes; output bank: lwo 3 (n <= 8) or 4).  Same
- * decisions and state as sa__spaa_nominate_lanes + sa__spaa_columns +
- * sa__spaa_grant_lanes. */
-/* The declarations and loads of the SSE2 paths up to 16 x 8. */
+/* sa_spaa_grant's SSE2 path, n <= 16 input arbiters and m <= 8 outputs:
+ * steps 2-3 in SSE2 registers (input bank: 16 byte lanes, 3 planes; output
+ * bank: lwo 3 (n <= 8) or 4).  Same decisions and state as
+ * sa__spaa_columns + sa__spaa_grant_lanes.  Its declarations and loads: */
 #define SA__SPAA_SMALL_DECL(LWO) \
     const int S = SA__SPAA_WORDS; \
     int n = a->num_inputs, i; \
@@ -2588,7 +2566,7 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
  * (16 byte lanes) and their rank bits kin. */
 #define SA__SPAA_SMALL_GRANT(LWO) \
     /* Nominating inputs of each output: the output bank's lanes. */ \
-    col = sa__spaa_columns16x8_sse2(x, LWO, a->num_outputs); \
+    col = sa__nom_columns_sse2(x, LWO, a->num_outputs); \
     if (a->rotary && a->network_inputs) { \
         __m128i nw = LWO == 4 ? _mm_set1_epi16((short)a->network_inputs) \
                               : _mm_set1_epi8((char)a->network_inputs); \
@@ -2632,14 +2610,6 @@ SA_API void sa__lrs_update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, in
     mt->outputs = outs; \
     mt->size = sa__bits(gbits); \
     return mt->size;
-#define SA__SPAA_SMALL_BODY(LWO) { \
-    SA__SPAA_SMALL_DECL(LWO) \
-    for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0); \
-    /* Step 1: nominations (input bank select). */ \
-    x = _mm_and_si128(sa__pack_rows8_sse2(req, n), SA__LD(a->spaa_connect)); \
-    x = sa__lrs_select_regs_sse2(p, x, kin, 3); \
-    SA__SPAA_SMALL_GRANT(LWO) \
-}
 /* sa_spaa_grant's SSE2 path up to 16 x 8: the one-hot nominations from the
  * nomination bytes, their rank bits from the planes (the input arbiters
  * may have moved since the nomination). */
@@ -2672,15 +2642,6 @@ SA_API int sa__spaa_grant_sse2_3(sa_alloc *a, const int8_t *nomination, sa_match
     SA__SPAA_GRANT_BODY(3)
 SA_API int sa__spaa_grant_sse2_4(sa_alloc *a, const int8_t *nomination, sa_match *mt)
     SA__SPAA_GRANT_BODY(4)
-SA_API int sa__spaa_small_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
-    SA__SPAA_SMALL_BODY(3)
-SA_API int sa__spaa_small_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
-    SA__SPAA_SMALL_BODY(4)
-/* The SSE2 path for lwo 3 (n <= 8) or 4 (9 <= n <= 16). */
-SA_API int sa__spaa_small_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt, int lwo) {
-    return lwo == 4 ? sa__spaa_small_sse2_4(a, req, mt) : sa__spaa_small_sse2_3(a, req, mt);
-}
-
 /* m[7-t] = bit 7-t of every byte of x (movemask after t doublings). */
 SA_API void sa__byte_bit_masks_sse2(__m128i x, uint64_t *m) {
     m[7] = (unsigned)_mm_movemask_epi8(x);
@@ -2718,7 +2679,7 @@ SA_API __m128i sa__rows8_16_sse2(const uint64_t *req) {
 }
 
 /* SPAA, whole allocation, n <= 16 input arbiters and 9 <= m <= 16 outputs,
- * no priorities, no read-port pairing: as sa__spaa_small_sse2 with the
+ * no priorities, no read-port pairing: as sa__spaa_reg_sse2_3/_4 with the
  * input bank in 16-bit lanes, two registers per plane (rows 0-7, 8-15),
  * and the output bank in two registers per plane when lwo is 4. */
 #define SA__SPAA_MID_BODY(LWO) { \
@@ -2876,34 +2837,6 @@ SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
     __m128i b1 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xCC)), _mm_set1_epi8(2));
     __m128i b2 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xF0)), _mm_set1_epi8(4));
     return _mm_or_si128(_mm_or_si128(b0, b1), b2);
-}
-
-/* The output bank's lanes from one-hot nomination bytes x of up to 16
- * inputs and m <= 8 outputs (lane j: bit i set when byte i of x has bit
- * j): one movemask per output (doubling every byte moves the next lower
- * bit to the top), combined in 16-bit lanes (lwo 4) or bytes (lwo 3, bytes
- * 8..15 of x zero).  The last masks join last. */
-SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
-    uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
-    x = _mm_add_epi8(x, x);
-    m6 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m5 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m4 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m3 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m2 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m1 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m0 = (unsigned)_mm_movemask_epi8(x);
-    if (lwo == 4)
-        return _mm_set_epi64x((long long)(((m7 << 48) | (m6 << 32) | (m5 << 16)) | m4),
-                              (long long)(((m3 << 48) | (m2 << 32) | (m1 << 16)) | m0));
-    return _mm_cvtsi64_si128((long long)((((m7 << 56) | (m6 << 48)) | ((m5 << 40) | (m4 << 32)) |
-                                          ((m3 << 24) | (m2 << 16)) | (m1 << 8)) | m0));
 }
 
 /* Number of set bits of an 8-bit x: its bits spread four apart by one
