@@ -2788,7 +2788,14 @@ SA_API __m128i sa__rows8_16_sse2(const uint64_t *req) {
     for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1; \
     mt->inputs = gbits; \
     mt->outputs = outs; \
-    mt->size = sa__bits(gbits); \
+    if ((LWO) == 4) { \
+        /* the count: the granted input bytes of e (exact for 16-bit \
+         * grant lanes) summed */ \
+        e = _mm_sad_epu8(_mm_sub_epi8(_mm_setzero_si128(), e), _mm_setzero_si128()); \
+        mt->size = _mm_cvtsi128_si32(_mm_add_epi32(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(1, 0, 3, 2)))); \
+    } else { \
+        mt->size = sa__bits(gbits); \
+    } \
     return mt->size; \
 }
 SA_API int sa__spaa_mid_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
@@ -5054,7 +5061,7 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
         if (prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
             /* the Alpha 21364's size first: its test is the dispatch */
-            if (a->num_inputs == 16 && a->num_outputs == 7) return sa__spaa_16x7_sse2(a, req, match);
+            if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
             if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
         }
 #endif
