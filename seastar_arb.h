@@ -2005,12 +2005,13 @@ SA_API void sa__lanes_prefer_portable(uint64_t *c, int words, int lw, uint64_t p
 
 /* All ones in every zero lane of x (lanes of 2^lw bits). */
 SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
-    __m128i z = _mm_setzero_si128(), e;
+    __m128i z = _mm_setzero_si128();
     if (lw == 3) return _mm_cmpeq_epi8(x, z);
     if (lw == 4) return _mm_cmpeq_epi16(x, z);
-    e = _mm_cmpeq_epi32(x, z);
-    if (lw == 5) return e;
-    return _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
+    if (lw == 5) return _mm_cmpeq_epi32(x, z);
+    /* the two halves ORed first: one instruction fewer than ANDing the
+     * halves' tests */
+    return _mm_cmpeq_epi32(_mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1))), z);
 }
 
 /* SSE2 versions of sa__lrs_bank_select_portable and
@@ -2138,6 +2139,145 @@ SA_API void sa__lanes_prefer(uint64_t *c, int words, int lw, uint64_t pref) {
     sa__lanes_prefer_portable(c, words, lw, pref);
 #endif
 }
+
+#if SA_ALLOC_MAX > 32
+/* ---- Banks of 64-bit lanes (lw 6, arbiters of 33..64 requesters): arbiter
+ * r is word r of every plane, so the arbiters one allocation touches can be
+ * visited alone (a list of rows) instead of the whole bank: SPAA's output
+ * bank selects and records only at the outputs that were nominated, its
+ * input bank records only at the granted inputs.  Same operations as
+ * sa__lrs_bank_select and sa__lrs_bank_update, lane by lane. */
+
+/* Plane b, word r of a lw-6 bank. */
+#define SA__L6(plane, b, r) ((plane)[(b) * SA__SPAA_WORDS + (r)])
+
+/* Arbiter r of a lw-6 bank over `size` requesters, portable version: select
+ * the least recently selected of the candidates x (nonzero), or take x as
+ * the winner when `given` (x then one-hot), and record the selection (the
+ * winner's rank bits kb from k if not NULL, else from the planes); returns
+ * the winner (one-hot). */
+SA_API uint64_t sa__lrs6_one_portable(uint64_t *plane, int r, uint64_t x, const uint64_t *k,
+                                      int size) {
+    uint64_t p[6], eq = ~(uint64_t)0, gt = 0, bo;
+    int b;
+    for (b = 5; b >= 0; b--) {
+        uint64_t z, kb;
+        p[b] = SA__L6(plane, b, r);
+        z = x & ~p[b];
+        if (k != NULL) {
+            kb = SA__L6(k, b, r);
+        } else {
+            kb = z != 0 ? 0 : ~(uint64_t)0;
+            x = z != 0 ? z : x;
+        }
+        gt |= eq & p[b] & ~kb;
+        eq &= ~(p[b] ^ kb);
+    }
+    bo = gt;
+    for (b = 0; b < 6; b++) {
+        uint64_t y = p[b] ^ bo;
+        bo &= ~p[b];
+        SA__L6(plane, b, r) = ((size - 1) >> b) & 1 ? y | x : y & ~x;
+    }
+    return x;
+}
+
+/* For arbiters rows[0..count) of a lw-6 bank over `size` requesters, c
+ * indexed by arbiter: with k NULL, select the least recently selected
+ * candidate of c[r] (nonzero) into c[r] (one-hot) and record it; with k
+ * (sa__lrs_bank_select's rank bits for these winners), record the winners
+ * c[r] (one-hot).  Portable version. */
+SA_API void sa__lrs6_rows_portable(uint64_t *plane, uint64_t *c, const uint64_t *k,
+                                   const uint8_t *rows, int count, int size) {
+    int t;
+    for (t = 0; t < count; t++) c[rows[t]] = sa__lrs6_one_portable(plane, rows[t], c[rows[t]], k, size);
+}
+
+#ifdef SA_SIMD_SSE2
+/* All ones in every zero 64-bit lane of x. */
+SA_API __m128i sa__lanes_zero64_sse2(__m128i x) {
+    return _mm_cmpeq_epi32(_mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1))),
+                           _mm_setzero_si128());
+}
+
+/* Words a and b as the low and high lanes of a register, and back. */
+SA_API __m128i sa__ld_pair(const uint64_t *a, const uint64_t *b) {
+    return _mm_castps_si128(_mm_loadh_pi(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)a)),
+                                         (const __m64 *)(const void *)b));
+}
+SA_API void sa__st_pair(uint64_t *a, uint64_t *b, __m128i v) {
+    _mm_storel_epi64((__m128i *)(void *)a, v);
+    _mm_storeh_pi((__m64 *)(void *)b, _mm_castsi128_ps(v));
+}
+
+/* SSE2 version of sa__lrs6_rows_portable: two rows per register (an odd
+ * count pairs the last row with itself).  One function per case so that
+ * the tests fold: select (K NULL) or record given winners, and a bank over
+ * 64 requesters (SZ 64: the winner's new rank 63 is all ones) or any size. */
+#define SA__L6_CMP(b) \
+    p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    if (k != NULL) { \
+        kb = sa__ld_pair(k + ra + (b) * SA__SPAA_WORDS, k + rb + (b) * SA__SPAA_WORDS); \
+    } else { \
+        __m128i z = _mm_andnot_si128(p##b, x); \
+        kb = sa__lanes_zero64_sse2(z); \
+        x = _mm_or_si128(z, _mm_and_si128(kb, x)); \
+    } \
+    gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_andnot_si128(kb, p##b))); \
+    eq = _mm_andnot_si128(_mm_xor_si128(p##b, kb), eq);
+#define SA__L6_DEC(b, SZ) \
+    y = _mm_xor_si128(p##b, bo); \
+    bo = _mm_andnot_si128(p##b, bo); \
+    sa__st_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS, \
+                (((SZ) - 1) >> (b)) & 1 ? _mm_or_si128(y, x) : _mm_andnot_si128(x, y));
+#define SA__L6_BODY(K, SZ, STORE_X) { \
+    int t; \
+    const uint64_t *k = (K); \
+    for (t = 0; t < count; t += 2) { \
+        int ra = rows[t], rb = rows[t + 1 < count ? t + 1 : t]; \
+        uint64_t *pa = plane + ra, *pb = plane + rb; \
+        __m128i p0, p1, p2, p3, p4, p5, kb, y, bo; \
+        __m128i x = sa__ld_pair(c + ra, c + rb), eq = _mm_set1_epi8(-1), gt = _mm_setzero_si128(); \
+        SA__L6_CMP(5) SA__L6_CMP(4) SA__L6_CMP(3) SA__L6_CMP(2) SA__L6_CMP(1) SA__L6_CMP(0) \
+        bo = gt; \
+        SA__L6_DEC(0, SZ) SA__L6_DEC(1, SZ) SA__L6_DEC(2, SZ) \
+        SA__L6_DEC(3, SZ) SA__L6_DEC(4, SZ) SA__L6_DEC(5, SZ) \
+        STORE_X; \
+    } \
+}
+SA_API void sa__lrs6_select_rows64_sse2(uint64_t *plane, uint64_t *c, const uint8_t *rows, int count)
+    SA__L6_BODY((const uint64_t *)NULL, 64, sa__st_pair(c + ra, c + rb, x))
+SA_API void sa__lrs6_select_rows_sse2(uint64_t *plane, uint64_t *c, const uint8_t *rows, int count,
+                                      int size)
+    SA__L6_BODY((const uint64_t *)NULL, size, sa__st_pair(c + ra, c + rb, x))
+SA_API void sa__lrs6_record_rows64_sse2(uint64_t *plane, const uint64_t *c, const uint64_t *kin,
+                                        const uint8_t *rows, int count)
+    SA__L6_BODY(kin, 64, (void)0)
+SA_API void sa__lrs6_record_rows_sse2(uint64_t *plane, const uint64_t *c, const uint64_t *kin,
+                                      const uint8_t *rows, int count, int size)
+    SA__L6_BODY(kin, size, (void)0)
+SA_API void sa__lrs6_rows_sse2(uint64_t *plane, uint64_t *c, const uint64_t *k,
+                               const uint8_t *rows, int count, int size) {
+    if (k == NULL) {
+        if (size == 64) sa__lrs6_select_rows64_sse2(plane, c, rows, count);
+        else sa__lrs6_select_rows_sse2(plane, c, rows, count, size);
+    } else {
+        if (size == 64) sa__lrs6_record_rows64_sse2(plane, c, k, rows, count);
+        else sa__lrs6_record_rows_sse2(plane, c, k, rows, count, size);
+    }
+}
+#endif
+
+/* sa__lrs6_rows_sse2 where present, else sa__lrs6_rows_portable. */
+SA_API void sa__lrs6_rows(uint64_t *plane, uint64_t *c, const uint64_t *k, const uint8_t *rows,
+                          int count, int size) {
+#ifdef SA_SIMD_SSE2
+    sa__lrs6_rows_sse2(plane, c, k, rows, count, size);
+#else
+    sa__lrs6_rows_portable(plane, c, k, rows, count, size);
+#endif
+}
+#endif
 
 /**
  * An allocator: its configuration and all the state its algorithm keeps
@@ -2944,40 +3084,60 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
     }
 }
 
+#if SA_ALLOC_MAX > 32
+/* sa__spaa_grant_lanes when both banks have 64-bit lanes (33..64 inputs and
+ * outputs): the output bank selects and records at the nominated outputs
+ * only, the input bank records at the granted inputs only (sa__lrs6_rows),
+ * the rest of both banks is left alone. */
+SA_API int sa__spaa_grant_lw6(sa_alloc *a, uint64_t *col, const uint64_t *kin, sa_match *match) {
+    uint8_t rows[SA_ALLOC_MAX], irows[SA_ALLOC_MAX];
+    uint64_t gin[SA_ALLOC_MAX], ins = 0, outs = 0;
+    int t, j, count = 0, m = a->num_outputs;
+    sa__match_clear(match);
+    for (j = 0; j < m; j++) {
+        rows[count] = (uint8_t)j;
+        count += col[j] != 0;
+    }
+    if (a->rotary && a->network_inputs) {
+        for (t = 0; t < count; t++) {
+            uint64_t x = col[rows[t]] & a->network_inputs;
+            if (x != 0) col[rows[t]] = x;
+        }
+    }
+    sa__lrs6_rows(a->spaa_out, col, NULL, rows, count, a->num_inputs);
+    for (t = 0; t < count; t++) {
+        int i = sa__ctz64(col[rows[t]]);
+        j = rows[t];
+        match->input_of[j] = (int8_t)i;
+        match->output_of[i] = (int8_t)j;
+        gin[i] = (uint64_t)1 << j;
+        irows[t] = (uint8_t)i;
+        ins |= (uint64_t)1 << i;
+        outs |= (uint64_t)1 << j;
+    }
+    match->inputs = ins;
+    match->outputs = outs;
+    match->size = count;
+    sa__lrs6_rows(a->spaa_in, gin, kin, irows, count, m);
+    return count;
+}
+#endif
+
 /* SPAA steps 2-3 on the output bank's candidate lanes col (clobbered):
  * grant, record the grants in both banks, write the matching.  kin: the
  * nominations' rank bits from sa__spaa_nominate_lanes, or NULL. */
 SA_API int sa__spaa_grant_lanes(sa_alloc *a, uint64_t *col, const uint64_t *kin, sa_match *match) {
     uint64_t gin[SA__SPAA_WORDS], kout[SA__SPAA_PLANES * SA__SPAA_WORDS];
     int w, lwi = a->spaa_in_lw, lwo = a->spaa_out_lw, words = a->spaa_out_words;
+#if SA_ALLOC_MAX > 32
+    if (lwi == 6 && lwo == 6) return sa__spaa_grant_lw6(a, col, kin, match);
+#endif
     sa__match_clear(match);
     if (a->rotary && a->network_inputs)
         sa__lanes_prefer(col, words, lwo, a->network_inputs * sa__lane_low(lwo));
     sa__lrs_bank_select(a->spaa_out, col, kout, words, lwo);
     sa__lrs_bank_update(a->spaa_out, col, kout, words, lwo, a->num_inputs);
     sa__zero_words(gin, a->spaa_in_words);
-    if (lwi == 6 && lwo == 6) {
-        /* One word per arbiter in both banks: branch-free, one step per
-         * output, then one per input. */
-        uint64_t outs = 0, ins = 0;
-        int i, j, n = a->num_inputs, m = a->num_outputs;
-        for (j = 0; j < m; j++) {
-            uint64_t x = col[j], nz = x != 0;
-            i = sa__ctz64(x | ((uint64_t)1 << 63)) & -(int)nz;
-            match->input_of[j] = (int8_t)(nz ? i : -1);
-            gin[i] |= nz << j;
-            outs |= nz << j;
-            ins |= nz << i;
-        }
-        for (i = 0; i < n; i++) {
-            uint64_t x = gin[i];
-            match->output_of[i] = (int8_t)(x ? sa__ctz64(x) : -1);
-        }
-        match->inputs = ins;
-        match->outputs = outs;
-        match->size = sa__bits(outs);
-        words = 0;
-    }
     for (w = 0; w < words; w++) {
         uint64_t x;
         for (x = col[w]; x; x &= x - 1) {
