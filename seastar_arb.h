@@ -2214,17 +2214,24 @@ SA_API void sa__st_pair(uint64_t *a, uint64_t *b, __m128i v) {
  * count pairs the last row with itself).  One function per case so that
  * the tests fold: select (K NULL) or record given winners, and a bank over
  * 64 requesters (SZ 64: the winner's new rank 63 is all ones) or any size. */
-#define SA__L6_CMP(b) \
+/* Select: plane b of the winner (kb: its rank bit) and, top down, the
+ * requesters ranked behind it (gt) and those equal to it so far (eq). */
+#define SA__L6_SEL(b) \
     p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
-    if (k != NULL) { \
-        kb = sa__ld_pair(k + ra + (b) * SA__SPAA_WORDS, k + rb + (b) * SA__SPAA_WORDS); \
-    } else { \
+    { \
         __m128i z = _mm_andnot_si128(p##b, x); \
         kb = sa__lanes_zero64_sse2(z); \
         x = _mm_or_si128(z, _mm_and_si128(kb, x)); \
     } \
     gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_andnot_si128(kb, p##b))); \
     eq = _mm_andnot_si128(_mm_xor_si128(p##b, kb), eq);
+/* Given winners: bottom up, gt over the rank bits 0..b (with a 0 bit of
+ * the winner's, a 1 bit makes a requester greater; with a 1 bit, a 0 bit
+ * makes it not greater; equal bits keep the lower bits' verdict). */
+#define SA__L6_CMP(b) \
+    p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    kb = sa__ld_pair(k + ra + (b) * SA__SPAA_WORDS, k + rb + (b) * SA__SPAA_WORDS); \
+    gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
 #define SA__L6_DEC(b, SZ) \
     y = _mm_xor_si128(p##b, bo); \
     bo = _mm_andnot_si128(p##b, bo); \
@@ -2238,7 +2245,12 @@ SA_API void sa__st_pair(uint64_t *a, uint64_t *b, __m128i v) {
         uint64_t *pa = plane + ra, *pb = plane + rb; \
         __m128i p0, p1, p2, p3, p4, p5, kb, y, bo; \
         __m128i x = sa__ld_pair(c + ra, c + rb), eq = _mm_set1_epi8(-1), gt = _mm_setzero_si128(); \
-        SA__L6_CMP(5) SA__L6_CMP(4) SA__L6_CMP(3) SA__L6_CMP(2) SA__L6_CMP(1) SA__L6_CMP(0) \
+        if (k == NULL) { \
+            SA__L6_SEL(5) SA__L6_SEL(4) SA__L6_SEL(3) SA__L6_SEL(2) SA__L6_SEL(1) SA__L6_SEL(0) \
+        } else { \
+            SA__L6_CMP(0) SA__L6_CMP(1) SA__L6_CMP(2) SA__L6_CMP(3) SA__L6_CMP(4) SA__L6_CMP(5) \
+        } \
+        (void)eq; \
         bo = gt; \
         SA__L6_DEC(0, SZ) SA__L6_DEC(1, SZ) SA__L6_DEC(2, SZ) \
         SA__L6_DEC(3, SZ) SA__L6_DEC(4, SZ) SA__L6_DEC(5, SZ) \
@@ -3016,16 +3028,21 @@ SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, cons
     int i, w, n = a->num_inputs, m = a->num_outputs, lw = a->spaa_in_lw, words = a->spaa_in_words;
     int pairs = a->read_port_pairs && bufs != NULL, step = pairs ? 2 : 1;
     uint64_t odd[SA__SPAA_WORDS];
-    sa__zero_words(c, words);
     if (lw == 6 && prio == NULL && !pairs) {
-        /* One word per input arbiter. */
-        for (i = 0; i < n; i++) {
-            SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
-            c[i] = req[i] & a->connect[i];
-        }
+        /* One word per input arbiter (the word after an odd n zero). */
+        i = 0;
+#ifdef SA_SIMD_SSE2
+        for (; i + 2 <= n; i += 2)
+            SA__ST(c + i, _mm_and_si128(SA__LD(req + i), SA__LD(a->connect + i)));
+#endif
+        for (; i < words; i++) c[i] = i < n ? req[i] & a->connect[i] : 0;
+#ifndef NDEBUG
+        for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
+#endif
         sa__lrs_bank_select(a->spaa_in, c, k, words, lw);
         return;
     }
+    sa__zero_words(c, words);
     switch (lw) {
     case 3: SA__NOMINATE_ROWS(3) break;
     case 4: SA__NOMINATE_ROWS(4) break;
@@ -3062,8 +3079,8 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
     if (lwi == 6 && lwo == 6) {
         /* One word per arbiter in both banks. */
         for (i = 0; i < n; i++) {
-            uint64_t x = c[i], nz = x != 0;
-            col[sa__ctz64(x | ((uint64_t)1 << 63)) & -(int)nz] |= nz << i;
+            uint64_t x = c[i];
+            col[sa__ctz64(x | ((uint64_t)1 << 63))] |= (uint64_t)(x != 0) << i; /* x 0: ORs 0 */
         }
         return;
     }
