@@ -3001,6 +3001,21 @@ SA_API int sa__spaa_upto16_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) 
  * (sa__lrs_bank_select).  With read-port pairing the even rows are
  * nominated first, then the odd rows without the outputs that clash with
  * their twin's nomination. */
+/* The input bank's candidate lanes when its lanes are 64 bits wide: word i
+ * is req[i] & connect[i] (input i's connected requests), the word after an
+ * odd num_inputs zero. */
+SA_API void sa__spaa_candidates6(const sa_alloc *a, const uint64_t *req, uint64_t *c) {
+    int i = 0, n = a->num_inputs, words = a->spaa_in_words;
+#ifndef NDEBUG
+    for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0);
+    i = 0;
+#endif
+#ifdef SA_SIMD_SSE2
+    for (; i + 2 <= n; i += 2) SA__ST(c + i, _mm_and_si128(SA__LD(req + i), SA__LD(a->connect + i)));
+#endif
+    for (; i < words; i++) c[i] = i < n ? req[i] & a->connect[i] : 0;
+}
+
 /* The rows of sa__spaa_nominate_lanes with the lane width LW a constant. */
 #define SA__NOMINATE_ROWS(LW) { \
         for (i = 0; i < n; i += step) { \
@@ -3029,16 +3044,7 @@ SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, cons
     int pairs = a->read_port_pairs && bufs != NULL, step = pairs ? 2 : 1;
     uint64_t odd[SA__SPAA_WORDS];
     if (lw == 6 && prio == NULL && !pairs) {
-        /* One word per input arbiter (the word after an odd n zero). */
-        i = 0;
-#ifdef SA_SIMD_SSE2
-        for (; i + 2 <= n; i += 2)
-            SA__ST(c + i, _mm_and_si128(SA__LD(req + i), SA__LD(a->connect + i)));
-#endif
-        for (; i < words; i++) c[i] = i < n ? req[i] & a->connect[i] : 0;
-#ifndef NDEBUG
-        for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
-#endif
+        sa__spaa_candidates6(a, req, c);
         sa__lrs_bank_select(a->spaa_in, c, k, words, lw);
         return;
     }
@@ -3058,6 +3064,22 @@ SA_API uint64_t sa__spread_bytes16(uint64_t x) {
     return (x | (x << 8)) & 0x00FF00FF00FF00FFull;
 }
 
+/* sa__spaa_columns when both banks have 64-bit lanes: col[j] (64 words)
+ * receives bit i for every c[i] = 1 << j (i < n; c[i] one-hot or 0);
+ * returns the mask of nominated outputs. */
+SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
+    uint64_t outs = 0, bit = 1;
+    int i;
+    sa__zero_words(col, SA__SPAA_WORDS);
+    for (i = 0; i < n; i++, bit <<= 1) {
+        uint64_t x = c[i];
+        outs |= x;
+        /* x 0: ORs 0 into the last word */
+        col[sa__ctz64(x | ((uint64_t)1 << (SA__SPAA_WORDS - 1)))] |= bit & (0 - (uint64_t)(x != 0));
+    }
+    return outs;
+}
+
 /* The output bank's candidate lanes (lane j: the input arbiters that
  * nominated output j) from the input bank's nomination lanes c. */
 SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col) {
@@ -3075,15 +3097,11 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
         col[1] = sa__spread_bytes16(t0 >> 32) | (sa__spread_bytes16(t1 >> 32) << 8);
         return;
     }
-    sa__zero_words(col, a->spaa_out_words);
     if (lwi == 6 && lwo == 6) {
-        /* One word per arbiter in both banks. */
-        for (i = 0; i < n; i++) {
-            uint64_t x = c[i];
-            col[sa__ctz64(x | ((uint64_t)1 << 63))] |= (uint64_t)(x != 0) << i; /* x 0: ORs 0 */
-        }
+        (void)sa__spaa_columns6(c, n, col);
         return;
     }
+    sa__zero_words(col, a->spaa_out_words);
     if (lwi == 6) {
         /* One word per input arbiter. */
         for (i = 0; i < n; i++) {
@@ -3101,6 +3119,85 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
     }
 }
 
+#if SA_ALLOC_MAX > 32 && defined(SA_SIMD_SSE2)
+/* sa__spaa_grant_lw6 in one pass (SSE2, with the nominations' rank bits
+ * kin): the nominated outputs (outs) two at a time, their grant and record
+ * in the output bank, the matching, then the record of the two granted
+ * inputs in the input bank.  SZO, SZI: the banks' sizes (num_inputs,
+ * num_outputs), constants 64 in the 64 x 64 instance. */
+#define SA__GRANT6_BODY(SZO, SZI) { \
+    uint64_t bits, ins = 0, g[SA_ALLOC_MAX + 1]; \
+    uint8_t irow[SA_ALLOC_MAX + 1]; \
+    const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs); \
+    int t, count = 0, rot = a->rotary && a->network_inputs != 0; \
+    sa__match_clear(match); \
+    /* the nominated outputs two at a time: grant (the winner left in \
+     * col) and record */ \
+    for (bits = outs; bits != 0; bits &= bits - 1) { \
+        int ra = sa__ctz64(bits), rb; \
+        uint64_t *pa = a->spaa_out + ra, *pb; \
+        __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, x, eq, gt; \
+        bits &= bits - 1; \
+        rb = sa__ctz64(bits | ((uint64_t)(bits == 0) << ra)); /* alone: with itself */ \
+        pb = a->spaa_out + rb; \
+        x = sa__ld_pair(col + ra, col + rb); \
+        eq = _mm_set1_epi8(-1); \
+        gt = _mm_setzero_si128(); \
+        if (rot) { \
+            __m128i xp = _mm_and_si128(x, pref); \
+            x = _mm_or_si128(xp, _mm_and_si128(sa__lanes_zero64_sse2(xp), x)); \
+        } \
+        SA__L6_SEL(5) SA__L6_SEL(4) SA__L6_SEL(3) SA__L6_SEL(2) SA__L6_SEL(1) SA__L6_SEL(0) \
+        (void)eq; \
+        bo = gt; \
+        SA__L6_DEC(0, SZO) SA__L6_DEC(1, SZO) SA__L6_DEC(2, SZO) \
+        SA__L6_DEC(3, SZO) SA__L6_DEC(4, SZO) SA__L6_DEC(5, SZO) \
+        sa__st_pair(col + ra, col + rb, x); \
+    } \
+    /* the matching (a loop of its own: stores to addresses known late \
+     * would hold up the loads of the loops above and below) */ \
+    for (bits = outs; bits != 0; bits &= bits - 1) { \
+        int j = sa__ctz64(bits), i = sa__ctz64(col[j]); \
+        match->input_of[j] = (int8_t)i; \
+        match->output_of[i] = (int8_t)j; \
+        ins |= col[j]; \
+        irow[count] = (uint8_t)i; \
+        g[count++] = (uint64_t)1 << j; \
+    } \
+    irow[count] = irow[count - (count > 0)]; \
+    g[count] = g[count - (count > 0)]; \
+    /* then the granted inputs, two at a time */ \
+    for (t = 0; t < count; t += 2) { \
+        int ra = irow[t], rb = irow[t + 1]; \
+        const uint64_t *k = kin; \
+        uint64_t *pa = a->spaa_in + ra, *pb = a->spaa_in + rb; \
+        __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
+        __m128i x = SA__LD(g + t); \
+        SA__L6_CMP(0) SA__L6_CMP(1) SA__L6_CMP(2) SA__L6_CMP(3) SA__L6_CMP(4) SA__L6_CMP(5) \
+        bo = gt; \
+        SA__L6_DEC(0, SZI) SA__L6_DEC(1, SZI) SA__L6_DEC(2, SZI) \
+        SA__L6_DEC(3, SZI) SA__L6_DEC(4, SZI) SA__L6_DEC(5, SZI) \
+    } \
+    match->inputs = ins; \
+    match->outputs = outs; \
+    match->size = count; \
+    return count; \
+}
+SA_API int sa__spaa_grant6_64_sse2(sa_alloc *a, uint64_t *col, uint64_t outs,
+                                   const uint64_t *kin, sa_match *match)
+    SA__GRANT6_BODY(64, 64)
+SA_API int sa__spaa_grant6_any_sse2(sa_alloc *a, uint64_t *col, uint64_t outs,
+                                    const uint64_t *kin, sa_match *match)
+    SA__GRANT6_BODY(a->num_inputs, a->num_outputs)
+
+/* Both: the 64 x 64 instance or the one for any size. */
+SA_API int sa__spaa_grant6_sse2(sa_alloc *a, uint64_t *col, uint64_t outs,
+                                const uint64_t *kin, sa_match *match) {
+    return a->num_inputs == 64 && a->num_outputs == 64 ? sa__spaa_grant6_64_sse2(a, col, outs, kin, match)
+                                                       : sa__spaa_grant6_any_sse2(a, col, outs, kin, match);
+}
+#endif
+
 #if SA_ALLOC_MAX > 32
 /* sa__spaa_grant_lanes when both banks have 64-bit lanes (33..64 inputs and
  * outputs): the output bank selects and records at the nominated outputs
@@ -3110,6 +3207,12 @@ SA_API int sa__spaa_grant_lw6(sa_alloc *a, uint64_t *col, const uint64_t *kin, s
     uint8_t rows[SA_ALLOC_MAX], irows[SA_ALLOC_MAX];
     uint64_t gin[SA_ALLOC_MAX], ins = 0, outs = 0;
     int t, j, count = 0, m = a->num_outputs;
+#ifdef SA_SIMD_SSE2
+    if (kin != NULL) {
+        for (j = 0; j < m; j++) outs |= (uint64_t)(col[j] != 0) << j;
+        return sa__spaa_grant6_sse2(a, col, outs, kin, match);
+    }
+#endif
     sa__match_clear(match);
     for (j = 0; j < m; j++) {
         rows[count] = (uint8_t)j;
@@ -5073,6 +5176,18 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
         if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw <= 4 &&
             a->spaa_out_lw <= 4)
             return sa__spaa_upto16_sse2(a, req, match);
+#endif
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 32
+        if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw == 6 &&
+            a->spaa_out_lw == 6) {
+            /* 64-bit lanes in both banks: nominations and columns in one
+             * pass, then the grant over the nominated outputs only. */
+            uint64_t outs;
+            sa__spaa_candidates6(a, req, nom);
+            sa__lrs_bank_select_sse2_6(a->spaa_in, nom, kin, a->spaa_in_words);
+            outs = sa__spaa_columns6(nom, a->num_inputs, col);
+            return sa__spaa_grant6_sse2(a, col, outs, kin, match);
+        }
 #endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);
