@@ -2225,6 +2225,18 @@ SA_API void sa__st_pair(uint64_t *a, uint64_t *b, __m128i v) {
     } \
     gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_andnot_si128(kb, p##b))); \
     eq = _mm_andnot_si128(_mm_xor_si128(p##b, kb), eq);
+/* Select only: plane b of the pair's winners, their rank bits stored in
+ * kout (plane b at kout + b * (SA_ALLOC_MAX + 2), pair at t). */
+#define SA__L6_SELK(b) \
+    z = _mm_andnot_si128(sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS), x); \
+    e = sa__lanes_zero64_sse2(z); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    SA__ST(kout + (b) * (SA_ALLOC_MAX + 2) + t, e);
+/* As SA__L6_CMP with the rank bits from kout. */
+#define SA__L6_CMPC(b) \
+    p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    kb = SA__LD(kout + (b) * (SA_ALLOC_MAX + 2) + s); \
+    gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
 /* Given winners: bottom up, gt over the rank bits 0..b (with a 0 bit of
  * the winner's, a 1 bit makes a requester greater; with a 1 bit, a 0 bit
  * makes it not greater; equal bits keep the lower bits' verdict). */
@@ -3126,57 +3138,57 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
  * inputs in the input bank.  SZO, SZI: the banks' sizes (num_inputs,
  * num_outputs), constants 64 in the 64 x 64 instance. */
 #define SA__GRANT6_BODY(SZO, SZI) { \
-    uint64_t bits, ins = 0, g[SA_ALLOC_MAX + 1]; \
-    uint8_t irow[SA_ALLOC_MAX + 1]; \
+    uint64_t bits, ins = 0, kout[6 * (SA_ALLOC_MAX + 2)]; \
+    uint8_t orow[SA_ALLOC_MAX + 2]; \
     const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs); \
     int t, count = 0, rot = a->rotary && a->network_inputs != 0; \
     sa__match_clear(match); \
-    /* the nominated outputs two at a time: grant (the winner left in \
-     * col) and record */ \
-    for (bits = outs; bits != 0; bits &= bits - 1) { \
-        int ra = sa__ctz64(bits), rb; \
-        uint64_t *pa = a->spaa_out + ra, *pb; \
-        __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, x, eq, gt; \
-        bits &= bits - 1; \
-        rb = sa__ctz64(bits | ((uint64_t)(bits == 0) << ra)); /* alone: with itself */ \
-        pb = a->spaa_out + rb; \
-        x = sa__ld_pair(col + ra, col + rb); \
-        eq = _mm_set1_epi8(-1); \
-        gt = _mm_setzero_si128(); \
-        if (rot) { \
-            __m128i xp = _mm_and_si128(x, pref); \
-            x = _mm_or_si128(xp, _mm_and_si128(sa__lanes_zero64_sse2(xp), x)); \
+    for (bits = outs; bits != 0; bits &= bits - 1) orow[count++] = (uint8_t)sa__ctz64(bits); \
+    orow[count] = orow[count - (count > 0)]; /* an odd count: the last with itself */ \
+    /* Software-pipelined, two outputs at a time: the grant (select) of \
+     * pair t, whose dependency chain is long, beside the independent \
+     * work of pair t - 2 (its records in both banks and the matching). */ \
+    for (t = 0; t < count + 2; t += 2) { \
+        if (t < count) { \
+            int ra = orow[t], rb = orow[t + 1]; \
+            const uint64_t *pa = a->spaa_out + ra, *pb = a->spaa_out + rb; \
+            __m128i x = sa__ld_pair(col + ra, col + rb), z, e; \
+            if (rot) { \
+                __m128i xp = _mm_and_si128(x, pref); \
+                x = _mm_or_si128(xp, _mm_and_si128(sa__lanes_zero64_sse2(xp), x)); \
+            } \
+            SA__L6_SELK(5) SA__L6_SELK(4) SA__L6_SELK(3) SA__L6_SELK(2) SA__L6_SELK(1) SA__L6_SELK(0) \
+            sa__st_pair(col + ra, col + rb, x); \
         } \
-        SA__L6_SEL(5) SA__L6_SEL(4) SA__L6_SEL(3) SA__L6_SEL(2) SA__L6_SEL(1) SA__L6_SEL(0) \
-        (void)eq; \
-        bo = gt; \
-        SA__L6_DEC(0, SZO) SA__L6_DEC(1, SZO) SA__L6_DEC(2, SZO) \
-        SA__L6_DEC(3, SZO) SA__L6_DEC(4, SZO) SA__L6_DEC(5, SZO) \
-        sa__st_pair(col + ra, col + rb, x); \
-    } \
-    /* the matching (a loop of its own: stores to addresses known late \
-     * would hold up the loads of the loops above and below) */ \
-    for (bits = outs; bits != 0; bits &= bits - 1) { \
-        int j = sa__ctz64(bits), i = sa__ctz64(col[j]); \
-        match->input_of[j] = (int8_t)i; \
-        match->output_of[i] = (int8_t)j; \
-        ins |= col[j]; \
-        irow[count] = (uint8_t)i; \
-        g[count++] = (uint64_t)1 << j; \
-    } \
-    irow[count] = irow[count - (count > 0)]; \
-    g[count] = g[count - (count > 0)]; \
-    /* then the granted inputs, two at a time */ \
-    for (t = 0; t < count; t += 2) { \
-        int ra = irow[t], rb = irow[t + 1]; \
-        const uint64_t *k = kin; \
-        uint64_t *pa = a->spaa_in + ra, *pb = a->spaa_in + rb; \
-        __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
-        __m128i x = SA__LD(g + t); \
-        SA__L6_CMP(0) SA__L6_CMP(1) SA__L6_CMP(2) SA__L6_CMP(3) SA__L6_CMP(4) SA__L6_CMP(5) \
-        bo = gt; \
-        SA__L6_DEC(0, SZI) SA__L6_DEC(1, SZI) SA__L6_DEC(2, SZI) \
-        SA__L6_DEC(3, SZI) SA__L6_DEC(4, SZI) SA__L6_DEC(5, SZI) \
+        if (t > 0) { \
+            int ja = orow[t - 2], jb = orow[t - 1], ia = sa__ctz64(col[ja]), ib = sa__ctz64(col[jb]); \
+            { \
+                int ra = ja, rb = jb, s = t - 2; \
+                uint64_t *pa = a->spaa_out + ra, *pb = a->spaa_out + rb; \
+                __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
+                __m128i x = sa__ld_pair(col + ra, col + rb); \
+                SA__L6_CMPC(0) SA__L6_CMPC(1) SA__L6_CMPC(2) SA__L6_CMPC(3) SA__L6_CMPC(4) SA__L6_CMPC(5) \
+                bo = gt; \
+                SA__L6_DEC(0, SZO) SA__L6_DEC(1, SZO) SA__L6_DEC(2, SZO) \
+                SA__L6_DEC(3, SZO) SA__L6_DEC(4, SZO) SA__L6_DEC(5, SZO) \
+            } \
+            match->input_of[ja] = (int8_t)ia; \
+            match->output_of[ia] = (int8_t)ja; \
+            match->input_of[jb] = (int8_t)ib; \
+            match->output_of[ib] = (int8_t)jb; \
+            ins |= col[ja] | col[jb]; \
+            { \
+                int ra = ia, rb = ib; \
+                const uint64_t *k = kin; \
+                uint64_t *pa = a->spaa_in + ra, *pb = a->spaa_in + rb; \
+                __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
+                __m128i x = _mm_set_epi64x((long long)((uint64_t)1 << jb), (long long)((uint64_t)1 << ja)); \
+                SA__L6_CMP(0) SA__L6_CMP(1) SA__L6_CMP(2) SA__L6_CMP(3) SA__L6_CMP(4) SA__L6_CMP(5) \
+                bo = gt; \
+                SA__L6_DEC(0, SZI) SA__L6_DEC(1, SZI) SA__L6_DEC(2, SZI) \
+                SA__L6_DEC(3, SZI) SA__L6_DEC(4, SZI) SA__L6_DEC(5, SZI) \
+            } \
+        } \
     } \
     match->inputs = ins; \
     match->outputs = outs; \
