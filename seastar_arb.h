@@ -2070,8 +2070,37 @@ SA_API void sa__lrs_bank_select_sse2_4(const uint64_t *plane, uint64_t *c, uint6
     SA__SEL_SSE2_BODY(4)
 SA_API void sa__lrs_bank_select_sse2_5(const uint64_t *plane, uint64_t *c, uint64_t *k, int words)
     SA__SEL_SSE2_BODY(5)
-SA_API void sa__lrs_bank_select_sse2_6(const uint64_t *plane, uint64_t *c, uint64_t *k, int words)
-    SA__SEL_SSE2_BODY(6)
+/* Lane width 6: two pairs of arbiters at once, their planes interleaved
+ * (each pair's select is a chain of dependent steps; two chains side by
+ * side keep the out-of-order core's scheduler busy). */
+#define SA__SEL6_2PLANE(b) \
+    z = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w), x); \
+    z2 = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w + 2), x2); \
+    e = sa__lanes_zero_sse2(z, 6); \
+    e2 = sa__lanes_zero_sse2(z2, 6); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    x2 = _mm_or_si128(z2, _mm_and_si128(e2, x2)); \
+    if (k != NULL) { \
+        SA__ST(k + (b) * SA__SPAA_WORDS + w, e); \
+        SA__ST(k + (b) * SA__SPAA_WORDS + w + 2, e2); \
+    }
+SA_API void sa__lrs_bank_select_sse2_6(const uint64_t *plane, uint64_t *c, uint64_t *k, int words) {
+    int w = 0;
+    for (; w + 4 <= words; w += 4) {
+        __m128i x = SA__LD(c + w), x2 = SA__LD(c + w + 2), z, e, z2, e2;
+        SA__SEL6_2PLANE(5) SA__SEL6_2PLANE(4) SA__SEL6_2PLANE(3)
+        SA__SEL6_2PLANE(2) SA__SEL6_2PLANE(1) SA__SEL6_2PLANE(0)
+        SA__ST(c + w, x);
+        SA__ST(c + w + 2, x2);
+    }
+    if (w < words) {
+        /* the last pair */
+        __m128i x = SA__LD(c + w), z, e;
+        SA__SEL_SSE2_PLANE(5, 6) SA__SEL_SSE2_PLANE(4, 6) SA__SEL_SSE2_PLANE(3, 6)
+        SA__SEL_SSE2_PLANE(2, 6) SA__SEL_SSE2_PLANE(1, 6) SA__SEL_SSE2_PLANE(0, 6)
+        SA__ST(c + w, x);
+    }
+}
 SA_API void sa__lrs_bank_update_sse2_3(uint64_t *plane, const uint64_t *g, const uint64_t *k,
                                        int words, int size) SA__UPD_SSE2_BODY(3)
 SA_API void sa__lrs_bank_update_sse2_4(uint64_t *plane, const uint64_t *g, const uint64_t *k,
