@@ -2180,11 +2180,11 @@ SA_API void sa__lanes_prefer(uint64_t *c, int words, int lw, uint64_t pref) {
 /* Plane b, word r of a lw-6 bank. */
 #define SA__L6(plane, b, r) ((plane)[(b) * SA__SPAA_WORDS + (r)])
 
-/* Arbiter r of a lw-6 bank over `size` requesters, portable version: select
- * the least recently selected of the candidates x (nonzero), or take x as
- * the winner when `given` (x then one-hot), and record the selection (the
- * winner's rank bits kb from k if not NULL, else from the planes); returns
- * the winner (one-hot). */
+/* Arbiter r of a lw-6 bank over `size` requesters, portable version: with
+ * k NULL, select the least recently selected of the candidates x (nonzero);
+ * with k (rank bits as sa__lrs_bank_select gives them), take x (one-hot) as
+ * the winner.  Then record the selection (the requesters ranked behind the
+ * winner move up one, the winner goes last); returns the winner. */
 SA_API uint64_t sa__lrs6_one_portable(uint64_t *plane, int r, uint64_t x, const uint64_t *k,
                                       int size) {
     uint64_t p[6], eq = ~(uint64_t)0, gt = 0, bo;
