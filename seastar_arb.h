@@ -3239,6 +3239,19 @@ SA_API int sa__spaa_grant6_sse2(sa_alloc *a, uint64_t *col, uint64_t outs,
 }
 #endif
 
+#if SA_ALLOC_MAX > 32 && defined(SA_SIMD_SSE2)
+/* A whole SPAA allocation when both banks have 64-bit lanes (SSE2, no
+ * priorities, no read-port pairing): the input bank's select, the columns,
+ * then the grant over the nominated outputs only. */
+SA_API int sa__spaa6_sse2(sa_alloc *a, const uint64_t *req, sa_match *match) {
+    uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS], outs;
+    sa__spaa_candidates6(a, req, nom);
+    sa__lrs_bank_select_sse2_6(a->spaa_in, nom, kin, a->spaa_in_words);
+    outs = sa__spaa_columns6(nom, a->num_inputs, col);
+    return sa__spaa_grant6_sse2(a, col, outs, kin, match);
+}
+#endif
+
 #if SA_ALLOC_MAX > 32
 /* sa__spaa_grant_lanes when both banks have 64-bit lanes (33..64 inputs and
  * outputs): the output bank selects and records at the nominated outputs
@@ -5220,15 +5233,8 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
 #endif
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 32
         if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw == 6 &&
-            a->spaa_out_lw == 6) {
-            /* 64-bit lanes in both banks: nominations and columns in one
-             * pass, then the grant over the nominated outputs only. */
-            uint64_t outs;
-            sa__spaa_candidates6(a, req, nom);
-            sa__lrs_bank_select_sse2_6(a->spaa_in, nom, kin, a->spaa_in_words);
-            outs = sa__spaa_columns6(nom, a->num_inputs, col);
-            return sa__spaa_grant6_sse2(a, col, outs, kin, match);
-        }
+            a->spaa_out_lw == 6)
+            return sa__spaa6_sse2(a, req, match);
 #endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);
