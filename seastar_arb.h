@@ -2005,12 +2005,13 @@ SA_API void sa__lanes_prefer_portable(uint64_t *c, int words, int lw, uint64_t p
 
 /* All ones in every zero lane of x (lanes of 2^lw bits). */
 SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
-    __m128i z = _mm_setzero_si128(), e;
+    __m128i z = _mm_setzero_si128();
     if (lw == 3) return _mm_cmpeq_epi8(x, z);
     if (lw == 4) return _mm_cmpeq_epi16(x, z);
-    e = _mm_cmpeq_epi32(x, z);
-    if (lw == 5) return e;
-    return _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
+    if (lw == 5) return _mm_cmpeq_epi32(x, z);
+    /* the two halves ORed first: one instruction fewer than ANDing the
+     * halves' tests */
+    return _mm_cmpeq_epi32(_mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1))), z);
 }
 
 /* SSE2 versions of sa__lrs_bank_select_portable and
@@ -2069,8 +2070,37 @@ SA_API void sa__lrs_bank_select_sse2_4(const uint64_t *plane, uint64_t *c, uint6
     SA__SEL_SSE2_BODY(4)
 SA_API void sa__lrs_bank_select_sse2_5(const uint64_t *plane, uint64_t *c, uint64_t *k, int words)
     SA__SEL_SSE2_BODY(5)
-SA_API void sa__lrs_bank_select_sse2_6(const uint64_t *plane, uint64_t *c, uint64_t *k, int words)
-    SA__SEL_SSE2_BODY(6)
+/* Lane width 6: two pairs of arbiters at once, their planes interleaved
+ * (each pair's select is a chain of dependent steps; two chains side by
+ * side keep the out-of-order core's scheduler busy). */
+#define SA__SEL6_2PLANE(b) \
+    z = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w), x); \
+    z2 = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w + 2), x2); \
+    e = sa__lanes_zero_sse2(z, 6); \
+    e2 = sa__lanes_zero_sse2(z2, 6); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    x2 = _mm_or_si128(z2, _mm_and_si128(e2, x2)); \
+    if (k != NULL) { \
+        SA__ST(k + (b) * SA__SPAA_WORDS + w, e); \
+        SA__ST(k + (b) * SA__SPAA_WORDS + w + 2, e2); \
+    }
+SA_API void sa__lrs_bank_select_sse2_6(const uint64_t *plane, uint64_t *c, uint64_t *k, int words) {
+    int w = 0;
+    for (; w + 4 <= words; w += 4) {
+        __m128i x = SA__LD(c + w), x2 = SA__LD(c + w + 2), z, e, z2, e2;
+        SA__SEL6_2PLANE(5) SA__SEL6_2PLANE(4) SA__SEL6_2PLANE(3)
+        SA__SEL6_2PLANE(2) SA__SEL6_2PLANE(1) SA__SEL6_2PLANE(0)
+        SA__ST(c + w, x);
+        SA__ST(c + w + 2, x2);
+    }
+    if (w < words) {
+        /* the last pair */
+        __m128i x = SA__LD(c + w), z, e;
+        SA__SEL_SSE2_PLANE(5, 6) SA__SEL_SSE2_PLANE(4, 6) SA__SEL_SSE2_PLANE(3, 6)
+        SA__SEL_SSE2_PLANE(2, 6) SA__SEL_SSE2_PLANE(1, 6) SA__SEL_SSE2_PLANE(0, 6)
+        SA__ST(c + w, x);
+    }
+}
 SA_API void sa__lrs_bank_update_sse2_3(uint64_t *plane, const uint64_t *g, const uint64_t *k,
                                        int words, int size) SA__UPD_SSE2_BODY(3)
 SA_API void sa__lrs_bank_update_sse2_4(uint64_t *plane, const uint64_t *g, const uint64_t *k,
@@ -2138,6 +2168,169 @@ SA_API void sa__lanes_prefer(uint64_t *c, int words, int lw, uint64_t pref) {
     sa__lanes_prefer_portable(c, words, lw, pref);
 #endif
 }
+
+#if SA_ALLOC_MAX > 32
+/* ---- Banks of 64-bit lanes (lw 6, arbiters of 33..64 requesters): arbiter
+ * r is word r of every plane, so the arbiters one allocation touches can be
+ * visited alone (a list of rows) instead of the whole bank: SPAA's output
+ * bank selects and records only at the outputs that were nominated, its
+ * input bank records only at the granted inputs.  Same operations as
+ * sa__lrs_bank_select and sa__lrs_bank_update, lane by lane. */
+
+/* Plane b, word r of a lw-6 bank. */
+#define SA__L6(plane, b, r) ((plane)[(b) * SA__SPAA_WORDS + (r)])
+
+/* Arbiter r of a lw-6 bank over `size` requesters, portable version: with
+ * k NULL, select the least recently selected of the candidates x (nonzero);
+ * with k (rank bits as sa__lrs_bank_select gives them), take x (one-hot) as
+ * the winner.  Then record the selection (the requesters ranked behind the
+ * winner move up one, the winner goes last); returns the winner. */
+SA_API uint64_t sa__lrs6_one_portable(uint64_t *plane, int r, uint64_t x, const uint64_t *k,
+                                      int size) {
+    uint64_t p[6], eq = ~(uint64_t)0, gt = 0, bo;
+    int b;
+    for (b = 5; b >= 0; b--) {
+        uint64_t z, kb;
+        p[b] = SA__L6(plane, b, r);
+        z = x & ~p[b];
+        if (k != NULL) {
+            kb = SA__L6(k, b, r);
+        } else {
+            kb = z != 0 ? 0 : ~(uint64_t)0;
+            x = z != 0 ? z : x;
+        }
+        gt |= eq & p[b] & ~kb;
+        eq &= ~(p[b] ^ kb);
+    }
+    bo = gt;
+    for (b = 0; b < 6; b++) {
+        uint64_t y = p[b] ^ bo;
+        bo &= ~p[b];
+        SA__L6(plane, b, r) = ((size - 1) >> b) & 1 ? y | x : y & ~x;
+    }
+    return x;
+}
+
+/* For arbiters rows[0..count) of a lw-6 bank over `size` requesters, c
+ * indexed by arbiter: with k NULL, select the least recently selected
+ * candidate of c[r] (nonzero) into c[r] (one-hot) and record it; with k
+ * (sa__lrs_bank_select's rank bits for these winners), record the winners
+ * c[r] (one-hot).  Portable version. */
+SA_API void sa__lrs6_rows_portable(uint64_t *plane, uint64_t *c, const uint64_t *k,
+                                   const uint8_t *rows, int count, int size) {
+    int t;
+    for (t = 0; t < count; t++) c[rows[t]] = sa__lrs6_one_portable(plane, rows[t], c[rows[t]], k, size);
+}
+
+#ifdef SA_SIMD_SSE2
+/* All ones in every zero 64-bit lane of x. */
+SA_API __m128i sa__lanes_zero64_sse2(__m128i x) {
+    return _mm_cmpeq_epi32(_mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1))),
+                           _mm_setzero_si128());
+}
+
+/* Words a and b as the low and high lanes of a register, and back. */
+SA_API __m128i sa__ld_pair(const uint64_t *a, const uint64_t *b) {
+    return _mm_castps_si128(_mm_loadh_pi(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)a)),
+                                         (const __m64 *)(const void *)b));
+}
+SA_API void sa__st_pair(uint64_t *a, uint64_t *b, __m128i v) {
+    _mm_storel_epi64((__m128i *)(void *)a, v);
+    _mm_storeh_pi((__m64 *)(void *)b, _mm_castsi128_ps(v));
+}
+
+/* SSE2 version of sa__lrs6_rows_portable: two rows per register (an odd
+ * count pairs the last row with itself).  One function per case so that
+ * the tests fold: select (K NULL) or record given winners, and a bank over
+ * 64 requesters (SZ 64: the winner's new rank 63 is all ones) or any size. */
+/* Select: plane b of the winner (kb: its rank bit) and, top down, the
+ * requesters ranked behind it (gt) and those equal to it so far (eq). */
+#define SA__L6_SEL(b) \
+    p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    { \
+        __m128i z = _mm_andnot_si128(p##b, x); \
+        kb = sa__lanes_zero64_sse2(z); \
+        x = _mm_or_si128(z, _mm_and_si128(kb, x)); \
+    } \
+    gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_andnot_si128(kb, p##b))); \
+    eq = _mm_andnot_si128(_mm_xor_si128(p##b, kb), eq);
+/* Select only: plane b of the pair's winners, their rank bits stored in
+ * kout (plane b at kout + b * (SA_ALLOC_MAX + 2), pair at t). */
+#define SA__L6_SELK(b) \
+    z = _mm_andnot_si128(sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS), x); \
+    e = sa__lanes_zero64_sse2(z); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    SA__ST(kout + (b) * (SA_ALLOC_MAX + 2) + t, e);
+/* As SA__L6_CMP with the rank bits from kout. */
+#define SA__L6_CMPC(b) \
+    p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    kb = SA__LD(kout + (b) * (SA_ALLOC_MAX + 2) + s); \
+    gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
+/* Given winners: bottom up, gt over the rank bits 0..b (with a 0 bit of
+ * the winner's, a 1 bit makes a requester greater; with a 1 bit, a 0 bit
+ * makes it not greater; equal bits keep the lower bits' verdict). */
+#define SA__L6_CMP(b) \
+    p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    kb = sa__ld_pair(k + ra + (b) * SA__SPAA_WORDS, k + rb + (b) * SA__SPAA_WORDS); \
+    gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
+#define SA__L6_DEC(b, SZ) \
+    y = _mm_xor_si128(p##b, bo); \
+    bo = _mm_andnot_si128(p##b, bo); \
+    sa__st_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS, \
+                (((SZ) - 1) >> (b)) & 1 ? _mm_or_si128(y, x) : _mm_andnot_si128(x, y));
+#define SA__L6_BODY(K, SZ, STORE_X) { \
+    int t; \
+    const uint64_t *k = (K); \
+    for (t = 0; t < count; t += 2) { \
+        int ra = rows[t], rb = rows[t + 1 < count ? t + 1 : t]; \
+        uint64_t *pa = plane + ra, *pb = plane + rb; \
+        __m128i p0, p1, p2, p3, p4, p5, kb, y, bo; \
+        __m128i x = sa__ld_pair(c + ra, c + rb), eq = _mm_set1_epi8(-1), gt = _mm_setzero_si128(); \
+        if (k == NULL) { \
+            SA__L6_SEL(5) SA__L6_SEL(4) SA__L6_SEL(3) SA__L6_SEL(2) SA__L6_SEL(1) SA__L6_SEL(0) \
+        } else { \
+            SA__L6_CMP(0) SA__L6_CMP(1) SA__L6_CMP(2) SA__L6_CMP(3) SA__L6_CMP(4) SA__L6_CMP(5) \
+        } \
+        (void)eq; \
+        bo = gt; \
+        SA__L6_DEC(0, SZ) SA__L6_DEC(1, SZ) SA__L6_DEC(2, SZ) \
+        SA__L6_DEC(3, SZ) SA__L6_DEC(4, SZ) SA__L6_DEC(5, SZ) \
+        STORE_X; \
+    } \
+}
+SA_API void sa__lrs6_select_rows64_sse2(uint64_t *plane, uint64_t *c, const uint8_t *rows, int count)
+    SA__L6_BODY((const uint64_t *)NULL, 64, sa__st_pair(c + ra, c + rb, x))
+SA_API void sa__lrs6_select_rows_sse2(uint64_t *plane, uint64_t *c, const uint8_t *rows, int count,
+                                      int size)
+    SA__L6_BODY((const uint64_t *)NULL, size, sa__st_pair(c + ra, c + rb, x))
+SA_API void sa__lrs6_record_rows64_sse2(uint64_t *plane, const uint64_t *c, const uint64_t *kin,
+                                        const uint8_t *rows, int count)
+    SA__L6_BODY(kin, 64, (void)0)
+SA_API void sa__lrs6_record_rows_sse2(uint64_t *plane, const uint64_t *c, const uint64_t *kin,
+                                      const uint8_t *rows, int count, int size)
+    SA__L6_BODY(kin, size, (void)0)
+SA_API void sa__lrs6_rows_sse2(uint64_t *plane, uint64_t *c, const uint64_t *k,
+                               const uint8_t *rows, int count, int size) {
+    if (k == NULL) {
+        if (size == 64) sa__lrs6_select_rows64_sse2(plane, c, rows, count);
+        else sa__lrs6_select_rows_sse2(plane, c, rows, count, size);
+    } else {
+        if (size == 64) sa__lrs6_record_rows64_sse2(plane, c, k, rows, count);
+        else sa__lrs6_record_rows_sse2(plane, c, k, rows, count, size);
+    }
+}
+#endif
+
+/* sa__lrs6_rows_sse2 where present, else sa__lrs6_rows_portable. */
+SA_API void sa__lrs6_rows(uint64_t *plane, uint64_t *c, const uint64_t *k, const uint8_t *rows,
+                          int count, int size) {
+#ifdef SA_SIMD_SSE2
+    sa__lrs6_rows_sse2(plane, c, k, rows, count, size);
+#else
+    sa__lrs6_rows_portable(plane, c, k, rows, count, size);
+#endif
+}
+#endif
 
 /**
  * An allocator: its configuration and all the state its algorithm keeps
@@ -3005,6 +3198,21 @@ SA_API int sa__spaa_upto16_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) 
  * (sa__lrs_bank_select).  With read-port pairing the even rows are
  * nominated first, then the odd rows without the outputs that clash with
  * their twin's nomination. */
+/* The input bank's candidate lanes when its lanes are 64 bits wide: word i
+ * is req[i] & connect[i] (input i's connected requests), the word after an
+ * odd num_inputs zero. */
+SA_API void sa__spaa_candidates6(const sa_alloc *a, const uint64_t *req, uint64_t *c) {
+    int i = 0, n = a->num_inputs, words = a->spaa_in_words;
+#ifndef NDEBUG
+    for (i = 0; i < n; i++) SA_ASSERT((req[i] & ~sa__low_mask(a->num_outputs)) == 0);
+    i = 0;
+#endif
+#ifdef SA_SIMD_SSE2
+    for (; i + 2 <= n; i += 2) SA__ST(c + i, _mm_and_si128(SA__LD(req + i), SA__LD(a->connect + i)));
+#endif
+    for (; i < words; i++) c[i] = i < n ? req[i] & a->connect[i] : 0;
+}
+
 /* The rows of sa__spaa_nominate_lanes with the lane width LW a constant. */
 #define SA__NOMINATE_ROWS(LW) { \
         for (i = 0; i < n; i += step) { \
@@ -3032,16 +3240,12 @@ SA_API void sa__spaa_nominate_lanes(const sa_alloc *a, const uint64_t *req, cons
     int i, w, n = a->num_inputs, m = a->num_outputs, lw = a->spaa_in_lw, words = a->spaa_in_words;
     int pairs = a->read_port_pairs && bufs != NULL, step = pairs ? 2 : 1;
     uint64_t odd[SA__SPAA_WORDS];
-    sa__zero_words(c, words);
     if (lw == 6 && prio == NULL && !pairs) {
-        /* One word per input arbiter. */
-        for (i = 0; i < n; i++) {
-            SA_ASSERT((req[i] & ~sa__low_mask(m)) == 0);
-            c[i] = req[i] & a->connect[i];
-        }
+        sa__spaa_candidates6(a, req, c);
         sa__lrs_bank_select(a->spaa_in, c, k, words, lw);
         return;
     }
+    sa__zero_words(c, words);
     switch (lw) {
     case 3: SA__NOMINATE_ROWS(3) break;
     case 4: SA__NOMINATE_ROWS(4) break;
@@ -3055,6 +3259,22 @@ SA_API uint64_t sa__spread_bytes16(uint64_t x) {
     x &= 0xFFFFFFFFull;
     x = (x | (x << 16)) & 0x0000FFFF0000FFFFull;
     return (x | (x << 8)) & 0x00FF00FF00FF00FFull;
+}
+
+/* sa__spaa_columns when both banks have 64-bit lanes: col[j] (64 words)
+ * receives bit i for every c[i] = 1 << j (i < n; c[i] one-hot or 0);
+ * returns the mask of nominated outputs. */
+SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
+    uint64_t outs = 0, bit = 1;
+    int i;
+    sa__zero_words(col, SA__SPAA_WORDS);
+    for (i = 0; i < n; i++, bit <<= 1) {
+        uint64_t x = c[i];
+        outs |= x;
+        /* x 0: ORs 0 into the last word */
+        col[sa__ctz64(x | ((uint64_t)1 << (SA__SPAA_WORDS - 1)))] |= bit & (0 - (uint64_t)(x != 0));
+    }
+    return outs;
 }
 
 /* The output bank's candidate lanes (lane j: the input arbiters that
@@ -3074,15 +3294,11 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
         col[1] = sa__spread_bytes16(t0 >> 32) | (sa__spread_bytes16(t1 >> 32) << 8);
         return;
     }
-    sa__zero_words(col, a->spaa_out_words);
     if (lwi == 6 && lwo == 6) {
-        /* One word per arbiter in both banks. */
-        for (i = 0; i < n; i++) {
-            uint64_t x = c[i], nz = x != 0;
-            col[sa__ctz64(x | ((uint64_t)1 << 63)) & -(int)nz] |= nz << i;
-        }
+        (void)sa__spaa_columns6(c, n, col);
         return;
     }
+    sa__zero_words(col, a->spaa_out_words);
     if (lwi == 6) {
         /* One word per input arbiter. */
         for (i = 0; i < n; i++) {
@@ -3100,40 +3316,158 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
     }
 }
 
+#if SA_ALLOC_MAX > 32 && defined(SA_SIMD_SSE2)
+/* sa__spaa_grant_lw6 in one pass (SSE2, with the nominations' rank bits
+ * kin): the nominated outputs (outs) two at a time, their grant and record
+ * in the output bank, the matching, then the record of the two granted
+ * inputs in the input bank.  SZO, SZI: the banks' sizes (num_inputs,
+ * num_outputs), constants 64 in the 64 x 64 instance. */
+#define SA__GRANT6_BODY(SZO, SZI) { \
+    uint64_t bits, ins = 0, kout[6 * (SA_ALLOC_MAX + 2)]; \
+    uint8_t orow[SA_ALLOC_MAX + 2]; \
+    const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs); \
+    int t, count = 0, rot = a->rotary && a->network_inputs != 0; \
+    sa__match_clear(match); \
+    for (bits = outs; bits != 0; bits &= bits - 1) orow[count++] = (uint8_t)sa__ctz64(bits); \
+    orow[count] = orow[count - (count > 0)]; /* an odd count: the last with itself */ \
+    /* Software-pipelined, two outputs at a time: the grant (select) of \
+     * pair t, whose dependency chain is long, beside the independent \
+     * work of pair t - 2 (its records in both banks and the matching). */ \
+    for (t = 0; t < count + 2; t += 2) { \
+        if (t < count) { \
+            int ra = orow[t], rb = orow[t + 1]; \
+            const uint64_t *pa = a->spaa_out + ra, *pb = a->spaa_out + rb; \
+            __m128i x = sa__ld_pair(col + ra, col + rb), z, e; \
+            if (rot) { \
+                __m128i xp = _mm_and_si128(x, pref); \
+                x = _mm_or_si128(xp, _mm_and_si128(sa__lanes_zero64_sse2(xp), x)); \
+            } \
+            SA__L6_SELK(5) SA__L6_SELK(4) SA__L6_SELK(3) SA__L6_SELK(2) SA__L6_SELK(1) SA__L6_SELK(0) \
+            sa__st_pair(col + ra, col + rb, x); \
+        } \
+        if (t > 0) { \
+            int ja = orow[t - 2], jb = orow[t - 1], ia = sa__ctz64(col[ja]), ib = sa__ctz64(col[jb]); \
+            { \
+                int ra = ja, rb = jb, s = t - 2; \
+                uint64_t *pa = a->spaa_out + ra, *pb = a->spaa_out + rb; \
+                __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
+                __m128i x = sa__ld_pair(col + ra, col + rb); \
+                SA__L6_CMPC(0) SA__L6_CMPC(1) SA__L6_CMPC(2) SA__L6_CMPC(3) SA__L6_CMPC(4) SA__L6_CMPC(5) \
+                bo = gt; \
+                SA__L6_DEC(0, SZO) SA__L6_DEC(1, SZO) SA__L6_DEC(2, SZO) \
+                SA__L6_DEC(3, SZO) SA__L6_DEC(4, SZO) SA__L6_DEC(5, SZO) \
+            } \
+            match->input_of[ja] = (int8_t)ia; \
+            match->output_of[ia] = (int8_t)ja; \
+            match->input_of[jb] = (int8_t)ib; \
+            match->output_of[ib] = (int8_t)jb; \
+            ins |= col[ja] | col[jb]; \
+            { \
+                int ra = ia, rb = ib; \
+                const uint64_t *k = kin; \
+                uint64_t *pa = a->spaa_in + ra, *pb = a->spaa_in + rb; \
+                __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
+                __m128i x = _mm_set_epi64x((long long)((uint64_t)1 << jb), (long long)((uint64_t)1 << ja)); \
+                SA__L6_CMP(0) SA__L6_CMP(1) SA__L6_CMP(2) SA__L6_CMP(3) SA__L6_CMP(4) SA__L6_CMP(5) \
+                bo = gt; \
+                SA__L6_DEC(0, SZI) SA__L6_DEC(1, SZI) SA__L6_DEC(2, SZI) \
+                SA__L6_DEC(3, SZI) SA__L6_DEC(4, SZI) SA__L6_DEC(5, SZI) \
+            } \
+        } \
+    } \
+    match->inputs = ins; \
+    match->outputs = outs; \
+    match->size = count; \
+    return count; \
+}
+SA_API int sa__spaa_grant6_64_sse2(sa_alloc *a, uint64_t *col, uint64_t outs,
+                                   const uint64_t *kin, sa_match *match)
+    SA__GRANT6_BODY(64, 64)
+SA_API int sa__spaa_grant6_any_sse2(sa_alloc *a, uint64_t *col, uint64_t outs,
+                                    const uint64_t *kin, sa_match *match)
+    SA__GRANT6_BODY(a->num_inputs, a->num_outputs)
+
+/* Both: the 64 x 64 instance or the one for any size. */
+SA_API int sa__spaa_grant6_sse2(sa_alloc *a, uint64_t *col, uint64_t outs,
+                                const uint64_t *kin, sa_match *match) {
+    return a->num_inputs == 64 && a->num_outputs == 64 ? sa__spaa_grant6_64_sse2(a, col, outs, kin, match)
+                                                       : sa__spaa_grant6_any_sse2(a, col, outs, kin, match);
+}
+#endif
+
+#if SA_ALLOC_MAX > 32 && defined(SA_SIMD_SSE2)
+/* A whole SPAA allocation when both banks have 64-bit lanes (SSE2, no
+ * priorities, no read-port pairing): the input bank's select, the columns,
+ * then the grant over the nominated outputs only. */
+SA_API int sa__spaa6_sse2(sa_alloc *a, const uint64_t *req, sa_match *match) {
+    uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS], outs;
+    sa__spaa_candidates6(a, req, nom);
+    sa__lrs_bank_select_sse2_6(a->spaa_in, nom, kin, a->spaa_in_words);
+    outs = sa__spaa_columns6(nom, a->num_inputs, col);
+    return sa__spaa_grant6_sse2(a, col, outs, kin, match);
+}
+#endif
+
+#if SA_ALLOC_MAX > 32
+/* sa__spaa_grant_lanes when both banks have 64-bit lanes (33..64 inputs and
+ * outputs): the output bank selects and records at the nominated outputs
+ * only, the input bank records at the granted inputs only (sa__lrs6_rows),
+ * the rest of both banks is left alone. */
+SA_API int sa__spaa_grant_lw6(sa_alloc *a, uint64_t *col, const uint64_t *kin, sa_match *match) {
+    uint8_t rows[SA_ALLOC_MAX], irows[SA_ALLOC_MAX];
+    uint64_t gin[SA_ALLOC_MAX], ins = 0, outs = 0;
+    int t, j, count = 0, m = a->num_outputs;
+#ifdef SA_SIMD_SSE2
+    if (kin != NULL) {
+        for (j = 0; j < m; j++) outs |= (uint64_t)(col[j] != 0) << j;
+        return sa__spaa_grant6_sse2(a, col, outs, kin, match);
+    }
+#endif
+    sa__match_clear(match);
+    for (j = 0; j < m; j++) {
+        rows[count] = (uint8_t)j;
+        count += col[j] != 0;
+    }
+    if (a->rotary && a->network_inputs) {
+        for (t = 0; t < count; t++) {
+            uint64_t x = col[rows[t]] & a->network_inputs;
+            if (x != 0) col[rows[t]] = x;
+        }
+    }
+    sa__lrs6_rows(a->spaa_out, col, NULL, rows, count, a->num_inputs);
+    for (t = 0; t < count; t++) {
+        int i = sa__ctz64(col[rows[t]]);
+        j = rows[t];
+        match->input_of[j] = (int8_t)i;
+        match->output_of[i] = (int8_t)j;
+        gin[i] = (uint64_t)1 << j;
+        irows[t] = (uint8_t)i;
+        ins |= (uint64_t)1 << i;
+        outs |= (uint64_t)1 << j;
+    }
+    match->inputs = ins;
+    match->outputs = outs;
+    match->size = count;
+    sa__lrs6_rows(a->spaa_in, gin, kin, irows, count, m);
+    return count;
+}
+#endif
+
 /* SPAA steps 2-3 on the output bank's candidate lanes col (clobbered):
  * grant, record the grants in both banks, write the matching.  kin: the
  * nominations' rank bits from sa__spaa_nominate_lanes, or NULL. */
 SA_API int sa__spaa_grant_lanes(sa_alloc *a, uint64_t *col, const uint64_t *kin, sa_match *match) {
     uint64_t gin[SA__SPAA_WORDS], kout[SA__SPAA_PLANES * SA__SPAA_WORDS];
     int w, lwi = a->spaa_in_lw, lwo = a->spaa_out_lw, words = a->spaa_out_words;
+#if SA_ALLOC_MAX > 32
+    if (lwi == 6 && lwo == 6) return sa__spaa_grant_lw6(a, col, kin, match);
+#endif
     sa__match_clear(match);
     if (a->rotary && a->network_inputs)
         sa__lanes_prefer(col, words, lwo, a->network_inputs * sa__lane_low(lwo));
     sa__lrs_bank_select(a->spaa_out, col, kout, words, lwo);
     sa__lrs_bank_update(a->spaa_out, col, kout, words, lwo, a->num_inputs);
     sa__zero_words(gin, a->spaa_in_words);
-    if (lwi == 6 && lwo == 6) {
-        /* One word per arbiter in both banks: branch-free, one step per
-         * output, then one per input. */
-        uint64_t outs = 0, ins = 0;
-        int i, j, n = a->num_inputs, m = a->num_outputs;
-        for (j = 0; j < m; j++) {
-            uint64_t x = col[j], nz = x != 0;
-            i = sa__ctz64(x | ((uint64_t)1 << 63)) & -(int)nz;
-            match->input_of[j] = (int8_t)(nz ? i : -1);
-            gin[i] |= nz << j;
-            outs |= nz << j;
-            ins |= nz << i;
-        }
-        for (i = 0; i < n; i++) {
-            uint64_t x = gin[i];
-            match->output_of[i] = (int8_t)(x ? sa__ctz64(x) : -1);
-        }
-        match->inputs = ins;
-        match->outputs = outs;
-        match->size = sa__bits(outs);
-        words = 0;
-    }
     for (w = 0; w < words; w++) {
         uint64_t x;
         for (x = col[w]; x; x &= x - 1) {
@@ -5064,6 +5398,11 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
             if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
             if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
         }
+#endif
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 32
+        if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw == 6 &&
+            a->spaa_out_lw == 6)
+            return sa__spaa6_sse2(a, req, match);
 #endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);
