@@ -4240,20 +4240,23 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
  * = the position of candidate number idx(u_l, count) of mask[l] (u_l: lane
  * l's block draw); mask[l] must not be 0. */
 SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
-    uint64_t word = 0;
-    int w = -1;
+    uint64_t words[16], need;
+    /* the block words some lane of the set needs (bit 4w: word w), computed
+     * up front: no unpredictable branch per lane */
+    need = (lanes | lanes >> 1 | lanes >> 2 | lanes >> 3) & 0x1111111111111111ull;
+    for (; need; need &= need - 1) {
+        int w = sa__ctz64(need) >> 2;
+        words[w] = sa__rng_at(d->s, (uint64_t)w);
+    }
     for (; lanes; lanes &= lanes - 1) {
         int l = sa__ctz64(lanes);
         uint64_t x = mask[l], x2 = x & (x - 1), x3 = x2 & (x2 - 1);
-        uint32_t u;
-        if (l >> 2 != w) { /* each block word once, only if a lane needs it */
-            w = l >> 2;
-            word = sa__rng_at(d->s, (uint64_t)w);
-        }
-        u = (uint32_t)(word >> (16 * (l & 3))) & 0xFFFFu;
+        uint32_t u = (uint32_t)(words[l >> 2] >> (16 * (l & 3))) & 0xFFFFu;
         if ((x3 & (x3 - 1)) == 0) { /* at most 3 candidates: strip k of them */
             int k = sa__pim_index(u, 1u + (x2 != 0) + (x3 != 0), d);
-            pos[l] = (int8_t)sa__ctz64(k == 0 ? x : k == 1 ? x2 : x3);
+            x ^= (x ^ x2) & (0 - (uint64_t)(k >= 1));
+            x ^= (x ^ x3) & (0 - (uint64_t)(k >= 2));
+            pos[l] = (int8_t)sa__ctz64(x);
         } else {
             uint64_t p = sa__prefix_counts(x);
             pos[l] = (int8_t)sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
@@ -4481,7 +4484,14 @@ SA_API void sa__pim_transpose64_sse2(const uint64_t *req, const uint64_t *connec
      * 2r + 1 share a vector) */
     for (g = 0; g < 64; g += 16) {
         __m128i x[8];
-        for (r = 0; r < 8; r++) x[r] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 2 * r));
+        x[0] = _mm_loadu_si128((const __m128i *)(const void *)(col + g));
+        x[1] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 2));
+        x[2] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 4));
+        x[3] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 6));
+        x[4] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 8));
+        x[5] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 10));
+        x[6] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 12));
+        x[7] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 14));
         SA__PIM_SWAP(x[0], x[4], 8, 0x00FF00FF00FF00FFll);
         SA__PIM_SWAP(x[1], x[5], 8, 0x00FF00FF00FF00FFll);
         SA__PIM_SWAP(x[2], x[6], 8, 0x00FF00FF00FF00FFll);
@@ -4494,12 +4504,16 @@ SA_API void sa__pim_transpose64_sse2(const uint64_t *req, const uint64_t *connec
         SA__PIM_SWAP(x[2], x[3], 2, 0x3333333333333333ll);
         SA__PIM_SWAP(x[4], x[5], 2, 0x3333333333333333ll);
         SA__PIM_SWAP(x[6], x[7], 2, 0x3333333333333333ll);
-        for (r = 0; r < 8; r++) {
-            __m128i t = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(x[r], 1), _mm_shuffle_epi32(x[r], 0x4E)),
-                                      _mm_set_epi64x(0, 0x5555555555555555ll)); /* low lane only */
-            x[r] = _mm_xor_si128(x[r], _mm_or_si128(_mm_slli_epi64(t, 1), _mm_shuffle_epi32(t, 0x4E)));
-            _mm_storeu_si128((__m128i *)(void *)(col + g + 2 * r), x[r]);
-        }
+#define SA__PIM_PAIR(r)                                                                         \
+        do {                                                                                    \
+            __m128i t_ = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(x[r], 1), _mm_shuffle_epi32(x[r], 0x4E)), \
+                                       _mm_set_epi64x(0, 0x5555555555555555ll)); /* low lane only */ \
+            x[r] = _mm_xor_si128(x[r], _mm_or_si128(_mm_slli_epi64(t_, 1), _mm_shuffle_epi32(t_, 0x4E))); \
+            _mm_storeu_si128((__m128i *)(void *)(col + g + 2 * (r)), x[r]);                     \
+        } while (0)
+        SA__PIM_PAIR(0); SA__PIM_PAIR(1); SA__PIM_PAIR(2); SA__PIM_PAIR(3);
+        SA__PIM_PAIR(4); SA__PIM_PAIR(5); SA__PIM_PAIR(6); SA__PIM_PAIR(7);
+#undef SA__PIM_PAIR
     }
 #undef SA__PIM_SWAP
 }
