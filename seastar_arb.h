@@ -4537,7 +4537,7 @@ SA_API uint64_t sa__pim_picked(const int8_t *pos, int lanes) {
  * lanes when most are in the set, else the set's lanes gathered), same
  * results. */
 #ifndef SA__PIM_GATHER
-#define SA__PIM_GATHER 24
+#define SA__PIM_GATHER 20
 #endif
 SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
                          int8_t *pos) {
