@@ -4703,9 +4703,11 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
          * candidates = columns) is taken eight lanes at a time */
         int8_t gpos[64];
         int n = a->num_inputs, m = a->num_outputs;
+#if SA_ALLOC_MAX > 32
         if (n > 32 && m > 32)
             sa__pim_transpose64_sse2(req, a->connect, n, col);
         else
+#endif
             sa__pim_columns_sse2(req, a->connect, n, m, col);
         if (!a->rotary || a->network_inputs == 0) {
             sa__pim_draws d;
