@@ -4477,7 +4477,8 @@ SA_API void sa__pim_transpose64_sse2(const uint64_t *req, const uint64_t *connec
      * swap with the low s bits of row i + s */
 #define SA__PIM_SWAP(x, y, s, mask)                                                                do {                                                                                               __m128i t_ = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(x, s), y), _mm_set1_epi64x(mask));         y = _mm_xor_si128(y, t_);                                                                      x = _mm_xor_si128(x, _mm_slli_epi64(t_, s));                                               } while (0)
 #define SA__PIM_LOAD(k)                                                                             (n < 64 ? _mm_loadu_si128((const __m128i *)(const void *)(src + (k)))                                   : _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(src + (k))),                                    _mm_loadu_si128((const __m128i *)(const void *)(connect + (k)))))
-    /* s = 32 and 16: rows 2r, 2r + 16, 2r + 32, 2r + 48 (and the next) */
+    /* s = 32 and 16: rows r, r + 16, r + 32, r + 48 (r even; each vector
+     * also holds the next row) */
     for (r = 0; r < 16; r += 2) {
         __m128i x0 = SA__PIM_LOAD(r), x1 = SA__PIM_LOAD(r + 16), x2 = SA__PIM_LOAD(r + 32), x3 = SA__PIM_LOAD(r + 48);
         SA__PIM_SWAP(x0, x2, 32, 0x00000000FFFFFFFFll);
@@ -4544,8 +4545,8 @@ SA_API uint64_t sa__pim_picked(const int8_t *pos, int lanes) {
  * whose masks are not 0, all below bit `bits`; the other masks of the
  * first `count` must be 0);
  * with SSE2, eight lanes at a time when there are enough of them (all
- * lanes when most are in the set, else the set's lanes gathered), same
- * results. */
+ * lanes when most are in the set, else, above SA__PIM_GATHER lanes, the
+ * set's lanes gathered), else one at a time; same results. */
 #ifndef SA__PIM_GATHER
 #define SA__PIM_GATHER 20
 #endif
@@ -4629,9 +4630,11 @@ SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t free_in, uint64
 
 /* PIM without read-port pairing, any size, from the requests' column
  * masks col (m rounded up to 8 entries; changed): each stage's candidates
- * as one mask per lane, then the lanes' picks (sa__pim_pick).  Same
- * decisions and draws as sa__pim_general.  Fills mt except the -1 entries
- * (mt must be empty on entry). */
+ * as one mask per lane, then the lanes' picks (sa__pim_pick).  first: NULL,
+ * or the first grant already made (first[j]: output j's pick, -1 for
+ * none; first_act: the outputs that picked; the generator state already
+ * past its draws).  Same decisions and draws as sa__pim_general.  Fills mt
+ * except the -1 entries (mt must be empty on entry). */
 SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64_t first_act, sa_match *mt) {
     uint64_t cand[64], grants[64];
     int8_t gpos[64], apos[64];
