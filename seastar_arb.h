@@ -1319,6 +1319,19 @@ SA_API int sa_rng_pick(sa_rng *rng, uint64_t mask) {
     return sa__select_bit_counted(mask, p, (int)sa_rng_below(rng, (uint32_t)(p >> 56)));
 }
 
+/* PIM's lane loops (the picks, the grants' scatter, the matching's
+ * write-out) aligned to 32 bytes with GCC: this machine's Skylake "JCC
+ * erratum" makes a loop whose closing branch crosses a 32-byte boundary run
+ * from the legacy decoders, and -O2's 16-byte loop alignment leaves that to
+ * chance (at 64 x 64, PIM1 about 870 ns or 730 ns, converged PIM about 1740
+ * or 1460 ns, depending on where the code lands).  A code-layout hint only:
+ * no effect on what is computed. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(SA__PIM_LOOPS)
+#define SA__PIM_LOOPS __attribute__((optimize("align-loops=32")))
+#elif !defined(SA__PIM_LOOPS)
+#define SA__PIM_LOOPS
+#endif
+
 /* ---- PIM's chunked 16-bit draws (see "PIM draw protocol" in 2.4) ---- */
 
 /* The SplitMix64 finaliser: sa_rng_next returns sa__rng_mix(state) of the
@@ -1383,6 +1396,50 @@ SA_API int sa__pim_index(uint32_t u, uint32_t c, sa__pim_draws *d) {
         while ((prod & 0xFFFFu) < threshold) prod = sa__pim_redraw(d) * c;
     }
     return (int)(prod >> 16);
+}
+
+/* Position of the k-th (0-based) set bit of x given p =
+ * sa__prefix_counts(x) (k below the population count): the same result as
+ * sa__select_bit_counted, the bit within the byte from a table (nibble k
+ * of entry v: the position of the k-th set bit of the byte v). */
+SA_API int sa__pim_select(uint64_t x, uint64_t p, int k) {
+    static const uint32_t sel8[256] = {
+        0x00000000, 0x00000000, 0x00000001, 0x00000010, 0x00000002, 0x00000020, 0x00000021, 0x00000210,
+        0x00000003, 0x00000030, 0x00000031, 0x00000310, 0x00000032, 0x00000320, 0x00000321, 0x00003210,
+        0x00000004, 0x00000040, 0x00000041, 0x00000410, 0x00000042, 0x00000420, 0x00000421, 0x00004210,
+        0x00000043, 0x00000430, 0x00000431, 0x00004310, 0x00000432, 0x00004320, 0x00004321, 0x00043210,
+        0x00000005, 0x00000050, 0x00000051, 0x00000510, 0x00000052, 0x00000520, 0x00000521, 0x00005210,
+        0x00000053, 0x00000530, 0x00000531, 0x00005310, 0x00000532, 0x00005320, 0x00005321, 0x00053210,
+        0x00000054, 0x00000540, 0x00000541, 0x00005410, 0x00000542, 0x00005420, 0x00005421, 0x00054210,
+        0x00000543, 0x00005430, 0x00005431, 0x00054310, 0x00005432, 0x00054320, 0x00054321, 0x00543210,
+        0x00000006, 0x00000060, 0x00000061, 0x00000610, 0x00000062, 0x00000620, 0x00000621, 0x00006210,
+        0x00000063, 0x00000630, 0x00000631, 0x00006310, 0x00000632, 0x00006320, 0x00006321, 0x00063210,
+        0x00000064, 0x00000640, 0x00000641, 0x00006410, 0x00000642, 0x00006420, 0x00006421, 0x00064210,
+        0x00000643, 0x00006430, 0x00006431, 0x00064310, 0x00006432, 0x00064320, 0x00064321, 0x00643210,
+        0x00000065, 0x00000650, 0x00000651, 0x00006510, 0x00000652, 0x00006520, 0x00006521, 0x00065210,
+        0x00000653, 0x00006530, 0x00006531, 0x00065310, 0x00006532, 0x00065320, 0x00065321, 0x00653210,
+        0x00000654, 0x00006540, 0x00006541, 0x00065410, 0x00006542, 0x00065420, 0x00065421, 0x00654210,
+        0x00006543, 0x00065430, 0x00065431, 0x00654310, 0x00065432, 0x00654320, 0x00654321, 0x06543210,
+        0x00000007, 0x00000070, 0x00000071, 0x00000710, 0x00000072, 0x00000720, 0x00000721, 0x00007210,
+        0x00000073, 0x00000730, 0x00000731, 0x00007310, 0x00000732, 0x00007320, 0x00007321, 0x00073210,
+        0x00000074, 0x00000740, 0x00000741, 0x00007410, 0x00000742, 0x00007420, 0x00007421, 0x00074210,
+        0x00000743, 0x00007430, 0x00007431, 0x00074310, 0x00007432, 0x00074320, 0x00074321, 0x00743210,
+        0x00000075, 0x00000750, 0x00000751, 0x00007510, 0x00000752, 0x00007520, 0x00007521, 0x00075210,
+        0x00000753, 0x00007530, 0x00007531, 0x00075310, 0x00007532, 0x00075320, 0x00075321, 0x00753210,
+        0x00000754, 0x00007540, 0x00007541, 0x00075410, 0x00007542, 0x00075420, 0x00075421, 0x00754210,
+        0x00007543, 0x00075430, 0x00075431, 0x00754310, 0x00075432, 0x00754320, 0x00754321, 0x07543210,
+        0x00000076, 0x00000760, 0x00000761, 0x00007610, 0x00000762, 0x00007620, 0x00007621, 0x00076210,
+        0x00000763, 0x00007630, 0x00007631, 0x00076310, 0x00007632, 0x00076320, 0x00076321, 0x00763210,
+        0x00000764, 0x00007640, 0x00007641, 0x00076410, 0x00007642, 0x00076420, 0x00076421, 0x00764210,
+        0x00007643, 0x00076430, 0x00076431, 0x00764310, 0x00076432, 0x00764320, 0x00764321, 0x07643210,
+        0x00000765, 0x00007650, 0x00007651, 0x00076510, 0x00007652, 0x00076520, 0x00076521, 0x00765210,
+        0x00007653, 0x00076530, 0x00076531, 0x00765310, 0x00076532, 0x00765320, 0x00765321, 0x07653210,
+        0x00007654, 0x00076540, 0x00076541, 0x00765410, 0x00076542, 0x00765420, 0x00765421, 0x07654210,
+        0x00076543, 0x00765430, 0x00765431, 0x07654310, 0x00765432, 0x07654320, 0x07654321, 0x76543210
+    };
+    int b = sa__first_byte_at_least(p, k + 1);
+    k -= (int)(((p << 8) >> b) & 0xFF);
+    return b + (int)((sel8[(x >> b) & 0xFF] >> (4 * k)) & 15u);
 }
 
 /* ----------------------------------------------------------------------
@@ -4695,12 +4752,28 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
  * set `lanes` (in increasing order, so redraws come in lane order), pos[l]
  * = the position of candidate number idx(u_l, count) of mask[l] (u_l: lane
  * l's block draw); mask[l] must not be 0. */
-SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
+SA__PIM_LOOPS SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
+    uint64_t words[16], need;
+    /* the block words some lane of the set needs (bit 4w: word w), computed
+     * up front: no unpredictable branch per lane */
+    need = (lanes | lanes >> 1 | lanes >> 2 | lanes >> 3) & 0x1111111111111111ull;
+    for (; need; need &= need - 1) {
+        int w = sa__ctz64(need) >> 2;
+        words[w] = sa__rng_at(d->s, (uint64_t)w);
+    }
     for (; lanes; lanes &= lanes - 1) {
         int l = sa__ctz64(lanes);
-        uint64_t x = mask[l], p = sa__prefix_counts(x);
-        uint32_t u = (uint32_t)(sa__rng_at(d->s, (uint64_t)(l >> 2)) >> (16 * (l & 3))) & 0xFFFFu;
-        pos[l] = (int8_t)sa__select_bit_counted(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
+        uint64_t x = mask[l], x2 = x & (x - 1), x3 = x2 & (x2 - 1);
+        uint32_t u = (uint32_t)(words[l >> 2] >> (16 * (l & 3))) & 0xFFFFu;
+        if ((x3 & (x3 - 1)) == 0) { /* at most 3 candidates: strip k of them */
+            int k = sa__pim_index(u, 1u + (x2 != 0) + (x3 != 0), d);
+            x ^= (x ^ x2) & (0 - (uint64_t)(k >= 1));
+            x ^= (x ^ x3) & (0 - (uint64_t)(k >= 2));
+            pos[l] = (int8_t)sa__ctz64(x);
+        } else {
+            uint64_t p = sa__prefix_counts(x);
+            pos[l] = (int8_t)sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
+        }
     }
 }
 
@@ -4745,15 +4818,52 @@ SA_API __m128i sa__select16_sse2(__m128i x, __m128i k) {
     return _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(1)));
 }
 
+/* The picks of eight lanes from their masks' 16-bit chunks v0..v3 (chunk q:
+ * bits 16q..16q+15; only the first `chunks` may be nonzero) and draws u:
+ * the draw picks the chunk from the chunks' running counts, then the bit
+ * within it.  Lanes b..b+7 of a stage of `lanes` lanes (for the redraws);
+ * returns the positions, -1 for an empty mask. */
+SA_API __m128i sa__pim_pick8_sse2(__m128i v0, __m128i v1, __m128i v2, __m128i v3, int chunks, __m128i u,
+                                  int lanes, int b, sa__pim_draws *d) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i n0, s1, s2, tot, k, t0, t1, t2, x, below, base;
+    n0 = sa__popcnt16_sse2(v0);
+    s1 = s2 = tot = n0; /* chunks beyond `chunks` are 0 */
+    if (chunks > 1) s1 = s2 = tot = _mm_add_epi16(n0, sa__popcnt16_sse2(v1));
+    if (chunks > 2) s2 = tot = _mm_add_epi16(s1, sa__popcnt16_sse2(v2));
+    if (chunks > 3) tot = _mm_add_epi16(s2, sa__popcnt16_sse2(v3));
+    k = _mm_mulhi_epu16(u, tot);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(tot, _mm_mullo_epi16(u, tot)), zero)) != 0xFFFF)
+        k = sa__pim_fix16(u, tot, k, lanes, d, b);
+    if (chunks == 1) {
+        x = sa__select16_sse2(v0, k);
+    } else {
+        t0 = _mm_cmpgt_epi16(n0, k);
+        t1 = _mm_cmpgt_epi16(s1, k);
+        t2 = _mm_cmpgt_epi16(s2, k);
+        x = sa__sel128(t0, v0, sa__sel128(t1, v1, sa__sel128(t2, v2, v3)));
+        below = _mm_andnot_si128(t0, sa__sel128(t1, n0, sa__sel128(t2, s1, s2)));
+        base = _mm_andnot_si128(t0, sa__sel128(t1, _mm_set1_epi16(16),
+                                               sa__sel128(t2, _mm_set1_epi16(32), _mm_set1_epi16(48))));
+        x = _mm_add_epi16(base, sa__select16_sse2(x, _mm_sub_epi16(k, below)));
+    }
+    return _mm_or_si128(x, _mm_cmpeq_epi16(tot, zero));
+}
+
+/* The stage's block draws of lanes b..b+7 (b a multiple of 8). */
+SA_API __m128i sa__pim_block8_sse2(const sa__pim_draws *d, int b) {
+    return _mm_set_epi64x((long long)sa__rng_at(d->s, (uint64_t)(b >> 2) + 1),
+                          (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
+}
+
 /* sa__pim_pick_set over lanes 0..lanes-1, eight lanes at a time: each
  * 64-bit mask is split into four 16-bit chunks (one vector per chunk; only
- * the first `chunks` may be nonzero), the draw picks the chunk from the
- * chunks' running counts, then the bit within it; pos gets -1 for an empty
- * mask.  mask and pos hold lanes rounded up to
+ * the first `chunks` may be nonzero), then sa__pim_pick8_sse2; pos gets -1
+ * for an empty mask.  mask and pos hold lanes rounded up to
  * 8 entries (mask zero beyond lanes).  draws: NULL (lane l's draw is the
  * stage's block draw l), or the lanes' draws (for lanes gathered from a
  * stage's lanes, in their order). */
-SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const uint16_t *draws,
+SA__PIM_LOOPS SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const uint16_t *draws,
                               sa__pim_draws *d, int8_t *pos) {
     const __m128i zero = _mm_setzero_si128();
     int b;
@@ -4762,12 +4872,12 @@ SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const
         __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 2));
         __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 4));
         __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 6));
-        __m128i b0, b1, b2, b3, v0, v1, v2, v3, n0, s1, s2, tot, u, k, t0, t1, t2, x, below, base;
+        __m128i b0, b1, b2, b3, u, x;
         if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)), zero)) == 0xFFFF) {
             _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_set1_epi8(-1));
             continue;
         }
-        /* v_q: chunk q (bits 16q..16q+15) of the eight masks */
+        /* chunk q (bits 16q..16q+15) of the eight masks */
         b0 = _mm_unpacklo_epi16(a0, a1);
         b1 = _mm_unpackhi_epi16(a0, a1);
         b2 = _mm_unpacklo_epi16(a2, a3);
@@ -4776,39 +4886,16 @@ SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const
         a1 = _mm_unpackhi_epi16(b0, b1);
         a2 = _mm_unpacklo_epi16(b2, b3);
         a3 = _mm_unpackhi_epi16(b2, b3);
-        v0 = _mm_unpacklo_epi64(a0, a2);
-        v1 = _mm_unpackhi_epi64(a0, a2);
-        v2 = _mm_unpacklo_epi64(a1, a3);
-        v3 = _mm_unpackhi_epi64(a1, a3);
-        n0 = sa__popcnt16_sse2(v0);
-        s1 = s2 = tot = n0; /* chunks beyond `chunks` are 0 */
-        if (chunks > 1) s1 = s2 = tot = _mm_add_epi16(n0, sa__popcnt16_sse2(v1));
-        if (chunks > 2) s2 = tot = _mm_add_epi16(s1, sa__popcnt16_sse2(v2));
-        if (chunks > 3) tot = _mm_add_epi16(s2, sa__popcnt16_sse2(v3));
         if (draws != NULL)
             u = _mm_loadu_si128((const __m128i *)(const void *)(draws + b));
         else
-            u = _mm_set_epi64x((long long)sa__rng_at(d->s, (uint64_t)(b >> 2) + 1),
-                               (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
-        k = _mm_mulhi_epu16(u, tot);
-        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(tot, _mm_mullo_epi16(u, tot)), zero)) != 0xFFFF)
-            k = sa__pim_fix16(u, tot, k, lanes, d, b);
-        if (chunks == 1) {
-            x = sa__select16_sse2(v0, k);
-        } else {
-            t0 = _mm_cmpgt_epi16(n0, k);
-            t1 = _mm_cmpgt_epi16(s1, k);
-            t2 = _mm_cmpgt_epi16(s2, k);
-            x = sa__sel128(t0, v0, sa__sel128(t1, v1, sa__sel128(t2, v2, v3)));
-            below = _mm_andnot_si128(t0, sa__sel128(t1, n0, sa__sel128(t2, s1, s2)));
-            base = _mm_andnot_si128(t0, sa__sel128(t1, _mm_set1_epi16(16),
-                                                   sa__sel128(t2, _mm_set1_epi16(32), _mm_set1_epi16(48))));
-            x = _mm_add_epi16(base, sa__select16_sse2(x, _mm_sub_epi16(k, below)));
-        }
-        x = _mm_or_si128(x, _mm_cmpeq_epi16(tot, zero));
+            u = sa__pim_block8_sse2(d, b);
+        x = sa__pim_pick8_sse2(_mm_unpacklo_epi64(a0, a2), _mm_unpackhi_epi64(a0, a2), _mm_unpacklo_epi64(a1, a3),
+                               _mm_unpackhi_epi64(a1, a3), chunks, u, lanes, b, d);
         _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_packs_epi16(x, x));
     }
 }
+
 #endif
 
 #ifdef SA_SIMD_SSE2
@@ -4875,13 +4962,98 @@ SA_API void sa__pim_columns_sse2(const uint64_t *req, const uint64_t *connect, i
 }
 #endif
 
+#ifdef SA_SIMD_SSE2
+/* Column masks of the n x 64 matrix req & connect (n <= 64; rows at or
+ * above n count as 0, and are not read): col[j] for all 64 j, by the
+ * recursive 64 x 64 bit transpose (six rounds of swapping the off-diagonal
+ * blocks of each 2s x 2s block, s = 32, 16, ..., 1), two rows per vector.
+ * Cheaper than sa__pim_columns_sse2 when n and m are both above 32. */
+SA_API void sa__pim_transpose64_sse2(const uint64_t *req, const uint64_t *connect, int n, uint64_t *col) {
+    uint64_t rows[64];
+    const uint64_t *src = req;
+    int r, g, i;
+    if (n < 64) {
+        for (i = 0; i < 64; i++) rows[i] = i < n ? req[i] & connect[i] : 0;
+        src = rows;
+    }
+    /* s: rows i and i + s; the high s bits of each 2s-bit group of row i
+     * swap with the low s bits of row i + s */
+#define SA__PIM_SWAP(x, y, s, mask)                                                                do {                                                                                               __m128i t_ = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(x, s), y), _mm_set1_epi64x(mask));         y = _mm_xor_si128(y, t_);                                                                      x = _mm_xor_si128(x, _mm_slli_epi64(t_, s));                                               } while (0)
+#define SA__PIM_LOAD(k)                                                                             (n < 64 ? _mm_loadu_si128((const __m128i *)(const void *)(src + (k)))                                   : _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(src + (k))),                                    _mm_loadu_si128((const __m128i *)(const void *)(connect + (k)))))
+    /* s = 32 and 16: rows r, r + 16, r + 32, r + 48 (r even; each vector
+     * also holds the next row) */
+    for (r = 0; r < 16; r += 2) {
+        __m128i x0 = SA__PIM_LOAD(r), x1 = SA__PIM_LOAD(r + 16), x2 = SA__PIM_LOAD(r + 32), x3 = SA__PIM_LOAD(r + 48);
+        SA__PIM_SWAP(x0, x2, 32, 0x00000000FFFFFFFFll);
+        SA__PIM_SWAP(x1, x3, 32, 0x00000000FFFFFFFFll);
+        SA__PIM_SWAP(x0, x1, 16, 0x0000FFFF0000FFFFll);
+        SA__PIM_SWAP(x2, x3, 16, 0x0000FFFF0000FFFFll);
+        _mm_storeu_si128((__m128i *)(void *)(col + r), x0);
+        _mm_storeu_si128((__m128i *)(void *)(col + r + 16), x1);
+        _mm_storeu_si128((__m128i *)(void *)(col + r + 32), x2);
+        _mm_storeu_si128((__m128i *)(void *)(col + r + 48), x3);
+    }
+#undef SA__PIM_LOAD
+    /* s = 8, 4, 2 within each group of 16 rows, then s = 1 (rows 2r and
+     * 2r + 1 share a vector) */
+    for (g = 0; g < 64; g += 16) {
+        __m128i x[8];
+        x[0] = _mm_loadu_si128((const __m128i *)(const void *)(col + g));
+        x[1] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 2));
+        x[2] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 4));
+        x[3] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 6));
+        x[4] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 8));
+        x[5] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 10));
+        x[6] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 12));
+        x[7] = _mm_loadu_si128((const __m128i *)(const void *)(col + g + 14));
+        SA__PIM_SWAP(x[0], x[4], 8, 0x00FF00FF00FF00FFll);
+        SA__PIM_SWAP(x[1], x[5], 8, 0x00FF00FF00FF00FFll);
+        SA__PIM_SWAP(x[2], x[6], 8, 0x00FF00FF00FF00FFll);
+        SA__PIM_SWAP(x[3], x[7], 8, 0x00FF00FF00FF00FFll);
+        SA__PIM_SWAP(x[0], x[2], 4, 0x0F0F0F0F0F0F0F0Fll);
+        SA__PIM_SWAP(x[1], x[3], 4, 0x0F0F0F0F0F0F0F0Fll);
+        SA__PIM_SWAP(x[4], x[6], 4, 0x0F0F0F0F0F0F0F0Fll);
+        SA__PIM_SWAP(x[5], x[7], 4, 0x0F0F0F0F0F0F0F0Fll);
+        SA__PIM_SWAP(x[0], x[1], 2, 0x3333333333333333ll);
+        SA__PIM_SWAP(x[2], x[3], 2, 0x3333333333333333ll);
+        SA__PIM_SWAP(x[4], x[5], 2, 0x3333333333333333ll);
+        SA__PIM_SWAP(x[6], x[7], 2, 0x3333333333333333ll);
+#define SA__PIM_PAIR(r)                                                                         \
+        do {                                                                                    \
+            __m128i t_ = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(x[r], 1), _mm_shuffle_epi32(x[r], 0x4E)), \
+                                       _mm_set_epi64x(0, 0x5555555555555555ll)); /* low lane only */ \
+            x[r] = _mm_xor_si128(x[r], _mm_or_si128(_mm_slli_epi64(t_, 1), _mm_shuffle_epi32(t_, 0x4E))); \
+            _mm_storeu_si128((__m128i *)(void *)(col + g + 2 * (r)), x[r]);                     \
+        } while (0)
+        SA__PIM_PAIR(0); SA__PIM_PAIR(1); SA__PIM_PAIR(2); SA__PIM_PAIR(3);
+        SA__PIM_PAIR(4); SA__PIM_PAIR(5); SA__PIM_PAIR(6); SA__PIM_PAIR(7);
+#undef SA__PIM_PAIR
+    }
+#undef SA__PIM_SWAP
+}
+
+/* The set of lanes l < lanes whose pick pos[l] is not -1. */
+SA_API uint64_t sa__pim_picked(const int8_t *pos, int lanes) {
+    uint64_t act = 0;
+    int b;
+    for (b = 0; b < lanes; b += 8) {
+        __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)(pos + b));
+        act |= (uint64_t)((unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, _mm_set1_epi8(-1))) & 0xFFu) << b;
+    }
+    return act & sa__low_mask(lanes);
+}
+#endif
+
 /* One stage's lane picks: pos[l] for the lanes l in `lanes` (the lanes
  * whose masks are not 0, all below bit `bits`; the other masks of the
  * first `count` must be 0);
  * with SSE2, eight lanes at a time when there are enough of them (all
- * lanes when most are in the set, else the set's lanes gathered), same
- * results. */
-SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
+ * lanes when most are in the set, else, above SA__PIM_GATHER lanes, the
+ * set's lanes gathered), else one at a time; same results. */
+#ifndef SA__PIM_GATHER
+#define SA__PIM_GATHER 20
+#endif
+SA__PIM_LOOPS SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
                          int8_t *pos) {
 #ifdef SA_SIMD_SSE2
     int c = sa__bits(lanes), chunks = (bits + 15) >> 4;
@@ -4889,7 +5061,7 @@ SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bi
         sa__pim_pick_sse2(mask, count, chunks, NULL, d, pos);
         return;
     }
-    if (c > 16) {
+    if (c > SA__PIM_GATHER) {
         /* gather the lanes (and their draws) first */
         uint64_t gm[64], words[16], o;
         uint16_t gu[64];
@@ -4914,14 +5086,62 @@ SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bi
     sa__pim_pick_set(mask, lanes, d, pos);
 }
 
+/* A PIM grant stage's candidates: cand[j] = col[j] & free_in (only the
+ * network ones if there are any and net != 0: Rotary Rule) for the free
+ * outputs j, computed in pairs of lanes (so the other lane of a pair may be
+ * rewritten: the columns of matched outputs must be 0).  Returns the set of
+ * outputs with candidates. */
+SA__PIM_LOOPS SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net,
+                                   uint64_t *cand) {
+    uint64_t act = 0;
+    int j;
+#ifdef SA_SIMD_SSE2
+    {
+        const __m128i fin = _mm_set1_epi64x((long long)free_in), nt = _mm_set1_epi64x((long long)net);
+        const __m128i zero = _mm_setzero_si128();
+        uint64_t pairs = (free_out | (free_out >> 1)) & 0x5555555555555555ull;
+        for (; pairs; pairs &= pairs - 1) {
+            __m128i c, z;
+            j = sa__ctz64(pairs);
+            c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(col + j)), fin);
+            if (net) { /* Rotary Rule: the network candidates if any */
+                __m128i cn = _mm_and_si128(c, nt);
+                z = _mm_cmpeq_epi32(cn, zero);
+                z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+                c = _mm_or_si128(cn, _mm_and_si128(c, z));
+            }
+            _mm_storeu_si128((__m128i *)(void *)(cand + j), c);
+            z = _mm_cmpeq_epi32(c, zero);
+            z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+            act |= (uint64_t)(~_mm_movemask_pd(_mm_castsi128_pd(z)) & 3) << j;
+        }
+    }
+#else
+    uint64_t o;
+    for (o = free_out; o; o &= o - 1) {
+        uint64_t c, cn;
+        j = sa__ctz64(o);
+        c = col[j] & free_in;
+        cn = c & net;
+        c = cn ? cn : c; /* Rotary Rule */
+        cand[j] = c;
+        act |= (uint64_t)(c != 0) << j;
+    }
+#endif
+    return act;
+}
+
 /* PIM without read-port pairing, any size, from the requests' column
  * masks col (m rounded up to 8 entries; changed): each stage's candidates
- * as one mask per lane, then the lanes' picks (sa__pim_pick).  Same
- * decisions and draws as sa__pim_general.  Fills mt except the -1 entries
- * (mt must be empty on entry). */
-SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
+ * as one mask per lane, then the lanes' picks (sa__pim_pick).  first: NULL,
+ * or the first grant already made (first[j]: output j's pick, -1 for
+ * none; first_act: the outputs that picked; the generator state already
+ * past its draws).  Same decisions and draws as sa__pim_general.  Fills mt
+ * except the -1 entries (mt must be empty on entry). */
+SA__PIM_LOOPS SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64_t first_act, sa_match *mt) {
     uint64_t cand[64], grants[64];
     int8_t gpos[64], apos[64];
+    const int8_t *gp = gpos;
     int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
     uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
     for (j = m; j < mr; j++) col[j] = cand[j] = 0;
@@ -4932,54 +5152,29 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, sa_match *mt) {
         uint64_t free_in = sa__low_mask(n) & ~ins, act = 0, granted = 0, multi = 0, o;
         uint64_t free_out = sa__low_mask(m) & ~outs;
         sa__pim_draws d;
-#ifdef SA_SIMD_SSE2
-        {
-            const __m128i fin = _mm_set1_epi64x((long long)free_in), nt = _mm_set1_epi64x((long long)net);
-            const __m128i zero = _mm_setzero_si128();
-            uint64_t pairs = (free_out | (free_out >> 1)) & 0x5555555555555555ull;
-            for (; pairs; pairs &= pairs - 1) {
-                __m128i c, z;
-                j = sa__ctz64(pairs);
-                c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(col + j)), fin);
-                if (net) { /* Rotary Rule: the network candidates if any */
-                    __m128i cn = _mm_and_si128(c, nt);
-                    z = _mm_cmpeq_epi32(cn, zero);
-                    z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
-                    c = _mm_or_si128(cn, _mm_and_si128(c, z));
-                }
-                _mm_storeu_si128((__m128i *)(void *)(cand + j), c);
-                z = _mm_cmpeq_epi32(c, zero);
-                z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
-                act |= (uint64_t)(~_mm_movemask_pd(_mm_castsi128_pd(z)) & 3) << j;
-            }
+        if (first != NULL) { /* the first grant is done (all outputs free) */
+            gp = first;
+            act = first_act;
+            first = NULL;
+        } else {
+            act = sa__pim_candidates(col, free_in, free_out, net, cand);
+            if (act == 0) break;
+            sa__pim_draws_start(&d, a->rng.state, m);
+            sa__pim_pick(cand, act, m, n, &d, gpos);
+            a->rng.state = sa__pim_draws_end(&d);
+            gp = gpos;
         }
-#else
-        for (o = free_out; o; o &= o - 1) {
-            uint64_t c, cn;
-            j = sa__ctz64(o);
-            c = col[j] & free_in;
-            cn = c & net;
-            c = cn ? cn : c; /* Rotary Rule */
-            cand[j] = c;
-            act |= (uint64_t)(c != 0) << j;
-        }
-#endif
-        if (act == 0) break;
-        sa__pim_draws_start(&d, a->rng.state, m);
-        sa__pim_pick(cand, act, m, n, &d, gpos);
-        a->rng.state = sa__pim_draws_end(&d);
         /* grants per input; an input with one grant takes it (its draw is
          * not needed), the others pick */
         for (o = act; o; o &= o - 1) {
             int i;
-            uint64_t g, bi;
+            uint64_t bi;
             j = sa__ctz64(o);
-            i = gpos[j];
+            i = gp[j];
             bi = (uint64_t)1 << i;
-            g = grants[i];
-            multi |= g ? bi : 0;
-            grants[i] = g | (o & (0 - o));
+            multi |= granted & bi;
             granted |= bi;
+            grants[i] |= o & (0 - o);
             apos[i] = (int8_t)j;
         }
         sa__pim_draws_start(&d, a->rng.state, n);
@@ -5018,16 +5213,40 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #if SA_ALLOC_MAX >= 16
     if (a->num_inputs <= 16 && a->num_outputs <= 8) return sa__pim_sse2_small(a, req, mt);
 #endif
-    sa__pim_columns_sse2(req, a->connect, a->num_inputs, a->num_outputs, col);
+    sa__match_clear(mt);
+    {
+        /* without the Rotary Rule the first grant (all outputs free,
+         * candidates = columns) is taken eight lanes at a time */
+        int8_t gpos[64];
+        int n = a->num_inputs, m = a->num_outputs;
+#if SA_ALLOC_MAX > 32
+        if (n > 32 && m > 32)
+            sa__pim_transpose64_sse2(req, a->connect, n, col);
+        else
+#endif
+            sa__pim_columns_sse2(req, a->connect, n, m, col);
+        if (!a->rotary || a->network_inputs == 0) {
+            sa__pim_draws d;
+            uint64_t act;
+            int j;
+            for (j = m; j < ((m + 7) & ~7); j++) col[j] = 0;
+            sa__pim_draws_start(&d, a->rng.state, m);
+            sa__pim_pick_sse2(col, m, (n + 15) >> 4, NULL, &d, gpos);
+            act = sa__pim_picked(gpos, m);
+            if (act == 0) return 0; /* no requests: the state does not move */
+            a->rng.state = sa__pim_draws_end(&d);
+            return sa__pim_lanes(a, col, gpos, act, mt);
+        }
+    }
 #else
     {
         uint64_t eff[SA_ALLOC_MAX];
         sa__effective(a, req, eff);
         sa__columns(eff, a->num_inputs, a->num_outputs, col);
     }
-#endif
     sa__match_clear(mt);
-    return sa__pim_lanes(a, col, mt);
+#endif
+    return sa__pim_lanes(a, col, NULL, 0, mt);
 }
 
 /* ---------------- Separable allocators and OPF ---------------- */

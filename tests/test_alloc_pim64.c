@@ -1,0 +1,193 @@
+/* test_alloc_pim64.c - the helpers of PIM's large-size path (64 x 64 and
+ * the sizes above 32 x 32) against brute force: the 64 x 64 bit transpose,
+ * the table select, the one-lane-at-a-time picks (lazy block words, the
+ * strip path for masks of at most three candidates) against a literal
+ * walk of the documented draw protocol, and whole allocations of the fast
+ * path against the general path (itself compared with the literal
+ * reference in test_alloc_pim.c). */
+#include "st_test.h"
+#include "../seastar_arb.h"
+
+/* The k-th (0-based) set bit of x by scanning. */
+static int pim64_kth_bit(uint64_t x, int k) {
+    int b;
+    for (b = 0; b < 64; b++)
+        if ((x >> b) & 1u) {
+            if (k == 0) return b;
+            k--;
+        }
+    return -1;
+}
+
+static int pim64_count(uint64_t x) {
+    int c = 0;
+    for (; x; x >>= 1) c += (int)(x & 1u);
+    return c;
+}
+
+/* A random mask: dense, sparse, or one to three bits (the strip path). */
+static uint64_t pim64_mask(uint64_t *seed, int bits) {
+    uint64_t v = st_rand(seed) & sa__low_mask(bits);
+    int kind = (int)st_rand_below(seed, 4), t;
+    if (kind == 1) v &= st_rand(seed) & st_rand(seed);
+    if (kind >= 2) {
+        v = 0;
+        for (t = 0; t <= kind - 1; t++) v |= (uint64_t)1 << st_rand_below(seed, (uint32_t)bits);
+    }
+    return v;
+}
+
+ST_TEST(alloc_pim64_select_matches_scan) {
+    uint64_t seed = 0x64001;
+    int t, k;
+    for (t = 0; t < 20000; t++) {
+        uint64_t x = pim64_mask(&seed, 1 + (int)st_rand_below(&seed, 64));
+        int c = pim64_count(x);
+        if (c == 0) continue;
+        k = (int)st_rand_below(&seed, (uint32_t)c);
+        ST_EQ(pim64_kth_bit(x, k), sa__pim_select(x, sa__prefix_counts(x), k));
+    }
+    for (k = 0; k < 64; k++) /* every position of the full mask */
+        ST_EQ(k, sa__pim_select(~(uint64_t)0, sa__prefix_counts(~(uint64_t)0), k));
+}
+
+/* The documented protocol for one stage, literally: the block is the first
+ * ceil(lanes/4) generator outputs after state s (four 16-bit draws each,
+ * lowest first), the redraws come from the outputs after it in lane order,
+ * index = high half of u c unless the low half is below 65536 mod c. */
+static void pim64_stage(const uint64_t *mask, uint64_t set, int lanes, uint64_t s, int8_t *pos, uint64_t *end) {
+    sa_rng g;
+    uint64_t block[16], word = 0;
+    int w, l, left = 0;
+    sa_rng_seed(&g, s);
+    for (w = 0; w < (lanes + 3) / 4; w++) block[w] = sa_rng_next(&g);
+    for (l = 0; l < lanes; l++) {
+        uint32_t u, c;
+        if (!((set >> l) & 1u)) continue;
+        u = (uint32_t)(block[l / 4] >> (16 * (l % 4))) & 0xFFFFu;
+        c = (uint32_t)pim64_count(mask[l]);
+        while ((u * c) % 65536u < 65536u % c) {
+            if (left == 0) {
+                word = sa_rng_next(&g);
+                left = 4;
+            }
+            u = (uint32_t)(word & 0xFFFFu);
+            word >>= 16;
+            left--;
+        }
+        pos[l] = (int8_t)pim64_kth_bit(mask[l], (int)((u * c) / 65536u));
+    }
+    *end = g.state;
+}
+
+ST_TEST(alloc_pim64_lane_picks_follow_the_protocol) {
+    uint64_t seed = 0x64002;
+    long t, redraws = 0;
+    int l;
+    for (t = 0; t < 6000; t++) {
+        uint64_t mask[64], set = 0, s = st_rand(&seed), end;
+        int8_t p1[64], p2[64];
+        int lanes = 1 + (int)st_rand_below(&seed, 64), bits = 1 + (int)st_rand_below(&seed, 64);
+        sa__pim_draws d;
+        for (l = 0; l < 64; l++) {
+            uint64_t v = pim64_mask(&seed, bits);
+            if (l >= lanes || st_rand_below(&seed, 3) == 0) v = 0;
+            mask[l] = v;
+            set |= (uint64_t)(v != 0) << l;
+            p1[l] = p2[l] = -1;
+        }
+        if (t % 50 == 0) s = 0; /* a few states whose early draws are small */
+        pim64_stage(mask, set, lanes, s, p1, &end);
+        sa__pim_draws_start(&d, s, lanes);
+        sa__pim_pick_set(mask, set, &d, p2);
+        for (l = 0; l < lanes; l++) ST_EQ(p1[l], p2[l]);
+        ST_EQ_U64(end, sa__pim_draws_end(&d));
+        redraws += (long)(d.next - (uint64_t)((lanes + 3) >> 2));
+    }
+    ST_CHECKF(redraws > 0, "no Lemire redraw was exercised (%ld)", redraws);
+}
+
+#ifdef SA_SIMD_SSE2
+ST_TEST(alloc_pim64_transpose_is_the_transpose) {
+    uint64_t seed = 0x64004, req[64], conn[64], col[64];
+    int t, i, j;
+    for (t = 0; t < 600; t++) {
+        int n = t < 100 ? 64 : 1 + (int)st_rand_below(&seed, 64);
+        for (i = 0; i < 64; i++) {
+            req[i] = i < n ? st_rand(&seed) : 0xA5A5A5A5A5A5A5A5ull; /* beyond n: not read */
+            conn[i] = st_rand(&seed) | st_rand(&seed);
+        }
+        sa__pim_transpose64_sse2(req, conn, n, col);
+        for (j = 0; j < 64; j++) {
+            uint64_t want = 0;
+            for (i = 0; i < n; i++) want |= ((req[i] & conn[i]) >> j & 1u) << i;
+            ST_EQ_U64(want, col[j]);
+        }
+    }
+}
+
+ST_TEST(alloc_pim64_picked_lanes) {
+    uint64_t seed = 0x64005;
+    int t, l;
+    for (t = 0; t < 2000; t++) {
+        int8_t pos[64];
+        int lanes = 1 + (int)st_rand_below(&seed, 64);
+        uint64_t want = 0;
+        for (l = 0; l < 64; l++) {
+            pos[l] = st_rand_below(&seed, 3) == 0 ? -1 : (int8_t)st_rand_below(&seed, 64);
+            if (l < lanes && pos[l] >= 0) want |= (uint64_t)1 << l;
+        }
+        ST_EQ_U64(want, sa__pim_picked(pos, lanes));
+    }
+}
+#endif
+
+/* Whole allocations above 32 x 32 (the transpose and the first grant taken
+ * from the columns), iterations 1, 2 and converged, with and without
+ * no_connect and the Rotary Rule: the fast path (sa_allocate) against the
+ * general path (sa__pim_general on the effective requests), decision for
+ * decision and generator state. */
+ST_TEST(alloc_pim64_fast_path_equals_general_path) {
+    uint64_t seed = 0x64006;
+    int t, i;
+    for (t = 0; t < 300; t++) {
+        sa_alloc a1, a2;
+        sa_alloc_desc d;
+        sa_match m1, m2;
+        uint64_t req[64], eff[64];
+        int n = t < 60 ? 64 : 33 + (int)st_rand_below(&seed, 32);
+        int m = t < 60 ? 64 : 33 + (int)st_rand_below(&seed, 32), r;
+        memset(&d, 0, sizeof d);
+        d.kind = SA_ALLOC_PIM;
+        d.num_inputs = n;
+        d.num_outputs = m;
+        d.iterations = t % 3 == 0 ? 1 : t % 3 == 1 ? 2 : SA_ITERATE_TO_CONVERGENCE;
+        d.seed = st_rand(&seed);
+        d.rotary = t % 5 == 4;
+        d.network_inputs = d.rotary ? st_rand(&seed) & sa__low_mask(n) : 0;
+        if (t % 4 == 1)
+            for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & sa__low_mask(m);
+        ST_EQ(SA_OK, sa_alloc_init(&a1, &d));
+        ST_EQ(SA_OK, sa_alloc_init(&a2, &d));
+        for (r = 0; r < 8; r++) {
+            int s1, s2;
+            uint64_t dens = st_rand(&seed);
+            for (i = 0; i < n; i++) {
+                req[i] = st_rand(&seed) & sa__low_mask(m);
+                if (dens & 1u) req[i] &= st_rand(&seed);
+                if (dens & 2u) req[i] &= st_rand(&seed) & st_rand(&seed);
+                if ((dens & 12u) == 12u && (i & 1)) req[i] = 0;
+            }
+            s1 = sa_allocate(&a1, req, NULL, NULL, &m1);
+            sa__effective(&a2, req, eff);
+            sa__match_clear(&m2);
+            s2 = sa__pim_general(&a2, eff, NULL, &m2);
+            ST_EQ(s2, s1);
+            ST_EQ_U64(m2.inputs, m1.inputs);
+            ST_EQ_U64(m2.outputs, m1.outputs);
+            for (i = 0; i < n; i++) ST_EQ(m2.output_of[i], m1.output_of[i]);
+            for (i = 0; i < m; i++) ST_EQ(m2.input_of[i], m1.input_of[i]);
+            ST_EQ_U64(a2.rng.state, a1.rng.state);
+        }
+    }
+}
