@@ -1326,7 +1326,7 @@ SA_API int sa_rng_pick(sa_rng *rng, uint64_t mask) {
  * chance (at 64 x 64, PIM1 about 870 ns or 730 ns, converged PIM about 1740
  * or 1460 ns, depending on where the code lands).  A code-layout hint only:
  * no effect on what is computed. */
-#if defined(__GNUC__) && !defined(__clang__) && !defined(SA__PIM_LOOPS)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && !defined(SA__PIM_LOOPS)
 #define SA__PIM_LOOPS __attribute__((optimize("align-loops=32")))
 #elif !defined(SA__PIM_LOOPS)
 #define SA__PIM_LOOPS
