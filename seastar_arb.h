@@ -4533,20 +4533,19 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 /* ---------------- Separable allocators and OPF ---------------- */
 
 #ifdef SA_SIMD_SSE2
-/* Mask of the candidates (bits of req) holding the highest priority among
- * prio[0..n-1], 16 <= n <= 64, reading only those bytes: 16-byte chunks at
- * 0, 16, ... and, when n is not a multiple of 16, one ending at n (it
+/* The 16-byte chunks of one row's priorities prio[0..n-1], 16 <= n <= 64,
+ * at 0, 16, ... and, when n is not a multiple of 16, one ending at n (it
  * overlaps the previous one, which changes neither the maximum nor the
- * ties).  The candidates' bytes are kept by a byte mask, the maximum is
- * taken 16 bytes at a time and the ties are the byte compare masks.  Same
- * result as sa__oldest_portable (the tests compare them). */
-SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int n) {
-    __m128i v0, v1, v2, v3, e, lo, hi, mx;
+ * ties), each byte kept only where its candidate bit of req is set (else
+ * 0): v[0..3], and their bytewise maximum as the result.  The candidates'
+ * bits become byte masks by spreading each byte of req over eight bytes and
+ * testing one bit in each. */
+SA_API __m128i sa__prio_chunks_sse2(uint64_t req, const uint8_t *prio, int n, __m128i *v) {
+    __m128i e, lo, hi;
     const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
     int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
-    uint64_t ties, w;
     /* the 16 candidate bits of chunk k in bits 16k..16k+15 of w */
-    w = n == 64 ? req
+    uint64_t w = n == 64 ? req
         : (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
 #if defined(__x86_64__) || defined(_M_X64)
     e = _mm_cvtsi64_si128((long long)w);
@@ -4558,23 +4557,63 @@ SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int
     hi = _mm_unpackhi_epi16(e, e);                 /* bytes 4-7 */
 #define SA__CHUNK(o, x) _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(prio + (o))), \
                                       _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
-    v0 = SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo));
-    v1 = SA__CHUNK(o1, _mm_unpackhi_epi32(lo, lo));
-    v2 = SA__CHUNK(o2, _mm_unpacklo_epi32(hi, hi));
-    v3 = SA__CHUNK(o3, _mm_unpackhi_epi32(hi, hi));
+    v[0] = SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo));
+    v[1] = SA__CHUNK(o1, _mm_unpackhi_epi32(lo, lo));
+    v[2] = SA__CHUNK(o2, _mm_unpacklo_epi32(hi, hi));
+    v[3] = SA__CHUNK(o3, _mm_unpackhi_epi32(hi, hi));
 #undef SA__CHUNK
-    /* the maximum, then in every byte */
-    mx = _mm_max_epu8(_mm_max_epu8(v0, v1), _mm_max_epu8(v2, v3));
+    return _mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3]));
+}
+
+/* The candidates of req whose chunk byte (sa__prio_chunks_sse2) equals the
+ * row's maximum, given in every byte of mx. */
+SA_API uint64_t sa__prio_ties_sse2(const __m128i *v, __m128i mx, uint64_t req, int n) {
+    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
+    uint64_t ties = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], mx)) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], mx)) << o1) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], mx)) << o2) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[3], mx)) << o3);
+    /* a non-candidate's masked byte is 0: it ties only with a maximum of 0 */
+    return ties & req;
+}
+
+/* Mask of the candidates (bits of req) holding the highest priority among
+ * prio[0..n-1], 16 <= n <= 64, reading only those bytes: the maximum of
+ * the masked chunks is folded into every byte of one register, and the
+ * ties are the byte compare masks.  Same result as sa__oldest_portable
+ * (the tests compare them). */
+SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int n) {
+    __m128i v[4], mx = sa__prio_chunks_sse2(req, prio, n, v);
     mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0x4E));
     mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0xB1));
     mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi32(mx, 16), _mm_slli_epi32(mx, 16)));
     mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
-    ties = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, mx)) |
-           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, mx)) << o1) |
-           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, mx)) << o2) |
-           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v3, mx)) << o3);
-    /* a non-candidate's masked byte is 0: it ties only with a maximum of 0 */
-    return ties & req;
+    return sa__prio_ties_sse2(v, mx, req, n);
+}
+
+/* sa__top_priority_row_sse2 for the four rows req[0..3], whose priorities
+ * are prio + k * n (16 <= n <= 64), results in ties[0..3].  The four rows'
+ * horizontal maxima are folded together: after the chunks, each row's 16
+ * bytes become 8 (the 64-bit halves of two rows side by side), then 4 (a
+ * 32-bit lane per row), 2 and 1, so that one register holds row k's
+ * maximum in every byte of lane k (20 instructions for four rows instead
+ * of 12 for each); the four rows' independent chains also overlap. */
+SA_API void sa__top_priority4_sse2(const uint64_t *req, const uint8_t *prio, int n, uint64_t *ties) {
+    __m128i va[4], vb[4], vc[4], vd[4], a, b, c, d, z;
+    a = sa__prio_chunks_sse2(req[0], prio, n, va);
+    b = sa__prio_chunks_sse2(req[1], prio + n, n, vb);
+    c = sa__prio_chunks_sse2(req[2], prio + 2 * n, n, vc);
+    d = sa__prio_chunks_sse2(req[3], prio + 3 * n, n, vd);
+    a = _mm_max_epu8(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)); /* row 0 | row 1 */
+    c = _mm_max_epu8(_mm_unpacklo_epi64(c, d), _mm_unpackhi_epi64(c, d)); /* row 2 | row 3 */
+    z = _mm_max_epu8(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0x88)),
+                     _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0xDD)));
+    z = _mm_max_epu8(z, _mm_shufflehi_epi16(_mm_shufflelo_epi16(z, 0xB1), 0xB1)); /* swap 16-bit halves */
+    z = _mm_max_epu8(z, _mm_or_si128(_mm_srli_epi16(z, 8), _mm_slli_epi16(z, 8)));  /* swap bytes */
+    ties[0] = sa__prio_ties_sse2(va, _mm_shuffle_epi32(z, 0x00), req[0], n);
+    ties[1] = sa__prio_ties_sse2(vb, _mm_shuffle_epi32(z, 0x55), req[1], n);
+    ties[2] = sa__prio_ties_sse2(vc, _mm_shuffle_epi32(z, 0xAA), req[2], n);
+    ties[3] = sa__prio_ties_sse2(vd, _mm_shuffle_epi32(z, 0xFF), req[3], n);
 }
 #endif
 
@@ -4628,6 +4667,71 @@ SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uin
     return mt->size;
 }
 
+#ifdef SA_SIMD_SSE2
+/* One input's nomination on sa__separable_input's 64 x 64 path: the first
+ * candidate from the input's pointer (a rotation and a count of trailing
+ * zeros), keyed (priority << 7) | 64 | (63 - d), d the input's
+ * round-robin distance from the output's pointer, into the output's 16-bit
+ * maximum best[j] (a key is never 0, so best[j] != 0 marks a nomination);
+ * an input without candidates writes into the spare best[64]. */
+SA_API void sa__sep_nominate64(const sa_alloc *a, uint16_t *best, int i, uint64_t cand,
+                               const uint8_t *prow) {
+    int p = a->in_ptr[i], j;
+    unsigned key, b;
+    uint64_t rot = (cand >> p) | (cand << ((64 - p) & 63));
+    j = (p + sa__ctz64(rot | (uint64_t)1 << 63)) & 63; /* any j when cand is 0 */
+    key = ((unsigned)(a->out_ptr[j] + 63 - i) & 63) | 64; /* never 0 */
+    if (prow != NULL) key |= (unsigned)prow[j] << 7;
+    j = cand != 0 ? j : 64;
+    b = best[j];
+    best[j] = (uint16_t)(key > b ? key : b);
+}
+
+/* sa__separable_input for 64 inputs x 64 outputs without read-port
+ * pairing: the same decisions, the priority searches four rows at a time
+ * (sa__top_priority4_sse2), the nominations as in sa__sep_nominate64, the
+ * matched outputs read off the nonzero keys at the end. */
+SA_API int sa__separable_input64_sse2(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
+                                      sa_match *mt) {
+    uint16_t best[72];
+    uint64_t outs = 0, ins = 0, o, t[4];
+    int i, size = 0;
+    const __m128i zero = _mm_setzero_si128();
+    for (i = 0; i < 72; i += 8) _mm_storeu_si128((__m128i *)(void *)(best + i), zero);
+    if (prio != NULL) {
+        for (i = 0; i < 64; i += 4) {
+            const uint8_t *p = prio + (size_t)i * 64;
+            sa__top_priority4_sse2(eff + i, p, 64, t);
+            sa__sep_nominate64(a, best, i, t[0], p);
+            sa__sep_nominate64(a, best, i + 1, t[1], p + 64);
+            sa__sep_nominate64(a, best, i + 2, t[2], p + 128);
+            sa__sep_nominate64(a, best, i + 3, t[3], p + 192);
+        }
+    } else {
+        for (i = 0; i < 64; i++) sa__sep_nominate64(a, best, i, eff[i], NULL);
+    }
+    for (i = 0; i < 64; i += 16) {
+        __m128i z = _mm_packs_epi16(_mm_cmpeq_epi16(SA__LD(best + i), zero),
+                                    _mm_cmpeq_epi16(SA__LD(best + i + 8), zero));
+        outs |= (uint64_t)(unsigned)_mm_movemask_epi8(z) << i;
+    }
+    outs = ~outs; /* the outputs with a nomination */
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o), w = (a->out_ptr[j] + 63 - (best[j] & 63)) & 63;
+        mt->output_of[w] = (int8_t)j;
+        mt->input_of[j] = (int8_t)w;
+        ins |= (uint64_t)1 << w;
+        size++;
+        a->out_ptr[j] = (uint8_t)((w + 1) & 63);
+        a->in_ptr[w] = (uint8_t)((j + 1) & 63);
+    }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = size;
+    return size;
+}
+#endif
+
 /* Input-first separable allocation (OPF when prio is given): each input
  * arbiter nominates one request, each output arbiter grants one nomination;
  * the two pointers of each completed match move just past the winner (a
@@ -4645,6 +4749,9 @@ SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *
     uint64_t best[SA_ALLOC_MAX + 1], outs = 0, o, ins = 0;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
     if (a->read_port_pairs && bufs != NULL) return sa__separable_input_pairs(a, eff, prio, bufs, mt);
+#ifdef SA_SIMD_SSE2
+    if (n == 64 && m == 64) return sa__separable_input64_sse2(a, eff, prio, mt);
+#endif
     sa__zero_words(best, m);
     for (i = 0; i < n; i++) {
         uint64_t r = eff[i], key, b, live;
