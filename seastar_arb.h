@@ -4591,29 +4591,53 @@ SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int
     return sa__prio_ties_sse2(v, mx, req, n);
 }
 
-/* sa__top_priority_row_sse2 for the four rows req[0..3], whose priorities
- * are prio + k * n (16 <= n <= 64), results in ties[0..3].  The four rows'
- * horizontal maxima are folded together: after the chunks, each row's 16
- * bytes become 8 (the 64-bit halves of two rows side by side), then 4 (a
- * 32-bit lane per row), 2 and 1, so that one register holds row k's
- * maximum in every byte of lane k (20 instructions for four rows instead
- * of 12 for each); the four rows' independent chains also overlap. */
-SA_API void sa__top_priority4_sse2(const uint64_t *req, const uint8_t *prio, int n, uint64_t *ties) {
-    __m128i va[4], vb[4], vc[4], vd[4], a, b, c, d, z;
-    a = sa__prio_chunks_sse2(req[0], prio, n, va);
-    b = sa__prio_chunks_sse2(req[1], prio + n, n, vb);
-    c = sa__prio_chunks_sse2(req[2], prio + 2 * n, n, vc);
-    d = sa__prio_chunks_sse2(req[3], prio + 3 * n, n, vd);
+/* The bytewise maximum of a 64-byte row of priorities, each byte kept
+ * only where its candidate bit is set (else 0), given the row's candidate
+ * mask with each byte doubled (unpacklo_epi8 of the mask with itself):
+ * each byte spread over eight bytes, one bit tested in each. */
+SA_API __m128i sa__prio_max64_sse2(__m128i e, const uint8_t *prio) {
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+    __m128i lo = _mm_unpacklo_epi16(e, e), hi = _mm_unpackhi_epi16(e, e);
+#define SA__CHUNK(o, x) _mm_and_si128(SA__LD(prio + (o)), _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
+    return _mm_max_epu8(_mm_max_epu8(SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo)), SA__CHUNK(16, _mm_unpackhi_epi32(lo, lo))),
+                        _mm_max_epu8(SA__CHUNK(32, _mm_unpacklo_epi32(hi, hi)), SA__CHUNK(48, _mm_unpackhi_epi32(hi, hi))));
+#undef SA__CHUNK
+}
+
+/* The candidates of req whose priority among prio[0..63] equals the byte
+ * in every byte of mx. */
+SA_API uint64_t sa__prio_eq64_sse2(const uint8_t *prio, __m128i mx, uint64_t req) {
+    uint64_t lo = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(SA__LD(prio), mx)) |
+                  (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(SA__LD(prio + 16), mx)) << 16;
+    uint64_t hi = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(SA__LD(prio + 32), mx)) |
+                  (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(SA__LD(prio + 48), mx)) << 16;
+    return (lo | hi << 32) & req;
+}
+
+/* sa__top_priority_row_sse2 for the four 64-candidate rows req[0..3],
+ * whose priorities are prio + 64 k, results in ties[0..3].  The four rows'
+ * horizontal maxima are folded together: each row's 16 bytes become 8 (the
+ * 64-bit halves of two rows side by side), then 4 (a 32-bit lane per row),
+ * 2 and 1, so that one register holds row k's maximum in every byte of
+ * lane k (20 instructions for four rows instead of 12 for each); the ties
+ * are then found among the unmasked priorities (reloaded, which keeps the
+ * registers free) and masked by the candidates. */
+SA_API void sa__top_priority4x64_sse2(const uint64_t *req, const uint8_t *prio, uint64_t *ties) {
+    __m128i a, b, c, d, z, r01 = SA__LD(req), r23 = SA__LD(req + 2);
+    a = sa__prio_max64_sse2(_mm_unpacklo_epi8(r01, r01), prio);
+    b = sa__prio_max64_sse2(_mm_unpackhi_epi8(r01, r01), prio + 64);
+    c = sa__prio_max64_sse2(_mm_unpacklo_epi8(r23, r23), prio + 128);
+    d = sa__prio_max64_sse2(_mm_unpackhi_epi8(r23, r23), prio + 192);
     a = _mm_max_epu8(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)); /* row 0 | row 1 */
     c = _mm_max_epu8(_mm_unpacklo_epi64(c, d), _mm_unpackhi_epi64(c, d)); /* row 2 | row 3 */
     z = _mm_max_epu8(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0x88)),
                      _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0xDD)));
     z = _mm_max_epu8(z, _mm_shufflehi_epi16(_mm_shufflelo_epi16(z, 0xB1), 0xB1)); /* swap 16-bit halves */
     z = _mm_max_epu8(z, _mm_or_si128(_mm_srli_epi16(z, 8), _mm_slli_epi16(z, 8)));  /* swap bytes */
-    ties[0] = sa__prio_ties_sse2(va, _mm_shuffle_epi32(z, 0x00), req[0], n);
-    ties[1] = sa__prio_ties_sse2(vb, _mm_shuffle_epi32(z, 0x55), req[1], n);
-    ties[2] = sa__prio_ties_sse2(vc, _mm_shuffle_epi32(z, 0xAA), req[2], n);
-    ties[3] = sa__prio_ties_sse2(vd, _mm_shuffle_epi32(z, 0xFF), req[3], n);
+    ties[0] = sa__prio_eq64_sse2(prio, _mm_shuffle_epi32(z, 0x00), req[0]);
+    ties[1] = sa__prio_eq64_sse2(prio + 64, _mm_shuffle_epi32(z, 0x55), req[1]);
+    ties[2] = sa__prio_eq64_sse2(prio + 128, _mm_shuffle_epi32(z, 0xAA), req[2]);
+    ties[3] = sa__prio_eq64_sse2(prio + 192, _mm_shuffle_epi32(z, 0xFF), req[3]);
 }
 #endif
 
@@ -4689,7 +4713,7 @@ SA_API void sa__sep_nominate64(const sa_alloc *a, uint16_t *best, int i, uint64_
 
 /* sa__separable_input for 64 inputs x 64 outputs without read-port
  * pairing: the same decisions, the priority searches four rows at a time
- * (sa__top_priority4_sse2), the nominations as in sa__sep_nominate64, the
+ * (sa__top_priority4x64_sse2), the nominations as in sa__sep_nominate64, the
  * matched outputs read off the nonzero keys at the end. */
 SA_API int sa__separable_input64_sse2(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                       sa_match *mt) {
@@ -4701,7 +4725,7 @@ SA_API int sa__separable_input64_sse2(sa_alloc *a, const uint64_t *eff, const ui
     if (prio != NULL) {
         for (i = 0; i < 64; i += 4) {
             const uint8_t *p = prio + (size_t)i * 64;
-            sa__top_priority4_sse2(eff + i, p, 64, t);
+            sa__top_priority4x64_sse2(eff + i, p, t);
             sa__sep_nominate64(a, best, i, t[0], p);
             sa__sep_nominate64(a, best, i + 1, t[1], p + 64);
             sa__sep_nominate64(a, best, i + 2, t[2], p + 128);
