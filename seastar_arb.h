@@ -4599,8 +4599,9 @@ SA_API __m128i sa__prio_max64_sse2(__m128i e, const uint8_t *prio) {
     const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
     __m128i lo = _mm_unpacklo_epi16(e, e), hi = _mm_unpackhi_epi16(e, e);
 #define SA__CHUNK(o, x) _mm_and_si128(SA__LD(prio + (o)), _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
-    return _mm_max_epu8(_mm_max_epu8(SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo)), SA__CHUNK(16, _mm_unpackhi_epi32(lo, lo))),
-                        _mm_max_epu8(SA__CHUNK(32, _mm_unpacklo_epi32(hi, hi)), SA__CHUNK(48, _mm_unpackhi_epi32(hi, hi))));
+    /* (pshufd rather than unpack*_epi32: no register copies) */
+    return _mm_max_epu8(_mm_max_epu8(SA__CHUNK(0, _mm_shuffle_epi32(lo, 0x50)), SA__CHUNK(16, _mm_shuffle_epi32(lo, 0xFA))),
+                        _mm_max_epu8(SA__CHUNK(32, _mm_shuffle_epi32(hi, 0x50)), SA__CHUNK(48, _mm_shuffle_epi32(hi, 0xFA))));
 #undef SA__CHUNK
 }
 
@@ -4714,10 +4715,12 @@ SA_API void sa__sep_nominate64(const sa_alloc *a, uint16_t *best, int i, uint64_
 /* sa__separable_input for 64 inputs x 64 outputs without read-port
  * pairing: the same decisions, the priority searches four rows at a time
  * (sa__top_priority4x64_sse2), the nominations as in sa__sep_nominate64, the
- * matched outputs read off the nonzero keys at the end. */
+ * outputs' winners and pointers found sixteen outputs at a time from the
+ * keys; only the winners' own entries are written one by one. */
 SA_API int sa__separable_input64_sse2(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                       sa_match *mt) {
     uint16_t best[72];
+    uint8_t win[64];
     uint64_t outs = 0, ins = 0, o, t[4];
     int i, size = 0;
     const __m128i zero = _mm_setzero_si128();
@@ -4734,19 +4737,28 @@ SA_API int sa__separable_input64_sse2(sa_alloc *a, const uint64_t *eff, const ui
     } else {
         for (i = 0; i < 64; i++) sa__sep_nominate64(a, best, i, eff[i], NULL);
     }
+    /* Sixteen outputs at a time: no nomination where the key is 0; else
+     * the winner w = (pointer + 63 - (key & 63)) & 63, the output's
+     * input_of entry (-1 without a nomination) and its pointer w + 1. */
     for (i = 0; i < 64; i += 16) {
-        __m128i z = _mm_packs_epi16(_mm_cmpeq_epi16(SA__LD(best + i), zero),
-                                    _mm_cmpeq_epi16(SA__LD(best + i + 8), zero));
-        outs |= (uint64_t)(unsigned)_mm_movemask_epi8(z) << i;
+        const __m128i low6 = _mm_set1_epi8(63);
+        __m128i k0 = SA__LD(best + i), k1 = SA__LD(best + i + 8), ptr = SA__LD(a->out_ptr + i), none, w;
+        none = _mm_packs_epi16(_mm_cmpeq_epi16(k0, zero), _mm_cmpeq_epi16(k1, zero));
+        w = _mm_packus_epi16(_mm_and_si128(k0, _mm_set1_epi16(63)), _mm_and_si128(k1, _mm_set1_epi16(63)));
+        w = _mm_and_si128(_mm_sub_epi8(_mm_add_epi8(ptr, low6), w), low6);
+        _mm_storeu_si128((__m128i *)(void *)(win + i), w);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), _mm_or_si128(w, none));
+        w = _mm_and_si128(_mm_sub_epi8(w, _mm_cmpeq_epi8(zero, zero)), low6);
+        _mm_storeu_si128((__m128i *)(void *)(a->out_ptr + i),
+                         _mm_or_si128(_mm_and_si128(none, ptr), _mm_andnot_si128(none, w)));
+        outs |= (uint64_t)(unsigned)_mm_movemask_epi8(none) << i;
     }
     outs = ~outs; /* the outputs with a nomination */
     for (o = outs; o; o &= o - 1) {
-        int j = sa__ctz64(o), w = (a->out_ptr[j] + 63 - (best[j] & 63)) & 63;
+        int j = sa__ctz64(o), w = win[j];
         mt->output_of[w] = (int8_t)j;
-        mt->input_of[j] = (int8_t)w;
         ins |= (uint64_t)1 << w;
         size++;
-        a->out_ptr[j] = (uint8_t)((w + 1) & 63);
         a->in_ptr[w] = (uint8_t)((j + 1) & 63);
     }
     mt->inputs = ins;
