@@ -4705,9 +4705,9 @@ SA_API void sa__sep_nominate64(const sa_alloc *a, uint16_t *best, int i, uint64_
     unsigned key, b;
     uint64_t rot = (cand >> p) | (cand << ((64 - p) & 63));
     j = (p + sa__ctz64(rot | (uint64_t)1 << 63)) & 63; /* any j when cand is 0 */
-    key = ((unsigned)(a->out_ptr[j] + 63 - i) & 63) | 64; /* never 0 */
-    if (prow != NULL) key |= (unsigned)prow[j] << 7;
-    j = cand != 0 ? j : 64;
+    key = ((unsigned)(a->out_ptr[j] + 63 - i) & 63) + 64; /* never 0 */
+    if (prow != NULL) key += (unsigned)prow[j] << 7;      /* + for lea */
+    j = rot != 0 ? j : 64;
     b = best[j];
     best[j] = (uint16_t)(key > b ? key : b);
 }
