@@ -4591,6 +4591,27 @@ SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int
     return sa__prio_ties_sse2(v, mx, req, n);
 }
 
+/* sa__top_priority_row_sse2 for the four rows req[0..3], whose priorities
+ * are prio + k * n (16 <= n <= 64), results in ties[0..3]: the rows'
+ * horizontal maxima folded together as in sa__top_priority4x64_sse2. */
+SA_API void sa__top_priority4_sse2(const uint64_t *req, const uint8_t *prio, int n, uint64_t *ties) {
+    __m128i va[4], vb[4], vc[4], vd[4], a, b, c, d, z;
+    a = sa__prio_chunks_sse2(req[0], prio, n, va);
+    b = sa__prio_chunks_sse2(req[1], prio + n, n, vb);
+    c = sa__prio_chunks_sse2(req[2], prio + 2 * n, n, vc);
+    d = sa__prio_chunks_sse2(req[3], prio + 3 * n, n, vd);
+    a = _mm_max_epu8(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)); /* row 0 | row 1 */
+    c = _mm_max_epu8(_mm_unpacklo_epi64(c, d), _mm_unpackhi_epi64(c, d)); /* row 2 | row 3 */
+    z = _mm_max_epu8(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0x88)),
+                     _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0xDD)));
+    z = _mm_max_epu8(z, _mm_shufflehi_epi16(_mm_shufflelo_epi16(z, 0xB1), 0xB1)); /* swap 16-bit halves */
+    z = _mm_max_epu8(z, _mm_or_si128(_mm_srli_epi16(z, 8), _mm_slli_epi16(z, 8)));  /* swap bytes */
+    ties[0] = sa__prio_ties_sse2(va, _mm_shuffle_epi32(z, 0x00), req[0], n);
+    ties[1] = sa__prio_ties_sse2(vb, _mm_shuffle_epi32(z, 0x55), req[1], n);
+    ties[2] = sa__prio_ties_sse2(vc, _mm_shuffle_epi32(z, 0xAA), req[2], n);
+    ties[3] = sa__prio_ties_sse2(vd, _mm_shuffle_epi32(z, 0xFF), req[3], n);
+}
+
 /* The bytewise maximum of a 64-byte row of priorities, each byte kept
  * only where its candidate bit is set (else 0), given the row's candidate
  * mask with each byte doubled (unpacklo_epi8 of the mask with itself):
@@ -4783,16 +4804,28 @@ SA_API int sa__separable_input64_sse2(sa_alloc *a, const uint64_t *eff, const ui
 SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t best[SA_ALLOC_MAX + 1], outs = 0, o, ins = 0;
+    const uint64_t *cand = eff; /* the candidates of each input arbiter */
+#ifdef SA_SIMD_SSE2
+    uint64_t top[SA_ALLOC_MAX];
+#endif
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
     if (a->read_port_pairs && bufs != NULL) return sa__separable_input_pairs(a, eff, prio, bufs, mt);
 #ifdef SA_SIMD_SSE2
     if (n == 64 && m == 64) return sa__separable_input64_sse2(a, eff, prio, mt);
 #endif
+#ifdef SA_SIMD_SSE2
+    if (prio != NULL && m >= 16) {
+        /* the rows' highest-priority candidates first, four rows at a time */
+        for (i = 0; i + 4 <= n; i += 4) sa__top_priority4_sse2(eff + i, prio + (size_t)i * (size_t)m, m, top + i);
+        for (; i < n; i++) top[i] = sa__top_priority_row_sse2(eff[i], prio + (size_t)i * (size_t)m, m);
+        cand = top;
+    }
+#endif
     sa__zero_words(best, m);
     for (i = 0; i < n; i++) {
-        uint64_t r = eff[i], key, b, live;
+        uint64_t r = cand[i], key, b, live;
         int j, d;
-        if (prio != NULL && r != 0) r = sa__top_priority_sep(r, prio + (size_t)i * (size_t)m, m);
+        if (prio != NULL && cand == eff && r != 0) r = sa__top_priority_sep(r, prio + (size_t)i * (size_t)m, m);
         j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
         live = sa__mask_if(r != 0);               /* no nomination: key 0 changes nothing */
         d = i + n - a->out_ptr[j];

@@ -95,6 +95,28 @@ ST_TEST(opf_top_priority4x64_equals_brute_force) {
     }
 }
 
+/* The four-row search for rows of 16..64 candidates (the OPF path of the
+ * other sizes). */
+ST_TEST(opf_top_priority4_any_width_equals_brute_force) {
+    static uint8_t prio[4 * 64 + 16];
+    uint64_t seed = 805;
+    int t, k, top;
+    for (t = 0; t < 20000; t++) {
+        uint64_t req[4], ties[4];
+        int n = 16 + (int)st_rand_below(&seed, 49), off = (int)st_rand_below(&seed, 16);
+        memset(prio, 0xEE, sizeof prio); /* the bytes after the four rows */
+        for (k = 0; k < 4; k++) req[k] = opf_rand_row(&seed) & sa__low_mask(n);
+        for (k = 0; k < 4; k++) opf_rand_prio(&seed, prio + off + n * k, n);
+        sa__top_priority4_sse2(req, prio + off, n, ties);
+        for (k = 0; k < 4; k++) {
+            uint8_t row[64];
+            memset(row, 0, sizeof row);
+            memcpy(row, prio + off + n * k, (size_t)n);
+            ST_EQ_U64(opf_brute_top(req[k], row, &top), ties[k]);
+        }
+    }
+}
+
 /* The nomination: the first candidate from the input's pointer, its key
  * (priority, then the input's round-robin distance from the output's
  * pointer, smaller first) kept in best[j] if larger; no candidate leaves
