@@ -4667,7 +4667,7 @@ SA_API void sa__top_priority4x64_sse2(const uint64_t *req, const uint8_t *prio, 
  * n-1] may be read): SSE2 chunks when there are at least 16 bytes (no
  * branch on the candidates), else the shared oldest-candidate search. */
 SA_API uint64_t sa__top_priority_sep(uint64_t cand, const uint8_t *prio, int n) {
-#ifdef SA_SIMD_SSE2
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16 /* (else n < 16) */
     if (n == 64) return sa__top_priority_row_sse2(cand, prio, 64); /* constant offsets */
     if (n >= 16) return sa__top_priority_row_sse2(cand, prio, n);
 #endif
@@ -4713,7 +4713,7 @@ SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uin
     return mt->size;
 }
 
-#ifdef SA_SIMD_SSE2
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 64
 /* One input's nomination on sa__separable_input's 64 x 64 path: the first
  * candidate from the input's pointer (a rotation and a count of trailing
  * zeros), keyed (priority << 7) | 64 | (63 - d), d the input's
@@ -4805,15 +4805,15 @@ SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *
                                const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t best[SA_ALLOC_MAX + 1], outs = 0, o, ins = 0;
     const uint64_t *cand = eff; /* the candidates of each input arbiter */
-#ifdef SA_SIMD_SSE2
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
     uint64_t top[SA_ALLOC_MAX];
 #endif
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
     if (a->read_port_pairs && bufs != NULL) return sa__separable_input_pairs(a, eff, prio, bufs, mt);
-#ifdef SA_SIMD_SSE2
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 64
     if (n == 64 && m == 64) return sa__separable_input64_sse2(a, eff, prio, mt);
 #endif
-#ifdef SA_SIMD_SSE2
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
     if (prio != NULL && m >= 16) {
         /* the rows' highest-priority candidates first, four rows at a time */
         for (i = 0; i + 4 <= n; i += 4) sa__top_priority4_sse2(eff + i, prio + (size_t)i * (size_t)m, m, top + i);

@@ -47,7 +47,7 @@ static uint64_t opf_brute_top(uint64_t req, const uint8_t *prio, int *top) {
     return ties;
 }
 
-#ifdef SA_SIMD_SSE2
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 64
 ST_TEST(opf_prio_max64_and_eq64_equal_brute_force) {
     uint64_t seed = 801;
     int t, k;
