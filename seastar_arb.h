@@ -4719,7 +4719,7 @@ SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uin
  * zeros), keyed (priority << 7) | 64 | (63 - d), d the input's
  * round-robin distance from the output's pointer, into the output's 16-bit
  * maximum best[j] (a key is never 0, so best[j] != 0 marks a nomination);
- * an input without candidates writes into the spare best[64]. */
+ * an input without candidates offers the key 0, which changes nothing. */
 SA_API void sa__sep_nominate64(const sa_alloc *a, uint16_t *best, int i, uint64_t cand,
                                const uint8_t *prow) {
     int p = a->in_ptr[i], j;
@@ -4728,7 +4728,7 @@ SA_API void sa__sep_nominate64(const sa_alloc *a, uint16_t *best, int i, uint64_
     j = (p + sa__ctz64(rot | (uint64_t)1 << 63)) & 63; /* any j when cand is 0 */
     key = ((unsigned)(a->out_ptr[j] + 63 - i) & 63) + 64; /* never 0 */
     if (prow != NULL) key += (unsigned)prow[j] << 7;      /* + for lea */
-    j = rot != 0 ? j : 64;
+    key &= 0u - (unsigned)(rot != 0);                     /* no candidate: 0 */
     b = best[j];
     best[j] = (uint16_t)(key > b ? key : b);
 }
@@ -4740,12 +4740,12 @@ SA_API void sa__sep_nominate64(const sa_alloc *a, uint16_t *best, int i, uint64_
  * keys; only the winners' own entries are written one by one. */
 SA_API int sa__separable_input64_sse2(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                       sa_match *mt) {
-    uint16_t best[72];
+    uint16_t best[64];
     uint8_t win[64];
     uint64_t outs = 0, ins = 0, o, t[4];
     int i, size = 0;
     const __m128i zero = _mm_setzero_si128();
-    for (i = 0; i < 72; i += 8) _mm_storeu_si128((__m128i *)(void *)(best + i), zero);
+    for (i = 0; i < 64; i += 8) _mm_storeu_si128((__m128i *)(void *)(best + i), zero);
     if (prio != NULL) {
         for (i = 0; i < 64; i += 4) {
             const uint8_t *p = prio + (size_t)i * 64;
@@ -4778,10 +4778,12 @@ SA_API int sa__separable_input64_sse2(sa_alloc *a, const uint64_t *eff, const ui
     for (o = outs; o; o &= o - 1) {
         int j = sa__ctz64(o), w = win[j];
         mt->output_of[w] = (int8_t)j;
-        ins |= (uint64_t)1 << w;
         size++;
         a->in_ptr[w] = (uint8_t)((j + 1) & 63);
     }
+    for (i = 0; i < 64; i += 16) /* the inputs left unmatched: output_of -1 */
+        ins |= (uint64_t)(unsigned)_mm_movemask_epi8(SA__LD(mt->output_of + i)) << i;
+    ins = ~ins;
     mt->inputs = ins;
     mt->outputs = outs;
     mt->size = size;
