@@ -3313,22 +3313,28 @@ SA_API __m128i sa__req_bytes16(const sa_alloc *a, const uint64_t *req) {
 }
 #endif
 
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
 /* sa__wfa_by_columns for n <= 16, m <= 8 and no Rotary Rule, in SSE2 and
  * without branches (but on m).  The rows are packed to one byte each with
  * their bits rotated right by the start column, so that the columns come
  * in their cyclic order as bits 0, 1, ...; the column masks are the byte
  * sign masks of the row bytes shifted; the column steps are unrolled.
  * Each step writes its column at its granted row of output_of (at the
- * unused entry 16 when it grants nothing) and its row (16: none) to byte k
- * of a word that is rotated into input_of at the end.  Same decisions as
- * sa__wfa_by_columns (the tests compare them). */
+ * unused entry 16 when it grants nothing: with SA_ALLOC_MAX 16 there is no
+ * such entry, and the steps write to a local copy instead) and its row
+ * (16: none) to byte k of a word that is rotated into input_of at the end.
+ * Same decisions as sa__wfa_by_columns (the tests compare them). */
 SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int c, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs;
     uint64_t all = ((uint64_t)1 << n) - 1, hi = all & (~(uint64_t)0 << r), fr = all, w = 0, y, jj;
     uint64_t lo8 = ~(uint64_t)0 >> (64 - 8 * m);
     __m128i v0, v4, b;
+#if SA_ALLOC_MAX > 16
     int8_t *out_of = mt->output_of;
+#else
+    int8_t out_of[32];
+    _mm_storeu_si128((__m128i *)(void *)out_of, _mm_set1_epi8(-1));
+#endif
     /* rows as 16-bit lanes (high halves zero), each rotated right by c
      * within m bits, then one byte per row */
     b = sa__req_bytes16(a, eff);
@@ -3368,7 +3374,11 @@ SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int 
     if (m > 7) SA__STEP(7, _mm_movemask_epi8(b))
     else w |= (uint64_t)16 << 56;
 #undef SA__STEP
+#if SA_ALLOC_MAX > 16
     out_of[16] = -1; /* the steps that granted nothing wrote there */
+#else
+    memcpy(mt->output_of, out_of, 16);
+#endif
     /* input_of: byte k of w belongs to column (c + k) mod m; 16 -> -1 */
     w = ((((w & lo8) << (8 * c)) | (((w & lo8) >> 1) >> (8 * (m - c) - 1))) & lo8) | (w & ~lo8);
     w |= ((w >> 4) & 0x0101010101010101ull) * 0xFF;
@@ -3380,7 +3390,7 @@ SA_API void sa__wfa16x8_sse2(const sa_alloc *a, const uint64_t *eff, int r, int 
 }
 #endif
 
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
 /* sa_allocate's WFA for n <= 16, m < n, m <= 8, no Rotary Rule and no
  * read-port pairs (sa__wfa's first case, without its general set-up):
  * req as given (sa__wfa16x8_sse2 ANDs it with connect), then the start
@@ -3405,7 +3415,7 @@ SA_API int sa__wfa(sa_alloc *a, const uint64_t *eff, const sa_read_buffer *bufs,
     int rotary = a->rotary && net;
     if (bufs == NULL && m < n) {
         /* fewer columns than rows: column by column */
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
         if (n <= 16 && m <= 8 && !rotary) return sa__wfa16x8(a, eff, mt);
 #endif
         {
@@ -5082,7 +5092,7 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     /* PIM without pairing takes its own path (no effective-request copy) */
     if (a->kind == SA_ALLOC_PIM && (bufs == NULL || !a->read_port_pairs)) return sa__pim(a, req, match);
     sa__match_clear(match);
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 16
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
     /* WFA's and iSLIP's 16 x 8 paths AND the requests with connect
      * themselves: no effective-request copy to write and read back */
     if ((bufs == NULL || !a->read_port_pairs) && a->num_inputs <= 16 && a->num_outputs <= 8) {

@@ -84,6 +84,8 @@ def run_sweeps(args):
         if args.figure and fig not in args.figure.split(","):
             continue
         for alg in algs:
+            if args.algs and alg not in args.algs.split(","):
+                continue
             jobs.append([binary, "--label", fig, "--size", size, "--pattern", pat, "--pipeline", str(pipe),
                          "--outstanding", str(outst), "--alg", alg, "--cycles", str(args.cycles),
                          "--warmup", str(args.warmup), "--seed", str(args.seed), "-q"] + extra
@@ -101,6 +103,17 @@ def run_sweeps(args):
     with ThreadPoolExecutor(max_workers=args.jobs) as ex:
         outs = list(ex.map(one, jobs))
     header, rows = None, []
+    if args.algs or args.figure:
+        # keep the saved rows of the runs not redone (columns: figure, ...,
+        # algorithm in the sixth)
+        redone = {(j[2], j[4], j[6], j[8], j[10], j[12]) for j in jobs}
+        with open(args.csv) as f:
+            lines = f.read().strip().split("\n")
+        header = lines[0]
+        for line in lines[1:]:
+            c = line.split(",")
+            if (c[0], c[1], c[2], c[3], c[4], c[5]) not in redone:
+                rows.append(line)
     for o in outs:
         lines = o.strip().split("\n")
         header = lines[0]
@@ -221,6 +234,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rates", default=None, help="offered loads (default: the example's sweep)")
     ap.add_argument("--figure", default=None, help="only these figures, e.g. 10,11a")
+    ap.add_argument("--algs", default=None,
+                    help="only these algorithms, e.g. PIM1 (with --figure or --algs, --run replaces "
+                         "just those rows of the saved CSV)")
     ap.add_argument("--bin", default=None, help="the alpha21364 binary (default: build it)")
     args = ap.parse_args()
     ensure_matplotlib()

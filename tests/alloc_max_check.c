@@ -2,7 +2,12 @@
  * several values of SA_ALLOC_MAX (and with SA_NO_SIMD): every allocator
  * initialises at the largest size the value allows and returns valid
  * matchings (each matched pair requested, no input or output twice) on
- * random request sets.  Exit status 0 when all hold. */
+ * random request sets.  Exit status 0 when all hold.  When SA_ALLOC_MAX is
+ * 16 or more it also prints a hash of every decision on a fixed workload of
+ * sizes up to 16 x 16 (the 21364's, with and without its shaded cells and
+ * the Rotary Rule): contract.sh checks that every build prints the same
+ * hash, since the choice of SA_ALLOC_MAX and of SIMD must not change a
+ * decision. */
 #include <stdio.h>
 #include <string.h>
 #include "../seastar_arb.h"
@@ -13,6 +18,53 @@ static uint64_t next(uint64_t *s) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+#if SA_ALLOC_MAX >= 16
+/* FNV-1a over a matching's bytes that mean something. */
+static uint64_t mix(uint64_t h, const sa_match *mt, int n, int m) {
+    int i;
+    for (i = 0; i < n; i++) h = (h ^ (uint8_t)mt->output_of[i]) * 0x100000001B3ull;
+    for (i = 0; i < m; i++) h = (h ^ (uint8_t)mt->input_of[i]) * 0x100000001B3ull;
+    return (h ^ (uint64_t)mt->size ^ (mt->inputs << 8) ^ (mt->outputs << 32)) * 0x100000001B3ull;
+}
+
+/* Every allocator on the sizes below, each with its own request stream. */
+static uint64_t decisions_hash(void) {
+    static const int sizes[][2] = {{16, 7}, {16, 8}, {8, 8}, {7, 7}, {16, 16}, {12, 5}};
+    uint64_t h = 0xCBF29CE484222325ull, seed = 7, req[SA_ALLOC_MAX];
+    uint8_t prio[16 * 16];
+    int k, z, v, t, i;
+    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++)
+        for (z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++)
+            for (v = 0; v < 3; v++) { /* plain; 21364 shading; shading + Rotary Rule */
+                sa_alloc a;
+                sa_alloc_desc d;
+                int n = sizes[z][0], m = sizes[z][1];
+                memset(&d, 0, sizeof d);
+                d.kind = (sa_alloc_kind)k;
+                d.num_inputs = n;
+                d.num_outputs = m;
+                d.iterations = k == SA_ALLOC_PIM && v == 2 ? SA_ITERATE_TO_CONVERGENCE : 1;
+                d.seed = 99;
+                if (v > 0 && n == 16 && m == 7) sa_21364_no_connect(d.no_connect);
+                if (v == 2) {
+                    d.rotary = 1;
+                    d.network_inputs = 0xFFu & sa__low_mask(n);
+                }
+                if (sa_alloc_init(&a, &d) != SA_OK) d.rotary = 0; /* kinds without the Rotary Rule */
+                if (sa_alloc_init(&a, &d) != SA_OK) return 0;
+                for (t = 0; t < 300; t++) {
+                    sa_match mt;
+                    uint64_t keep = next(&seed);
+                    for (i = 0; i < n; i++) req[i] = next(&seed) & keep & sa__low_mask(m);
+                    for (i = 0; i < n * m; i++) prio[i] = (uint8_t)(next(&seed) & 7);
+                    sa_allocate(&a, req, k == SA_ALLOC_OPF ? prio : NULL, NULL, &mt);
+                    h = mix(h, &mt, n, m);
+                }
+            }
+    return h;
+}
+#endif
 
 int main(void) {
     uint64_t seed = 1, req[SA_ALLOC_MAX];
@@ -49,5 +101,8 @@ int main(void) {
             }
         }
     }
+#if SA_ALLOC_MAX >= 16
+    printf("decisions %016llx\n", (unsigned long long)decisions_hash());
+#endif
     return 0;
 }
