@@ -5252,20 +5252,19 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 /* ---------------- Separable allocators and OPF ---------------- */
 
 #ifdef SA_SIMD_SSE2
-/* Mask of the candidates (bits of req) holding the highest priority among
- * prio[0..n-1], 16 <= n <= 64, reading only those bytes: 16-byte chunks at
- * 0, 16, ... and, when n is not a multiple of 16, one ending at n (it
+/* The 16-byte chunks of one row's priorities prio[0..n-1], 16 <= n <= 64,
+ * at 0, 16, ... and, when n is not a multiple of 16, one ending at n (it
  * overlaps the previous one, which changes neither the maximum nor the
- * ties).  The candidates' bytes are kept by a byte mask, the maximum is
- * taken 16 bytes at a time and the ties are the byte compare masks.  Same
- * result as sa__oldest_portable (the tests compare them). */
-SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int n) {
-    __m128i v0, v1, v2, v3, e, lo, hi, mx;
+ * ties), each byte kept only where its candidate bit of req is set (else
+ * 0): v[0..3], and their bytewise maximum as the result.  The candidates'
+ * bits become byte masks by spreading each byte of req over eight bytes and
+ * testing one bit in each. */
+SA_API __m128i sa__prio_chunks_sse2(uint64_t req, const uint8_t *prio, int n, __m128i *v) {
+    __m128i e, lo, hi;
     const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
     int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
-    uint64_t ties, w;
     /* the 16 candidate bits of chunk k in bits 16k..16k+15 of w */
-    w = n == 64 ? req
+    uint64_t w = n == 64 ? req
         : (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
 #if defined(__x86_64__) || defined(_M_X64)
     e = _mm_cvtsi64_si128((long long)w);
@@ -5277,23 +5276,109 @@ SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int
     hi = _mm_unpackhi_epi16(e, e);                 /* bytes 4-7 */
 #define SA__CHUNK(o, x) _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(prio + (o))), \
                                       _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
-    v0 = SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo));
-    v1 = SA__CHUNK(o1, _mm_unpackhi_epi32(lo, lo));
-    v2 = SA__CHUNK(o2, _mm_unpacklo_epi32(hi, hi));
-    v3 = SA__CHUNK(o3, _mm_unpackhi_epi32(hi, hi));
+    v[0] = SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo));
+    v[1] = SA__CHUNK(o1, _mm_unpackhi_epi32(lo, lo));
+    v[2] = SA__CHUNK(o2, _mm_unpacklo_epi32(hi, hi));
+    v[3] = SA__CHUNK(o3, _mm_unpackhi_epi32(hi, hi));
 #undef SA__CHUNK
-    /* the maximum, then in every byte */
-    mx = _mm_max_epu8(_mm_max_epu8(v0, v1), _mm_max_epu8(v2, v3));
+    return _mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3]));
+}
+
+/* The candidates of req whose chunk byte (sa__prio_chunks_sse2) equals the
+ * row's maximum, given in every byte of mx. */
+SA_API uint64_t sa__prio_ties_sse2(const __m128i *v, __m128i mx, uint64_t req, int n) {
+    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
+    uint64_t ties = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], mx)) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], mx)) << o1) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], mx)) << o2) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[3], mx)) << o3);
+    /* a non-candidate's masked byte is 0: it ties only with a maximum of 0 */
+    return ties & req;
+}
+
+/* Mask of the candidates (bits of req) holding the highest priority among
+ * prio[0..n-1], 16 <= n <= 64, reading only those bytes: the maximum of
+ * the masked chunks is folded into every byte of one register, and the
+ * ties are the byte compare masks.  Same result as sa__oldest_portable
+ * (the tests compare them). */
+SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int n) {
+    __m128i v[4], mx = sa__prio_chunks_sse2(req, prio, n, v);
     mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0x4E));
     mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0xB1));
     mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi32(mx, 16), _mm_slli_epi32(mx, 16)));
     mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
-    ties = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, mx)) |
-           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, mx)) << o1) |
-           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, mx)) << o2) |
-           ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v3, mx)) << o3);
-    /* a non-candidate's masked byte is 0: it ties only with a maximum of 0 */
-    return ties & req;
+    return sa__prio_ties_sse2(v, mx, req, n);
+}
+
+/* sa__top_priority_row_sse2 for the four rows req[0..3], whose priorities
+ * are prio + k * n (16 <= n <= 64), results in ties[0..3]: the rows'
+ * horizontal maxima folded together as in sa__top_priority4x64_sse2. */
+SA_API void sa__top_priority4_sse2(const uint64_t *req, const uint8_t *prio, int n, uint64_t *ties) {
+    __m128i va[4], vb[4], vc[4], vd[4], a, b, c, d, z;
+    a = sa__prio_chunks_sse2(req[0], prio, n, va);
+    b = sa__prio_chunks_sse2(req[1], prio + n, n, vb);
+    c = sa__prio_chunks_sse2(req[2], prio + 2 * n, n, vc);
+    d = sa__prio_chunks_sse2(req[3], prio + 3 * n, n, vd);
+    a = _mm_max_epu8(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)); /* row 0 | row 1 */
+    c = _mm_max_epu8(_mm_unpacklo_epi64(c, d), _mm_unpackhi_epi64(c, d)); /* row 2 | row 3 */
+    z = _mm_max_epu8(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0x88)),
+                     _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0xDD)));
+    z = _mm_max_epu8(z, _mm_shufflehi_epi16(_mm_shufflelo_epi16(z, 0xB1), 0xB1)); /* swap 16-bit halves */
+    z = _mm_max_epu8(z, _mm_or_si128(_mm_srli_epi16(z, 8), _mm_slli_epi16(z, 8)));  /* swap bytes */
+    ties[0] = sa__prio_ties_sse2(va, _mm_shuffle_epi32(z, 0x00), req[0], n);
+    ties[1] = sa__prio_ties_sse2(vb, _mm_shuffle_epi32(z, 0x55), req[1], n);
+    ties[2] = sa__prio_ties_sse2(vc, _mm_shuffle_epi32(z, 0xAA), req[2], n);
+    ties[3] = sa__prio_ties_sse2(vd, _mm_shuffle_epi32(z, 0xFF), req[3], n);
+}
+
+/* The bytewise maximum of a 64-byte row of priorities, each byte kept
+ * only where its candidate bit is set (else 0), given the row's candidate
+ * mask with each byte doubled (unpacklo_epi8 of the mask with itself):
+ * each byte spread over eight bytes, one bit tested in each. */
+SA_API __m128i sa__prio_max64_sse2(__m128i e, const uint8_t *prio) {
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+    __m128i lo = _mm_unpacklo_epi16(e, e), hi = _mm_unpackhi_epi16(e, e);
+#define SA__CHUNK(o, x) _mm_and_si128(SA__LD(prio + (o)), _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
+    /* (pshufd rather than unpack*_epi32: no register copies) */
+    return _mm_max_epu8(_mm_max_epu8(SA__CHUNK(0, _mm_shuffle_epi32(lo, 0x50)), SA__CHUNK(16, _mm_shuffle_epi32(lo, 0xFA))),
+                        _mm_max_epu8(SA__CHUNK(32, _mm_shuffle_epi32(hi, 0x50)), SA__CHUNK(48, _mm_shuffle_epi32(hi, 0xFA))));
+#undef SA__CHUNK
+}
+
+/* The candidates of req whose priority among prio[0..63] equals the byte
+ * in every byte of mx. */
+SA_API uint64_t sa__prio_eq64_sse2(const uint8_t *prio, __m128i mx, uint64_t req) {
+    uint64_t lo = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(SA__LD(prio), mx)) |
+                  (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(SA__LD(prio + 16), mx)) << 16;
+    uint64_t hi = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(SA__LD(prio + 32), mx)) |
+                  (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(SA__LD(prio + 48), mx)) << 16;
+    return (lo | hi << 32) & req;
+}
+
+/* sa__top_priority_row_sse2 for the four 64-candidate rows req[0..3],
+ * whose priorities are prio + 64 k, results in ties[0..3].  The four rows'
+ * horizontal maxima are folded together: each row's 16 bytes become 8 (the
+ * 64-bit halves of two rows side by side), then 4 (a 32-bit lane per row),
+ * 2 and 1, so that one register holds row k's maximum in every byte of
+ * lane k (20 instructions for four rows instead of 12 for each); the ties
+ * are then found among the unmasked priorities (reloaded, which keeps the
+ * registers free) and masked by the candidates. */
+SA_API void sa__top_priority4x64_sse2(const uint64_t *req, const uint8_t *prio, uint64_t *ties) {
+    __m128i a, b, c, d, z, r01 = SA__LD(req), r23 = SA__LD(req + 2);
+    a = sa__prio_max64_sse2(_mm_unpacklo_epi8(r01, r01), prio);
+    b = sa__prio_max64_sse2(_mm_unpackhi_epi8(r01, r01), prio + 64);
+    c = sa__prio_max64_sse2(_mm_unpacklo_epi8(r23, r23), prio + 128);
+    d = sa__prio_max64_sse2(_mm_unpackhi_epi8(r23, r23), prio + 192);
+    a = _mm_max_epu8(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)); /* row 0 | row 1 */
+    c = _mm_max_epu8(_mm_unpacklo_epi64(c, d), _mm_unpackhi_epi64(c, d)); /* row 2 | row 3 */
+    z = _mm_max_epu8(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0x88)),
+                     _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0xDD)));
+    z = _mm_max_epu8(z, _mm_shufflehi_epi16(_mm_shufflelo_epi16(z, 0xB1), 0xB1)); /* swap 16-bit halves */
+    z = _mm_max_epu8(z, _mm_or_si128(_mm_srli_epi16(z, 8), _mm_slli_epi16(z, 8)));  /* swap bytes */
+    ties[0] = sa__prio_eq64_sse2(prio, _mm_shuffle_epi32(z, 0x00), req[0]);
+    ties[1] = sa__prio_eq64_sse2(prio + 64, _mm_shuffle_epi32(z, 0x55), req[1]);
+    ties[2] = sa__prio_eq64_sse2(prio + 128, _mm_shuffle_epi32(z, 0xAA), req[2]);
+    ties[3] = sa__prio_eq64_sse2(prio + 192, _mm_shuffle_epi32(z, 0xFF), req[3]);
 }
 #endif
 
@@ -5301,7 +5386,7 @@ SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int
  * n-1] may be read): SSE2 chunks when there are at least 16 bytes (no
  * branch on the candidates), else the shared oldest-candidate search. */
 SA_API uint64_t sa__top_priority_sep(uint64_t cand, const uint8_t *prio, int n) {
-#ifdef SA_SIMD_SSE2
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16 /* (else n < 16) */
     if (n == 64) return sa__top_priority_row_sse2(cand, prio, 64); /* constant offsets */
     if (n >= 16) return sa__top_priority_row_sse2(cand, prio, n);
 #endif
@@ -5347,6 +5432,84 @@ SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uin
     return mt->size;
 }
 
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 64
+/* One input's nomination on sa__separable_input's 64 x 64 path: the first
+ * candidate from the input's pointer (a rotation and a count of trailing
+ * zeros), keyed (priority << 7) | 64 | (63 - d), d the input's
+ * round-robin distance from the output's pointer, into the output's 16-bit
+ * maximum best[j] (a key is never 0, so best[j] != 0 marks a nomination);
+ * an input without candidates offers the key 0, which changes nothing. */
+SA_API void sa__sep_nominate64(const sa_alloc *a, uint16_t *best, int i, uint64_t cand,
+                               const uint8_t *prow) {
+    int p = a->in_ptr[i], j;
+    unsigned key, b;
+    uint64_t rot = (cand >> p) | (cand << ((64 - p) & 63));
+    j = (p + sa__ctz64(rot | (uint64_t)1 << 63)) & 63; /* any j when cand is 0 */
+    key = ((unsigned)(a->out_ptr[j] + 63 - i) & 63) + 64; /* never 0 */
+    if (prow != NULL) key += (unsigned)prow[j] << 7;      /* + for lea */
+    key &= 0u - (unsigned)(rot != 0);                     /* no candidate: 0 */
+    b = best[j];
+    best[j] = (uint16_t)(key > b ? key : b);
+}
+
+/* sa__separable_input for 64 inputs x 64 outputs without read-port
+ * pairing: the same decisions, the priority searches four rows at a time
+ * (sa__top_priority4x64_sse2), the nominations as in sa__sep_nominate64, the
+ * outputs' winners and pointers found sixteen outputs at a time from the
+ * keys; only the winners' own entries are written one by one. */
+SA_API int sa__separable_input64_sse2(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
+                                      sa_match *mt) {
+    uint16_t best[64];
+    uint8_t win[64];
+    uint64_t outs = 0, ins = 0, o, t[4];
+    int i, size = 0;
+    const __m128i zero = _mm_setzero_si128();
+    for (i = 0; i < 64; i += 8) _mm_storeu_si128((__m128i *)(void *)(best + i), zero);
+    if (prio != NULL) {
+        for (i = 0; i < 64; i += 4) {
+            const uint8_t *p = prio + (size_t)i * 64;
+            sa__top_priority4x64_sse2(eff + i, p, t);
+            sa__sep_nominate64(a, best, i, t[0], p);
+            sa__sep_nominate64(a, best, i + 1, t[1], p + 64);
+            sa__sep_nominate64(a, best, i + 2, t[2], p + 128);
+            sa__sep_nominate64(a, best, i + 3, t[3], p + 192);
+        }
+    } else {
+        for (i = 0; i < 64; i++) sa__sep_nominate64(a, best, i, eff[i], NULL);
+    }
+    /* Sixteen outputs at a time: no nomination where the key is 0; else
+     * the winner w = (pointer + 63 - (key & 63)) & 63, the output's
+     * input_of entry (-1 without a nomination) and its pointer w + 1. */
+    for (i = 0; i < 64; i += 16) {
+        const __m128i low6 = _mm_set1_epi8(63);
+        __m128i k0 = SA__LD(best + i), k1 = SA__LD(best + i + 8), ptr = SA__LD(a->out_ptr + i), none, w;
+        none = _mm_packs_epi16(_mm_cmpeq_epi16(k0, zero), _mm_cmpeq_epi16(k1, zero));
+        w = _mm_packus_epi16(_mm_and_si128(k0, _mm_set1_epi16(63)), _mm_and_si128(k1, _mm_set1_epi16(63)));
+        w = _mm_and_si128(_mm_sub_epi8(_mm_add_epi8(ptr, low6), w), low6);
+        _mm_storeu_si128((__m128i *)(void *)(win + i), w);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), _mm_or_si128(w, none));
+        w = _mm_and_si128(_mm_sub_epi8(w, _mm_cmpeq_epi8(zero, zero)), low6);
+        _mm_storeu_si128((__m128i *)(void *)(a->out_ptr + i),
+                         _mm_or_si128(_mm_and_si128(none, ptr), _mm_andnot_si128(none, w)));
+        outs |= (uint64_t)(unsigned)_mm_movemask_epi8(none) << i;
+    }
+    outs = ~outs; /* the outputs with a nomination */
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o), w = win[j];
+        mt->output_of[w] = (int8_t)j;
+        size++;
+        a->in_ptr[w] = (uint8_t)((j + 1) & 63);
+    }
+    for (i = 0; i < 64; i += 16) /* the inputs left unmatched: output_of -1 */
+        ins |= (uint64_t)(unsigned)_mm_movemask_epi8(SA__LD(mt->output_of + i)) << i;
+    ins = ~ins;
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = size;
+    return size;
+}
+#endif
+
 /* Input-first separable allocation (OPF when prio is given): each input
  * arbiter nominates one request, each output arbiter grants one nomination;
  * the two pointers of each completed match move just past the winner (a
@@ -5362,13 +5525,28 @@ SA_API int sa__separable_input_pairs(sa_alloc *a, const uint64_t *eff, const uin
 SA_API int sa__separable_input(sa_alloc *a, const uint64_t *eff, const uint8_t *prio,
                                const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t best[SA_ALLOC_MAX + 1], outs = 0, o, ins = 0;
+    const uint64_t *cand = eff; /* the candidates of each input arbiter */
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    uint64_t top[SA_ALLOC_MAX];
+#endif
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
     if (a->read_port_pairs && bufs != NULL) return sa__separable_input_pairs(a, eff, prio, bufs, mt);
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 64
+    if (n == 64 && m == 64) return sa__separable_input64_sse2(a, eff, prio, mt);
+#endif
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    if (prio != NULL && m >= 16) {
+        /* the rows' highest-priority candidates first, four rows at a time */
+        for (i = 0; i + 4 <= n; i += 4) sa__top_priority4_sse2(eff + i, prio + (size_t)i * (size_t)m, m, top + i);
+        for (; i < n; i++) top[i] = sa__top_priority_row_sse2(eff[i], prio + (size_t)i * (size_t)m, m);
+        cand = top;
+    }
+#endif
     sa__zero_words(best, m);
     for (i = 0; i < n; i++) {
-        uint64_t r = eff[i], key, b, live;
+        uint64_t r = cand[i], key, b, live;
         int j, d;
-        if (prio != NULL && r != 0) r = sa__top_priority_sep(r, prio + (size_t)i * (size_t)m, m);
+        if (prio != NULL && cand == eff && r != 0) r = sa__top_priority_sep(r, prio + (size_t)i * (size_t)m, m);
         j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
         live = sa__mask_if(r != 0);               /* no nomination: key 0 changes nothing */
         d = i + n - a->out_ptr[j];
