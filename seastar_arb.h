@@ -1319,19 +1319,6 @@ SA_API int sa_rng_pick(sa_rng *rng, uint64_t mask) {
     return sa__select_bit_counted(mask, p, (int)sa_rng_below(rng, (uint32_t)(p >> 56)));
 }
 
-/* PIM's lane loops (the picks, the grants' scatter, the matching's
- * write-out) aligned to 32 bytes with GCC: this machine's Skylake "JCC
- * erratum" makes a loop whose closing branch crosses a 32-byte boundary run
- * from the legacy decoders, and -O2's 16-byte loop alignment leaves that to
- * chance (at 64 x 64, PIM1 about 870 ns or 730 ns, converged PIM about 1740
- * or 1460 ns, depending on where the code lands).  A code-layout hint only:
- * no effect on what is computed. */
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && !defined(SA__PIM_LOOPS)
-#define SA__PIM_LOOPS __attribute__((optimize("align-loops=32")))
-#elif !defined(SA__PIM_LOOPS)
-#define SA__PIM_LOOPS
-#endif
-
 /* ---- PIM's chunked 16-bit draws (see "PIM draw protocol" in 2.4) ---- */
 
 /* The SplitMix64 finaliser: sa_rng_next returns sa__rng_mix(state) of the
@@ -4752,7 +4739,7 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
  * set `lanes` (in increasing order, so redraws come in lane order), pos[l]
  * = the position of candidate number idx(u_l, count) of mask[l] (u_l: lane
  * l's block draw); mask[l] must not be 0. */
-SA__PIM_LOOPS SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
+SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
     uint64_t words[16], need;
     /* the block words some lane of the set needs (bit 4w: word w), computed
      * up front: no unpredictable branch per lane */
@@ -4863,7 +4850,7 @@ SA_API __m128i sa__pim_block8_sse2(const sa__pim_draws *d, int b) {
  * 8 entries (mask zero beyond lanes).  draws: NULL (lane l's draw is the
  * stage's block draw l), or the lanes' draws (for lanes gathered from a
  * stage's lanes, in their order). */
-SA__PIM_LOOPS SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const uint16_t *draws,
+SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const uint16_t *draws,
                               sa__pim_draws *d, int8_t *pos) {
     const __m128i zero = _mm_setzero_si128();
     int b;
@@ -5053,7 +5040,7 @@ SA_API uint64_t sa__pim_picked(const int8_t *pos, int lanes) {
 #ifndef SA__PIM_GATHER
 #define SA__PIM_GATHER 20
 #endif
-SA__PIM_LOOPS SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
+SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
                          int8_t *pos) {
 #ifdef SA_SIMD_SSE2
     int c = sa__bits(lanes), chunks = (bits + 15) >> 4;
@@ -5091,7 +5078,7 @@ SA__PIM_LOOPS SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int
  * outputs j, computed in pairs of lanes (so the other lane of a pair may be
  * rewritten: the columns of matched outputs must be 0).  Returns the set of
  * outputs with candidates. */
-SA__PIM_LOOPS SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net,
+SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net,
                                    uint64_t *cand) {
     uint64_t act = 0;
     int j;
@@ -5138,7 +5125,7 @@ SA__PIM_LOOPS SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t f
  * none; first_act: the outputs that picked; the generator state already
  * past its draws).  Same decisions and draws as sa__pim_general.  Fills mt
  * except the -1 entries (mt must be empty on entry). */
-SA__PIM_LOOPS SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64_t first_act, sa_match *mt) {
+SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64_t first_act, sa_match *mt) {
     uint64_t cand[64], grants[64];
     int8_t gpos[64], apos[64];
     const int8_t *gp = gpos;
