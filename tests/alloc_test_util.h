@@ -1,6 +1,6 @@
 /* alloc_test_util.h - pieces several allocator test files share: random
- * request rows of four densities and the literal cell-by-cell wave front
- * (the oracle of the WFA tests).  Include after st_test.h and
+ * request rows of four densities, the literal cell-by-cell wave front
+ * (the oracle of the WFA tests) and a bit-by-bit column check.  Include after st_test.h and
  * seastar_arb.h. */
 #ifndef ALLOC_TEST_UTIL_H
 #define ALLOC_TEST_UTIL_H
@@ -37,6 +37,19 @@ static inline void ta_wfa_literal_order(const uint64_t *eff, int n, int m, const
                 out[i] = (int8_t)j;
             }
         }
+}
+
+/* The first of the m columns (bit i of col[j]: row i requests j on a
+ * connected cell) that disagrees with the rows, bit by bit; -1 if none. */
+static inline int ta_wrong_column(const uint64_t *req, const uint64_t *conn, int n, int m,
+                                  const uint64_t *col) {
+    int i, j;
+    for (j = 0; j < m; j++) {
+        uint64_t want = 0;
+        for (i = 0; i < n; i++) want |= ((req[i] & conn[i]) >> j & 1u) << i;
+        if (want != col[j]) return j;
+    }
+    return -1;
 }
 
 #endif

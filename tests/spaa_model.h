@@ -1,9 +1,18 @@
 /* spaa_model.h - a literal SPAA (seed 002 Section 3.3) and a brute-force
  * least-recently-selected bank (ranks in int arrays), and whole-SPAA
  * comparisons against them; included by test_alloc_spaa.c (SSE2 where the
- * target has it) and test_alloc_spaa_portable.c (SA_NO_SIMD). */
+ * target has it), test_alloc_spaa_portable.c (SA_NO_SIMD) and the tests of
+ * SPAA's fast paths (test_alloc_spaa16.c, test_alloc_spaa64.c). */
 #ifndef SPAA_MODEL_H
 #define SPAA_MODEL_H
+
+/* The whole-SPAA comparisons at the end: a file that includes this one
+ * only for the model need not call them. */
+#if defined(__GNUC__)
+#define TS_MAYBE_UNUSED __attribute__((unused))
+#else
+#define TS_MAYBE_UNUSED
+#endif
 
 /* ------------------------------------------------------------ the model */
 
@@ -182,7 +191,7 @@ static void ts_random_desc(uint64_t *seed, sa_alloc_desc *d, int trial) {
 /* sa_allocate (whichever path it takes: the SSE2 one up to 16 x 8, the
  * general banks otherwise, priorities or not) against the literal SPAA,
  * matching and state, over random sizes 1..SA_ALLOC_MAX. */
-static int ts_allocate_vs_literal(uint64_t seed, int trials) {
+TS_MAYBE_UNUSED static int ts_allocate_vs_literal(uint64_t seed, int trials) {
     int trial;
     for (trial = 0; trial < trials; trial++) {
         static uint8_t prio[64 * 64];
@@ -214,7 +223,7 @@ static int ts_allocate_vs_literal(uint64_t seed, int trials) {
 /* The pipelined use (examples/common/alpha_net.h): nominate now, other
  * allocations in between, then grant a subset of those nominations; and
  * the 21364 with read-port pairs and priorities. */
-static int ts_pipelined_vs_literal(uint64_t seed, int trials) {
+TS_MAYBE_UNUSED static int ts_pipelined_vs_literal(uint64_t seed, int trials) {
     int trial;
     for (trial = 0; trial < trials; trial++) {
         static uint8_t prio[64 * 64];

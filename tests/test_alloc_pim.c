@@ -6,6 +6,7 @@
  * choices themselves are uniform and independent. */
 #include "st_test.h"
 #include "../seastar_arb.h"
+#include "alloc_test_util.h"
 #define TPIM_DRIVER tpim_compare
 #include "alloc_pim_ref.h"
 
@@ -302,7 +303,7 @@ ST_TEST(pim_fast_sse2_helpers_match_brute_force) {
 
 ST_TEST(pim_fast_sse2_columns_are_the_transpose) {
     uint64_t seed = 78, req[64], conn[64], col[64];
-    int t, i, j;
+    int t, i;
     for (t = 0; t < 400; t++) {
         int n = 1 + (int)st_rand_below(&seed, 64), m = 1 + (int)st_rand_below(&seed, 64);
         for (i = 0; i < 64; i++) {
@@ -310,11 +311,7 @@ ST_TEST(pim_fast_sse2_columns_are_the_transpose) {
             conn[i] = st_rand(&seed) | st_rand(&seed);
         }
         sa__pim_columns_sse2(req, conn, n, m, col);
-        for (j = 0; j < m; j++) {
-            uint64_t want = 0;
-            for (i = 0; i < n; i++) want |= ((req[i] & conn[i]) >> j & 1u) << i;
-            ST_EQ_U64(want, col[j]);
-        }
+        ST_EQ(-1, ta_wrong_column(req, conn, n, m, col));
     }
 }
 

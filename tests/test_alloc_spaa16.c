@@ -2,10 +2,11 @@
  * 16 input arbiters and 8 outputs (the Alpha 21364's 16 x 7 among them):
  * every helper it adds against brute force, and every instance of the
  * path (16 x 7, 8 x 8, 7 x 7 with their sizes constant, the two general
- * ones) against a literal SPAA written here with ranks in int arrays. */
+ * ones) against the literal SPAA of spaa_model.h. */
 #include <stdlib.h>
 #include "st_test.h"
 #include "../seastar_arb.h"
+#include "spaa_model.h"
 
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
 
@@ -120,93 +121,6 @@ ST_TEST(spaa16_count_of_eight_bits_by_multiplication) {
 
 /* ------------------------------------------------------------ whole SPAA */
 
-/* A literal SPAA (seed 002 Section 3.3) on ranks in int arrays: rank[r][c]
- * of requester c in arbiter r, 0 = least recently selected. */
-typedef struct t16_spaa {
-    int n, m, rotary;
-    uint64_t net, connect[16];
-    int in[16][8], out[8][16];
-} t16_spaa;
-
-static int t16_select(const int *rank, int size, uint64_t cand) {
-    int c, best = -1;
-    for (c = 0; c < size; c++)
-        if (((cand >> c) & 1u) && (best < 0 || rank[c] < rank[best])) best = c;
-    return best;
-}
-
-static void t16_update(int *rank, int size, int w) {
-    int c, k = rank[w];
-    for (c = 0; c < size; c++)
-        if (rank[c] > k) rank[c]--;
-    rank[w] = size - 1;
-}
-
-static void t16_allocate(t16_spaa *s, const uint64_t *req, int8_t *input_of) {
-    int8_t nom[16];
-    int i, j;
-    for (i = 0; i < s->n; i++) nom[i] = (int8_t)t16_select(s->in[i], s->m, req[i] & s->connect[i]);
-    for (j = 0; j < s->m; j++) {
-        uint64_t c = 0;
-        int w;
-        for (i = 0; i < s->n; i++) if (nom[i] == j) c |= (uint64_t)1 << i;
-        if (s->rotary && (c & s->net)) c &= s->net;
-        w = t16_select(s->out[j], s->n, c);
-        input_of[j] = (int8_t)w;
-        if (w >= 0) {
-            t16_update(s->out[j], s->n, w);
-            t16_update(s->in[w], s->m, j);
-        }
-    }
-}
-
-/* Rank of requester c in arbiter r of a bank (lanes of 2^lw bits). */
-static int t16_plane_rank(const uint64_t *plane, int lw, int r, int c) {
-    int b, v = 0, bit = (r << lw) + c;
-    for (b = 0; b < SA__SPAA_PLANES; b++)
-        v |= (int)((plane[b * SA__SPAA_WORDS + (bit >> 6)] >> (bit & 63)) & 1u) << b;
-    return v;
-}
-
-/* The allocator's banks hold the model's ranks and no other bit. */
-static int t16_state_is(const sa_alloc *a, const t16_spaa *s) {
-    int r, c, p, w, set = 0, want = 0;
-    for (r = 0; r < s->n; r++)
-        for (c = 0; c < s->m; c++) {
-            if (t16_plane_rank(a->spaa_in, a->spaa_in_lw, r, c) != s->in[r][c]) return 0;
-            want += sa__bits((uint64_t)s->in[r][c]);
-        }
-    for (r = 0; r < s->m; r++)
-        for (c = 0; c < s->n; c++) {
-            if (t16_plane_rank(a->spaa_out, a->spaa_out_lw, r, c) != s->out[r][c]) return 0;
-            want += sa__bits((uint64_t)s->out[r][c]);
-        }
-    for (p = 0; p < SA__SPAA_PLANES; p++)
-        for (w = 0; w < SA__SPAA_WORDS; w++)
-            set += sa__bits(a->spaa_in[p * SA__SPAA_WORDS + w]) + sa__bits(a->spaa_out[p * SA__SPAA_WORDS + w]);
-    return set == want;
-}
-
-/* The whole matching struct agrees with the model's input_of. */
-static int t16_match_is(const sa_match *mt, const int8_t *input_of, int m) {
-    int i, j, size = 0;
-    uint64_t ins = 0, outs = 0;
-    int8_t output_of[SA_ALLOC_MAX];
-    for (i = 0; i < SA_ALLOC_MAX; i++) output_of[i] = -1;
-    for (j = 0; j < m; j++)
-        if (input_of[j] >= 0) {
-            output_of[input_of[j]] = (int8_t)j;
-            ins |= (uint64_t)1 << input_of[j];
-            outs |= (uint64_t)1 << j;
-            size++;
-        }
-    for (i = 0; i < SA_ALLOC_MAX; i++) {
-        if (mt->output_of[i] != output_of[i]) return 0;
-        if (mt->input_of[i] != (i < m ? input_of[i] : -1)) return 0;
-    }
-    return mt->size == size && mt->inputs == ins && mt->outputs == outs;
-}
-
 typedef int (*t16_path)(sa_alloc *a, const uint64_t *req, sa_match *mt);
 
 /* `trials` random allocators of n x m (0: random sizes up to 16 x 8 with
@@ -218,8 +132,8 @@ static int t16_path_vs_literal(t16_path path, int n0, int m0, int lwo, uint64_t 
     for (trial = 0; trial < trials; trial++) {
         sa_alloc al;
         sa_alloc_desc d;
-        t16_spaa ref;
-        int t, i, j;
+        ts_spaa ref;
+        int t, i;
         memset(&d, 0, sizeof d);
         d.kind = SA_ALLOC_SPAA;
         d.num_inputs = n0 ? n0 : lwo == 4 ? 9 + (int)st_rand_below(&seed, 8) : 1 + (int)st_rand_below(&seed, 8);
@@ -230,20 +144,10 @@ static int t16_path_vs_literal(t16_path path, int n0, int m0, int lwo, uint64_t 
             for (i = 0; i < d.num_inputs; i++)
                 d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & sa__low_mask(d.num_outputs);
         if (sa_alloc_init(&al, &d) != SA_OK) return 0;
-        memset(&ref, 0, sizeof ref);
-        ref.n = d.num_inputs;
-        ref.m = d.num_outputs;
-        ref.rotary = d.rotary;
-        ref.net = d.network_inputs;
-        for (i = 0; i < ref.n; i++) {
-            ref.connect[i] = sa__low_mask(ref.m) & ~d.no_connect[i];
-            for (j = 0; j < ref.m; j++) ref.in[i][j] = j;
-        }
-        for (j = 0; j < ref.m; j++)
-            for (i = 0; i < ref.n; i++) ref.out[j][i] = i;
+        ts_spaa_init(&ref, &d);
         for (t = 0; t < 60; t++) {
             uint64_t req[16];
-            int8_t input_of[8];
+            int8_t nom[16], input_of[8];
             sa_match mt;
             int got;
             for (i = 0; i < ref.n; i++) {
@@ -254,8 +158,11 @@ static int t16_path_vs_literal(t16_path path, int n0, int m0, int lwo, uint64_t 
             }
             memset(&mt, 0x5A, sizeof mt);
             got = path ? path(&al, req, &mt) : sa_allocate(&al, req, NULL, NULL, &mt);
-            t16_allocate(&ref, req, input_of);
-            if (got != mt.size || !t16_match_is(&mt, input_of, ref.m) || !t16_state_is(&al, &ref)) {
+            ts_spaa_nominate(&ref, req, NULL, NULL, nom);
+            ts_spaa_grant(&ref, nom, input_of);
+            if (got != mt.size || !ts_match_is(&mt, input_of, ref.n, ref.m) ||
+                !ts_bank_equal(&ref.in, al.spaa_in, al.spaa_in_lw, al.spaa_in_words) ||
+                !ts_bank_equal(&ref.out, al.spaa_out, al.spaa_out_lw, al.spaa_out_words)) {
                 printf("    %d x %d rotary %d, allocation %d differs from the literal SPAA\n",
                        ref.n, ref.m, ref.rotary, t);
                 return 0;
