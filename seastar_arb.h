@@ -5188,15 +5188,8 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64
  * calls it before its common preamble): fills mt completely. */
 SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     uint64_t col[64];
-#ifndef NDEBUG
-    {
-        int i;
-        uint64_t all = 0;
-        for (i = 0; i < a->num_inputs; i++) all |= req[i];
-        SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
-    }
-#endif
 #ifdef SA_SIMD_SSE2
+    sa__assert_requests(a, req);
 #if SA_ALLOC_MAX >= 16
     if (a->num_inputs <= 16 && a->num_outputs <= 8) return sa__pim_sse2_small(a, req, mt);
 #endif
@@ -5776,17 +5769,17 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
         /* sa_spaa_nominate then sa_spaa_grant, the nominations kept in
          * the banks' lanes. */
         uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS];
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+#ifdef SA_SIMD_SSE2
         if (prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
+#if SA_ALLOC_MAX >= 16
             /* the Alpha 21364's size first: its test is the dispatch */
             if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
             if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
-        }
 #endif
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX > 32
-        if (prio == NULL && !(a->read_port_pairs && bufs != NULL) && a->spaa_in_lw == 6 &&
-            a->spaa_out_lw == 6)
-            return sa__spaa6_sse2(a, req, match);
+#if SA_ALLOC_MAX > 32
+            if (a->spaa_in_lw == 6 && a->spaa_out_lw == 6) return sa__spaa6_sse2(a, req, match);
+#endif
+        }
 #endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);
