@@ -4735,23 +4735,38 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #endif
 #endif /* SA_SIMD_SSE2 */
 
-/* Lane picks of one PIM stage, one lane at a time: for each lane l in the
- * set `lanes` (in increasing order, so redraws come in lane order), pos[l]
- * = the position of candidate number idx(u_l, count) of mask[l] (u_l: lane
- * l's block draw); mask[l] must not be 0. */
-SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
-    uint64_t words[16], need;
-    /* the block words some lane of the set needs (bit 4w: word w), computed
-     * up front: no unpredictable branch per lane */
-    need = (lanes | lanes >> 1 | lanes >> 2 | lanes >> 3) & 0x1111111111111111ull;
+/* A PIM stage's block draws as 16-bit values: u16[l] = lane l's draw for
+ * every lane l in the block words that hold a lane of the set `lanes`
+ * (the other entries are not written). */
+SA_API void sa__pim_draws16(const sa__pim_draws *d, uint64_t lanes, uint16_t *u16) {
+    /* bit 4w: word w holds a lane of the set */
+    uint64_t need = (lanes | lanes >> 1 | lanes >> 2 | lanes >> 3) & 0x1111111111111111ull;
+    uint64_t s1 = d->s + 0x9E3779B97F4A7C15ull;
     for (; need; need &= need - 1) {
-        int w = sa__ctz64(need) >> 2;
-        words[w] = sa__rng_at(d->s, (uint64_t)w);
+        size_t w4 = (size_t)sa__ctz64(need); /* 4w */
+        uint64_t x = sa__rng_mix(s1 + (uint64_t)(w4 >> 2) * 0x9E3779B97F4A7C15ull); /* sa__rng_at(d->s, w) */
+#ifdef SA_SIMD_SSE2
+        memcpy(u16 + w4, &x, 8); /* (x86: little-endian, lowest draw first) */
+#else
+        u16[w4] = (uint16_t)x;
+        u16[w4 + 1] = (uint16_t)(x >> 16);
+        u16[w4 + 2] = (uint16_t)(x >> 32);
+        u16[w4 + 3] = (uint16_t)(x >> 48);
+#endif
     }
+}
+
+/* Lane picks of one PIM stage, one lane at a time, with the lanes' block
+ * draws u16 (sa__pim_draws16): for each lane l in the set `lanes` (in
+ * increasing order, so redraws come in lane order), pos[l] = the position
+ * of candidate number idx(u16[l], count) of mask[l]; mask[l] must not be
+ * 0. */
+SA_API void sa__pim_pick_set16(const uint64_t *mask, uint64_t lanes, const uint16_t *u16, sa__pim_draws *d,
+                               int8_t *pos) {
     for (; lanes; lanes &= lanes - 1) {
         int l = sa__ctz64(lanes);
         uint64_t x = mask[l], x2 = x & (x - 1), x3 = x2 & (x2 - 1);
-        uint32_t u = (uint32_t)(words[l >> 2] >> (16 * (l & 3))) & 0xFFFFu;
+        uint32_t u = u16[l];
         if ((x3 & (x3 - 1)) == 0) { /* at most 3 candidates: strip k of them */
             int k = sa__pim_index(u, 1u + (x2 != 0) + (x3 != 0), d);
             x ^= (x ^ x2) & (0 - (uint64_t)(k >= 1));
@@ -4762,6 +4777,16 @@ SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws
             pos[l] = (int8_t)sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
         }
     }
+}
+
+/* Lane picks of one PIM stage, one lane at a time: for each lane l in the
+ * set `lanes` (in increasing order, so redraws come in lane order), pos[l]
+ * = the position of candidate number idx(u_l, count) of mask[l] (u_l: lane
+ * l's block draw); mask[l] must not be 0. */
+SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
+    uint16_t u16[64];
+    sa__pim_draws16(d, lanes, u16);
+    sa__pim_pick_set16(mask, lanes, u16, d, pos);
 }
 
 #ifdef SA_SIMD_SSE2
@@ -5050,17 +5075,17 @@ SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bi
     }
     if (c > SA__PIM_GATHER) {
         /* gather the lanes (and their draws) first */
-        uint64_t gm[64], words[16], o;
-        uint16_t gu[64];
+        uint64_t gm[64], o;
+        uint16_t gu[64], u16[64];
         int8_t gp[64];
-        int k = 0, w;
+        int k = 0;
         gm[0] = 0; /* (c > 8: all written below; this only tells the compiler) */
         gu[0] = 0;
-        for (w = 0; w < (count + 3) >> 2; w++) words[w] = sa__rng_at(d->s, (uint64_t)w);
+        sa__pim_draws16(d, lanes, u16);
         for (o = lanes; o; o &= o - 1, k++) {
             int l = sa__ctz64(o);
             gm[k] = mask[l];
-            gu[k] = (uint16_t)(words[l >> 2] >> (16 * (l & 3)));
+            gu[k] = u16[l];
         }
         for (; k & 7; k++) gm[k] = gu[k] = 0;
         sa__pim_pick_sse2(gm, c, chunks, gu, d, gp);
@@ -5071,6 +5096,52 @@ SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bi
     (void)count;
     (void)bits;
     sa__pim_pick_set(mask, lanes, d, pos);
+}
+
+/* The inputs i < n with grants (cnt[i] > 0) and with more than one. */
+SA_API void sa__pim_counted(const uint8_t *cnt, int n, uint64_t *granted, uint64_t *multi) {
+    uint64_t g = 0, mu = 0;
+#ifdef SA_SIMD_SSE2
+    int q;
+    for (q = 0; q < n; q += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(cnt + q));
+        g |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, _mm_setzero_si128())) << q;
+        mu |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, _mm_set1_epi8(1))) << q;
+    }
+#else
+    int i;
+    for (i = 0; i < n; i++) {
+        g |= (uint64_t)(cnt[i] > 0) << i;
+        mu |= (uint64_t)(cnt[i] > 1) << i;
+    }
+#endif
+    *granted = g & sa__low_mask(n);
+    *multi = mu & sa__low_mask(n);
+}
+
+/* The outputs j < m that the matching mt has matched. */
+SA_API uint64_t sa__pim_matched_outputs(const sa_match *mt, int m) {
+    uint64_t r = 0;
+    int j = 0;
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX % 16 == 0
+    for (; j < m; j += 16)
+        r |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(
+                 _mm_loadu_si128((const __m128i *)(const void *)(mt->input_of + j)), _mm_set1_epi8(-1)))
+             << j;
+#else
+    for (; j < m; j++) r |= (uint64_t)(mt->input_of[j] >= 0) << j;
+#endif
+    return r & sa__low_mask(m);
+}
+
+/* Set the 64 bytes p[0..63] to v. */
+SA_API void sa__pim_fill64(uint8_t *p, int v) {
+#ifdef SA_SIMD_SSE2
+    int i;
+    for (i = 0; i < 64; i += 16) _mm_storeu_si128((__m128i *)(void *)(p + i), _mm_set1_epi8((char)v));
+#else
+    memset(p, v, 64);
+#endif
 }
 
 /* A PIM grant stage's candidates: cand[j] = col[j] & free_in (only the
@@ -5118,64 +5189,140 @@ SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t free_in, uint64
     return act;
 }
 
+/* The grant lists of PIM's accept stage: cnt[i] = how many grants input i
+ * got, lst[64 r + i] = the output of its grant number r (in increasing
+ * output order).  cnt has SA__PIM_CNT entries, the last one a sink for the
+ * lanes without a pick (-1, read as 255), which lst also has room for. */
+#define SA__PIM_CNT 256
+#define SA__PIM_LST (64 * 64 + 256)
+
+/* List the picks gp[j] of every lane j < m (-1: none; cnt zero on entry). */
+SA_API void sa__pim_list_all(const int8_t *gp, int m, uint8_t *cnt, uint8_t *lst) {
+    int j;
+    for (j = 0; j < m; j++) {
+        size_t i = (uint8_t)gp[j];
+        unsigned c = cnt[i];
+        lst[((size_t)c << 6) + i] = (uint8_t)j;
+        cnt[i] = (uint8_t)(c + 1);
+    }
+}
+
+/* List the picks gk[k] of the lanes of the set `lanes` (gk[k]: the pick of
+ * the set's lane number k in increasing order). */
+SA_API void sa__pim_list_gathered(const int8_t *gk, uint64_t lanes, uint8_t *cnt, uint8_t *lst) {
+    for (; lanes; lanes &= lanes - 1, gk++) {
+        size_t i = (uint8_t)*gk;
+        unsigned c = cnt[i];
+        lst[((size_t)c << 6) + i] = (uint8_t)sa__ctz64(lanes);
+        cnt[i] = (uint8_t)(c + 1);
+    }
+}
+
+/* A PIM grant stage's picks, listed (sa__pim_list_all): the lanes l of the
+ * set `lanes` (masks mask[l] not 0, the other masks of the first `count`
+ * 0, all below bit `bits`), with the stage's draws d; u16, gpos: scratch.
+ * With SSE2, eight lanes at a time when there are enough of them (all
+ * lanes when most are in the set, else, above SA__PIM_GATHER lanes, the
+ * set's lanes gathered), else one at a time; same picks and draws. */
+SA_API void sa__pim_grant_list(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
+                               uint16_t *u16, int8_t *gpos, uint8_t *cnt, uint8_t *lst) {
+#ifdef SA_SIMD_SSE2
+    int c = sa__bits(lanes), chunks = (bits + 15) >> 4;
+    if (c > 8 && 4 * c >= 3 * count) {
+        sa__pim_pick_sse2(mask, count, chunks, NULL, d, gpos);
+        sa__pim_list_all(gpos, count, cnt, lst);
+        return;
+    }
+    if (c > SA__PIM_GATHER) {
+        uint64_t gm[64], o;
+        uint16_t gu[64];
+        int k = 0;
+        gm[0] = 0; /* (c > 8: all written below; this only tells the compiler) */
+        gu[0] = 0;
+        sa__pim_draws16(d, lanes, u16);
+        for (o = lanes; o; o &= o - 1, k++) {
+            int l = sa__ctz64(o);
+            gm[k] = mask[l];
+            gu[k] = u16[l];
+        }
+        for (; k & 7; k++) gm[k] = gu[k] = 0;
+        sa__pim_pick_sse2(gm, c, chunks, gu, d, gpos);
+        sa__pim_list_gathered(gpos, lanes, cnt, lst);
+        return;
+    }
+#endif
+    (void)count;
+    (void)bits;
+    {
+        uint64_t o;
+        sa__pim_draws16(d, lanes, u16);
+        sa__pim_pick_set16(mask, lanes, u16, d, gpos);
+        for (o = lanes; o; o &= o - 1) {
+            size_t jj = (size_t)sa__ctz64(o), i = (uint8_t)gpos[jj];
+            unsigned r = cnt[i];
+            lst[((size_t)r << 6) + i] = (uint8_t)jj;
+            cnt[i] = (uint8_t)(r + 1);
+        }
+    }
+}
+
 /* PIM without read-port pairing, any size, from the requests' column
- * masks col (m rounded up to 8 entries; changed): each stage's candidates
- * as one mask per lane, then the lanes' picks (sa__pim_pick).  first: NULL,
- * or the first grant already made (first[j]: output j's pick, -1 for
- * none; first_act: the outputs that picked; the generator state already
- * past its draws).  Same decisions and draws as sa__pim_general.  Fills mt
- * except the -1 entries (mt must be empty on entry). */
-SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64_t first_act, sa_match *mt) {
-    uint64_t cand[64], grants[64];
-    int8_t gpos[64], apos[64];
-    const int8_t *gp = gpos;
+ * masks col (m rounded up to 8 entries; changed): each grant stage's
+ * candidates as one mask per lane, then the lanes' picks (sa__pim_pick).
+ * The accept stage needs no masks: the grants are listed per input in
+ * increasing output order (lst[64 r + i]: the output of input i's grant
+ * number r; cnt[i]: how many), and input i takes grant number
+ * idx(u_i, cnt[i]) (for one grant that is 0 with any draw, and no redraw).
+ * first: NULL, or the first grant already made (first[j]: output j's pick,
+ * -1 for none; the generator state already past its draws).  Same decisions and draws as sa__pim_general.
+ * Fills mt except the -1 entries (mt must be empty on entry). */
+SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, sa_match *mt) {
+    uint64_t cand[64];
+    uint16_t u16[64];
+    uint8_t cnt[SA__PIM_CNT], lst[SA__PIM_LST];
+    int8_t gpos[64];
     int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
     uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
     for (j = m; j < mr; j++) col[j] = cand[j] = 0;
-    sa__zero_words(grants, (n + 7) & ~7); /* zero between iterations too */
+    /* the draws of inputs with one grant are read but do not matter:
+     * defined, and not 0 (0 would take the rejection check's slow path) */
+    sa__pim_fill64((uint8_t *)(void *)u16, 0xFF);
+    sa__pim_fill64((uint8_t *)(void *)(u16 + 32), 0xFF);
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
         /* the columns and candidates of matched outputs are 0 (cleared when
          * matched); only the pairs of lanes with a free output are redone */
-        uint64_t free_in = sa__low_mask(n) & ~ins, act = 0, granted = 0, multi = 0, o;
-        uint64_t free_out = sa__low_mask(m) & ~outs;
+        uint64_t free_in = sa__low_mask(n) & ~ins, act, granted, multi, o;
         sa__pim_draws d;
+        sa__pim_fill64(cnt, 0);
+        cnt[SA__PIM_CNT - 1] = 0;
         if (first != NULL) { /* the first grant is done (all outputs free) */
-            gp = first;
-            act = first_act;
+            sa__pim_list_all(first, m, cnt, lst);
             first = NULL;
         } else {
-            act = sa__pim_candidates(col, free_in, free_out, net, cand);
+            act = sa__pim_candidates(col, free_in, sa__low_mask(m) & ~outs, net, cand);
             if (act == 0) break;
             sa__pim_draws_start(&d, a->rng.state, m);
-            sa__pim_pick(cand, act, m, n, &d, gpos);
+            sa__pim_grant_list(cand, act, m, n, &d, u16, gpos, cnt, lst);
             a->rng.state = sa__pim_draws_end(&d);
-            gp = gpos;
         }
-        /* grants per input; an input with one grant takes it (its draw is
-         * not needed), the others pick */
-        for (o = act; o; o &= o - 1) {
-            int i;
-            uint64_t bi;
-            j = sa__ctz64(o);
-            i = gp[j];
-            bi = (uint64_t)1 << i;
-            multi |= granted & bi;
-            granted |= bi;
-            grants[i] |= o & (0 - o);
-            apos[i] = (int8_t)j;
-        }
+        sa__pim_counted(cnt, n, &granted, &multi);
+        /* accept: every input with grants takes one, in increasing input
+         * order (the redraws' order); an input with one grant takes grant
+         * number (u * 1) >> 16 = 0 whatever its draw u, so only the inputs
+         * with more than one need theirs */
         sa__pim_draws_start(&d, a->rng.state, n);
-        sa__pim_pick(grants, multi, n, m, &d, apos);
-        a->rng.state = sa__pim_draws_end(&d);
-        /* without pairing every input with grants accepts one */
+        sa__pim_draws16(&d, multi, u16);
         for (o = granted; o; o &= o - 1) {
-            int i = sa__ctz64(o);
-            j = apos[i];
-            mt->output_of[i] = (int8_t)j;
-            mt->input_of[j] = (int8_t)i;
-            outs |= (uint64_t)1 << j;
-            col[j] = cand[j] = grants[i] = 0;
+            size_t i = (size_t)sa__ctz64(o), jj;
+            unsigned c = cnt[i], prod = u16[i] * c;
+            if ((prod & 0xFFFFu) < c) prod = (unsigned)sa__pim_index(u16[i], c, &d) << 16;
+            jj = lst[((size_t)(prod >> 16) << 6) + i];
+            mt->output_of[i] = (int8_t)jj;
+            mt->input_of[jj] = (int8_t)i;
+            col[jj] = cand[jj] = 0;
         }
+        outs = sa__pim_matched_outputs(mt, m);
+        a->rng.state = sa__pim_draws_end(&d);
         ins |= granted;
     }
     mt->inputs = ins;
@@ -5215,7 +5362,7 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
             act = sa__pim_picked(gpos, m);
             if (act == 0) return 0; /* no requests: the state does not move */
             a->rng.state = sa__pim_draws_end(&d);
-            return sa__pim_lanes(a, col, gpos, act, mt);
+            return sa__pim_lanes(a, col, gpos, mt);
         }
     }
 #else
@@ -5226,7 +5373,7 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     }
     sa__match_clear(mt);
 #endif
-    return sa__pim_lanes(a, col, NULL, 0, mt);
+    return sa__pim_lanes(a, col, NULL, mt);
 }
 
 /* ---------------- Separable allocators and OPF ---------------- */
