@@ -4756,6 +4756,21 @@ SA_API void sa__pim_draws16(const sa__pim_draws *d, uint64_t lanes, uint16_t *u1
     }
 }
 
+/* One lane's pick: the position of candidate number idx(u, count) of the
+ * mask x (not 0), redraws from d. */
+SA_API int sa__pim_pick1(uint64_t x, uint32_t u, sa__pim_draws *d) {
+    uint64_t x2 = x & (x - 1), x3 = x2 & (x2 - 1);
+    if ((x3 & (x3 - 1)) == 0) { /* at most 3 candidates: strip k of them */
+        int k = sa__pim_index(u, 1u + (x2 != 0) + (x3 != 0), d);
+        x ^= (x ^ x2) & (0 - (uint64_t)(k >= 1));
+        x ^= (x ^ x3) & (0 - (uint64_t)(k >= 2));
+        return sa__ctz64(x);
+    } else {
+        uint64_t p = sa__prefix_counts(x);
+        return sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
+    }
+}
+
 /* Lane picks of one PIM stage, one lane at a time, with the lanes' block
  * draws u16 (sa__pim_draws16): for each lane l in the set `lanes` (in
  * increasing order, so redraws come in lane order), pos[l] = the position
@@ -4765,17 +4780,7 @@ SA_API void sa__pim_pick_set16(const uint64_t *mask, uint64_t lanes, const uint1
                                int8_t *pos) {
     for (; lanes; lanes &= lanes - 1) {
         int l = sa__ctz64(lanes);
-        uint64_t x = mask[l], x2 = x & (x - 1), x3 = x2 & (x2 - 1);
-        uint32_t u = u16[l];
-        if ((x3 & (x3 - 1)) == 0) { /* at most 3 candidates: strip k of them */
-            int k = sa__pim_index(u, 1u + (x2 != 0) + (x3 != 0), d);
-            x ^= (x ^ x2) & (0 - (uint64_t)(k >= 1));
-            x ^= (x ^ x3) & (0 - (uint64_t)(k >= 2));
-            pos[l] = (int8_t)sa__ctz64(x);
-        } else {
-            uint64_t p = sa__prefix_counts(x);
-            pos[l] = (int8_t)sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
-        }
+        pos[l] = (int8_t)sa__pim_pick1(mask[l], u16[l], d);
     }
 }
 
@@ -5146,9 +5151,9 @@ SA_API void sa__pim_fill64(uint8_t *p, int v) {
 
 /* A PIM grant stage's candidates: cand[j] = col[j] & free_in (only the
  * network ones if there are any and net != 0: Rotary Rule) for the free
- * outputs j, computed in pairs of lanes (so the other lane of a pair may be
- * rewritten: the columns of matched outputs must be 0).  Returns the set of
- * outputs with candidates. */
+ * outputs j; with SSE2 computed in pairs of lanes, the other lane of a
+ * pair set to 0 (cand of the outputs not written stays as it was).
+ * Returns the set of outputs with candidates. */
 SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net,
                                    uint64_t *cand) {
     uint64_t act = 0;
@@ -5157,11 +5162,13 @@ SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t free_in, uint64
     {
         const __m128i fin = _mm_set1_epi64x((long long)free_in), nt = _mm_set1_epi64x((long long)net);
         const __m128i zero = _mm_setzero_si128();
+        static const uint64_t lane[8] = { 0, 0, ~0ull, 0, 0, ~0ull, ~0ull, ~0ull }; /* by the pair's free bits */
         uint64_t pairs = (free_out | (free_out >> 1)) & 0x5555555555555555ull;
         for (; pairs; pairs &= pairs - 1) {
             __m128i c, z;
             j = sa__ctz64(pairs);
             c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(col + j)), fin);
+            c = _mm_and_si128(c, _mm_loadu_si128((const __m128i *)(const void *)(lane + 2 * ((free_out >> j) & 3))));
             if (net) { /* Rotary Rule: the network candidates if any */
                 __m128i cn = _mm_and_si128(c, nt);
                 z = _mm_cmpeq_epi32(cn, zero);
@@ -5218,52 +5225,67 @@ SA_API void sa__pim_list_gathered(const int8_t *gk, uint64_t lanes, uint8_t *cnt
     }
 }
 
-/* A PIM grant stage's picks, listed (sa__pim_list_all): the lanes l of the
- * set `lanes` (masks mask[l] not 0, the other masks of the first `count`
- * 0, all below bit `bits`), with the stage's draws d; u16, gpos: scratch.
- * With SSE2, eight lanes at a time when there are enough of them (all
- * lanes when most are in the set, else, above SA__PIM_GATHER lanes, the
- * set's lanes gathered), else one at a time; same picks and draws. */
-SA_API void sa__pim_grant_list(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
-                               uint16_t *u16, int8_t *gpos, uint8_t *cnt, uint8_t *lst) {
+/* A PIM grant stage, its picks listed (sa__pim_list_all): the free
+ * outputs' candidates (col[j] & free_in, or only the network ones if there
+ * are any and net != 0: Rotary Rule) and picks with the stage's draws d
+ * (u16: scratch).  With SSE2, eight lanes at a time when there are enough
+ * of them (all lanes when most outputs are free, else, above
+ * SA__PIM_GATHER free outputs, theirs gathered), else one at a time; same
+ * picks and draws.  Returns the outputs with candidates (0: the stage has
+ * no draws, and nothing is listed). */
+SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net, int n,
+                                   int m, sa__pim_draws *d, uint16_t *u16, uint8_t *cnt, uint8_t *lst) {
+    uint64_t act = 0, o;
 #ifdef SA_SIMD_SSE2
-    int c = sa__bits(lanes), chunks = (bits + 15) >> 4;
-    if (c > 8 && 4 * c >= 3 * count) {
-        sa__pim_pick_sse2(mask, count, chunks, NULL, d, gpos);
-        sa__pim_list_all(gpos, count, cnt, lst);
-        return;
+    int c = sa__bits(free_out), chunks = (n + 15) >> 4;
+    if (c > 8 && 4 * c >= 3 * m) {
+        uint64_t cand[64];
+        int8_t gpos[64];
+        sa__zero_words(cand, (m + 7) & ~7);
+        act = sa__pim_candidates(col, free_in, free_out, net, cand);
+        if (act == 0) return 0;
+        sa__pim_pick_sse2(cand, m, chunks, NULL, d, gpos);
+        sa__pim_list_all(gpos, m, cnt, lst);
+        return act;
     }
     if (c > SA__PIM_GATHER) {
-        uint64_t gm[64], o;
+        uint64_t gm[64];
         uint16_t gu[64];
+        int8_t gk[64];
         int k = 0;
-        gm[0] = 0; /* (c > 8: all written below; this only tells the compiler) */
-        gu[0] = 0;
-        sa__pim_draws16(d, lanes, u16);
-        for (o = lanes; o; o &= o - 1, k++) {
-            int l = sa__ctz64(o);
-            gm[k] = mask[l];
-            gu[k] = u16[l];
+        sa__pim_draws16(d, free_out, u16);
+        for (o = free_out; o; o &= o - 1, k++) {
+            int j = sa__ctz64(o);
+            uint64_t x = col[j] & free_in, xn = x & net;
+            x = xn ? xn : x; /* Rotary Rule */
+            gm[k] = x;
+            gu[k] = u16[j];
+            act |= (uint64_t)(x != 0) << j;
         }
+        if (act == 0) return 0;
         for (; k & 7; k++) gm[k] = gu[k] = 0;
-        sa__pim_pick_sse2(gm, c, chunks, gu, d, gpos);
-        sa__pim_list_gathered(gpos, lanes, cnt, lst);
-        return;
+        sa__pim_pick_sse2(gm, c, chunks, gu, d, gk); /* -1 (listed in the sink) without candidates */
+        sa__pim_list_gathered(gk, free_out, cnt, lst);
+        return act;
     }
+#else
+    (void)n;
+    (void)m;
 #endif
-    (void)count;
-    (void)bits;
-    {
-        uint64_t o;
-        sa__pim_draws16(d, lanes, u16);
-        sa__pim_pick_set16(mask, lanes, u16, d, gpos);
-        for (o = lanes; o; o &= o - 1) {
-            size_t jj = (size_t)sa__ctz64(o), i = (uint8_t)gpos[jj];
-            unsigned r = cnt[i];
-            lst[((size_t)r << 6) + i] = (uint8_t)jj;
-            cnt[i] = (uint8_t)(r + 1);
-        }
+    sa__pim_draws16(d, free_out, u16);
+    for (o = free_out; o; o &= o - 1) {
+        size_t j = (size_t)sa__ctz64(o), i;
+        uint64_t x = col[j] & free_in, xn = x & net;
+        unsigned r;
+        x = xn ? xn : x; /* Rotary Rule */
+        if (x == 0) continue;
+        act |= (uint64_t)1 << j;
+        i = (size_t)sa__pim_pick1(x, u16[j], d);
+        r = cnt[i];
+        lst[((size_t)r << 6) + i] = (uint8_t)j;
+        cnt[i] = (uint8_t)(r + 1);
     }
+    return act;
 }
 
 /* PIM without read-port pairing, any size, from the requests' column
@@ -5277,21 +5299,17 @@ SA_API void sa__pim_grant_list(const uint64_t *mask, uint64_t lanes, int count, 
  * -1 for none; the generator state already past its draws).  Same decisions and draws as sa__pim_general.
  * Fills mt except the -1 entries (mt must be empty on entry). */
 SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, sa_match *mt) {
-    uint64_t cand[64];
     uint16_t u16[64];
     uint8_t cnt[SA__PIM_CNT], lst[SA__PIM_LST];
-    int8_t gpos[64];
     int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
     uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
-    for (j = m; j < mr; j++) col[j] = cand[j] = 0;
+    for (j = m; j < mr; j++) col[j] = 0;
     /* the draws of inputs with one grant are read but do not matter:
      * defined, and not 0 (0 would take the rejection check's slow path) */
     sa__pim_fill64((uint8_t *)(void *)u16, 0xFF);
     sa__pim_fill64((uint8_t *)(void *)(u16 + 32), 0xFF);
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
-        /* the columns and candidates of matched outputs are 0 (cleared when
-         * matched); only the pairs of lanes with a free output are redone */
-        uint64_t free_in = sa__low_mask(n) & ~ins, act, granted, multi, o;
+        uint64_t free_in = sa__low_mask(n) & ~ins, granted, multi, o;
         sa__pim_draws d;
         sa__pim_fill64(cnt, 0);
         cnt[SA__PIM_CNT - 1] = 0;
@@ -5299,10 +5317,9 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, sa_mat
             sa__pim_list_all(first, m, cnt, lst);
             first = NULL;
         } else {
-            act = sa__pim_candidates(col, free_in, sa__low_mask(m) & ~outs, net, cand);
-            if (act == 0) break;
             sa__pim_draws_start(&d, a->rng.state, m);
-            sa__pim_grant_list(cand, act, m, n, &d, u16, gpos, cnt, lst);
+            if (sa__pim_grant_list(col, free_in, sa__low_mask(m) & ~outs, net, n, m, &d, u16, cnt, lst) == 0)
+                break;
             a->rng.state = sa__pim_draws_end(&d);
         }
         sa__pim_counted(cnt, n, &granted, &multi);
@@ -5319,7 +5336,6 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, sa_mat
             jj = lst[((size_t)(prod >> 16) << 6) + i];
             mt->output_of[i] = (int8_t)jj;
             mt->input_of[jj] = (int8_t)i;
-            col[jj] = cand[jj] = 0;
         }
         outs = sa__pim_matched_outputs(mt, m);
         a->rng.state = sa__pim_draws_end(&d);
