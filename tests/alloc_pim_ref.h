@@ -4,8 +4,11 @@
  * plain loops over cells, and a driver that compares the library with it.
  * Included by test_alloc_pim.c (SIMD paths where the target has them) and
  * test_alloc_pim_portable.c (SA_NO_SIMD).  Define TPIM_DRIVER to the
- * driver's name before including. */
+ * driver's name before including (without it only the reference is
+ * defined, once per translation unit: test_alloc_pimc.c uses it so). */
 #include "alloc_test_util.h"
+#ifndef ALLOC_PIM_REF_H
+#define ALLOC_PIM_REF_H
 
 /* The stream of 16-bit draws: each sa_rng_next output gives four, lowest
  * bits first; tpim_fresh discards the rest of the current output. */
@@ -111,6 +114,9 @@ static int tpim_allocate(const tpim_cfg *c, tpim_stream *st, const uint64_t *req
     return size;
 }
 
+#endif /* ALLOC_PIM_REF_H */
+
+#ifdef TPIM_DRIVER
 /* Random configurations (sizes 1x1..64x64, biased towards the SIMD path's
  * n <= 16, m <= 8), densities, iterations 1, 3 and converged, Rotary Rule
  * on/off, no_connect, read-port pairs; the library against the reference,
@@ -188,3 +194,4 @@ static long TPIM_DRIVER(long trials, uint64_t *hash, long *rejections) {
     *rejections = rej;
     return bad;
 }
+#endif /* TPIM_DRIVER */
