@@ -5296,9 +5296,10 @@ SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64
  * number r; cnt[i]: how many), and input i takes grant number
  * idx(u_i, cnt[i]) (for one grant that is 0 with any draw, and no redraw).
  * first: NULL, or the first grant already made (first[j]: output j's pick,
- * -1 for none; the generator state already past its draws).  Same decisions and draws as sa__pim_general.
+ * -1 for none; first_end: the generator state after its draws, taken if
+ * some output picked).  Same decisions and draws as sa__pim_general.
  * Fills mt except the -1 entries (mt must be empty on entry). */
-SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, sa_match *mt) {
+SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64_t first_end, sa_match *mt) {
     uint16_t u16[64];
     uint8_t cnt[SA__PIM_CNT], lst[SA__PIM_LST];
     int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
@@ -5316,13 +5317,16 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, sa_mat
         if (first != NULL) { /* the first grant is done (all outputs free) */
             sa__pim_list_all(first, m, cnt, lst);
             first = NULL;
+            sa__pim_counted(cnt, n, &granted, &multi);
+            if (granted == 0) break; /* no requests: the state does not move */
+            a->rng.state = first_end;
         } else {
             sa__pim_draws_start(&d, a->rng.state, m);
             if (sa__pim_grant_list(col, free_in, sa__low_mask(m) & ~outs, net, n, m, &d, u16, cnt, lst) == 0)
                 break;
             a->rng.state = sa__pim_draws_end(&d);
+            sa__pim_counted(cnt, n, &granted, &multi);
         }
-        sa__pim_counted(cnt, n, &granted, &multi);
         /* accept: every input with grants takes one, in increasing input
          * order (the redraws' order); an input with one grant takes grant
          * number (u * 1) >> 16 = 0 whatever its draw u, so only the inputs
@@ -5370,15 +5374,11 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
             sa__pim_columns_sse2(req, a->connect, n, m, col);
         if (!a->rotary || a->network_inputs == 0) {
             sa__pim_draws d;
-            uint64_t act;
             int j;
             for (j = m; j < ((m + 7) & ~7); j++) col[j] = 0;
             sa__pim_draws_start(&d, a->rng.state, m);
             sa__pim_pick_sse2(col, m, (n + 15) >> 4, NULL, &d, gpos);
-            act = sa__pim_picked(gpos, m);
-            if (act == 0) return 0; /* no requests: the state does not move */
-            a->rng.state = sa__pim_draws_end(&d);
-            return sa__pim_lanes(a, col, gpos, mt);
+            return sa__pim_lanes(a, col, gpos, sa__pim_draws_end(&d), mt);
         }
     }
 #else
@@ -5389,7 +5389,7 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     }
     sa__match_clear(mt);
 #endif
-    return sa__pim_lanes(a, col, NULL, mt);
+    return sa__pim_lanes(a, col, NULL, 0, mt);
 }
 
 /* ---------------- Separable allocators and OPF ---------------- */
