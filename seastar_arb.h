@@ -5124,21 +5124,6 @@ SA_API void sa__pim_counted(const uint8_t *cnt, int n, uint64_t *granted, uint64
     *multi = mu & sa__low_mask(n);
 }
 
-/* The outputs j < m that the matching mt has matched. */
-SA_API uint64_t sa__pim_matched_outputs(const sa_match *mt, int m) {
-    uint64_t r = 0;
-    int j = 0;
-#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX % 16 == 0
-    for (; j < m; j += 16)
-        r |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(
-                 _mm_loadu_si128((const __m128i *)(const void *)(mt->input_of + j)), _mm_set1_epi8(-1)))
-             << j;
-#else
-    for (; j < m; j++) r |= (uint64_t)(mt->input_of[j] >= 0) << j;
-#endif
-    return r & sa__low_mask(m);
-}
-
 /* Set the 64 bytes p[0..63] to v. */
 SA_API void sa__pim_fill64(uint8_t *p, int v) {
 #ifdef SA_SIMD_SSE2
@@ -5215,14 +5200,25 @@ SA_API void sa__pim_list_all(const int8_t *gp, int m, uint8_t *cnt, uint8_t *lst
 }
 
 /* List the picks gk[k] of the lanes of the set `lanes` (gk[k]: the pick of
- * the set's lane number k in increasing order). */
-SA_API void sa__pim_list_gathered(const int8_t *gk, uint64_t lanes, uint8_t *cnt, uint8_t *lst) {
+ * the set's lane number k in increasing order, -1 for none); *granted and
+ * *multi get the inputs with grants and with more than one. */
+SA_API void sa__pim_list_gathered(const int8_t *gk, uint64_t lanes, uint8_t *cnt, uint8_t *lst, uint64_t *granted,
+                                  uint64_t *multi) {
+    uint64_t g = 0, mu = 0;
     for (; lanes; lanes &= lanes - 1, gk++) {
         size_t i = (uint8_t)*gk;
-        unsigned c = cnt[i];
+        unsigned c;
+        uint64_t bit;
+        if (*gk < 0) continue;
+        c = cnt[i];
+        bit = (uint64_t)1 << i;
         lst[((size_t)c << 6) + i] = (uint8_t)sa__ctz64(lanes);
         cnt[i] = (uint8_t)(c + 1);
+        mu |= g & bit;
+        g |= bit;
     }
+    *granted = g;
+    *multi = mu;
 }
 
 /* A PIM grant stage, its picks listed (sa__pim_list_all): the free
@@ -5234,8 +5230,9 @@ SA_API void sa__pim_list_gathered(const int8_t *gk, uint64_t lanes, uint8_t *cnt
  * picks and draws.  Returns the outputs with candidates (0: the stage has
  * no draws, and nothing is listed). */
 SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net, int n,
-                                   int m, sa__pim_draws *d, uint16_t *u16, uint8_t *cnt, uint8_t *lst) {
-    uint64_t act = 0, o;
+                                   int m, sa__pim_draws *d, uint16_t *u16, uint8_t *cnt, uint8_t *lst,
+                                   uint64_t *granted, uint64_t *multi) {
+    uint64_t act = 0, o, g = 0, mu = 0;
 #ifdef SA_SIMD_SSE2
     int c = sa__bits(free_out), chunks = (n + 15) >> 4;
     if (c > 8 && 4 * c >= 3 * m) {
@@ -5246,6 +5243,7 @@ SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64
         if (act == 0) return 0;
         sa__pim_pick_sse2(cand, m, chunks, NULL, d, gpos);
         sa__pim_list_all(gpos, m, cnt, lst);
+        sa__pim_counted(cnt, n, granted, multi);
         return act;
     }
     if (c > SA__PIM_GATHER) {
@@ -5265,7 +5263,7 @@ SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64
         if (act == 0) return 0;
         for (; k & 7; k++) gm[k] = gu[k] = 0;
         sa__pim_pick_sse2(gm, c, chunks, gu, d, gk); /* -1 (listed in the sink) without candidates */
-        sa__pim_list_gathered(gk, free_out, cnt, lst);
+        sa__pim_list_gathered(gk, free_out, cnt, lst, granted, multi);
         return act;
     }
 #else
@@ -5284,7 +5282,11 @@ SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64
         r = cnt[i];
         lst[((size_t)r << 6) + i] = (uint8_t)j;
         cnt[i] = (uint8_t)(r + 1);
+        mu |= g & ((uint64_t)1 << i);
+        g |= (uint64_t)1 << i;
     }
+    *granted = g;
+    *multi = mu;
     return act;
 }
 
@@ -5322,10 +5324,10 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64
             a->rng.state = first_end;
         } else {
             sa__pim_draws_start(&d, a->rng.state, m);
-            if (sa__pim_grant_list(col, free_in, sa__low_mask(m) & ~outs, net, n, m, &d, u16, cnt, lst) == 0)
+            if (sa__pim_grant_list(col, free_in, sa__low_mask(m) & ~outs, net, n, m, &d, u16, cnt, lst, &granted,
+                                   &multi) == 0)
                 break;
             a->rng.state = sa__pim_draws_end(&d);
-            sa__pim_counted(cnt, n, &granted, &multi);
         }
         /* accept: every input with grants takes one, in increasing input
          * order (the redraws' order); an input with one grant takes grant
@@ -5340,8 +5342,8 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64
             jj = lst[((size_t)(prod >> 16) << 6) + i];
             mt->output_of[i] = (int8_t)jj;
             mt->input_of[jj] = (int8_t)i;
+            outs |= (uint64_t)1 << jj;
         }
-        outs = sa__pim_matched_outputs(mt, m);
         a->rng.state = sa__pim_draws_end(&d);
         ins |= granted;
     }
