@@ -4735,40 +4735,44 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #endif
 #endif /* SA_SIMD_SSE2 */
 
+/* Store the four 16-bit draws of the word x at u[0..3], lowest first. */
+SA_API void sa__pim_put4(uint16_t *u, uint64_t x) {
+#ifdef SA_SIMD_SSE2
+    memcpy(u, &x, 8); /* (x86: little-endian) */
+#else
+    u[0] = (uint16_t)x;
+    u[1] = (uint16_t)(x >> 16);
+    u[2] = (uint16_t)(x >> 32);
+    u[3] = (uint16_t)(x >> 48);
+#endif
+}
+
 /* A PIM stage's block draws as 16-bit values: u16[l] = lane l's draw for
  * every lane l in the block words that hold a lane of the set `lanes`
- * (the other entries are not written). */
+ * (when ten or more words are needed, all 16 words: a loop of fixed length,
+ * without a branch per word).  Other entries are not written. */
 SA_API void sa__pim_draws16(const sa__pim_draws *d, uint64_t lanes, uint16_t *u16) {
     /* bit 4w: word w holds a lane of the set */
     uint64_t need = (lanes | lanes >> 1 | lanes >> 2 | lanes >> 3) & 0x1111111111111111ull;
-    uint64_t s1 = d->s + 0x9E3779B97F4A7C15ull;
+    uint64_t z = d->s;
+    size_t w4;
+    if (sa__bits(need) >= 10) {
+        for (w4 = 0; w4 < 64; w4 += 4) sa__pim_put4(u16 + w4, sa__rng_mix(z += 0x9E3779B97F4A7C15ull));
+        return;
+    }
     for (; need; need &= need - 1) {
-        size_t w4 = (size_t)sa__ctz64(need); /* 4w */
-        uint64_t x = sa__rng_mix(s1 + (uint64_t)(w4 >> 2) * 0x9E3779B97F4A7C15ull); /* sa__rng_at(d->s, w) */
-#ifdef SA_SIMD_SSE2
-        memcpy(u16 + w4, &x, 8); /* (x86: little-endian, lowest draw first) */
-#else
-        u16[w4] = (uint16_t)x;
-        u16[w4 + 1] = (uint16_t)(x >> 16);
-        u16[w4 + 2] = (uint16_t)(x >> 32);
-        u16[w4 + 3] = (uint16_t)(x >> 48);
-#endif
+        w4 = (size_t)sa__ctz64(need); /* 4w */
+        sa__pim_put4(u16 + w4, sa__rng_mix(z + (uint64_t)((w4 >> 2) + 1) * 0x9E3779B97F4A7C15ull));
     }
 }
 
 /* One lane's pick: the position of candidate number idx(u, count) of the
  * mask x (not 0), redraws from d. */
 SA_API int sa__pim_pick1(uint64_t x, uint32_t u, sa__pim_draws *d) {
-    uint64_t x2 = x & (x - 1), x3 = x2 & (x2 - 1);
-    if ((x3 & (x3 - 1)) == 0) { /* at most 3 candidates: strip k of them */
-        int k = sa__pim_index(u, 1u + (x2 != 0) + (x3 != 0), d);
-        x ^= (x ^ x2) & (0 - (uint64_t)(k >= 1));
-        x ^= (x ^ x3) & (0 - (uint64_t)(k >= 2));
-        return sa__ctz64(x);
-    } else {
-        uint64_t p = sa__prefix_counts(x);
-        return sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
-    }
+    /* (no shortcut for few candidates: its branch mispredicts more than
+     * the counting costs) */
+    uint64_t p = sa__prefix_counts(x);
+    return sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
 }
 
 /* Lane picks of one PIM stage, one lane at a time, with the lanes' block
