@@ -5053,7 +5053,8 @@ SA_API void sa__pim_transpose64_sse2(const uint64_t *req, const uint64_t *connec
 #undef SA__PIM_SWAP
 }
 
-/* The set of lanes l < lanes whose pick pos[l] is not -1. */
+/* The set of lanes l < lanes whose pick pos[l] is not -1 (not on PIM's
+ * path since round four; kept with its test). */
 SA_API uint64_t sa__pim_picked(const int8_t *pos, int lanes) {
     uint64_t act = 0;
     int b;
@@ -5070,7 +5071,9 @@ SA_API uint64_t sa__pim_picked(const int8_t *pos, int lanes) {
  * first `count` must be 0);
  * with SSE2, eight lanes at a time when there are enough of them (all
  * lanes when most are in the set, else, above SA__PIM_GATHER lanes, the
- * set's lanes gathered), else one at a time; same results. */
+ * set's lanes gathered), else one at a time; same results.  (PIM itself
+ * now uses sa__pim_grant_list, which makes the same choice; this entry
+ * stays for the tests that compare the pick paths.) */
 #ifndef SA__PIM_GATHER
 #define SA__PIM_GATHER 20
 #endif
@@ -5225,14 +5228,15 @@ SA_API void sa__pim_list_gathered(const int8_t *gk, uint64_t lanes, uint8_t *cnt
     *multi = mu;
 }
 
-/* A PIM grant stage, its picks listed (sa__pim_list_all): the free
- * outputs' candidates (col[j] & free_in, or only the network ones if there
- * are any and net != 0: Rotary Rule) and picks with the stage's draws d
- * (u16: scratch).  With SSE2, eight lanes at a time when there are enough
- * of them (all lanes when most outputs are free, else, above
+/* A PIM grant stage, its picks listed in cnt and lst (cnt zero on entry):
+ * the free outputs' candidates (col[j] & free_in, or only the network ones
+ * if there are any and net != 0: Rotary Rule) and picks with the stage's
+ * draws d (u16: scratch).  With SSE2, eight lanes at a time when there are
+ * enough of them (all lanes when most outputs are free, else, above
  * SA__PIM_GATHER free outputs, theirs gathered), else one at a time; same
  * picks and draws.  Returns the outputs with candidates (0: the stage has
- * no draws, and nothing is listed). */
+ * no draws, and *granted, *multi are not set); *granted and *multi get the
+ * inputs with grants and with more than one. */
 SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net, int n,
                                    int m, sa__pim_draws *d, uint16_t *u16, uint8_t *cnt, uint8_t *lst,
                                    uint64_t *granted, uint64_t *multi) {
@@ -5266,7 +5270,7 @@ SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64
         }
         if (act == 0) return 0;
         for (; k & 7; k++) gm[k] = gu[k] = 0;
-        sa__pim_pick_sse2(gm, c, chunks, gu, d, gk); /* -1 (listed in the sink) without candidates */
+        sa__pim_pick_sse2(gm, c, chunks, gu, d, gk); /* -1 without candidates */
         sa__pim_list_gathered(gk, free_out, cnt, lst, granted, multi);
         return act;
     }
@@ -5295,8 +5299,8 @@ SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64
 }
 
 /* PIM without read-port pairing, any size, from the requests' column
- * masks col (m rounded up to 8 entries; changed): each grant stage's
- * candidates as one mask per lane, then the lanes' picks (sa__pim_pick).
+ * masks col (m rounded up to 8 entries; changed): each grant stage takes
+ * its candidates from the columns as it picks (sa__pim_grant_list).
  * The accept stage needs no masks: the grants are listed per input in
  * increasing output order (lst[64 r + i]: the output of input i's grant
  * number r; cnt[i]: how many), and input i takes grant number
