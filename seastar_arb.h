@@ -5701,6 +5701,12 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
     return mt->size;
 }
 
+/* sa_allocate's body after its first test (a function of its own, too
+ * large for compilers to inline, so that SPAA 16 x 7's dispatch needs no
+ * stack frame). */
+SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+                             const sa_read_buffer *bufs, sa_match *match);
+
 /**
  * Allocate: compute one matching of input arbiters to outputs with the
  * allocator's algorithm and update its state as that algorithm says.
@@ -5764,23 +5770,35 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
  */
 SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                        const sa_read_buffer *bufs, sa_match *match) {
+#ifdef SA_SIMD_SSE2
+    /* SPAA's SSE2 paths (no priorities, no read-port pairs) before any
+     * stack frame: the rest is out of line.  The Alpha 21364's size first:
+     * its test is the whole dispatch. */
+#if SA_ALLOC_MAX >= 16
+    if (a->kind == SA_ALLOC_SPAA && a->num_outputs == 7 && a->num_inputs == 16 && prio == NULL &&
+        (bufs == NULL || !a->read_port_pairs))
+        return sa__spaa_16x7_sse2(a, req, match);
+#endif
+    if (a->kind == SA_ALLOC_SPAA && prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
+#if SA_ALLOC_MAX >= 16
+        if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
+#endif
+#if SA_ALLOC_MAX > 32
+        if (a->spaa_in_lw == 6 && a->spaa_out_lw == 6) return sa__spaa6_sse2(a, req, match);
+#endif
+    }
+#endif
+    return sa__allocate_rest(a, req, prio, bufs, match);
+}
+
+/* sa_allocate but for its first test. */
+SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+                             const sa_read_buffer *bufs, sa_match *match) {
     uint64_t eff[SA_ALLOC_MAX + 1];
     if (a->kind == SA_ALLOC_SPAA) {
         /* sa_spaa_nominate then sa_spaa_grant, the nominations kept in
          * the banks' lanes. */
         uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS];
-#ifdef SA_SIMD_SSE2
-        if (prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
-#if SA_ALLOC_MAX >= 16
-            /* the Alpha 21364's size first: its test is the dispatch */
-            if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
-            if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
-#endif
-#if SA_ALLOC_MAX > 32
-            if (a->spaa_in_lw == 6 && a->spaa_out_lw == 6) return sa__spaa6_sse2(a, req, match);
-#endif
-        }
-#endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);
         return sa__spaa_grant_lanes(a, col, a->read_port_pairs && bufs != NULL ? NULL : kin, match);
