@@ -2711,14 +2711,30 @@ SA_API __m128i sa__bit_index16_sse2(__m128i v) {
 /* The output bank's lanes from one-hot nomination bytes x of up to 16
  * inputs and m <= 8 outputs (lane j: bit i set when byte i of x has bit
  * j): one movemask per output (doubling every byte moves the next lower
- * bit to the top), combined in 16-bit lanes (lwo 4) or bytes (lwo 3, bytes
- * 8..15 of x zero).  The last masks join last. */
+ * bit to the top), each inserted into its lane (16-bit lanes, lwo 4) or
+ * two to a 16-bit insertion (byte lanes, lwo 3, bytes 8..15 of x zero). */
 SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
-    uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
+    __m128i c;
+    unsigned m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0u, m6, m5, m4, m3, m2, m1, m0;
     x = _mm_add_epi8(x, x);
     m6 = (unsigned)_mm_movemask_epi8(x);
     x = _mm_add_epi8(x, x);
     m5 = (unsigned)_mm_movemask_epi8(x);
+    if (lwo == 4) {
+        c = _mm_insert_epi16(_mm_setzero_si128(), (int)m6, 6);
+        if (m > 7) c = _mm_insert_epi16(c, (int)m7, 7);
+        c = _mm_insert_epi16(c, (int)m5, 5);
+        x = _mm_add_epi8(x, x);
+        c = _mm_insert_epi16(c, _mm_movemask_epi8(x), 4);
+        x = _mm_add_epi8(x, x);
+        c = _mm_insert_epi16(c, _mm_movemask_epi8(x), 3);
+        x = _mm_add_epi8(x, x);
+        c = _mm_insert_epi16(c, _mm_movemask_epi8(x), 2);
+        x = _mm_add_epi8(x, x);
+        c = _mm_insert_epi16(c, _mm_movemask_epi8(x), 1);
+        x = _mm_add_epi8(x, x);
+        return _mm_insert_epi16(c, _mm_movemask_epi8(x), 0);
+    }
     x = _mm_add_epi8(x, x);
     m4 = (unsigned)_mm_movemask_epi8(x);
     x = _mm_add_epi8(x, x);
@@ -2729,11 +2745,9 @@ SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
     m1 = (unsigned)_mm_movemask_epi8(x);
     x = _mm_add_epi8(x, x);
     m0 = (unsigned)_mm_movemask_epi8(x);
-    if (lwo == 4)
-        return _mm_set_epi64x((long long)(((m7 << 48) | (m6 << 32) | (m5 << 16)) | m4),
-                              (long long)(((m3 << 48) | (m2 << 32) | (m1 << 16)) | m0));
-    return _mm_cvtsi64_si128((long long)((((m7 << 56) | (m6 << 48)) | ((m5 << 40) | (m4 << 32)) |
-                                          ((m3 << 24) | (m2 << 16)) | (m1 << 8)) | m0));
+    c = _mm_insert_epi16(_mm_cvtsi32_si128((int)(m0 | m1 << 8)), (int)(m2 | m3 << 8), 1);
+    c = _mm_insert_epi16(c, (int)(m4 | m5 << 8), 2);
+    return _mm_insert_epi16(c, (int)(m6 | m7 << 8), 3);
 }
 
 /* Bits 0..15 of x (in its low bytes) spread over the 16 bytes: all ones in
@@ -3083,25 +3097,47 @@ SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
     return _mm_or_si128(_mm_or_si128(b0, b1), b2);
 }
 
-/* Number of set bits of an 8-bit x: its bits spread four apart by one
- * multiplication, summed in the top nibble by another. */
+/* Number of set bits of an 8-bit x, from a table. */
 SA_API int sa__bits8(unsigned x) {
-    return (int)(((((x * 0x08040201u) >> 3) & 0x11111111u) * 0x11111111u) >> 28);
+#define SA__B2(k) k, k + 1, k + 1, k + 2
+#define SA__B4(k) SA__B2(k), SA__B2(k + 1), SA__B2(k + 1), SA__B2(k + 2)
+#define SA__B6(k) SA__B4(k), SA__B4(k + 1), SA__B4(k + 1), SA__B4(k + 2)
+    static const uint8_t bits[256] = { SA__B6(0), SA__B6(1), SA__B6(1), SA__B6(2) };
+#undef SA__B2
+#undef SA__B4
+#undef SA__B6
+    return bits[x & 0xFFu];
 }
 
 /* One plane of a bank select on register x (lanes of 2^LW bits, plane P):
- * K gets the winner's rank bit over its lane (all ones for 1 or for an
- * empty lane). */
-#define SA__SEL1(x, P, K, LW) do { \
+ * D gets P xor the winner's rank bit (over its lane; the winner's bit is
+ * 1 in an empty lane).  Where the lane has a candidate with bit 0, D is P
+ * and the candidates with bit 1 leave; elsewhere every candidate has bit
+ * 1 and D clears none of them. */
+#define SA__SEL1(x, P, D, LW) do { \
         __m128i z_ = _mm_andnot_si128((P), (x)); \
-        (K) = (LW) == 3 ? _mm_cmpeq_epi8(z_, _mm_setzero_si128()) \
-                        : _mm_cmpeq_epi16(z_, _mm_setzero_si128()); \
-        (x) = _mm_or_si128(z_, _mm_and_si128((K), (x))); \
+        z_ = (LW) == 3 ? _mm_cmpeq_epi8(z_, _mm_setzero_si128()) \
+                       : _mm_cmpeq_epi16(z_, _mm_setzero_si128()); \
+        (D) = _mm_xor_si128(z_, (P)); \
+        (x) = _mm_andnot_si128((D), (x)); \
     } while (0)
 /* New plane P of a bank update: T is the plane with the borrow applied, G
  * the winners (one-hot lanes), bit b of SIZE - 1 the winners' new rank bit. */
 #define SA__NEWBIT(T, G, SIZE, b) \
     ((((SIZE) - 1) >> (b)) & 1 ? _mm_or_si128((T), (G)) : _mm_andnot_si128((G), (T)))
+/* One step of the bit-serial comparison with the winners' ranks: plane P
+ * (D: P xor the winner's bit) over the result GT of the lower planes;
+ * where the rank bit differs from the winner's it decides, else GT
+ * stands.  (The first step, plane 0, is P and D.) */
+#define SA__GT1(GT, P, D) (GT) = _mm_xor_si128((GT), _mm_and_si128(_mm_xor_si128((GT), (P)), (D)))
+/* One plane of a bank update: the borrow BO of the lower planes taken
+ * from plane P (its new borrow: BO and not P, i.e. BO and P ^ BO), then
+ * the winners G given bit b of SIZE - 1 (their new rank), stored at D. */
+#define SA__UPD1(D, P, BO, G, SIZE, b) do { \
+        __m128i t_ = _mm_xor_si128((P), (BO)); \
+        (BO) = _mm_and_si128((BO), t_); \
+        SA__ST((D), SA__NEWBIT(t_, (G), (SIZE), (b))); \
+    } while (0)
 
 /* SPAA, whole allocation, N <= 16 input arbiters and M <= 8 outputs, no
  * priorities, no read-port pairing, straight-line in SSE2 registers; N and
@@ -3118,8 +3154,7 @@ SA_API int sa__bits8(unsigned x) {
     int i; \
     for (i = 0; i < (N); i++) SA_ASSERT((req[i] & ~sa__low_mask(M)) == 0); \
     /* Step 1: nominations (input bank select), and the ranks above each \
-     * nominee's in its arbiter (Horner form of the bit-serial comparison, \
-     * a step being the majority of rank bit, not winner bit, lower result). */ \
+     * nominee's in its arbiter (bit-serial comparison, plane 0 first). */ \
     x = _mm_and_si128(sa__pack_bytes16_sse2(req, (N)), SA__LD(a->spaa_connect)); \
     p2 = SA__LD(a->spaa_in + 2 * S); \
     SA__SEL1(x, p2, k2, 3); \
@@ -3127,9 +3162,9 @@ SA_API int sa__bits8(unsigned x) {
     SA__SEL1(x, p1, k1, 3); \
     p0 = SA__LD(a->spaa_in); \
     SA__SEL1(x, p0, k0, 3); \
-    gt = _mm_andnot_si128(k0, p0); \
-    gt = _mm_or_si128(_mm_andnot_si128(k1, p1), _mm_andnot_si128(_mm_xor_si128(k1, p1), gt)); \
-    gt = _mm_or_si128(_mm_andnot_si128(k2, p2), _mm_andnot_si128(_mm_xor_si128(k2, p2), gt)); \
+    gt = _mm_and_si128(p0, k0); \
+    SA__GT1(gt, p1, k1); \
+    SA__GT1(gt, p2, k2); \
     /* Nominating inputs of each output: the output bank's lanes. */ \
     c = sa__nom_columns_sse2(x, (LWO), (M)); \
     if (a->rotary && a->network_inputs) { \
@@ -3152,28 +3187,28 @@ SA_API int sa__bits8(unsigned x) {
     SA__SEL1(g, q1, j1, (LWO)); \
     q0 = SA__LD(a->spaa_out); \
     SA__SEL1(g, q0, j0, (LWO)); \
-    bo = _mm_andnot_si128(j0, q0); \
-    bo = _mm_or_si128(_mm_andnot_si128(j1, q1), _mm_andnot_si128(_mm_xor_si128(j1, q1), bo)); \
-    bo = _mm_or_si128(_mm_andnot_si128(j2, q2), _mm_andnot_si128(_mm_xor_si128(j2, q2), bo)); \
-    if ((LWO) == 4) \
-        bo = _mm_or_si128(_mm_andnot_si128(j3, q3), _mm_andnot_si128(_mm_xor_si128(j3, q3), bo)); \
-    t = _mm_xor_si128(q0, bo); bo = _mm_andnot_si128(q0, bo); SA__ST(a->spaa_out, SA__NEWBIT(t, g, (N), 0)); \
-    t = _mm_xor_si128(q1, bo); bo = _mm_andnot_si128(q1, bo); SA__ST(a->spaa_out + S, SA__NEWBIT(t, g, (N), 1)); \
-    t = _mm_xor_si128(q2, bo); \
+    bo = _mm_and_si128(q0, j0); \
+    SA__GT1(bo, q1, j1); \
+    SA__GT1(bo, q2, j2); \
+    if ((LWO) == 4) SA__GT1(bo, q3, j3); \
+    SA__UPD1(a->spaa_out, q0, bo, g, (N), 0); \
+    SA__UPD1(a->spaa_out + S, q1, bo, g, (N), 1); \
     if ((LWO) == 4) { \
-        bo = _mm_andnot_si128(q2, bo); \
+        SA__UPD1(a->spaa_out + 2 * S, q2, bo, g, (N), 2); \
         SA__ST(a->spaa_out + 3 * S, SA__NEWBIT(_mm_xor_si128(q3, bo), g, (N), 3)); \
+    } else { \
+        SA__ST(a->spaa_out + 2 * S, SA__NEWBIT(_mm_xor_si128(q2, bo), g, (N), 2)); \
     } \
-    SA__ST(a->spaa_out + 2 * S, SA__NEWBIT(t, g, (N), 2)); \
     /* Granted inputs: the OR of the grant lanes, spread over the input \
      * lanes (e: all ones where granted, ne_e: all ones elsewhere). */ \
     if ((LWO) == 4) { \
-        b = _mm_or_si128(g, _mm_shuffle_epi32(g, _MM_SHUFFLE(1, 0, 3, 2))); \
+        /* (pairs of lanes added: their sets are disjoint; the sign the \
+         * addition may spread above bit 15 is never read) */ \
+        b = _mm_madd_epi16(g, _mm_set1_epi16(1)); \
+        b = _mm_or_si128(b, _mm_shuffle_epi32(b, _MM_SHUFFLE(1, 0, 3, 2))); \
         b = _mm_or_si128(b, _mm_shuffle_epi32(b, _MM_SHUFFLE(2, 3, 0, 1))); \
-        b = _mm_or_si128(b, _mm_shufflelo_epi16(b, _MM_SHUFFLE(2, 3, 0, 1))); \
         b = _mm_unpacklo_epi8(b, b); \
-        b = _mm_shufflelo_epi16(b, _MM_SHUFFLE(1, 1, 0, 0)); \
-        b = _mm_shuffle_epi32(b, _MM_SHUFFLE(1, 1, 0, 0)); \
+        b = _mm_shufflehi_epi16(_mm_shufflelo_epi16(b, _MM_SHUFFLE(0, 0, 0, 0)), _MM_SHUFFLE(1, 1, 1, 1)); \
     } else { \
         b = _mm_or_si128(g, _mm_srli_epi64(g, 32)); \
         b = _mm_or_si128(b, _mm_srli_epi64(b, 16)); \
@@ -3191,14 +3226,14 @@ SA_API int sa__bits8(unsigned x) {
      * ranks above them move down one (borrow chain). */ \
     gin = _mm_and_si128(x, e); \
     bo = _mm_and_si128(gt, e); \
-    t = _mm_xor_si128(p0, bo); bo = _mm_andnot_si128(p0, bo); SA__ST(a->spaa_in, SA__NEWBIT(t, gin, (M), 0)); \
-    t = _mm_xor_si128(p1, bo); bo = _mm_andnot_si128(p1, bo); SA__ST(a->spaa_in + S, SA__NEWBIT(t, gin, (M), 1)); \
+    SA__UPD1(a->spaa_in, p0, bo, gin, (M), 0); \
+    SA__UPD1(a->spaa_in + S, p1, bo, gin, (M), 1); \
     SA__ST(a->spaa_in + 2 * S, SA__NEWBIT(_mm_xor_si128(p2, bo), gin, (M), 2)); \
     /* The matching. */ \
     SA__ST(mt->output_of, _mm_or_si128(sa__onehot_index8_sse2(x), ne_e)); \
     t = (LWO) == 4 ? sa__bit_index16_sse2(g) : sa__bit_index8_sse2(g); \
     SA__ST(mt->input_of, t); \
-    outs = ~(unsigned)_mm_movemask_epi8(t) & 0xFFu; \
+    outs = (unsigned)_mm_movemask_epi8(t) ^ 0xFFFFu; \
     mt->outputs = outs; \
     for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) { \
         SA__ST(mt->output_of + i, _mm_set1_epi8(-1)); \
@@ -3222,6 +3257,8 @@ SA_API int sa__spaa_8x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
 SA_API int sa__spaa_7x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(7, 7, 3)
 #undef SA__SEL1
+#undef SA__GT1
+#undef SA__UPD1
 #undef SA__NEWBIT
 
 /* The SSE2 paths up to 16 x 16 (both banks' lanes at most 16 bits). */
@@ -5770,23 +5807,13 @@ SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *pr
  */
 SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                        const sa_read_buffer *bufs, sa_match *match) {
-#ifdef SA_SIMD_SSE2
-    /* SPAA's SSE2 paths (no priorities, no read-port pairs) before any
-     * stack frame: the rest is out of line.  The Alpha 21364's size first:
-     * its test is the whole dispatch. */
-#if SA_ALLOC_MAX >= 16
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    /* SPAA at the Alpha 21364's size (no priorities, no read-port pairs):
+     * its test is the whole dispatch, before any stack frame (the rest is
+     * out of line). */
     if (a->kind == SA_ALLOC_SPAA && a->num_outputs == 7 && a->num_inputs == 16 && prio == NULL &&
         (bufs == NULL || !a->read_port_pairs))
         return sa__spaa_16x7_sse2(a, req, match);
-#endif
-    if (a->kind == SA_ALLOC_SPAA && prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
-#if SA_ALLOC_MAX >= 16
-        if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
-#endif
-#if SA_ALLOC_MAX > 32
-        if (a->spaa_in_lw == 6 && a->spaa_out_lw == 6) return sa__spaa6_sse2(a, req, match);
-#endif
-    }
 #endif
     return sa__allocate_rest(a, req, prio, bufs, match);
 }
@@ -5799,6 +5826,16 @@ SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *pr
         /* sa_spaa_nominate then sa_spaa_grant, the nominations kept in
          * the banks' lanes. */
         uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS];
+#ifdef SA_SIMD_SSE2
+        if (prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
+#if SA_ALLOC_MAX >= 16
+            if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
+#endif
+#if SA_ALLOC_MAX > 32
+            if (a->spaa_in_lw == 6 && a->spaa_out_lw == 6) return sa__spaa6_sse2(a, req, match);
+#endif
+        }
+#endif
         sa__spaa_nominate_lanes(a, req, prio, bufs, nom, kin);
         sa__spaa_columns(a, nom, col);
         return sa__spaa_grant_lanes(a, col, a->read_port_pairs && bufs != NULL ? NULL : kin, match);
