@@ -2714,40 +2714,26 @@ SA_API __m128i sa__bit_index16_sse2(__m128i v) {
  * bit to the top), each inserted into its lane (16-bit lanes, lwo 4) or
  * two to a 16-bit insertion (byte lanes, lwo 3, bytes 8..15 of x zero). */
 SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
-    __m128i c;
-    unsigned m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0u, m6, m5, m4, m3, m2, m1, m0;
+    __m128i y = _mm_slli_epi16(x, 4);
+    uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
+    m3 = (unsigned)_mm_movemask_epi8(y);
     x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
     m6 = (unsigned)_mm_movemask_epi8(x);
+    m2 = (unsigned)_mm_movemask_epi8(y);
     x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
     m5 = (unsigned)_mm_movemask_epi8(x);
-    if (lwo == 4) {
-        c = _mm_insert_epi16(_mm_setzero_si128(), (int)m6, 6);
-        if (m > 7) c = _mm_insert_epi16(c, (int)m7, 7);
-        c = _mm_insert_epi16(c, (int)m5, 5);
-        x = _mm_add_epi8(x, x);
-        c = _mm_insert_epi16(c, _mm_movemask_epi8(x), 4);
-        x = _mm_add_epi8(x, x);
-        c = _mm_insert_epi16(c, _mm_movemask_epi8(x), 3);
-        x = _mm_add_epi8(x, x);
-        c = _mm_insert_epi16(c, _mm_movemask_epi8(x), 2);
-        x = _mm_add_epi8(x, x);
-        c = _mm_insert_epi16(c, _mm_movemask_epi8(x), 1);
-        x = _mm_add_epi8(x, x);
-        return _mm_insert_epi16(c, _mm_movemask_epi8(x), 0);
-    }
+    m1 = (unsigned)_mm_movemask_epi8(y);
     x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
     m4 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m3 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m2 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m1 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m0 = (unsigned)_mm_movemask_epi8(x);
-    c = _mm_insert_epi16(_mm_cvtsi32_si128((int)(m0 | m1 << 8)), (int)(m2 | m3 << 8), 1);
-    c = _mm_insert_epi16(c, (int)(m4 | m5 << 8), 2);
-    return _mm_insert_epi16(c, (int)(m6 | m7 << 8), 3);
+    m0 = (unsigned)_mm_movemask_epi8(y);
+    if (lwo == 4)
+        return _mm_set_epi64x((long long)(((m7 << 48) | (m6 << 32) | (m5 << 16)) | m4),
+                              (long long)(((m3 << 48) | (m2 << 32) | (m1 << 16)) | m0));
+    return _mm_cvtsi64_si128((long long)((((m7 << 56) | (m6 << 48)) | ((m5 << 40) | (m4 << 32)) |
+                                          ((m3 << 24) | (m2 << 16)) | (m1 << 8)) | m0));
 }
 
 /* Bits 0..15 of x (in its low bytes) spread over the 16 bytes: all ones in
@@ -3078,7 +3064,8 @@ SA_API __m128i sa__rows4_lo32_sse2(const uint64_t *req, int r, int n) {
  * register, bytes n..15 zero (bits above 7 are dropped, as the connection
  * mask would drop them).  n is a constant in the straight-line paths. */
 SA_API __m128i sa__pack_bytes16_sse2(const uint64_t *req, int n) {
-    const __m128i lo8 = _mm_set1_epi32(0xFF), z = _mm_setzero_si128();
+    static const uint32_t lo8w[4] = { 0xFF, 0xFF, 0xFF, 0xFF };
+    const __m128i lo8 = SA__LD(lo8w), z = _mm_setzero_si128();
     __m128i r0 = _mm_and_si128(sa__rows4_lo32_sse2(req, 0, n), lo8), r1, r2, r3;
     if (n <= 4) return _mm_packus_epi16(_mm_packs_epi32(r0, z), z);
     r1 = _mm_and_si128(sa__rows4_lo32_sse2(req, 4, n), lo8);
@@ -3139,6 +3126,12 @@ SA_API int sa__bits8(unsigned x) {
         SA__ST((D), SA__NEWBIT(t_, (G), (SIZE), (b))); \
     } while (0)
 
+/* The bits of plane P a bank update flips where it applies: the borrow
+ * BO into the plane, and the winners' bits G (one-hot lanes) that differ
+ * from bit b of SIZE - 1 (their new rank). */
+#define SA__FLIP(BO, P, G, SIZE, b) \
+    _mm_xor_si128((BO), (((SIZE) - 1) >> (b)) & 1 ? _mm_andnot_si128((P), (G)) : _mm_and_si128((P), (G)))
+
 /* SPAA, whole allocation, N <= 16 input arbiters and M <= 8 outputs, no
  * priorities, no read-port pairing, straight-line in SSE2 registers; N and
  * M are constants where the caller's size is known.  Same decisions and
@@ -3149,7 +3142,7 @@ SA_API int sa__bits8(unsigned x) {
 #define SA__SPAA_REG_BODY(N, M, LWO) { \
     const int S = SA__SPAA_WORDS; \
     const __m128i z = _mm_setzero_si128(); \
-    __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gin, gt, bo, t, k0, k1, k2, j0, j1, j2, j3; \
+    __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gt, bo, t, k0, k1, k2, j0, j1, j2, j3; \
     unsigned outs; \
     int i; \
     for (i = 0; i < (N); i++) SA_ASSERT((req[i] & ~sa__low_mask(M)) == 0); \
@@ -3202,13 +3195,11 @@ SA_API int sa__bits8(unsigned x) {
     /* Granted inputs: the OR of the grant lanes, spread over the input \
      * lanes (e: all ones where granted, ne_e: all ones elsewhere). */ \
     if ((LWO) == 4) { \
-        /* (pairs of lanes added: their sets are disjoint; the sign the \
-         * addition may spread above bit 15 is never read) */ \
-        b = _mm_madd_epi16(g, _mm_set1_epi16(1)); \
-        b = _mm_or_si128(b, _mm_shuffle_epi32(b, _MM_SHUFFLE(1, 0, 3, 2))); \
+        b = _mm_or_si128(g, _mm_shuffle_epi32(g, _MM_SHUFFLE(1, 0, 3, 2))); \
         b = _mm_or_si128(b, _mm_shuffle_epi32(b, _MM_SHUFFLE(2, 3, 0, 1))); \
+        b = _mm_or_si128(b, _mm_shufflelo_epi16(b, _MM_SHUFFLE(2, 3, 0, 1))); \
         b = _mm_unpacklo_epi8(b, b); \
-        b = _mm_shufflehi_epi16(_mm_shufflelo_epi16(b, _MM_SHUFFLE(0, 0, 0, 0)), _MM_SHUFFLE(1, 1, 1, 1)); \
+        b = _mm_shuffle_epi32(_mm_shufflelo_epi16(b, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(1, 1, 0, 0)); \
     } else { \
         b = _mm_or_si128(g, _mm_srli_epi64(g, 32)); \
         b = _mm_or_si128(b, _mm_srli_epi64(b, 16)); \
@@ -3223,12 +3214,13 @@ SA_API int sa__bits8(unsigned x) {
         ne_e = _mm_cmpeq_epi8(b, z); \
     } \
     /* Input bank update where granted: the nominees take rank M-1, the \
-     * ranks above them move down one (borrow chain). */ \
-    gin = _mm_and_si128(x, e); \
-    bo = _mm_and_si128(gt, e); \
-    SA__UPD1(a->spaa_in, p0, bo, gin, (M), 0); \
-    SA__UPD1(a->spaa_in + S, p1, bo, gin, (M), 1); \
-    SA__ST(a->spaa_in + 2 * S, SA__NEWBIT(_mm_xor_si128(p2, bo), gin, (M), 2)); \
+     * ranks above them move down one (borrow chain).  The bits that would \
+     * change (d0..d2) do not wait for the grant; e selects them. */ \
+    SA__ST(a->spaa_in, _mm_xor_si128(p0, _mm_and_si128(e, SA__FLIP(gt, p0, x, (M), 0)))); \
+    bo = _mm_andnot_si128(p0, gt); \
+    SA__ST(a->spaa_in + S, _mm_xor_si128(p1, _mm_and_si128(e, SA__FLIP(bo, p1, x, (M), 1)))); \
+    bo = _mm_andnot_si128(p1, bo); \
+    SA__ST(a->spaa_in + 2 * S, _mm_xor_si128(p2, _mm_and_si128(e, SA__FLIP(bo, p2, x, (M), 2)))); \
     /* The matching. */ \
     SA__ST(mt->output_of, _mm_or_si128(sa__onehot_index8_sse2(x), ne_e)); \
     t = (LWO) == 4 ? sa__bit_index16_sse2(g) : sa__bit_index8_sse2(g); \
@@ -3259,6 +3251,7 @@ SA_API int sa__spaa_7x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
 #undef SA__SEL1
 #undef SA__GT1
 #undef SA__UPD1
+#undef SA__FLIP
 #undef SA__NEWBIT
 
 /* The SSE2 paths up to 16 x 16 (both banks' lanes at most 16 bits). */
