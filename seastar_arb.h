@@ -5804,9 +5804,10 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     /* SPAA at the Alpha 21364's size (no priorities, no read-port pairs):
      * its test is the whole dispatch, before any stack frame (the rest is
      * out of line). */
-    if (a->kind == SA_ALLOC_SPAA && a->num_outputs == 7 && a->num_inputs == 16 && prio == NULL &&
-        (bufs == NULL || !a->read_port_pairs))
-        return sa__spaa_16x7_sse2(a, req, match);
+    if (a->kind == SA_ALLOC_SPAA && prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
+        if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
+        if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
+    }
 #endif
     return sa__allocate_rest(a, req, prio, bufs, match);
 }
