@@ -2711,8 +2711,12 @@ SA_API __m128i sa__bit_index16_sse2(__m128i v) {
 /* The output bank's lanes from one-hot nomination bytes x of up to 16
  * inputs and m <= 8 outputs (lane j: bit i set when byte i of x has bit
  * j): one movemask per output (doubling every byte moves the next lower
- * bit to the top), each inserted into its lane (16-bit lanes, lwo 4) or
- * two to a 16-bit insertion (byte lanes, lwo 3, bytes 8..15 of x zero). */
+ * bit to the top), in two chains of doublings (bits 7..4 of x, and bits
+ * 3..0 from x shifted up four bits: a 16-bit shift, whose bits carried
+ * into the next byte never reach its top in three doublings), combined in
+ * general registers into 16-bit lanes (lwo 4) or bytes (lwo 3, bytes
+ * 8..15 of x zero).  Shorter chains than inserting each mask into its
+ * lane (pinsrw). */
 SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
     __m128i y = _mm_slli_epi16(x, 4);
     uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
@@ -3138,26 +3142,31 @@ SA_API int sa__bits8(unsigned x) {
  * state as sa__spaa_nominate_lanes + sa__spaa_columns +
  * sa__spaa_grant_lanes.  The updates compare every rank with the winner's
  * (from the selections' rank bits, ahead of the grant) and then apply a
- * borrow chain only where the lane won. */
+ * borrow chain only where the lane won.  An allocation is one chain of
+ * dependent steps (pack, input select, columns, output select, granted
+ * inputs, input update) longer than the out-of-order window can hide, so
+ * work off that chain is done beside it (the input bank's flips, the
+ * indices). */
 #define SA__SPAA_REG_BODY(N, M, LWO) { \
     const int S = SA__SPAA_WORDS; \
     const __m128i z = _mm_setzero_si128(); \
-    __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gt, bo, t, k0, k1, k2, j0, j1, j2, j3; \
+    __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gt, bo, t, d0, d1, d2, f0, f1, f2, f3; \
     unsigned outs; \
     int i; \
     for (i = 0; i < (N); i++) SA_ASSERT((req[i] & ~sa__low_mask(M)) == 0); \
-    /* Step 1: nominations (input bank select), and the ranks above each \
-     * nominee's in its arbiter (bit-serial comparison, plane 0 first). */ \
+    /* Step 1: nominations (input bank select; d0..d2: planes xor the \
+     * nominees' rank bits), and the ranks above each nominee's in its \
+     * arbiter (bit-serial comparison, plane 0 first). */ \
     x = _mm_and_si128(sa__pack_bytes16_sse2(req, (N)), SA__LD(a->spaa_connect)); \
     p2 = SA__LD(a->spaa_in + 2 * S); \
-    SA__SEL1(x, p2, k2, 3); \
+    SA__SEL1(x, p2, d2, 3); \
     p1 = SA__LD(a->spaa_in + S); \
-    SA__SEL1(x, p1, k1, 3); \
+    SA__SEL1(x, p1, d1, 3); \
     p0 = SA__LD(a->spaa_in); \
-    SA__SEL1(x, p0, k0, 3); \
-    gt = _mm_and_si128(p0, k0); \
-    SA__GT1(gt, p1, k1); \
-    SA__GT1(gt, p2, k2); \
+    SA__SEL1(x, p0, d0, 3); \
+    gt = _mm_and_si128(p0, d0); \
+    SA__GT1(gt, p1, d1); \
+    SA__GT1(gt, p2, d2); \
     /* Nominating inputs of each output: the output bank's lanes. */ \
     c = sa__nom_columns_sse2(x, (LWO), (M)); \
     if (a->rotary && a->network_inputs) { \
@@ -3166,24 +3175,24 @@ SA_API int sa__bits8(unsigned x) {
         __m128i cn = _mm_and_si128(c, nw); \
         c = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), c)); \
     } \
-    /* Step 2: grants (output bank select) and the output bank's update: \
-     * every lane with a candidate has a winner (an empty lane's rank bits \
-     * are all ones, so nothing ranks above them). */ \
+    /* Step 2: grants (output bank select; f0..f3 as d0..d2) and the \
+     * output bank's update: every lane with a candidate has a winner (an \
+     * empty lane's rank bits are all ones, so nothing ranks above them). */ \
     g = c; \
     q2 = SA__LD(a->spaa_out + 2 * S); \
     if ((LWO) == 4) { \
         q3 = SA__LD(a->spaa_out + 3 * S); \
-        SA__SEL1(g, q3, j3, 4); \
+        SA__SEL1(g, q3, f3, 4); \
     } \
-    SA__SEL1(g, q2, j2, (LWO)); \
+    SA__SEL1(g, q2, f2, (LWO)); \
     q1 = SA__LD(a->spaa_out + S); \
-    SA__SEL1(g, q1, j1, (LWO)); \
+    SA__SEL1(g, q1, f1, (LWO)); \
     q0 = SA__LD(a->spaa_out); \
-    SA__SEL1(g, q0, j0, (LWO)); \
-    bo = _mm_and_si128(q0, j0); \
-    SA__GT1(bo, q1, j1); \
-    SA__GT1(bo, q2, j2); \
-    if ((LWO) == 4) SA__GT1(bo, q3, j3); \
+    SA__SEL1(g, q0, f0, (LWO)); \
+    bo = _mm_and_si128(q0, f0); \
+    SA__GT1(bo, q1, f1); \
+    SA__GT1(bo, q2, f2); \
+    if ((LWO) == 4) SA__GT1(bo, q3, f3); \
     SA__UPD1(a->spaa_out, q0, bo, g, (N), 0); \
     SA__UPD1(a->spaa_out + S, q1, bo, g, (N), 1); \
     if ((LWO) == 4) { \
@@ -3215,7 +3224,8 @@ SA_API int sa__bits8(unsigned x) {
     } \
     /* Input bank update where granted: the nominees take rank M-1, the \
      * ranks above them move down one (borrow chain).  The bits that would \
-     * change (d0..d2) do not wait for the grant; e selects them. */ \
+     * flip are found before the grant is known (off its critical path); \
+     * e selects them. */ \
     SA__ST(a->spaa_in, _mm_xor_si128(p0, _mm_and_si128(e, SA__FLIP(gt, p0, x, (M), 0)))); \
     bo = _mm_andnot_si128(p0, gt); \
     SA__ST(a->spaa_in + S, _mm_xor_si128(p1, _mm_and_si128(e, SA__FLIP(bo, p1, x, (M), 1)))); \
