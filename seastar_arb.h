@@ -3068,8 +3068,7 @@ SA_API __m128i sa__rows4_lo32_sse2(const uint64_t *req, int r, int n) {
  * register, bytes n..15 zero (bits above 7 are dropped, as the connection
  * mask would drop them).  n is a constant in the straight-line paths. */
 SA_API __m128i sa__pack_bytes16_sse2(const uint64_t *req, int n) {
-    static const uint32_t lo8w[4] = { 0xFF, 0xFF, 0xFF, 0xFF };
-    const __m128i lo8 = SA__LD(lo8w), z = _mm_setzero_si128();
+    const __m128i lo8 = _mm_set1_epi32(0xFF), z = _mm_setzero_si128();
     __m128i r0 = _mm_and_si128(sa__rows4_lo32_sse2(req, 0, n), lo8), r1, r2, r3;
     if (n <= 4) return _mm_packus_epi16(_mm_packs_epi32(r0, z), z);
     r1 = _mm_and_si128(sa__rows4_lo32_sse2(req, 4, n), lo8);
@@ -5741,9 +5740,9 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
     return mt->size;
 }
 
-/* sa_allocate's body after its first test (a function of its own, too
- * large for compilers to inline, so that SPAA 16 x 7's dispatch needs no
- * stack frame). */
+/* sa_allocate's body after its first test: a function of its own, too
+ * large for compilers to inline, so that the test and SPAA's register
+ * paths need no stack frame. */
 SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                              const sa_read_buffer *bufs, sa_match *match);
 
@@ -5811,9 +5810,9 @@ SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *pr
 SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                        const sa_read_buffer *bufs, sa_match *match) {
 #if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
-    /* SPAA at the Alpha 21364's size (no priorities, no read-port pairs):
-     * its test is the whole dispatch, before any stack frame (the rest is
-     * out of line). */
+    /* SPAA's register paths up to 16 x 16 (no priorities, no read-port
+     * pairs), the Alpha 21364's size first, before any stack frame (the
+     * rest is out of line). */
     if (a->kind == SA_ALLOC_SPAA && prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
         if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
         if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
@@ -5822,7 +5821,10 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     return sa__allocate_rest(a, req, prio, bufs, match);
 }
 
-/* sa_allocate but for its first test. */
+/* sa_allocate but for its first test.  (Its own test for SPAA's register
+ * paths, not reached through sa_allocate, keeps it whole; it also keeps
+ * sa__spaa_upto16_sse2 called from two places, which compilers then do
+ * not inline into sa_allocate with the registers it needs saved.) */
 SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                              const sa_read_buffer *bufs, sa_match *match) {
     uint64_t eff[SA_ALLOC_MAX + 1];
