@@ -2711,24 +2711,28 @@ SA_API __m128i sa__bit_index16_sse2(__m128i v) {
 /* The output bank's lanes from one-hot nomination bytes x of up to 16
  * inputs and m <= 8 outputs (lane j: bit i set when byte i of x has bit
  * j): one movemask per output (doubling every byte moves the next lower
- * bit to the top), combined in 16-bit lanes (lwo 4) or bytes (lwo 3, bytes
- * 8..15 of x zero).  The last masks join last. */
+ * bit to the top), in two chains of doublings (bits 7..4 of x, and bits
+ * 3..0 from x shifted up four bits: a 16-bit shift, whose bits carried
+ * into the next byte never reach its top in three doublings), combined in
+ * general registers into 16-bit lanes (lwo 4) or bytes (lwo 3, bytes
+ * 8..15 of x zero).  Shorter chains than inserting each mask into its
+ * lane (pinsrw). */
 SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
+    __m128i y = _mm_slli_epi16(x, 4);
     uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
+    m3 = (unsigned)_mm_movemask_epi8(y);
     x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
     m6 = (unsigned)_mm_movemask_epi8(x);
+    m2 = (unsigned)_mm_movemask_epi8(y);
     x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
     m5 = (unsigned)_mm_movemask_epi8(x);
+    m1 = (unsigned)_mm_movemask_epi8(y);
     x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
     m4 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m3 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m2 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m1 = (unsigned)_mm_movemask_epi8(x);
-    x = _mm_add_epi8(x, x);
-    m0 = (unsigned)_mm_movemask_epi8(x);
+    m0 = (unsigned)_mm_movemask_epi8(y);
     if (lwo == 4)
         return _mm_set_epi64x((long long)(((m7 << 48) | (m6 << 32) | (m5 << 16)) | m4),
                               (long long)(((m3 << 48) | (m2 << 32) | (m1 << 16)) | m0));
@@ -3083,25 +3087,53 @@ SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
     return _mm_or_si128(_mm_or_si128(b0, b1), b2);
 }
 
-/* Number of set bits of an 8-bit x: its bits spread four apart by one
- * multiplication, summed in the top nibble by another. */
+/* Number of set bits of an 8-bit x, from a table. */
 SA_API int sa__bits8(unsigned x) {
-    return (int)(((((x * 0x08040201u) >> 3) & 0x11111111u) * 0x11111111u) >> 28);
+#define SA__B2(k) k, k + 1, k + 1, k + 2
+#define SA__B4(k) SA__B2(k), SA__B2(k + 1), SA__B2(k + 1), SA__B2(k + 2)
+#define SA__B6(k) SA__B4(k), SA__B4(k + 1), SA__B4(k + 1), SA__B4(k + 2)
+    static const uint8_t bits[256] = { SA__B6(0), SA__B6(1), SA__B6(1), SA__B6(2) };
+#undef SA__B2
+#undef SA__B4
+#undef SA__B6
+    return bits[x & 0xFFu];
 }
 
 /* One plane of a bank select on register x (lanes of 2^LW bits, plane P):
- * K gets the winner's rank bit over its lane (all ones for 1 or for an
- * empty lane). */
-#define SA__SEL1(x, P, K, LW) do { \
+ * D gets P xor the winner's rank bit (over its lane; the winner's bit is
+ * 1 in an empty lane).  Where the lane has a candidate with bit 0, D is P
+ * and the candidates with bit 1 leave; elsewhere every candidate has bit
+ * 1 and D clears none of them. */
+#define SA__SEL1(x, P, D, LW) do { \
         __m128i z_ = _mm_andnot_si128((P), (x)); \
-        (K) = (LW) == 3 ? _mm_cmpeq_epi8(z_, _mm_setzero_si128()) \
-                        : _mm_cmpeq_epi16(z_, _mm_setzero_si128()); \
-        (x) = _mm_or_si128(z_, _mm_and_si128((K), (x))); \
+        z_ = (LW) == 3 ? _mm_cmpeq_epi8(z_, _mm_setzero_si128()) \
+                       : _mm_cmpeq_epi16(z_, _mm_setzero_si128()); \
+        (D) = _mm_xor_si128(z_, (P)); \
+        (x) = _mm_andnot_si128((D), (x)); \
     } while (0)
 /* New plane P of a bank update: T is the plane with the borrow applied, G
  * the winners (one-hot lanes), bit b of SIZE - 1 the winners' new rank bit. */
 #define SA__NEWBIT(T, G, SIZE, b) \
     ((((SIZE) - 1) >> (b)) & 1 ? _mm_or_si128((T), (G)) : _mm_andnot_si128((G), (T)))
+/* One step of the bit-serial comparison with the winners' ranks: plane P
+ * (D: P xor the winner's bit) over the result GT of the lower planes;
+ * where the rank bit differs from the winner's it decides, else GT
+ * stands.  (The first step, plane 0, is P and D.) */
+#define SA__GT1(GT, P, D) (GT) = _mm_xor_si128((GT), _mm_and_si128(_mm_xor_si128((GT), (P)), (D)))
+/* One plane of a bank update: the borrow BO of the lower planes taken
+ * from plane P (its new borrow: BO and not P, i.e. BO and P ^ BO), then
+ * the winners G given bit b of SIZE - 1 (their new rank), stored at D. */
+#define SA__UPD1(D, P, BO, G, SIZE, b) do { \
+        __m128i t_ = _mm_xor_si128((P), (BO)); \
+        (BO) = _mm_and_si128((BO), t_); \
+        SA__ST((D), SA__NEWBIT(t_, (G), (SIZE), (b))); \
+    } while (0)
+
+/* The bits of plane P a bank update flips where it applies: the borrow
+ * BO into the plane, and the winners' bits G (one-hot lanes) that differ
+ * from bit b of SIZE - 1 (their new rank). */
+#define SA__FLIP(BO, P, G, SIZE, b) \
+    _mm_xor_si128((BO), (((SIZE) - 1) >> (b)) & 1 ? _mm_andnot_si128((P), (G)) : _mm_and_si128((P), (G)))
 
 /* SPAA, whole allocation, N <= 16 input arbiters and M <= 8 outputs, no
  * priorities, no read-port pairing, straight-line in SSE2 registers; N and
@@ -3109,27 +3141,31 @@ SA_API int sa__bits8(unsigned x) {
  * state as sa__spaa_nominate_lanes + sa__spaa_columns +
  * sa__spaa_grant_lanes.  The updates compare every rank with the winner's
  * (from the selections' rank bits, ahead of the grant) and then apply a
- * borrow chain only where the lane won. */
+ * borrow chain only where the lane won.  An allocation is one chain of
+ * dependent steps (pack, input select, columns, output select, granted
+ * inputs, input update) longer than the out-of-order window can hide, so
+ * work off that chain is done beside it (the input bank's flips, the
+ * indices). */
 #define SA__SPAA_REG_BODY(N, M, LWO) { \
     const int S = SA__SPAA_WORDS; \
     const __m128i z = _mm_setzero_si128(); \
-    __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gin, gt, bo, t, k0, k1, k2, j0, j1, j2, j3; \
+    __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gt, bo, t, d0, d1, d2, f0, f1, f2, f3; \
     unsigned outs; \
     int i; \
     for (i = 0; i < (N); i++) SA_ASSERT((req[i] & ~sa__low_mask(M)) == 0); \
-    /* Step 1: nominations (input bank select), and the ranks above each \
-     * nominee's in its arbiter (Horner form of the bit-serial comparison, \
-     * a step being the majority of rank bit, not winner bit, lower result). */ \
+    /* Step 1: nominations (input bank select; d0..d2: planes xor the \
+     * nominees' rank bits), and the ranks above each nominee's in its \
+     * arbiter (bit-serial comparison, plane 0 first). */ \
     x = _mm_and_si128(sa__pack_bytes16_sse2(req, (N)), SA__LD(a->spaa_connect)); \
     p2 = SA__LD(a->spaa_in + 2 * S); \
-    SA__SEL1(x, p2, k2, 3); \
+    SA__SEL1(x, p2, d2, 3); \
     p1 = SA__LD(a->spaa_in + S); \
-    SA__SEL1(x, p1, k1, 3); \
+    SA__SEL1(x, p1, d1, 3); \
     p0 = SA__LD(a->spaa_in); \
-    SA__SEL1(x, p0, k0, 3); \
-    gt = _mm_andnot_si128(k0, p0); \
-    gt = _mm_or_si128(_mm_andnot_si128(k1, p1), _mm_andnot_si128(_mm_xor_si128(k1, p1), gt)); \
-    gt = _mm_or_si128(_mm_andnot_si128(k2, p2), _mm_andnot_si128(_mm_xor_si128(k2, p2), gt)); \
+    SA__SEL1(x, p0, d0, 3); \
+    gt = _mm_and_si128(p0, d0); \
+    SA__GT1(gt, p1, d1); \
+    SA__GT1(gt, p2, d2); \
     /* Nominating inputs of each output: the output bank's lanes. */ \
     c = sa__nom_columns_sse2(x, (LWO), (M)); \
     if (a->rotary && a->network_inputs) { \
@@ -3138,33 +3174,32 @@ SA_API int sa__bits8(unsigned x) {
         __m128i cn = _mm_and_si128(c, nw); \
         c = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), c)); \
     } \
-    /* Step 2: grants (output bank select) and the output bank's update: \
-     * every lane with a candidate has a winner (an empty lane's rank bits \
-     * are all ones, so nothing ranks above them). */ \
+    /* Step 2: grants (output bank select; f0..f3 as d0..d2) and the \
+     * output bank's update: every lane with a candidate has a winner (an \
+     * empty lane's rank bits are all ones, so nothing ranks above them). */ \
     g = c; \
     q2 = SA__LD(a->spaa_out + 2 * S); \
     if ((LWO) == 4) { \
         q3 = SA__LD(a->spaa_out + 3 * S); \
-        SA__SEL1(g, q3, j3, 4); \
+        SA__SEL1(g, q3, f3, 4); \
     } \
-    SA__SEL1(g, q2, j2, (LWO)); \
+    SA__SEL1(g, q2, f2, (LWO)); \
     q1 = SA__LD(a->spaa_out + S); \
-    SA__SEL1(g, q1, j1, (LWO)); \
+    SA__SEL1(g, q1, f1, (LWO)); \
     q0 = SA__LD(a->spaa_out); \
-    SA__SEL1(g, q0, j0, (LWO)); \
-    bo = _mm_andnot_si128(j0, q0); \
-    bo = _mm_or_si128(_mm_andnot_si128(j1, q1), _mm_andnot_si128(_mm_xor_si128(j1, q1), bo)); \
-    bo = _mm_or_si128(_mm_andnot_si128(j2, q2), _mm_andnot_si128(_mm_xor_si128(j2, q2), bo)); \
-    if ((LWO) == 4) \
-        bo = _mm_or_si128(_mm_andnot_si128(j3, q3), _mm_andnot_si128(_mm_xor_si128(j3, q3), bo)); \
-    t = _mm_xor_si128(q0, bo); bo = _mm_andnot_si128(q0, bo); SA__ST(a->spaa_out, SA__NEWBIT(t, g, (N), 0)); \
-    t = _mm_xor_si128(q1, bo); bo = _mm_andnot_si128(q1, bo); SA__ST(a->spaa_out + S, SA__NEWBIT(t, g, (N), 1)); \
-    t = _mm_xor_si128(q2, bo); \
+    SA__SEL1(g, q0, f0, (LWO)); \
+    bo = _mm_and_si128(q0, f0); \
+    SA__GT1(bo, q1, f1); \
+    SA__GT1(bo, q2, f2); \
+    if ((LWO) == 4) SA__GT1(bo, q3, f3); \
+    SA__UPD1(a->spaa_out, q0, bo, g, (N), 0); \
+    SA__UPD1(a->spaa_out + S, q1, bo, g, (N), 1); \
     if ((LWO) == 4) { \
-        bo = _mm_andnot_si128(q2, bo); \
+        SA__UPD1(a->spaa_out + 2 * S, q2, bo, g, (N), 2); \
         SA__ST(a->spaa_out + 3 * S, SA__NEWBIT(_mm_xor_si128(q3, bo), g, (N), 3)); \
+    } else { \
+        SA__ST(a->spaa_out + 2 * S, SA__NEWBIT(_mm_xor_si128(q2, bo), g, (N), 2)); \
     } \
-    SA__ST(a->spaa_out + 2 * S, SA__NEWBIT(t, g, (N), 2)); \
     /* Granted inputs: the OR of the grant lanes, spread over the input \
      * lanes (e: all ones where granted, ne_e: all ones elsewhere). */ \
     if ((LWO) == 4) { \
@@ -3172,8 +3207,7 @@ SA_API int sa__bits8(unsigned x) {
         b = _mm_or_si128(b, _mm_shuffle_epi32(b, _MM_SHUFFLE(2, 3, 0, 1))); \
         b = _mm_or_si128(b, _mm_shufflelo_epi16(b, _MM_SHUFFLE(2, 3, 0, 1))); \
         b = _mm_unpacklo_epi8(b, b); \
-        b = _mm_shufflelo_epi16(b, _MM_SHUFFLE(1, 1, 0, 0)); \
-        b = _mm_shuffle_epi32(b, _MM_SHUFFLE(1, 1, 0, 0)); \
+        b = _mm_shuffle_epi32(_mm_shufflelo_epi16(b, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(1, 1, 0, 0)); \
     } else { \
         b = _mm_or_si128(g, _mm_srli_epi64(g, 32)); \
         b = _mm_or_si128(b, _mm_srli_epi64(b, 16)); \
@@ -3188,17 +3222,19 @@ SA_API int sa__bits8(unsigned x) {
         ne_e = _mm_cmpeq_epi8(b, z); \
     } \
     /* Input bank update where granted: the nominees take rank M-1, the \
-     * ranks above them move down one (borrow chain). */ \
-    gin = _mm_and_si128(x, e); \
-    bo = _mm_and_si128(gt, e); \
-    t = _mm_xor_si128(p0, bo); bo = _mm_andnot_si128(p0, bo); SA__ST(a->spaa_in, SA__NEWBIT(t, gin, (M), 0)); \
-    t = _mm_xor_si128(p1, bo); bo = _mm_andnot_si128(p1, bo); SA__ST(a->spaa_in + S, SA__NEWBIT(t, gin, (M), 1)); \
-    SA__ST(a->spaa_in + 2 * S, SA__NEWBIT(_mm_xor_si128(p2, bo), gin, (M), 2)); \
+     * ranks above them move down one (borrow chain).  The bits that would \
+     * flip are found before the grant is known (off its critical path); \
+     * e selects them. */ \
+    SA__ST(a->spaa_in, _mm_xor_si128(p0, _mm_and_si128(e, SA__FLIP(gt, p0, x, (M), 0)))); \
+    bo = _mm_andnot_si128(p0, gt); \
+    SA__ST(a->spaa_in + S, _mm_xor_si128(p1, _mm_and_si128(e, SA__FLIP(bo, p1, x, (M), 1)))); \
+    bo = _mm_andnot_si128(p1, bo); \
+    SA__ST(a->spaa_in + 2 * S, _mm_xor_si128(p2, _mm_and_si128(e, SA__FLIP(bo, p2, x, (M), 2)))); \
     /* The matching. */ \
     SA__ST(mt->output_of, _mm_or_si128(sa__onehot_index8_sse2(x), ne_e)); \
     t = (LWO) == 4 ? sa__bit_index16_sse2(g) : sa__bit_index8_sse2(g); \
     SA__ST(mt->input_of, t); \
-    outs = ~(unsigned)_mm_movemask_epi8(t) & 0xFFu; \
+    outs = (unsigned)_mm_movemask_epi8(t) ^ 0xFFFFu; \
     mt->outputs = outs; \
     for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) { \
         SA__ST(mt->output_of + i, _mm_set1_epi8(-1)); \
@@ -3222,6 +3258,9 @@ SA_API int sa__spaa_8x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
 SA_API int sa__spaa_7x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(7, 7, 3)
 #undef SA__SEL1
+#undef SA__GT1
+#undef SA__UPD1
+#undef SA__FLIP
 #undef SA__NEWBIT
 
 /* The SSE2 paths up to 16 x 16 (both banks' lanes at most 16 bits). */
@@ -5874,6 +5913,12 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
     return mt->size;
 }
 
+/* sa_allocate's body after its first test: a function of its own, too
+ * large for compilers to inline, so that the test and SPAA's register
+ * paths need no stack frame. */
+SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+                             const sa_read_buffer *bufs, sa_match *match);
+
 /**
  * Allocate: compute one matching of input arbiters to outputs with the
  * allocator's algorithm and update its state as that algorithm says.
@@ -5937,6 +5982,24 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *eff, const sa_read_b
  */
 SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                        const sa_read_buffer *bufs, sa_match *match) {
+#if defined(SA_SIMD_SSE2) && SA_ALLOC_MAX >= 16
+    /* SPAA's register paths up to 16 x 16 (no priorities, no read-port
+     * pairs), the Alpha 21364's size first, before any stack frame (the
+     * rest is out of line). */
+    if (a->kind == SA_ALLOC_SPAA && prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
+        if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
+        if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
+    }
+#endif
+    return sa__allocate_rest(a, req, prio, bufs, match);
+}
+
+/* sa_allocate but for its first test.  (Its own test for SPAA's register
+ * paths, not reached through sa_allocate, keeps it whole; it also keeps
+ * sa__spaa_upto16_sse2 called from two places, which compilers then do
+ * not inline into sa_allocate with the registers it needs saved.) */
+SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+                             const sa_read_buffer *bufs, sa_match *match) {
     uint64_t eff[SA_ALLOC_MAX + 1];
     if (a->kind == SA_ALLOC_SPAA) {
         /* sa_spaa_nominate then sa_spaa_grant, the nominations kept in
@@ -5945,8 +6008,6 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
 #ifdef SA_SIMD_SSE2
         if (prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
 #if SA_ALLOC_MAX >= 16
-            /* the Alpha 21364's size first: its test is the dispatch */
-            if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
             if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
 #endif
 #if SA_ALLOC_MAX > 32

@@ -2,7 +2,9 @@
  * 16 input arbiters and 8 outputs (the Alpha 21364's 16 x 7 among them):
  * every helper it adds against brute force, and every instance of the
  * path (16 x 7, 8 x 8, 7 x 7 with their sizes constant, the two general
- * ones) against the literal SPAA of spaa_model.h. */
+ * ones) against the literal SPAA of spaa_model.h, and sa_allocate's
+ * dispatch to them (the Alpha 21364's own configuration, every size up to
+ * 16 x 16). */
 #include <stdlib.h>
 #include "st_test.h"
 #include "../seastar_arb.h"
@@ -123,17 +125,49 @@ ST_TEST(spaa16_count_of_eight_bits_by_multiplication) {
 
 typedef int (*t16_path)(sa_alloc *a, const uint64_t *req, sa_match *mt);
 
+/* 60 random request sets through `path` (NULL: sa_allocate without
+ * priorities or buffer views) on an allocator made from d: matching and
+ * state equal to the literal SPAA's after every one. */
+static int t16_desc_vs_literal(t16_path path, const sa_alloc_desc *d, uint64_t *seed) {
+    sa_alloc al;
+    ts_spaa ref;
+    int t, i;
+    if (sa_alloc_init(&al, d) != SA_OK) return 0;
+    ts_spaa_init(&ref, d);
+    for (t = 0; t < 60; t++) {
+        uint64_t req[16];
+        int8_t nom[16], input_of[16];
+        sa_match mt;
+        int got;
+        for (i = 0; i < ref.n; i++) {
+            req[i] = st_rand(seed);
+            if (t % 3 == 0) req[i] &= st_rand(seed);
+            if (t % 3 == 1) req[i] |= st_rand(seed);
+            req[i] &= sa__low_mask(ref.m);
+        }
+        memset(&mt, 0x5A, sizeof mt);
+        got = path ? path(&al, req, &mt) : sa_allocate(&al, req, NULL, NULL, &mt);
+        ts_spaa_nominate(&ref, req, NULL, NULL, nom);
+        ts_spaa_grant(&ref, nom, input_of);
+        if (got != mt.size || !ts_match_is(&mt, input_of, ref.n, ref.m) ||
+            !ts_bank_equal(&ref.in, al.spaa_in, al.spaa_in_lw, al.spaa_in_words) ||
+            !ts_bank_equal(&ref.out, al.spaa_out, al.spaa_out_lw, al.spaa_out_words)) {
+            printf("    %d x %d rotary %d, allocation %d differs from the literal SPAA\n",
+                   ref.n, ref.m, ref.rotary, t);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* `trials` random allocators of n x m (0: random sizes up to 16 x 8 with
  * lane widths lwo), with or without the Rotary Rule and unconnected
- * cells, 60 random request sets each through `path` (NULL: sa_allocate):
- * matching and state equal to the literal SPAA's after every one. */
+ * cells, through t16_desc_vs_literal. */
 static int t16_path_vs_literal(t16_path path, int n0, int m0, int lwo, uint64_t seed, int trials) {
     int trial;
     for (trial = 0; trial < trials; trial++) {
-        sa_alloc al;
         sa_alloc_desc d;
-        ts_spaa ref;
-        int t, i;
+        int i;
         memset(&d, 0, sizeof d);
         d.kind = SA_ALLOC_SPAA;
         d.num_inputs = n0 ? n0 : lwo == 4 ? 9 + (int)st_rand_below(&seed, 8) : 1 + (int)st_rand_below(&seed, 8);
@@ -143,31 +177,7 @@ static int t16_path_vs_literal(t16_path path, int n0, int m0, int lwo, uint64_t 
         if (st_rand_below(&seed, 2))
             for (i = 0; i < d.num_inputs; i++)
                 d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & sa__low_mask(d.num_outputs);
-        if (sa_alloc_init(&al, &d) != SA_OK) return 0;
-        ts_spaa_init(&ref, &d);
-        for (t = 0; t < 60; t++) {
-            uint64_t req[16];
-            int8_t nom[16], input_of[8];
-            sa_match mt;
-            int got;
-            for (i = 0; i < ref.n; i++) {
-                req[i] = st_rand(&seed);
-                if (t % 3 == 0) req[i] &= st_rand(&seed);
-                if (t % 3 == 1) req[i] |= st_rand(&seed);
-                req[i] &= sa__low_mask(ref.m);
-            }
-            memset(&mt, 0x5A, sizeof mt);
-            got = path ? path(&al, req, &mt) : sa_allocate(&al, req, NULL, NULL, &mt);
-            ts_spaa_nominate(&ref, req, NULL, NULL, nom);
-            ts_spaa_grant(&ref, nom, input_of);
-            if (got != mt.size || !ts_match_is(&mt, input_of, ref.n, ref.m) ||
-                !ts_bank_equal(&ref.in, al.spaa_in, al.spaa_in_lw, al.spaa_in_words) ||
-                !ts_bank_equal(&ref.out, al.spaa_out, al.spaa_out_lw, al.spaa_out_words)) {
-                printf("    %d x %d rotary %d, allocation %d differs from the literal SPAA\n",
-                       ref.n, ref.m, ref.rotary, t);
-                return 0;
-            }
-        }
+        if (!t16_desc_vs_literal(path, &d, &seed)) return 0;
     }
     return 1;
 }
@@ -188,6 +198,35 @@ ST_TEST(spaa16_square_8x8_and_7x7_paths_match_literal_spaa) {
 ST_TEST(spaa16_general_register_paths_match_literal_spaa) {
     ST_CHECK(t16_path_vs_literal(sa__spaa_reg_sse2_3, 0, 0, 3, 1616, 150));
     ST_CHECK(t16_path_vs_literal(sa__spaa_reg_sse2_4, 0, 0, 4, 1617, 150));
+}
+
+/* sa_allocate's dispatch before its out-of-line rest: the Alpha 21364's
+ * own configuration (read-port pairs, its connection matrix, with and
+ * without the Rotary Rule) without buffer views takes the 16 x 7 path
+ * (pairing needs the views); every size up to 16 x 16 without priorities
+ * takes a register path; all as the literal SPAA decides. */
+ST_TEST(spaa16_sa_allocate_dispatch_matches_literal_spaa) {
+    uint64_t seed = 1618;
+    int rotary, n, m;
+    for (rotary = 0; rotary < 2; rotary++) {
+        sa_alloc_desc d;
+        ST_EQ(SA_OK, sa_alloc_desc_21364(&d, SA_ALLOC_SPAA, rotary));
+        ST_CHECK(d.read_port_pairs && d.num_inputs == 16 && d.num_outputs == 7);
+        ST_CHECK(t16_desc_vs_literal(NULL, &d, &seed));
+    }
+    for (n = 1; n <= 16; n++)
+        for (m = 1; m <= 16; m++) {
+            sa_alloc_desc d;
+            int i;
+            memset(&d, 0, sizeof d);
+            d.kind = SA_ALLOC_SPAA;
+            d.num_inputs = n;
+            d.num_outputs = m;
+            d.rotary = (n + m) & 1;
+            d.network_inputs = st_rand(&seed) & sa__low_mask(n);
+            for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & sa__low_mask(m);
+            ST_CHECKF(t16_desc_vs_literal(NULL, &d, &seed), "%d x %d", n, m);
+        }
 }
 
 #endif
