@@ -4732,6 +4732,191 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     mt->size = sa__bits(mt->inputs);
     return mt->size;
 }
+
+/* ---- PIM1 at 16 x 7 (the Alpha 21364's size) ---- */
+
+/* A vector constant hidden from the optimiser (GCC and clang), so that a
+ * multiply by it stays one pmullw instead of a chain of shifts and adds. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SA__OPAQUE128(v) __asm__("" : "+x"(v))
+#else
+#define SA__OPAQUE128(v) ((void)0)
+#endif
+
+/* Population-count tree of x's lanes, valid for 16-bit and for byte lanes
+ * (no field carries into the next): *lp = the counts of the lower bit
+ * pair of each nibble (2-bit fields at bits 0-1 of each nibble, the rest
+ * 0), *p2 = the nibble counts, returned: the byte counts (one per byte). */
+SA_API __m128i sa__pim_tree_sse2(__m128i x, __m128i *lp, __m128i *p2) {
+    const __m128i m3 = _mm_set1_epi8(0x33);
+    __m128i a = _mm_sub_epi8(x, _mm_and_si128(_mm_srli_epi16(x, 1), _mm_set1_epi8(0x55)));
+    __m128i b = _mm_and_si128(a, m3);
+    *lp = b;
+    b = _mm_add_epi8(b, _mm_and_si128(_mm_srli_epi16(a, 2), m3));
+    *p2 = b;
+    return _mm_and_si128(_mm_add_epi8(b, _mm_srli_epi16(b, 4)), _mm_set1_epi8(0x0F));
+}
+
+/* The k-th (0-based) set bit of each 16-bit lane of x, one-hot (0 where x
+ * is 0, where k must be 0; elsewhere k is below the lane's count), and in
+ * *pos its position (anything where x is 0).  lp, p2, p4 are x's
+ * population-count tree (sa__pim_tree_sse2).  The descent (byte, nibble,
+ * pair, bit) narrows a window mask instead of shifting the lane: the count
+ * of the window's lower half is the one nonzero field of a masked tree
+ * level, which a multiply brings to the top; the last step takes the
+ * lowest (k = 0) or the highest (k = 1) of the window's at most two bits. */
+SA_API __m128i sa__pim_kth16_sse2(__m128i x, __m128i lp, __m128i p2, __m128i p4, __m128i k, __m128i *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i L, tk, keep, ps, w, h, c1111 = _mm_set1_epi16(0x1111);
+    SA__OPAQUE128(c1111);
+    L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+    tk = _mm_cmpgt_epi16(L, k); /* in the low byte */
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_xor_si128(tk, _mm_set1_epi16((short)0xFF00));
+    ps = _mm_andnot_si128(tk, _mm_set1_epi16(8));
+    L = _mm_and_si128(_mm_and_si128(p2, _mm_set1_epi16(0x0F0F)), keep);
+    L = _mm_srli_epi16(_mm_mullo_epi16(L, _mm_set1_epi16(0x0101)), 8);
+    tk = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xF0F0)));
+    ps = _mm_add_epi16(ps, _mm_andnot_si128(tk, _mm_set1_epi16(4)));
+    L = _mm_srli_epi16(_mm_mullo_epi16(_mm_and_si128(lp, keep), c1111), 12);
+    tk = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xCCCC)));
+    ps = _mm_add_epi16(ps, _mm_andnot_si128(tk, _mm_set1_epi16(2)));
+    w = _mm_and_si128(x, keep);
+    h = _mm_and_si128(w, _mm_xor_si128(_mm_add_epi16(w, _mm_set1_epi16(-1)), _mm_cmpeq_epi16(k, zero)));
+    *pos = _mm_sub_epi16(ps, _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x5555)), zero));
+    return h;
+}
+
+/* sa__pim_kth16_sse2 for byte lanes: lp, q2 from sa__pim_tree_sse2; the
+ * window's lower-pair count is the one nonzero nibble field of the masked
+ * lp, ORed down. */
+SA_API __m128i sa__pim_kth8_sse2(__m128i x, __m128i lp, __m128i q2, __m128i k, __m128i *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i L, tk, keep, ps, w, h;
+    L = _mm_and_si128(q2, _mm_set1_epi8(0x0F));
+    tk = _mm_cmpgt_epi8(L, k); /* in the low nibble */
+    k = _mm_sub_epi8(k, _mm_andnot_si128(tk, L));
+    keep = _mm_xor_si128(tk, _mm_set1_epi8((char)0xF0));
+    ps = _mm_andnot_si128(tk, _mm_set1_epi8(4));
+    L = _mm_and_si128(lp, keep);
+    L = _mm_and_si128(_mm_or_si128(L, _mm_srli_epi16(L, 4)), _mm_set1_epi8(0x03));
+    tk = _mm_cmpgt_epi8(L, k);
+    k = _mm_sub_epi8(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi8((char)0xCC)));
+    ps = _mm_add_epi8(ps, _mm_andnot_si128(tk, _mm_set1_epi8(2)));
+    w = _mm_and_si128(x, keep);
+    h = _mm_and_si128(w, _mm_xor_si128(_mm_add_epi8(w, _mm_set1_epi8(-1)), _mm_cmpeq_epi8(k, zero)));
+    *pos = _mm_sub_epi8(ps, _mm_cmpeq_epi8(_mm_and_si128(h, _mm_set1_epi8(0x55)), zero));
+    return h;
+}
+
+/* The columns of a 16 x 7 bit matrix held as 16 bytes (byte i = row i,
+ * bit 7 ignored): 16-bit lane j = column j (bit i = bit j of row i) for j
+ * < 7, lane 7 = 0.  Each doubling of the bytes brings the next column to
+ * their top bits, which pmovmskb gathers. */
+SA_API __m128i sa__pim_cols16x7_sse2(__m128i rows) {
+    __m128i t = _mm_add_epi8(rows, rows), c;
+    int c6 = _mm_movemask_epi8(t), c5, c4, c3, c2, c1, c0;
+    t = _mm_add_epi8(t, t);
+    c5 = _mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c4 = _mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c3 = _mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c2 = _mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c1 = _mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c0 = _mm_movemask_epi8(t);
+    c = _mm_cvtsi32_si128(c0);
+    c = _mm_insert_epi16(c, c1, 1);
+    c = _mm_insert_epi16(c, c2, 2);
+    c = _mm_insert_epi16(c, c3, 3);
+    c = _mm_insert_epi16(c, c4, 4);
+    c = _mm_insert_epi16(c, c5, 5);
+    return _mm_insert_epi16(c, c6, 6);
+}
+
+/* PIM1 (one iteration, no read-port pairing) at exactly 16 inputs and 7
+ * outputs, straight-line: the rows packed to bytes and ANDed with
+ * spaa_connect (connect[] as bytes); the columns by pmovmskb; the grant in
+ * 16-bit lanes (one per output) and the accept in byte lanes (one per
+ * input), each a population-count tree, Lemire's multiply on the block
+ * draws (the six generator outputs the two blocks take when nothing is
+ * rejected) and sa__pim_kth*.  When a draw may be rejected (below 0.3% of
+ * the allocations) nothing has been written yet and sa__pim_sse2_small
+ * does the allocation.  Same decisions and draws as sa__pim_general.
+ * Fills mt. */
+SA_API int sa__pim1_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    uint64_t s = a->rng.state;
+    __m128i rows, x, lp, p2, p4, cnt, u, k, rej, gpos, h, G, q2, c8, c0, c1, u0, u1, k0, k1, pos8, h8, nz, acc;
+    int i, v;
+    {
+        /* rows are below 128 (sa_allocate's precondition): (r, 0) 32-bit
+         * pairs pack down to bytes */
+#define SA__R(k) _mm_loadu_si128((const __m128i *)(const void *)(req + (k)))
+        __m128i b0 = _mm_packs_epi32(_mm_packs_epi32(SA__R(0), SA__R(2)), _mm_packs_epi32(SA__R(4), SA__R(6)));
+        __m128i b1 = _mm_packs_epi32(_mm_packs_epi32(SA__R(8), SA__R(10)), _mm_packs_epi32(SA__R(12), SA__R(14)));
+#undef SA__R
+        rows = _mm_and_si128(_mm_packus_epi16(b0, b1), _mm_loadu_si128((const __m128i *)(const void *)a->spaa_connect));
+    }
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, zero)) == 0xFFFF) {
+        sa__match_clear(mt); /* no requests: the state does not move */
+        return 0;
+    }
+    x = sa__pim_cols16x7_sse2(rows);
+    if (a->rotary && a->network_inputs) {
+        __m128i nn = _mm_and_si128(x, _mm_set1_epi16((short)a->network_inputs));
+        x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
+    }
+    /* Grant: the block is generator outputs 0 and 1. */
+    p4 = sa__pim_tree_sse2(x, &lp, &p2);
+    cnt = _mm_srli_epi16(_mm_mullo_epi16(p4, _mm_set1_epi16(0x0101)), 8);
+    u = _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0));
+    k = _mm_mulhi_epu16(u, cnt);
+    rej = _mm_subs_epu16(cnt, _mm_mullo_epi16(u, cnt)); /* nonzero: maybe rejected */
+    h = sa__pim_kth16_sse2(x, lp, p2, p4, k, &gpos);
+    /* Accept (outputs 2-5): byte i of G = the outputs that granted input i. */
+    G = sa__transpose8x2(_mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8)));
+    c8 = sa__pim_tree_sse2(G, &lp, &q2);
+    c0 = _mm_unpacklo_epi8(c8, zero);
+    c1 = _mm_unpackhi_epi8(c8, zero);
+    u0 = _mm_set_epi64x((long long)sa__rng_at(s, 3), (long long)sa__rng_at(s, 2));
+    u1 = _mm_set_epi64x((long long)sa__rng_at(s, 5), (long long)sa__rng_at(s, 4));
+    k0 = _mm_mulhi_epu16(u0, c0);
+    k1 = _mm_mulhi_epu16(u1, c1);
+    rej = _mm_or_si128(rej, _mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)));
+    rej = _mm_or_si128(rej, _mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, zero)) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
+    a->rng.state = s + 6 * 0x9E3779B97F4A7C15ull;
+    h8 = sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), &pos8);
+    /* The matching: h8 = the accepted output of each input, one-hot (0:
+     * none).  Their OR is their sum; 128 more per accepted input counts
+     * them. */
+    nz = _mm_cmpeq_epi8(h8, zero);
+    acc = _mm_sad_epu8(_mm_or_si128(h8, _mm_andnot_si128(nz, _mm_set1_epi8((char)0x80))), zero);
+    acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
+    v = _mm_cvtsi128_si32(acc);
+    acc = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+    acc = _mm_cmpeq_epi16(_mm_and_si128(acc, _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 0)), zero);
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(pos8, nz));
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(gpos, acc), ones));
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = (uint64_t)(_mm_movemask_epi8(nz) ^ 0xFFFF);
+    mt->outputs = (uint64_t)(v & 127);
+    mt->size = v >> 7;
+    return mt->size;
+}
 #endif
 #endif /* SA_SIMD_SSE2 */
 
@@ -5191,6 +5376,7 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #ifdef SA_SIMD_SSE2
     sa__assert_requests(a, req);
 #if SA_ALLOC_MAX >= 16
+    if (a->num_inputs == 16 && a->num_outputs == 7 && a->iterations == 1) return sa__pim1_16x7_sse2(a, req, mt);
     if (a->num_inputs <= 16 && a->num_outputs <= 8) return sa__pim_sse2_small(a, req, mt);
 #endif
     sa__match_clear(mt);
