@@ -4571,169 +4571,8 @@ SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__p
 }
 
 #if SA_ALLOC_MAX >= 16
-/* PIM without read-port pairing for n <= 16 inputs and m <= 8 outputs, all
- * outputs at once: grant in 16-bit lanes (one per output, the column of its
- * requesters), accept in byte lanes (one per input, its grants).  The k-th
- * candidate of a lane is found by descending its population-count tree
- * (byte, nibble, pair, bit) with lane-wise selects.  Same decisions and
- * draws as sa__pim_general.  Fills mt completely. */
-SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
-    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
-    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
-    const __m128i lanebit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
-    int n = a->num_inputs, m = a->num_outputs, it, i, rotary;
-    uint64_t s = a->rng.state, free_in = sa__low_mask(n), outs = 0;
-    __m128i rows, t, cols, net16, outof = ones, inof = ones;
-    if (n == 16) {
-        const uint64_t *c = a->connect;
-        __m128i v0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 0)), _mm_loadu_si128((const __m128i *)(const void *)(c + 0)));
-        __m128i v1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2)), _mm_loadu_si128((const __m128i *)(const void *)(c + 2)));
-        __m128i v2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 4)), _mm_loadu_si128((const __m128i *)(const void *)(c + 4)));
-        __m128i v3 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 6)), _mm_loadu_si128((const __m128i *)(const void *)(c + 6)));
-        __m128i v4 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 8)), _mm_loadu_si128((const __m128i *)(const void *)(c + 8)));
-        __m128i v5 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 10)), _mm_loadu_si128((const __m128i *)(const void *)(c + 10)));
-        __m128i v6 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 12)), _mm_loadu_si128((const __m128i *)(const void *)(c + 12)));
-        __m128i v7 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 14)), _mm_loadu_si128((const __m128i *)(const void *)(c + 14)));
-        /* rows are below 256: (r, 0) 32-bit pairs pack down to bytes */
-        __m128i b0 = _mm_packs_epi32(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
-        __m128i b1 = _mm_packs_epi32(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
-        rows = _mm_packus_epi16(b0, b1);
-    } else {
-        uint64_t w[2] = { 0, 0 };
-        for (i = 0; i < n; i++) w[i >> 3] |= (req[i] & a->connect[i]) << (8 * (i & 7));
-        rows = _mm_set_epi64x((long long)w[1], (long long)w[0]);
-    }
-    /* Columns: 8 x 8 transposes of inputs 0-7 and 8-15, then lane j =
-     * column j (inputs 0-7 in its low byte). */
-    t = sa__transpose8x2(rows);
-    cols = _mm_unpacklo_epi8(t, _mm_unpackhi_epi64(t, t));
-    net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs : 0));
-    rotary = a->rotary && a->network_inputs;
-    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
-        __m128i x, p1, p2, p4, cnt, u, k, lo, L, tk, h, gpos, P, G, q1, q2, c8, k8, u0, u1, k0, k1, nz, acc, pos8, h8;
-        uint64_t next;
-        int nb = (m + 3) >> 2, ins;
-        /* Grant. */
-        x = it == 0 ? cols : _mm_and_si128(_mm_and_si128(cols, _mm_set1_epi16((short)free_in)), _mm_cmpeq_epi16(inof, ones));
-        if (rotary) {
-            __m128i nn = _mm_and_si128(x, net16);
-            x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
-        }
-        if (_mm_movemask_epi8(_mm_cmpeq_epi16(x, zero)) == 0xFFFF) break;
-        p1 = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
-        p2 = _mm_add_epi16(_mm_and_si128(p1, m3), _mm_and_si128(_mm_srli_epi16(p1, 2), m3));
-        p4 = _mm_and_si128(_mm_add_epi16(p2, _mm_srli_epi16(p2, 4)), m0f);
-        cnt = _mm_srli_epi16(_mm_add_epi16(p4, _mm_slli_epi16(p4, 8)), 8);
-        u = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
-        k = _mm_mulhi_epu16(u, cnt);
-        lo = _mm_mullo_epi16(u, cnt);
-        next = (uint64_t)nb;
-        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(cnt, lo), zero)) != 0xFFFF) {
-            sa__pim_draws d;
-            sa__pim_draws_start(&d, s, m);
-            k = sa__pim_fix16(u, cnt, k, m, &d, 0);
-            next = d.next;
-        }
-        s += next * 0x9E3779B97F4A7C15ull;
-        /* k-th set bit of each lane, and its one-hot mask h. */
-        L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
-        tk = _mm_cmpgt_epi16(L, k);
-        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
-        p2 = sa__sel128(tk, p2, _mm_srli_epi16(p2, 8));
-        p1 = sa__sel128(tk, p1, _mm_srli_epi16(p1, 8));
-        x = sa__sel128(tk, x, _mm_srli_epi16(x, 8));
-        gpos = _mm_andnot_si128(tk, _mm_set1_epi16(8));
-        h = sa__sel128(tk, _mm_set1_epi16(1), _mm_set1_epi16(0x100));
-        L = _mm_and_si128(p2, _mm_set1_epi16(0x000F));
-        tk = _mm_cmpgt_epi16(L, k);
-        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
-        p1 = sa__sel128(tk, p1, _mm_srli_epi16(p1, 4));
-        x = sa__sel128(tk, x, _mm_srli_epi16(x, 4));
-        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(4)));
-        h = sa__sel128(tk, h, _mm_slli_epi16(h, 4));
-        L = _mm_and_si128(p1, _mm_set1_epi16(3));
-        tk = _mm_cmpgt_epi16(L, k);
-        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
-        x = sa__sel128(tk, x, _mm_srli_epi16(x, 2));
-        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(2)));
-        h = sa__sel128(tk, h, _mm_slli_epi16(h, 2));
-        tk = _mm_cmpgt_epi16(_mm_and_si128(x, _mm_set1_epi16(1)), k);
-        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(1)));
-        h = sa__sel128(tk, h, _mm_add_epi16(h, h));
-        h = _mm_andnot_si128(_mm_cmpeq_epi16(cnt, zero), h);
-        /* Grants per input: byte i of G = the outputs that granted input i. */
-        P = _mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8));
-        G = sa__transpose8x2(P);
-        /* Accept. */
-        q1 = _mm_sub_epi8(G, _mm_and_si128(_mm_srli_epi16(G, 1), m5));
-        q2 = _mm_add_epi8(_mm_and_si128(q1, m3), _mm_and_si128(_mm_srli_epi16(q1, 2), m3));
-        c8 = _mm_and_si128(_mm_add_epi8(q2, _mm_srli_epi16(q2, 4)), m0f);
-        nb = (n + 3) >> 2;
-        u0 = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
-        u1 = nb > 2 ? _mm_set_epi64x(nb > 3 ? (long long)sa__rng_at(s, 3) : 0, (long long)sa__rng_at(s, 2)) : zero;
-        {
-            __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
-            __m128i r0 = _mm_cmpeq_epi16(_mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)), zero);
-            __m128i r1 = _mm_cmpeq_epi16(_mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)), zero);
-            k0 = _mm_mulhi_epu16(u0, c0);
-            k1 = _mm_mulhi_epu16(u1, c1);
-            next = (uint64_t)nb;
-            if (_mm_movemask_epi8(_mm_and_si128(r0, r1)) != 0xFFFF) {
-                sa__pim_draws d;
-                sa__pim_draws_start(&d, s, n);
-                k0 = sa__pim_fix16(u0, c0, k0, n, &d, 0);
-                k1 = sa__pim_fix16(u1, c1, k1, n, &d, 8);
-                next = d.next;
-            }
-            s += next * 0x9E3779B97F4A7C15ull;
-        }
-        k8 = _mm_packus_epi16(k0, k1);
-        L = _mm_and_si128(q2, m0f);
-        tk = _mm_cmpgt_epi8(L, k8);
-        k8 = _mm_sub_epi8(k8, _mm_andnot_si128(tk, L));
-        q1 = sa__sel128(tk, q1, _mm_and_si128(_mm_srli_epi16(q1, 4), m0f));
-        x = sa__sel128(tk, G, _mm_and_si128(_mm_srli_epi16(G, 4), m0f));
-        pos8 = _mm_andnot_si128(tk, _mm_set1_epi8(4));
-        h8 = sa__sel128(tk, _mm_set1_epi8(1), _mm_set1_epi8(0x10));
-        L = _mm_and_si128(q1, _mm_set1_epi8(3));
-        tk = _mm_cmpgt_epi8(L, k8);
-        k8 = _mm_sub_epi8(k8, _mm_andnot_si128(tk, L));
-        x = sa__sel128(tk, x, _mm_srli_epi16(x, 2));
-        pos8 = _mm_add_epi8(pos8, _mm_andnot_si128(tk, _mm_set1_epi8(2)));
-        h8 = sa__sel128(tk, h8, _mm_slli_epi16(h8, 2));
-        tk = _mm_cmpgt_epi8(_mm_and_si128(x, _mm_set1_epi8(1)), k8);
-        pos8 = _mm_add_epi8(pos8, _mm_andnot_si128(tk, _mm_set1_epi8(1)));
-        h8 = sa__sel128(tk, h8, _mm_add_epi8(h8, h8));
-        /* The matches of this iteration. */
-        nz = _mm_cmpeq_epi8(c8, zero);
-        outof = sa__sel128(nz, outof, pos8);
-        /* the accepted outputs: distinct one-hot bytes, so their OR is their sum */
-        acc = _mm_sad_epu8(_mm_andnot_si128(nz, h8), zero);
-        acc = _mm_add_epi64(acc, _mm_shuffle_epi32(acc, 0x4E));
-        {
-            __m128i nm = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
-            nm = _mm_cmpeq_epi16(_mm_and_si128(nm, lanebit), lanebit);
-            inof = sa__sel128(nm, gpos, inof);
-            outs |= (uint64_t)(_mm_cvtsi128_si32(acc) & 0xFF);
-        }
-        ins = ~_mm_movemask_epi8(nz) & 0xFFFF;
-        free_in &= ~(uint64_t)ins;
-    }
-    a->rng.state = s;
-    _mm_storeu_si128((__m128i *)(void *)mt->output_of, outof);
-    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(inof, ones));
-    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
-        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
-        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
-    }
-    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
-    mt->inputs = sa__low_mask(n) & ~free_in;
-    mt->outputs = outs;
-    mt->size = sa__bits(mt->inputs);
-    return mt->size;
-}
-
-/* ---- PIM1 at 16 x 7 (the Alpha 21364's size) ---- */
+/* ---- PIM's 16 x 8 lanes: helpers of sa__pim_sse2_small and
+ * sa__pim1_16x7_sse2 ---- */
 
 /* A vector constant hidden from the optimiser (GCC and clang), so that a
  * multiply by it stays one pmullw instead of a chain of shifts and adds. */
@@ -4841,6 +4680,126 @@ SA_API __m128i sa__pim_cols16x7_sse2(__m128i rows) {
     c = _mm_insert_epi16(c, c5, 5);
     return _mm_insert_epi16(c, c6, 6);
 }
+
+/* PIM without read-port pairing for n <= 16 inputs and m <= 8 outputs, all
+ * outputs at once: grant in 16-bit lanes (one per output, the column of its
+ * requesters), accept in byte lanes (one per input, its grants).  The k-th
+ * candidate of a lane is found by descending its population-count tree
+ * (byte, nibble, pair, bit: sa__pim_kth16_sse2, sa__pim_kth8_sse2).  Same
+ * decisions and draws as sa__pim_general.  Fills mt completely. */
+SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    const __m128i lanebit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+    int n = a->num_inputs, m = a->num_outputs, it, i, rotary;
+    uint64_t s = a->rng.state, free_in = sa__low_mask(n), outs = 0;
+    __m128i rows, t, cols, net16, outof = ones, inof = ones;
+    if (n == 16) {
+        const uint64_t *c = a->connect;
+        __m128i v0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 0)), _mm_loadu_si128((const __m128i *)(const void *)(c + 0)));
+        __m128i v1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2)), _mm_loadu_si128((const __m128i *)(const void *)(c + 2)));
+        __m128i v2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 4)), _mm_loadu_si128((const __m128i *)(const void *)(c + 4)));
+        __m128i v3 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 6)), _mm_loadu_si128((const __m128i *)(const void *)(c + 6)));
+        __m128i v4 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 8)), _mm_loadu_si128((const __m128i *)(const void *)(c + 8)));
+        __m128i v5 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 10)), _mm_loadu_si128((const __m128i *)(const void *)(c + 10)));
+        __m128i v6 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 12)), _mm_loadu_si128((const __m128i *)(const void *)(c + 12)));
+        __m128i v7 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 14)), _mm_loadu_si128((const __m128i *)(const void *)(c + 14)));
+        /* rows are below 256: (r, 0) 32-bit pairs pack down to bytes */
+        __m128i b0 = _mm_packs_epi32(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+        __m128i b1 = _mm_packs_epi32(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+        rows = _mm_packus_epi16(b0, b1);
+    } else {
+        uint64_t w[2] = { 0, 0 };
+        for (i = 0; i < n; i++) w[i >> 3] |= (req[i] & a->connect[i]) << (8 * (i & 7));
+        rows = _mm_set_epi64x((long long)w[1], (long long)w[0]);
+    }
+    /* Columns: 8 x 8 transposes of inputs 0-7 and 8-15, then lane j =
+     * column j (inputs 0-7 in its low byte). */
+    t = sa__transpose8x2(rows);
+    cols = _mm_unpacklo_epi8(t, _mm_unpackhi_epi64(t, t));
+    net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs : 0));
+    rotary = a->rotary && a->network_inputs;
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        __m128i x, lp, p2, p4, cnt, u, k, lo, h, gpos, P, G, q2, c8, u0, u1, k0, k1, nz, acc, pos8, h8;
+        uint64_t next;
+        int nb = (m + 3) >> 2, ins;
+        /* Grant. */
+        x = it == 0 ? cols : _mm_and_si128(_mm_and_si128(cols, _mm_set1_epi16((short)free_in)), _mm_cmpeq_epi16(inof, ones));
+        if (rotary) {
+            __m128i nn = _mm_and_si128(x, net16);
+            x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
+        }
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(x, zero)) == 0xFFFF) break;
+        p4 = sa__pim_tree_sse2(x, &lp, &p2);
+        cnt = _mm_srli_epi16(_mm_mullo_epi16(p4, _mm_set1_epi16(0x0101)), 8);
+        u = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        k = _mm_mulhi_epu16(u, cnt);
+        lo = _mm_mullo_epi16(u, cnt);
+        next = (uint64_t)nb;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(cnt, lo), zero)) != 0xFFFF) {
+            sa__pim_draws d;
+            sa__pim_draws_start(&d, s, m);
+            k = sa__pim_fix16(u, cnt, k, m, &d, 0);
+            next = d.next;
+        }
+        s += next * 0x9E3779B97F4A7C15ull;
+        /* k-th set bit of each lane, and its one-hot mask h (0 where no
+         * candidate). */
+        h = sa__pim_kth16_sse2(x, lp, p2, p4, k, &gpos);
+        /* Grants per input: byte i of G = the outputs that granted input i. */
+        P = _mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8));
+        G = sa__transpose8x2(P);
+        /* Accept. */
+        c8 = sa__pim_tree_sse2(G, &lp, &q2);
+        nb = (n + 3) >> 2;
+        u0 = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        u1 = nb > 2 ? _mm_set_epi64x(nb > 3 ? (long long)sa__rng_at(s, 3) : 0, (long long)sa__rng_at(s, 2)) : zero;
+        {
+            __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
+            __m128i r0 = _mm_cmpeq_epi16(_mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)), zero);
+            __m128i r1 = _mm_cmpeq_epi16(_mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)), zero);
+            k0 = _mm_mulhi_epu16(u0, c0);
+            k1 = _mm_mulhi_epu16(u1, c1);
+            next = (uint64_t)nb;
+            if (_mm_movemask_epi8(_mm_and_si128(r0, r1)) != 0xFFFF) {
+                sa__pim_draws d;
+                sa__pim_draws_start(&d, s, n);
+                k0 = sa__pim_fix16(u0, c0, k0, n, &d, 0);
+                k1 = sa__pim_fix16(u1, c1, k1, n, &d, 8);
+                next = d.next;
+            }
+            s += next * 0x9E3779B97F4A7C15ull;
+        }
+        h8 = sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), &pos8);
+        /* The matches of this iteration. */
+        nz = _mm_cmpeq_epi8(c8, zero);
+        outof = sa__sel128(nz, outof, pos8);
+        /* the accepted outputs: distinct one-hot bytes, so their OR is their sum */
+        acc = _mm_sad_epu8(_mm_andnot_si128(nz, h8), zero);
+        acc = _mm_add_epi64(acc, _mm_shuffle_epi32(acc, 0x4E));
+        {
+            __m128i nm = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+            nm = _mm_cmpeq_epi16(_mm_and_si128(nm, lanebit), lanebit);
+            inof = sa__sel128(nm, gpos, inof);
+            outs |= (uint64_t)(_mm_cvtsi128_si32(acc) & 0xFF);
+        }
+        ins = ~_mm_movemask_epi8(nz) & 0xFFFF;
+        free_in &= ~(uint64_t)ins;
+    }
+    a->rng.state = s;
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, outof);
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(inof, ones));
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = sa__low_mask(n) & ~free_in;
+    mt->outputs = outs;
+    mt->size = sa__bits(mt->inputs);
+    return mt->size;
+}
+
+/* ---- PIM1 at 16 x 7 (the Alpha 21364's size) ---- */
 
 /* PIM1 (one iteration, no read-port pairing) at exactly 16 inputs and 7
  * outputs, straight-line: the rows packed to bytes and ANDed with
