@@ -168,7 +168,7 @@ static int pim16_rejects(uint64_t s, int skip, int first, int lanes, uint32_t ca
 static long pim16_forced(const uint64_t *req, int skip, int first, int lanes, uint32_t cands, int want,
                          long max_seeds) {
     static tpim_cfg c;
-    uint64_t seed = 5, s;
+    uint64_t seed = 5, s = 0;
     long q, bad = 0;
     sa_alloc al;
     tpim_stream st;
