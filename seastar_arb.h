@@ -4574,14 +4574,6 @@ SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__p
 /* ---- PIM's 16 x 8 lanes: helpers of sa__pim_sse2_small and
  * sa__pim1_16x7_sse2 ---- */
 
-/* A vector constant hidden from the optimiser (GCC and clang), so that a
- * multiply by it stays one pmullw instead of a chain of shifts and adds. */
-#if defined(__GNUC__) || defined(__clang__)
-#define SA__OPAQUE128(v) __asm__("" : "+x"(v))
-#else
-#define SA__OPAQUE128(v) ((void)0)
-#endif
-
 /* Population-count tree of x's lanes, valid for 16-bit and for byte lanes
  * (no field carries into the next): *lp = the counts of the lower bit
  * pair of each nibble (2-bit fields at bits 0-1 of each nibble, the rest
@@ -4606,8 +4598,7 @@ SA_API __m128i sa__pim_tree_sse2(__m128i x, __m128i *lp, __m128i *p2) {
  * lowest (k = 0) or the highest (k = 1) of the window's at most two bits. */
 SA_API __m128i sa__pim_kth16_sse2(__m128i x, __m128i lp, __m128i p2, __m128i p4, __m128i k, __m128i *pos) {
     const __m128i zero = _mm_setzero_si128();
-    __m128i L, tk, keep, ps, w, h, c1111 = _mm_set1_epi16(0x1111);
-    SA__OPAQUE128(c1111);
+    __m128i L, tk, keep, ps, w, h;
     L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
     tk = _mm_cmpgt_epi16(L, k); /* in the low byte */
     k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
@@ -4619,7 +4610,7 @@ SA_API __m128i sa__pim_kth16_sse2(__m128i x, __m128i lp, __m128i p2, __m128i p4,
     k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
     keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xF0F0)));
     ps = _mm_add_epi16(ps, _mm_andnot_si128(tk, _mm_set1_epi16(4)));
-    L = _mm_srli_epi16(_mm_mullo_epi16(_mm_and_si128(lp, keep), c1111), 12);
+    L = _mm_srli_epi16(_mm_mullo_epi16(_mm_and_si128(lp, keep), _mm_set1_epi16(0x1111)), 12);
     tk = _mm_cmpgt_epi16(L, k);
     k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
     keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xCCCC)));
@@ -4656,29 +4647,24 @@ SA_API __m128i sa__pim_kth8_sse2(__m128i x, __m128i lp, __m128i q2, __m128i k, _
 /* The columns of a 16 x 7 bit matrix held as 16 bytes (byte i = row i,
  * bit 7 ignored): 16-bit lane j = column j (bit i = bit j of row i) for j
  * < 7, lane 7 = 0.  Each doubling of the bytes brings the next column to
- * their top bits, which pmovmskb gathers. */
+ * their top bits, which pmovmskb gathers; the seven masks are joined in two
+ * 64-bit words (a chain of pinsrw would be longer). */
 SA_API __m128i sa__pim_cols16x7_sse2(__m128i rows) {
-    __m128i t = _mm_add_epi8(rows, rows), c;
-    int c6 = _mm_movemask_epi8(t), c5, c4, c3, c2, c1, c0;
+    __m128i t = _mm_add_epi8(rows, rows);
+    uint64_t c6 = (uint64_t)_mm_movemask_epi8(t), c5, c4, c3, c2, c1, c0;
     t = _mm_add_epi8(t, t);
-    c5 = _mm_movemask_epi8(t);
+    c5 = (uint64_t)_mm_movemask_epi8(t);
     t = _mm_add_epi8(t, t);
-    c4 = _mm_movemask_epi8(t);
+    c4 = (uint64_t)_mm_movemask_epi8(t);
     t = _mm_add_epi8(t, t);
-    c3 = _mm_movemask_epi8(t);
+    c3 = (uint64_t)_mm_movemask_epi8(t);
     t = _mm_add_epi8(t, t);
-    c2 = _mm_movemask_epi8(t);
+    c2 = (uint64_t)_mm_movemask_epi8(t);
     t = _mm_add_epi8(t, t);
-    c1 = _mm_movemask_epi8(t);
+    c1 = (uint64_t)_mm_movemask_epi8(t);
     t = _mm_add_epi8(t, t);
-    c0 = _mm_movemask_epi8(t);
-    c = _mm_cvtsi32_si128(c0);
-    c = _mm_insert_epi16(c, c1, 1);
-    c = _mm_insert_epi16(c, c2, 2);
-    c = _mm_insert_epi16(c, c3, 3);
-    c = _mm_insert_epi16(c, c4, 4);
-    c = _mm_insert_epi16(c, c5, 5);
-    return _mm_insert_epi16(c, c6, 6);
+    c0 = (uint64_t)_mm_movemask_epi8(t);
+    return _mm_set_epi64x((long long)(c4 | c5 << 16 | c6 << 32), (long long)(c0 | c1 << 16 | (c2 | c3 << 16) << 32));
 }
 
 /* PIM without read-port pairing for n <= 16 inputs and m <= 8 outputs, all
