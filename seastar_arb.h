@@ -4785,7 +4785,62 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     return mt->size;
 }
 
-/* ---- PIM1 at 16 x 7 (the Alpha 21364's size) ---- */
+/* ---- PIM1 up to 16 x 8 (the Alpha 21364's 16 x 7 first) ---- */
+
+/* PIM1's accept on the grants G with the block draws u0 (inputs 0-7) and
+ * u1 (8-15): each input's accepted output, one-hot (0: none), *pos8 its
+ * position (anything where none); *rej gets the lanes whose draw may be
+ * rejected ORed in. */
+SA_API __m128i sa__pim1_accept_sse2(__m128i G, __m128i u0, __m128i u1, __m128i *rej, __m128i *pos8) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i lp, q2, c8 = sa__pim_tree_sse2(G, &lp, &q2);
+    __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
+    __m128i k0 = _mm_mulhi_epu16(u0, c0), k1 = _mm_mulhi_epu16(u1, c1);
+    *rej = _mm_or_si128(*rej, _mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)));
+    *rej = _mm_or_si128(*rej, _mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)));
+    return sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), pos8);
+}
+
+/* Write PIM1's matching from each input's accepted output h8 (one-hot, 0:
+ * none) at position pos8 and each output's granted input gpos; m8: there
+ * may be an output 7.  The accepted outputs' OR is their sum, and a count
+ * of the accepted inputs rides above it (above bit 7 when there is no
+ * output 7).  Returns the size. */
+SA_API int sa__pim1_write_sse2(sa_match *mt, __m128i h8, __m128i pos8, __m128i gpos, int m8) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    __m128i nz = _mm_cmpeq_epi8(h8, zero), acc;
+    int i, v, sh = m8 ? 8 : 7;
+    if (m8)
+        acc = _mm_add_epi64(_mm_sad_epu8(h8, zero),
+                            _mm_slli_epi64(_mm_sad_epu8(_mm_andnot_si128(nz, _mm_set1_epi8(1)), zero), 8));
+    else
+        acc = _mm_sad_epu8(_mm_or_si128(h8, _mm_andnot_si128(nz, _mm_set1_epi8((char)0x80))), zero);
+    acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
+    v = _mm_cvtsi128_si32(acc);
+    acc = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+    acc = _mm_cmpeq_epi16(_mm_and_si128(acc, _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, (short)(m8 ? 128 : 0))), zero);
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(pos8, nz));
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(gpos, acc), ones));
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = (uint64_t)(_mm_movemask_epi8(nz) ^ 0xFFFF);
+    mt->outputs = (uint64_t)(v & ((1 << sh) - 1));
+    mt->size = v >> sh;
+    return mt->size;
+}
+
+/* The Rotary Rule on columns x: where a column has network candidates,
+ * only those. */
+SA_API __m128i sa__pim1_rotary_sse2(const sa_alloc *a, __m128i x) {
+    if (a->rotary && a->network_inputs) {
+        __m128i nn = _mm_and_si128(x, _mm_set1_epi16((short)a->network_inputs));
+        x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, _mm_setzero_si128())));
+    }
+    return x;
+}
 
 /* PIM1 (one iteration, no read-port pairing) at exactly 16 inputs and 7
  * outputs, straight-line: the rows packed to bytes and ANDed with
@@ -4798,10 +4853,8 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
  * does the allocation.  Same decisions and draws as sa__pim_general.
  * Fills mt. */
 SA_API int sa__pim1_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
-    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
     uint64_t s = a->rng.state;
-    __m128i rows, x, lp, p2, p4, cnt, u, k, rej, gpos, h, G, q2, c8, c0, c1, u0, u1, k0, k1, pos8, h8, nz, acc;
-    int i, v;
+    __m128i rows, x, u, lp, p2, p4, cnt, h, rej, gpos, G, pos8, h8;
     {
         /* rows are below 128 (sa_allocate's precondition): (r, 0) 32-bit
          * pairs pack down to bytes */
@@ -4811,56 +4864,56 @@ SA_API int sa__pim1_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #undef SA__R
         rows = _mm_and_si128(_mm_packus_epi16(b0, b1), _mm_loadu_si128((const __m128i *)(const void *)a->spaa_connect));
     }
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, zero)) == 0xFFFF) {
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
         sa__match_clear(mt); /* no requests: the state does not move */
         return 0;
     }
-    x = sa__pim_cols16x7_sse2(rows);
-    if (a->rotary && a->network_inputs) {
-        __m128i nn = _mm_and_si128(x, _mm_set1_epi16((short)a->network_inputs));
-        x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
-    }
-    /* Grant: the block is generator outputs 0 and 1. */
+    x = sa__pim1_rotary_sse2(a, sa__pim_cols16x7_sse2(rows));
+    /* grant: generator outputs 0 and 1; accept: 2 to 5 */
+    u = _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0));
+    /* the grant: the k-th candidate of each output, then per input the
+     * outputs that granted it (byte i of G) */
     p4 = sa__pim_tree_sse2(x, &lp, &p2);
     cnt = _mm_srli_epi16(_mm_mullo_epi16(p4, _mm_set1_epi16(0x0101)), 8);
-    u = _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0));
-    k = _mm_mulhi_epu16(u, cnt);
     rej = _mm_subs_epu16(cnt, _mm_mullo_epi16(u, cnt)); /* nonzero: maybe rejected */
-    h = sa__pim_kth16_sse2(x, lp, p2, p4, k, &gpos);
-    /* Accept (outputs 2-5): byte i of G = the outputs that granted input i. */
+    h = sa__pim_kth16_sse2(x, lp, p2, p4, _mm_mulhi_epu16(u, cnt), &gpos);
     G = sa__transpose8x2(_mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8)));
-    c8 = sa__pim_tree_sse2(G, &lp, &q2);
-    c0 = _mm_unpacklo_epi8(c8, zero);
-    c1 = _mm_unpackhi_epi8(c8, zero);
-    u0 = _mm_set_epi64x((long long)sa__rng_at(s, 3), (long long)sa__rng_at(s, 2));
-    u1 = _mm_set_epi64x((long long)sa__rng_at(s, 5), (long long)sa__rng_at(s, 4));
-    k0 = _mm_mulhi_epu16(u0, c0);
-    k1 = _mm_mulhi_epu16(u1, c1);
-    rej = _mm_or_si128(rej, _mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)));
-    rej = _mm_or_si128(rej, _mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)));
-    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, zero)) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
+    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(s, 3), (long long)sa__rng_at(s, 2)),
+                              _mm_set_epi64x((long long)sa__rng_at(s, 5), (long long)sa__rng_at(s, 4)), &rej, &pos8);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
     a->rng.state = s + 6 * 0x9E3779B97F4A7C15ull;
-    h8 = sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), &pos8);
-    /* The matching: h8 = the accepted output of each input, one-hot (0:
-     * none).  Their OR is their sum; 128 more per accepted input counts
-     * them. */
-    nz = _mm_cmpeq_epi8(h8, zero);
-    acc = _mm_sad_epu8(_mm_or_si128(h8, _mm_andnot_si128(nz, _mm_set1_epi8((char)0x80))), zero);
-    acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
-    v = _mm_cvtsi128_si32(acc);
-    acc = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
-    acc = _mm_cmpeq_epi16(_mm_and_si128(acc, _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 0)), zero);
-    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(pos8, nz));
-    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(gpos, acc), ones));
-    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
-        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
-        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    return sa__pim1_write_sse2(mt, h8, pos8, gpos, 0);
+}
+
+/* sa__pim1_16x7_sse2 for any n <= 16 and m <= 8: the grant block is
+ * ceil(m/4) generator outputs, the accept block the next ceil(n/4) (the
+ * draws of lanes beyond m or n are computed but, those lanes having no
+ * candidate, not used). */
+SA_API int sa__pim1_16x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const uint64_t gamma = 0x9E3779B97F4A7C15ull;
+    int n = a->num_inputs, m = a->num_outputs;
+    uint64_t s = a->rng.state, sa = s + (uint64_t)((m + 3) >> 2) * gamma;
+    __m128i rows = sa__req_bytes16(a, req), x, u, lp, p2, p4, cnt, h, rej, gpos, G, pos8, h8;
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
+        sa__match_clear(mt);
+        return 0;
     }
-    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
-    mt->inputs = (uint64_t)(_mm_movemask_epi8(nz) ^ 0xFFFF);
-    mt->outputs = (uint64_t)(v & 127);
-    mt->size = v >> 7;
-    return mt->size;
+    x = sa__pim_cols16x7_sse2(rows);
+    if (m == 8) x = _mm_insert_epi16(x, _mm_movemask_epi8(rows), 7);
+    x = sa__pim1_rotary_sse2(a, x);
+    u = _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0));
+    /* the grant: the k-th candidate of each output, then per input the
+     * outputs that granted it (byte i of G) */
+    p4 = sa__pim_tree_sse2(x, &lp, &p2);
+    cnt = _mm_srli_epi16(_mm_mullo_epi16(p4, _mm_set1_epi16(0x0101)), 8);
+    rej = _mm_subs_epu16(cnt, _mm_mullo_epi16(u, cnt)); /* nonzero: maybe rejected */
+    h = sa__pim_kth16_sse2(x, lp, p2, p4, _mm_mulhi_epu16(u, cnt), &gpos);
+    G = sa__transpose8x2(_mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8)));
+    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(sa, 1), (long long)sa__rng_at(sa, 0)),
+                              _mm_set_epi64x((long long)sa__rng_at(sa, 3), (long long)sa__rng_at(sa, 2)), &rej, &pos8);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
+    a->rng.state = sa + (uint64_t)((n + 3) >> 2) * gamma;
+    return sa__pim1_write_sse2(mt, h8, pos8, gpos, m == 8);
 }
 #endif
 #endif /* SA_SIMD_SSE2 */
@@ -5322,7 +5375,8 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     sa__assert_requests(a, req);
 #if SA_ALLOC_MAX >= 16
     if (a->num_inputs == 16 && a->num_outputs == 7 && a->iterations == 1) return sa__pim1_16x7_sse2(a, req, mt);
-    if (a->num_inputs <= 16 && a->num_outputs <= 8) return sa__pim_sse2_small(a, req, mt);
+    if (a->num_inputs <= 16 && a->num_outputs <= 8)
+        return a->iterations == 1 ? sa__pim1_16x8_sse2(a, req, mt) : sa__pim_sse2_small(a, req, mt);
 #endif
     sa__match_clear(mt);
     {

@@ -32,37 +32,42 @@ static int pim16_kth(uint64_t x, int k) {
     return -1;
 }
 
-/* An allocator and the reference's view of it at 16 x 7: iterations,
+/* An allocator and the reference's view of it at n x m: iterations,
  * Rotary Rule with random network inputs, random unconnected cells (or
  * the 21364's connection matrix and network inputs).  Returns 1 if the
  * set-up fails. */
-static int pim16_setup(sa_alloc *al, tpim_cfg *c, int iterations, int rotary, int conn_kind, uint64_t *seed) {
+static int pim16_setup_nm(sa_alloc *al, tpim_cfg *c, int n, int m, int iterations, int rotary, int conn_kind,
+                          uint64_t *seed) {
     sa_alloc_desc d;
     int i, j;
     memset(c, 0, sizeof *c);
-    if (conn_kind == 2) {
+    if (conn_kind == 2 && n == 16 && m == 7) {
         sa_alloc_desc_21364(&d, SA_ALLOC_PIM, rotary);
     } else {
         memset(&d, 0, sizeof d);
         d.kind = SA_ALLOC_PIM;
-        d.num_inputs = 16;
-        d.num_outputs = 7;
+        d.num_inputs = n;
+        d.num_outputs = m;
         d.rotary = rotary;
-        d.network_inputs = st_rand(seed) & 0xFFFF;
-        if (conn_kind == 1)
-            for (i = 0; i < 16; i++) d.no_connect[i] = st_rand(seed) & st_rand(seed) & 0x7F;
+        d.network_inputs = st_rand(seed) & sa__low_mask(n);
+        if (conn_kind >= 1)
+            for (i = 0; i < n; i++) d.no_connect[i] = st_rand(seed) & st_rand(seed) & sa__low_mask(m);
     }
     d.iterations = iterations;
     d.seed = st_rand(seed);
-    c->n = 16;
-    c->m = 7;
+    c->n = n;
+    c->m = m;
     c->iterations = iterations;
     c->rotary = d.rotary;
-    for (i = 0; i < 16; i++) {
+    for (i = 0; i < n; i++) {
         c->net[i] = d.rotary ? (int)((d.network_inputs >> i) & 1u) : 0;
-        for (j = 0; j < 7; j++) c->conn[i][j] = !((d.no_connect[i] >> j) & 1u);
+        for (j = 0; j < m; j++) c->conn[i][j] = !((d.no_connect[i] >> j) & 1u);
     }
     return sa_alloc_init(al, &d) == SA_OK ? 0 : 1;
+}
+
+static int pim16_setup(sa_alloc *al, tpim_cfg *c, int iterations, int rotary, int conn_kind, uint64_t *seed) {
+    return pim16_setup_nm(al, c, 16, 7, iterations, rotary, conn_kind, seed);
 }
 
 /* One allocation of the library and of the reference (whose stream must
@@ -75,13 +80,13 @@ static long pim16_step(sa_alloc *al, const tpim_cfg *c, tpim_stream *st, const u
     sa_allocate(al, req, NULL, NULL, &mt);
     size = tpim_allocate(c, st, req, NULL, out_of, in_of);
     bad += size != mt.size || st->rng.state != al->rng.state;
-    for (i = 0; i < 16; i++)
+    for (i = 0; i < c->n; i++)
         bad += out_of[i] != mt.output_of[i] || ((mt.inputs >> i) & 1u) != (uint64_t)(out_of[i] >= 0);
-    for (j = 0; j < 7; j++)
+    for (j = 0; j < c->m; j++)
         bad += in_of[j] != mt.input_of[j] || ((mt.outputs >> j) & 1u) != (uint64_t)(in_of[j] >= 0);
-    for (i = 16; i < SA_ALLOC_MAX; i++) bad += mt.output_of[i] != -1;
-    for (j = 7; j < SA_ALLOC_MAX; j++) bad += mt.input_of[j] != -1;
-    bad += (mt.inputs >> 16) != 0 || (mt.outputs >> 7) != 0;
+    for (i = c->n; i < SA_ALLOC_MAX; i++) bad += mt.output_of[i] != -1;
+    for (j = c->m; j < SA_ALLOC_MAX; j++) bad += mt.input_of[j] != -1;
+    bad += (mt.inputs & ~sa__low_mask(c->n)) != 0 || (mt.outputs & ~sa__low_mask(c->m)) != 0;
     return bad;
 }
 
@@ -116,6 +121,30 @@ ST_TEST(alloc_pim16_matches_reference) {
     long rej = 0;
     ST_EQ(0, pim16_random(ST_LONG ? 600 : 60, ST_LONG ? 2000 : 250, &rej));
     ST_CHECKF(!ST_LONG || rej > 0, "rejections seen: %ld", rej);
+}
+
+/* PIM1 at every other size up to 16 x 8 (sa__pim1_16x8_sse2: fewer
+ * block outputs, an output 7, inputs beyond n) against the reference. */
+ST_TEST(alloc_pim16_small_sizes_match_reference) {
+    static tpim_cfg c;
+    uint64_t seed = 0x16080001;
+    long a, bad = 0;
+    for (a = 0; a < (ST_LONG ? 2000 : 300); a++) {
+        sa_alloc al;
+        tpim_stream st;
+        int t, i, n = 1 + (int)(a % 16), m = 1 + (int)((a / 16) % 8);
+        bad += pim16_setup_nm(&al, &c, n, m, 1, (int)st_rand_below(&seed, 2), (int)st_rand_below(&seed, 2), &seed);
+        st.rng = al.rng;
+        st.left = 0;
+        st.rejections = 0;
+        for (t = 0; t < 40; t++) {
+            uint64_t req[16];
+            int dens = (int)st_rand_below(&seed, 4);
+            for (i = 0; i < n; i++) req[i] = t % 13 == 12 ? 0 : ta_rand_request_row(&seed, dens, m);
+            bad += pim16_step(&al, &c, &st, req);
+        }
+    }
+    ST_EQ(0, bad);
 }
 
 /* The same allocations through sa__pim_general (from a copy of the
@@ -304,6 +333,87 @@ ST_TEST(alloc_pim16_columns_match_brute_force) {
             for (i = 0; i < 16; i++) want |= j < 7 ? ((rows[i] >> j) & 1u) << i : 0;
             ST_EQ(want, cols[j]);
         }
+    }
+}
+/* The accept helper: per input, the count of its grants, Lemire's index
+ * from its draw (k = high half of u c), the k-th grant; the rejection flag
+ * is set wherever the low half of u c is below c. */
+ST_TEST(alloc_pim16_accept_matches_brute_force) {
+    uint64_t seed = 0x1607d;
+    int t, i;
+    for (t = 0; t < 3000; t++) {
+        uint8_t g[16], h8[16], pos8[16];
+        uint16_t u[16], rj[8];
+        __m128i rej = _mm_setzero_si128(), vpos, vh;
+        int flagged = 0, want_flag = 0;
+        for (i = 0; i < 16; i++) {
+            g[i] = (uint8_t)(st_rand(&seed) & st_rand(&seed));
+            u[i] = (uint16_t)st_rand(&seed);
+            if (t % 7 == 0) u[i] = (uint16_t)(u[i] & 0xF); /* low draws: flagged lanes */
+        }
+        vh = sa__pim1_accept_sse2(_mm_loadu_si128((const __m128i *)(const void *)g),
+                                  _mm_loadu_si128((const __m128i *)(const void *)u),
+                                  _mm_loadu_si128((const __m128i *)(const void *)(u + 8)), &rej, &vpos);
+        _mm_storeu_si128((__m128i *)(void *)h8, vh);
+        _mm_storeu_si128((__m128i *)(void *)pos8, vpos);
+        _mm_storeu_si128((__m128i *)(void *)rj, rej);
+        for (i = 0; i < 8; i++) flagged |= rj[i] != 0;
+        for (i = 0; i < 16; i++) {
+            uint32_t c = (uint32_t)pim16_count(g[i]), k = ((uint32_t)u[i] * c) >> 16;
+            want_flag |= (((uint32_t)u[i] * c) & 0xFFFFu) < c;
+            if (c == 0) {
+                ST_EQ(0, h8[i]);
+                continue;
+            }
+            ST_EQ(1 << pim16_kth(g[i], (int)k), h8[i]);
+            ST_EQ(pim16_kth(g[i], (int)k), pos8[i]);
+        }
+        ST_EQ(want_flag, flagged);
+    }
+}
+
+/* Writing the matching: random matchings (each input's output one-hot,
+ * distinct outputs), with and without an output 7, against the fields
+ * built one by one. */
+ST_TEST(alloc_pim16_write_matches_brute_force) {
+    uint64_t seed = 0x1607e;
+    int t, i, j;
+    for (t = 0; t < 3000; t++) {
+        int m8 = t & 1, m = m8 ? 8 : 7, size = 0;
+        int8_t out_of[16], in_of[8];
+        uint8_t h8[16], pos8[16];
+        uint16_t gpos[8];
+        uint64_t used = 0, ins = 0;
+        sa_match mt;
+        for (j = 0; j < 8; j++) {
+            in_of[j] = -1;
+            gpos[j] = (uint16_t)st_rand_below(&seed, 16); /* granted input: any, used only if accepted */
+        }
+        for (i = 0; i < 16; i++) {
+            out_of[i] = -1;
+            h8[i] = 0;
+            pos8[i] = (uint8_t)st_rand(&seed); /* anything where nothing was accepted */
+            j = (int)st_rand_below(&seed, (uint32_t)m);
+            if (st_rand_below(&seed, 3) != 0 && !((used >> j) & 1u)) {
+                used |= (uint64_t)1 << j;
+                ins |= (uint64_t)1 << i;
+                out_of[i] = (int8_t)j;
+                in_of[j] = (int8_t)i;
+                h8[i] = (uint8_t)(1u << j);
+                pos8[i] = (uint8_t)j;
+                gpos[j] = (uint16_t)i;
+                size++;
+            }
+        }
+        memset(&mt, 0x5A, sizeof mt);
+        ST_EQ(size, sa__pim1_write_sse2(&mt, _mm_loadu_si128((const __m128i *)(const void *)h8),
+                                        _mm_loadu_si128((const __m128i *)(const void *)pos8),
+                                        _mm_loadu_si128((const __m128i *)(const void *)gpos), m8));
+        ST_EQ(size, mt.size);
+        ST_EQ_U64(ins, mt.inputs);
+        ST_EQ_U64(used, mt.outputs);
+        for (i = 0; i < SA_ALLOC_MAX; i++) ST_EQ(i < 16 ? out_of[i] : -1, mt.output_of[i]);
+        for (j = 0; j < SA_ALLOC_MAX; j++) ST_EQ(j < 8 ? in_of[j] : -1, mt.input_of[j]);
     }
 }
 #endif
