@@ -1,12 +1,14 @@
-/* test_alloc_pim16.c - PIM1's straight-line path at 16 x 7 (the Alpha
- * 21364's size, sa__pim1_16x7_sse2): its helpers (population-count tree,
- * k-th set bit of 16-bit and of byte lanes, the 16 x 7 column transpose)
- * against brute force, exhaustively where the domain is small; whole
- * allocations against the literal reference of the draw protocol
- * (alloc_pim_ref.h) and against sa__pim_general, with and without the
- * Rotary Rule, with unconnected cells (random and the 21364's), and with
- * Lemire rejections forced in the grant and in the accept stage (the path
- * hands those allocations to sa__pim_sse2_small). */
+/* test_alloc_pim16.c - PIM1's straight-line paths up to 16 x 8
+ * (sa__pim1_16x7_sse2 at the Alpha 21364's 16 x 7, sa__pim1_16x8_sse2 at
+ * the other sizes): their helpers (population-count tree, k-th set bit of
+ * 16-bit and of byte lanes, the 16 x 7 column transpose, the accept, the
+ * writing of the matching) against brute force, exhaustively where the
+ * domain is small; whole allocations against the literal reference of the
+ * draw protocol (alloc_pim_ref.h) and against sa__pim_general, with and
+ * without the Rotary Rule, with unconnected cells (random and the
+ * 21364's), and with Lemire rejections forced in the grant and in the
+ * accept stage (the paths hand those allocations to sa__pim_sse2_small;
+ * test_alloc_pim.c forces them at 11 x 7 and 1 x 6 as well). */
 #include "st_test.h"
 #include "../seastar_arb.h"
 #include "alloc_test_util.h"
