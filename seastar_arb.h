@@ -2420,9 +2420,10 @@ typedef struct sa_alloc {
                                        arbiter i (0 = least recently
                                        selected; a permutation of
                                        0..num_outputs-1); other bits 0 */
-    uint64_t spaa_connect[SA__SPAA_WORDS]; /**< SPAA (and the WFA and
-                                       iSLIP 16 x 8 paths): connect[] in
-                                       the input bank's lanes */
+    uint64_t spaa_connect[SA__SPAA_WORDS]; /**< SPAA (and the WFA,
+                                       iSLIP and PIM1 16 x 8 paths):
+                                       connect[] in the input bank's
+                                       lanes */
     uint64_t spaa_out[SA__SPAA_PLANES * SA__SPAA_WORDS]; /**< SPAA output
                                        arbiters (output j over the inputs),
                                        bit-sliced the same way: lane j, bit i
