@@ -72,6 +72,7 @@ $(B)/tests.inc: $(TEST_SRC)
 # group defines, nor set SA_ASSERT).
 UNITY_alloc          := test_alloc test_alloc_fast test_alloc_pim test_alloc_props \
                         test_alloc_wfa test_alloc_wfa2 test_alloc_pim64 test_alloc_spaa16 \
+                        test_alloc_pim16 \
                         test_alloc_spaa64 test_alloc_opf \
                         test_alloc_pimc
 UNITY_alloc_portable := test_alloc_portable test_alloc_pim_portable test_alloc_spaa_portable

@@ -2420,9 +2420,10 @@ typedef struct sa_alloc {
                                        arbiter i (0 = least recently
                                        selected; a permutation of
                                        0..num_outputs-1); other bits 0 */
-    uint64_t spaa_connect[SA__SPAA_WORDS]; /**< SPAA (and the WFA and
-                                       iSLIP 16 x 8 paths): connect[] in
-                                       the input bank's lanes */
+    uint64_t spaa_connect[SA__SPAA_WORDS]; /**< SPAA (and the WFA,
+                                       iSLIP and PIM1 16 x 8 paths):
+                                       connect[] in the input bank's
+                                       lanes */
     uint64_t spaa_out[SA__SPAA_PLANES * SA__SPAA_WORDS]; /**< SPAA output
                                        arbiters (output j over the inputs),
                                        bit-sliced the same way: lane j, bit i
@@ -4610,15 +4611,110 @@ SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__p
 }
 
 #if SA_ALLOC_MAX >= 16
+/* ---- PIM's 16 x 8 lanes: helpers of sa__pim_sse2_small and
+ * sa__pim1_16x7_sse2 ---- */
+
+/* Population-count tree of x's lanes, valid for 16-bit and for byte lanes
+ * (no field carries into the next): *lp = the counts of the lower bit
+ * pair of each nibble (2-bit fields at bits 0-1 of each nibble, the rest
+ * 0), *p2 = the nibble counts, returned: the byte counts (one per byte). */
+SA_API __m128i sa__pim_tree_sse2(__m128i x, __m128i *lp, __m128i *p2) {
+    const __m128i m3 = _mm_set1_epi8(0x33);
+    __m128i a = _mm_sub_epi8(x, _mm_and_si128(_mm_srli_epi16(x, 1), _mm_set1_epi8(0x55)));
+    __m128i b = _mm_and_si128(a, m3);
+    *lp = b;
+    b = _mm_add_epi8(b, _mm_and_si128(_mm_srli_epi16(a, 2), m3));
+    *p2 = b;
+    return _mm_and_si128(_mm_add_epi8(b, _mm_srli_epi16(b, 4)), _mm_set1_epi8(0x0F));
+}
+
+/* The k-th (0-based) set bit of each 16-bit lane of x, one-hot (0 where x
+ * is 0, where k must be 0; elsewhere k is below the lane's count), and in
+ * *pos its position (anything where x is 0).  lp, p2, p4 are x's
+ * population-count tree (sa__pim_tree_sse2).  The descent (byte, nibble,
+ * pair, bit) narrows a window mask instead of shifting the lane: the count
+ * of the window's lower half is the one nonzero field of a masked tree
+ * level, which a multiply brings to the top; the last step takes the
+ * lowest (k = 0) or the highest (k = 1) of the window's at most two bits. */
+SA_API __m128i sa__pim_kth16_sse2(__m128i x, __m128i lp, __m128i p2, __m128i p4, __m128i k, __m128i *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i L, tk, keep, ps, w, h;
+    L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+    tk = _mm_cmpgt_epi16(L, k); /* in the low byte */
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_xor_si128(tk, _mm_set1_epi16((short)0xFF00));
+    ps = _mm_andnot_si128(tk, _mm_set1_epi16(8));
+    L = _mm_and_si128(_mm_and_si128(p2, _mm_set1_epi16(0x0F0F)), keep);
+    L = _mm_srli_epi16(_mm_mullo_epi16(L, _mm_set1_epi16(0x0101)), 8);
+    tk = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xF0F0)));
+    ps = _mm_add_epi16(ps, _mm_andnot_si128(tk, _mm_set1_epi16(4)));
+    L = _mm_srli_epi16(_mm_mullo_epi16(_mm_and_si128(lp, keep), _mm_set1_epi16(0x1111)), 12);
+    tk = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xCCCC)));
+    ps = _mm_add_epi16(ps, _mm_andnot_si128(tk, _mm_set1_epi16(2)));
+    w = _mm_and_si128(x, keep);
+    h = _mm_and_si128(w, _mm_xor_si128(_mm_add_epi16(w, _mm_set1_epi16(-1)), _mm_cmpeq_epi16(k, zero)));
+    *pos = _mm_sub_epi16(ps, _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x5555)), zero));
+    return h;
+}
+
+/* sa__pim_kth16_sse2 for byte lanes: lp, q2 from sa__pim_tree_sse2; the
+ * window's lower-pair count is the one nonzero nibble field of the masked
+ * lp, ORed down. */
+SA_API __m128i sa__pim_kth8_sse2(__m128i x, __m128i lp, __m128i q2, __m128i k, __m128i *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i L, tk, keep, ps, w, h;
+    L = _mm_and_si128(q2, _mm_set1_epi8(0x0F));
+    tk = _mm_cmpgt_epi8(L, k); /* in the low nibble */
+    k = _mm_sub_epi8(k, _mm_andnot_si128(tk, L));
+    keep = _mm_xor_si128(tk, _mm_set1_epi8((char)0xF0));
+    ps = _mm_andnot_si128(tk, _mm_set1_epi8(4));
+    L = _mm_and_si128(lp, keep);
+    L = _mm_and_si128(_mm_or_si128(L, _mm_srli_epi16(L, 4)), _mm_set1_epi8(0x03));
+    tk = _mm_cmpgt_epi8(L, k);
+    k = _mm_sub_epi8(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi8((char)0xCC)));
+    ps = _mm_add_epi8(ps, _mm_andnot_si128(tk, _mm_set1_epi8(2)));
+    w = _mm_and_si128(x, keep);
+    h = _mm_and_si128(w, _mm_xor_si128(_mm_add_epi8(w, _mm_set1_epi8(-1)), _mm_cmpeq_epi8(k, zero)));
+    *pos = _mm_sub_epi8(ps, _mm_cmpeq_epi8(_mm_and_si128(h, _mm_set1_epi8(0x55)), zero));
+    return h;
+}
+
+/* The columns of a 16 x 7 bit matrix held as 16 bytes (byte i = row i,
+ * bit 7 ignored): 16-bit lane j = column j (bit i = bit j of row i) for j
+ * < 7, lane 7 = 0.  Each doubling of the bytes brings the next column to
+ * their top bits, which pmovmskb gathers; the seven masks are joined in two
+ * 64-bit words (a chain of pinsrw would be longer). */
+SA_API __m128i sa__pim_cols16x7_sse2(__m128i rows) {
+    __m128i t = _mm_add_epi8(rows, rows);
+    uint64_t c6 = (uint64_t)_mm_movemask_epi8(t), c5, c4, c3, c2, c1, c0;
+    t = _mm_add_epi8(t, t);
+    c5 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c4 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c3 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c2 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c1 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c0 = (uint64_t)_mm_movemask_epi8(t);
+    return _mm_set_epi64x((long long)(c4 | c5 << 16 | c6 << 32), (long long)(c0 | c1 << 16 | (c2 | c3 << 16) << 32));
+}
+
 /* PIM without read-port pairing for n <= 16 inputs and m <= 8 outputs, all
  * outputs at once: grant in 16-bit lanes (one per output, the column of its
  * requesters), accept in byte lanes (one per input, its grants).  The k-th
  * candidate of a lane is found by descending its population-count tree
- * (byte, nibble, pair, bit) with lane-wise selects.  Same decisions and
- * draws as sa__pim_general.  Fills mt completely. */
+ * (byte, nibble, pair, bit: sa__pim_kth16_sse2, sa__pim_kth8_sse2).  Same
+ * decisions and draws as sa__pim_general.  Fills mt completely. */
 SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
-    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
     const __m128i lanebit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
     int n = a->num_inputs, m = a->num_outputs, it, i, rotary;
     uint64_t s = a->rng.state, free_in = sa__low_mask(n), outs = 0;
@@ -4649,7 +4745,7 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs : 0));
     rotary = a->rotary && a->network_inputs;
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
-        __m128i x, p1, p2, p4, cnt, u, k, lo, L, tk, h, gpos, P, G, q1, q2, c8, k8, u0, u1, k0, k1, nz, acc, pos8, h8;
+        __m128i x, lp, p2, p4, cnt, u, k, lo, h, gpos, P, G, q2, c8, u0, u1, k0, k1, nz, acc, pos8, h8;
         uint64_t next;
         int nb = (m + 3) >> 2, ins;
         /* Grant. */
@@ -4659,10 +4755,8 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
             x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
         }
         if (_mm_movemask_epi8(_mm_cmpeq_epi16(x, zero)) == 0xFFFF) break;
-        p1 = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
-        p2 = _mm_add_epi16(_mm_and_si128(p1, m3), _mm_and_si128(_mm_srli_epi16(p1, 2), m3));
-        p4 = _mm_and_si128(_mm_add_epi16(p2, _mm_srli_epi16(p2, 4)), m0f);
-        cnt = _mm_srli_epi16(_mm_add_epi16(p4, _mm_slli_epi16(p4, 8)), 8);
+        p4 = sa__pim_tree_sse2(x, &lp, &p2);
+        cnt = _mm_srli_epi16(_mm_mullo_epi16(p4, _mm_set1_epi16(0x0101)), 8);
         u = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
         k = _mm_mulhi_epu16(u, cnt);
         lo = _mm_mullo_epi16(u, cnt);
@@ -4674,39 +4768,14 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
             next = d.next;
         }
         s += next * 0x9E3779B97F4A7C15ull;
-        /* k-th set bit of each lane, and its one-hot mask h. */
-        L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
-        tk = _mm_cmpgt_epi16(L, k);
-        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
-        p2 = sa__sel128(tk, p2, _mm_srli_epi16(p2, 8));
-        p1 = sa__sel128(tk, p1, _mm_srli_epi16(p1, 8));
-        x = sa__sel128(tk, x, _mm_srli_epi16(x, 8));
-        gpos = _mm_andnot_si128(tk, _mm_set1_epi16(8));
-        h = sa__sel128(tk, _mm_set1_epi16(1), _mm_set1_epi16(0x100));
-        L = _mm_and_si128(p2, _mm_set1_epi16(0x000F));
-        tk = _mm_cmpgt_epi16(L, k);
-        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
-        p1 = sa__sel128(tk, p1, _mm_srli_epi16(p1, 4));
-        x = sa__sel128(tk, x, _mm_srli_epi16(x, 4));
-        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(4)));
-        h = sa__sel128(tk, h, _mm_slli_epi16(h, 4));
-        L = _mm_and_si128(p1, _mm_set1_epi16(3));
-        tk = _mm_cmpgt_epi16(L, k);
-        k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
-        x = sa__sel128(tk, x, _mm_srli_epi16(x, 2));
-        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(2)));
-        h = sa__sel128(tk, h, _mm_slli_epi16(h, 2));
-        tk = _mm_cmpgt_epi16(_mm_and_si128(x, _mm_set1_epi16(1)), k);
-        gpos = _mm_add_epi16(gpos, _mm_andnot_si128(tk, _mm_set1_epi16(1)));
-        h = sa__sel128(tk, h, _mm_add_epi16(h, h));
-        h = _mm_andnot_si128(_mm_cmpeq_epi16(cnt, zero), h);
+        /* k-th set bit of each lane, and its one-hot mask h (0 where no
+         * candidate). */
+        h = sa__pim_kth16_sse2(x, lp, p2, p4, k, &gpos);
         /* Grants per input: byte i of G = the outputs that granted input i. */
         P = _mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8));
         G = sa__transpose8x2(P);
         /* Accept. */
-        q1 = _mm_sub_epi8(G, _mm_and_si128(_mm_srli_epi16(G, 1), m5));
-        q2 = _mm_add_epi8(_mm_and_si128(q1, m3), _mm_and_si128(_mm_srli_epi16(q1, 2), m3));
-        c8 = _mm_and_si128(_mm_add_epi8(q2, _mm_srli_epi16(q2, 4)), m0f);
+        c8 = sa__pim_tree_sse2(G, &lp, &q2);
         nb = (n + 3) >> 2;
         u0 = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
         u1 = nb > 2 ? _mm_set_epi64x(nb > 3 ? (long long)sa__rng_at(s, 3) : 0, (long long)sa__rng_at(s, 2)) : zero;
@@ -4726,23 +4795,7 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
             }
             s += next * 0x9E3779B97F4A7C15ull;
         }
-        k8 = _mm_packus_epi16(k0, k1);
-        L = _mm_and_si128(q2, m0f);
-        tk = _mm_cmpgt_epi8(L, k8);
-        k8 = _mm_sub_epi8(k8, _mm_andnot_si128(tk, L));
-        q1 = sa__sel128(tk, q1, _mm_and_si128(_mm_srli_epi16(q1, 4), m0f));
-        x = sa__sel128(tk, G, _mm_and_si128(_mm_srli_epi16(G, 4), m0f));
-        pos8 = _mm_andnot_si128(tk, _mm_set1_epi8(4));
-        h8 = sa__sel128(tk, _mm_set1_epi8(1), _mm_set1_epi8(0x10));
-        L = _mm_and_si128(q1, _mm_set1_epi8(3));
-        tk = _mm_cmpgt_epi8(L, k8);
-        k8 = _mm_sub_epi8(k8, _mm_andnot_si128(tk, L));
-        x = sa__sel128(tk, x, _mm_srli_epi16(x, 2));
-        pos8 = _mm_add_epi8(pos8, _mm_andnot_si128(tk, _mm_set1_epi8(2)));
-        h8 = sa__sel128(tk, h8, _mm_slli_epi16(h8, 2));
-        tk = _mm_cmpgt_epi8(_mm_and_si128(x, _mm_set1_epi8(1)), k8);
-        pos8 = _mm_add_epi8(pos8, _mm_andnot_si128(tk, _mm_set1_epi8(1)));
-        h8 = sa__sel128(tk, h8, _mm_add_epi8(h8, h8));
+        h8 = sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), &pos8);
         /* The matches of this iteration. */
         nz = _mm_cmpeq_epi8(c8, zero);
         outof = sa__sel128(nz, outof, pos8);
@@ -4770,6 +4823,137 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     mt->outputs = outs;
     mt->size = sa__bits(mt->inputs);
     return mt->size;
+}
+
+/* ---- PIM1 up to 16 x 8 (the Alpha 21364's 16 x 7 first) ---- */
+
+/* PIM1's accept on the grants G with the block draws u0 (inputs 0-7) and
+ * u1 (8-15): each input's accepted output, one-hot (0: none), *pos8 its
+ * position (anything where none); *rej gets the lanes whose draw may be
+ * rejected ORed in. */
+SA_API __m128i sa__pim1_accept_sse2(__m128i G, __m128i u0, __m128i u1, __m128i *rej, __m128i *pos8) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i lp, q2, c8 = sa__pim_tree_sse2(G, &lp, &q2);
+    __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
+    __m128i k0 = _mm_mulhi_epu16(u0, c0), k1 = _mm_mulhi_epu16(u1, c1);
+    *rej = _mm_or_si128(*rej, _mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)));
+    *rej = _mm_or_si128(*rej, _mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)));
+    return sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), pos8);
+}
+
+/* Write PIM1's matching from each input's accepted output h8 (one-hot, 0:
+ * none) at position pos8 and each output's granted input gpos; m8: there
+ * may be an output 7.  The accepted outputs' OR is their sum, and a count
+ * of the accepted inputs rides above it (above bit 7 when there is no
+ * output 7).  Returns the size. */
+SA_API int sa__pim1_write_sse2(sa_match *mt, __m128i h8, __m128i pos8, __m128i gpos, int m8) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    __m128i nz = _mm_cmpeq_epi8(h8, zero), acc;
+    int i, v, sh = m8 ? 8 : 7;
+    if (m8)
+        acc = _mm_add_epi64(_mm_sad_epu8(h8, zero),
+                            _mm_slli_epi64(_mm_sad_epu8(_mm_andnot_si128(nz, _mm_set1_epi8(1)), zero), 8));
+    else
+        acc = _mm_sad_epu8(_mm_or_si128(h8, _mm_andnot_si128(nz, _mm_set1_epi8((char)0x80))), zero);
+    acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
+    v = _mm_cvtsi128_si32(acc);
+    acc = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+    acc = _mm_cmpeq_epi16(_mm_and_si128(acc, _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, (short)(m8 ? 128 : 0))), zero);
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(pos8, nz));
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(gpos, acc), ones));
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = (uint64_t)(_mm_movemask_epi8(nz) ^ 0xFFFF);
+    mt->outputs = (uint64_t)(v & ((1 << sh) - 1));
+    mt->size = v >> sh;
+    return mt->size;
+}
+
+/* The Rotary Rule on columns x: where a column has network candidates,
+ * only those. */
+SA_API __m128i sa__pim1_rotary_sse2(const sa_alloc *a, __m128i x) {
+    if (a->rotary && a->network_inputs) {
+        __m128i nn = _mm_and_si128(x, _mm_set1_epi16((short)a->network_inputs));
+        x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, _mm_setzero_si128())));
+    }
+    return x;
+}
+
+/* PIM1 (one iteration, no read-port pairing) at exactly 16 inputs and 7
+ * outputs, straight-line: the rows packed to bytes and ANDed with
+ * spaa_connect (connect[] as bytes); the columns by pmovmskb; the grant in
+ * 16-bit lanes (one per output) and the accept in byte lanes (one per
+ * input), each a population-count tree, Lemire's multiply on the block
+ * draws (the six generator outputs the two blocks take when nothing is
+ * rejected) and sa__pim_kth*.  When a draw may be rejected (below 0.3% of
+ * the allocations) nothing has been written yet and sa__pim_sse2_small
+ * does the allocation.  Same decisions and draws as sa__pim_general.
+ * Fills mt. */
+SA_API int sa__pim1_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    uint64_t s = a->rng.state;
+    __m128i rows, x, u, lp, p2, p4, cnt, h, rej, gpos, G, pos8, h8;
+    {
+        /* rows are below 128 (sa_allocate's precondition): (r, 0) 32-bit
+         * pairs pack down to bytes */
+#define SA__R(k) _mm_loadu_si128((const __m128i *)(const void *)(req + (k)))
+        __m128i b0 = _mm_packs_epi32(_mm_packs_epi32(SA__R(0), SA__R(2)), _mm_packs_epi32(SA__R(4), SA__R(6)));
+        __m128i b1 = _mm_packs_epi32(_mm_packs_epi32(SA__R(8), SA__R(10)), _mm_packs_epi32(SA__R(12), SA__R(14)));
+#undef SA__R
+        rows = _mm_and_si128(_mm_packus_epi16(b0, b1), _mm_loadu_si128((const __m128i *)(const void *)a->spaa_connect));
+    }
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
+        sa__match_clear(mt); /* no requests: the state does not move */
+        return 0;
+    }
+    x = sa__pim1_rotary_sse2(a, sa__pim_cols16x7_sse2(rows));
+    /* grant: generator outputs 0 and 1; accept: 2 to 5 */
+    u = _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0));
+    /* the grant: the k-th candidate of each output, then per input the
+     * outputs that granted it (byte i of G) */
+    p4 = sa__pim_tree_sse2(x, &lp, &p2);
+    cnt = _mm_srli_epi16(_mm_mullo_epi16(p4, _mm_set1_epi16(0x0101)), 8);
+    rej = _mm_subs_epu16(cnt, _mm_mullo_epi16(u, cnt)); /* nonzero: maybe rejected */
+    h = sa__pim_kth16_sse2(x, lp, p2, p4, _mm_mulhi_epu16(u, cnt), &gpos);
+    G = sa__transpose8x2(_mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8)));
+    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(s, 3), (long long)sa__rng_at(s, 2)),
+                              _mm_set_epi64x((long long)sa__rng_at(s, 5), (long long)sa__rng_at(s, 4)), &rej, &pos8);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
+    a->rng.state = s + 6 * 0x9E3779B97F4A7C15ull;
+    return sa__pim1_write_sse2(mt, h8, pos8, gpos, 0);
+}
+
+/* sa__pim1_16x7_sse2 for any n <= 16 and m <= 8: the grant block is
+ * ceil(m/4) generator outputs, the accept block the next ceil(n/4) (the
+ * draws of lanes beyond m or n are computed but, those lanes having no
+ * candidate, not used). */
+SA_API int sa__pim1_16x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const uint64_t gamma = 0x9E3779B97F4A7C15ull;
+    int n = a->num_inputs, m = a->num_outputs;
+    uint64_t s = a->rng.state, sa = s + (uint64_t)((m + 3) >> 2) * gamma;
+    __m128i rows = sa__req_bytes16(a, req), x, u, lp, p2, p4, cnt, h, rej, gpos, G, pos8, h8;
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
+        sa__match_clear(mt);
+        return 0;
+    }
+    x = sa__pim_cols16x7_sse2(rows);
+    if (m == 8) x = _mm_insert_epi16(x, _mm_movemask_epi8(rows), 7);
+    x = sa__pim1_rotary_sse2(a, x);
+    u = _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0));
+    /* the grant: the k-th candidate of each output, then per input the
+     * outputs that granted it (byte i of G) */
+    p4 = sa__pim_tree_sse2(x, &lp, &p2);
+    cnt = _mm_srli_epi16(_mm_mullo_epi16(p4, _mm_set1_epi16(0x0101)), 8);
+    rej = _mm_subs_epu16(cnt, _mm_mullo_epi16(u, cnt)); /* nonzero: maybe rejected */
+    h = sa__pim_kth16_sse2(x, lp, p2, p4, _mm_mulhi_epu16(u, cnt), &gpos);
+    G = sa__transpose8x2(_mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8)));
+    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(sa, 1), (long long)sa__rng_at(sa, 0)),
+                              _mm_set_epi64x((long long)sa__rng_at(sa, 3), (long long)sa__rng_at(sa, 2)), &rej, &pos8);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
+    a->rng.state = sa + (uint64_t)((n + 3) >> 2) * gamma;
+    return sa__pim1_write_sse2(mt, h8, pos8, gpos, m == 8);
 }
 #endif
 #endif /* SA_SIMD_SSE2 */
@@ -5407,7 +5591,9 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #ifdef SA_SIMD_SSE2
     sa__assert_requests(a, req);
 #if SA_ALLOC_MAX >= 16
-    if (a->num_inputs <= 16 && a->num_outputs <= 8) return sa__pim_sse2_small(a, req, mt);
+    if (a->num_inputs == 16 && a->num_outputs == 7 && a->iterations == 1) return sa__pim1_16x7_sse2(a, req, mt);
+    if (a->num_inputs <= 16 && a->num_outputs <= 8)
+        return a->iterations == 1 ? sa__pim1_16x8_sse2(a, req, mt) : sa__pim_sse2_small(a, req, mt);
 #endif
     sa__match_clear(mt);
     {
