@@ -6155,7 +6155,10 @@ SA_API int sa__allocate_rest(sa_alloc *a, const uint64_t *req, const uint8_t *pr
  * :param a: the allocator.
  * :param req: num_inputs request masks.  Precondition (SA_ASSERT): no bit at
  *             or above num_outputs (sa_alloc_check_requests returns an
- *             error instead); requests on unconnected cells are ignored.
+ *             error instead; with SA_ASSERT compiled out such bits are no
+ *             undefined behaviour but may change the matching, which is
+ *             still a matching of connected cells); requests on
+ *             unconnected cells are ignored.
  * :param prio: NULL, or row-major num_inputs x num_outputs priorities (SPAA
  *              and OPF only; larger first).
  * :param bufs: with read-port pairing, num_inputs/2 buffer views whose
@@ -6175,6 +6178,12 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     if (a->kind == SA_ALLOC_SPAA && prio == NULL && (bufs == NULL || !a->read_port_pairs)) {
         if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
         if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
+    }
+    /* PIM1 at the 21364's size likewise (sa__pim tests it too) */
+    if (a->kind == SA_ALLOC_PIM && a->iterations == 1 && a->num_outputs == 7 && a->num_inputs == 16 &&
+        (bufs == NULL || !a->read_port_pairs)) {
+        sa__assert_requests(a, req);
+        return sa__pim1_16x7_sse2(a, req, match);
     }
 #endif
     return sa__allocate_rest(a, req, prio, bufs, match);
