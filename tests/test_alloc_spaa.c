@@ -181,6 +181,56 @@ ST_TEST(spaa_fast_bits_outside_outputs_never_match) {
     }
 }
 
+/* The same precondition for every allocator kind (the fast paths of all
+ * sizes, PIM1's 16 x 7 path that packs rows with saturation among them):
+ * out-of-range bits make SA_ASSERT fire and, with the check disabled, are
+ * no undefined behaviour (ASan/UBSan build) and still give a matching of
+ * connected cells, with consistent masks and size, as sa_allocate's
+ * documentation says. */
+ST_TEST(alloc_bits_outside_outputs_give_a_matching_of_connected_cells) {
+    static const int sizes[6][2] = { { 16, 7 }, { 7, 7 }, { 8, 8 }, { 16, 16 }, { 33, 20 }, { 64, 64 } };
+    static uint8_t prio[64 * 64];
+    uint64_t seed = 37;
+    int s, kind, t, i;
+    for (i = 0; i < 64 * 64; i++) prio[i] = (uint8_t)st_rand(&seed);
+    for (kind = 0; kind < SA_ALLOC_KIND_COUNT; kind++)
+        for (s = 0; s < 6; s++) {
+            sa_alloc al;
+            sa_alloc_desc d;
+            int n = sizes[s][0], m = sizes[s][1];
+            if (n > SA_ALLOC_MAX || m > SA_ALLOC_MAX) continue;
+            memset(&d, 0, sizeof d);
+            d.kind = (sa_alloc_kind)kind;
+            d.num_inputs = n;
+            d.num_outputs = m;
+            d.iterations = (s & 1) ? SA_ITERATE_TO_CONVERGENCE : 1;
+            for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & sa__low_mask(m);
+            ST_EQ(SA_OK, sa_alloc_init(&al, &d));
+            for (t = 0; t < 20; t++) {
+                uint64_t req[64], ins = 0, outs = 0;
+                sa_match mt;
+                int size = 0;
+                for (i = 0; i < n; i++) req[i] = st_rand(&seed) | ((m < 64) ? (uint64_t)1 << m : 0);
+                ts_assert_failures = 0;
+                ST_EQ(sa_allocate(&al, req, kind == SA_ALLOC_OPF ? prio : NULL, NULL, &mt), mt.size);
+                ST_CHECK(m == 64 || ts_assert_failures > 0);
+                for (i = 0; i < n; i++) {
+                    int j = mt.output_of[i];
+                    if (j < 0) continue;
+                    ST_CHECKF(j < m && !((d.no_connect[i] >> j) & 1u) && mt.input_of[j] == i,
+                              "kind %d %dx%d input %d output %d", kind, n, m, i, j);
+                    ins |= (uint64_t)1 << i;
+                    outs |= (uint64_t)1 << j;
+                    size++;
+                }
+                ST_EQ(size, mt.size);
+                ST_EQ_U64(ins, mt.inputs);
+                ST_EQ_U64(outs, mt.outputs);
+                for (i = 0; i < m; i++) ST_CHECK(mt.input_of[i] < 0 || mt.output_of[mt.input_of[i]] == i);
+            }
+        }
+}
+
 /* The pipelined use (examples/common/alpha_net.h): nominate now, other
  * allocations in between, then grant a subset of those nominations; and
  * the 21364 with read-port pairs and priorities. */
