@@ -5011,16 +5011,6 @@ SA_API void sa__pim_pick_set16(const uint64_t *mask, uint64_t lanes, const uint1
     }
 }
 
-/* Lane picks of one PIM stage, one lane at a time: for each lane l in the
- * set `lanes` (in increasing order, so redraws come in lane order), pos[l]
- * = the position of candidate number idx(u_l, count) of mask[l] (u_l: lane
- * l's block draw); mask[l] must not be 0. */
-SA_API void sa__pim_pick_set(const uint64_t *mask, uint64_t lanes, sa__pim_draws *d, int8_t *pos) {
-    uint16_t u16[64];
-    sa__pim_draws16(d, lanes, u16);
-    sa__pim_pick_set16(mask, lanes, u16, d, pos);
-}
-
 #ifdef SA_SIMD_SSE2
 /* Population count of each 16-bit lane. */
 SA_API __m128i sa__popcnt16_sse2(__m128i x) {
@@ -5100,7 +5090,7 @@ SA_API __m128i sa__pim_block8_sse2(const sa__pim_draws *d, int b) {
                           (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
 }
 
-/* sa__pim_pick_set over lanes 0..lanes-1, eight lanes at a time: each
+/* sa__pim_pick_set16 over lanes 0..lanes-1, eight lanes at a time: each
  * 64-bit mask is split into four 16-bit chunks (one vector per chunk; only
  * the first `chunks` may be nonzero), then sa__pim_pick8_sse2; pos gets -1
  * for an empty mask.  mask and pos hold lanes rounded up to
@@ -5276,62 +5266,14 @@ SA_API void sa__pim_transpose64_sse2(const uint64_t *req, const uint64_t *connec
 #undef SA__PIM_SWAP
 }
 
-/* The set of lanes l < lanes whose pick pos[l] is not -1 (not on PIM's
- * path since round four; kept with its test). */
-SA_API uint64_t sa__pim_picked(const int8_t *pos, int lanes) {
-    uint64_t act = 0;
-    int b;
-    for (b = 0; b < lanes; b += 8) {
-        __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)(pos + b));
-        act |= (uint64_t)((unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, _mm_set1_epi8(-1))) & 0xFFu) << b;
-    }
-    return act & sa__low_mask(lanes);
-}
 #endif
 
-/* One stage's lane picks: pos[l] for the lanes l in `lanes` (the lanes
- * whose masks are not 0, all below bit `bits`; the other masks of the
- * first `count` must be 0);
- * with SSE2, eight lanes at a time when there are enough of them (all
- * lanes when most are in the set, else, above SA__PIM_GATHER lanes, the
- * set's lanes gathered), else one at a time; same results.  (PIM itself
- * now uses sa__pim_grant_list, which makes the same choice; this entry
- * stays for the tests that compare the pick paths.) */
+/* A PIM grant stage with more than this many lanes to pick (and fewer
+ * than three quarters of all) gathers them for the eight-lane picks
+ * (sa__pim_grant_list). */
 #ifndef SA__PIM_GATHER
 #define SA__PIM_GATHER 20
 #endif
-SA_API void sa__pim_pick(const uint64_t *mask, uint64_t lanes, int count, int bits, sa__pim_draws *d,
-                         int8_t *pos) {
-#ifdef SA_SIMD_SSE2
-    int c = sa__bits(lanes), chunks = (bits + 15) >> 4;
-    if (c > 8 && 4 * c >= 3 * count) {
-        sa__pim_pick_sse2(mask, count, chunks, NULL, d, pos);
-        return;
-    }
-    if (c > SA__PIM_GATHER) {
-        /* gather the lanes (and their draws) first */
-        uint64_t gm[64], o;
-        uint16_t gu[64], u16[64];
-        int8_t gp[64];
-        int k = 0;
-        gm[0] = 0; /* (c > 8: all written below; this only tells the compiler) */
-        gu[0] = 0;
-        sa__pim_draws16(d, lanes, u16);
-        for (o = lanes; o; o &= o - 1, k++) {
-            int l = sa__ctz64(o);
-            gm[k] = mask[l];
-            gu[k] = u16[l];
-        }
-        for (; k & 7; k++) gm[k] = gu[k] = 0;
-        sa__pim_pick_sse2(gm, c, chunks, gu, d, gp);
-        for (o = lanes, k = 0; o; o &= o - 1, k++) pos[sa__ctz64(o)] = gp[k];
-        return;
-    }
-#endif
-    (void)count;
-    (void)bits;
-    sa__pim_pick_set(mask, lanes, d, pos);
-}
 
 /* The inputs i < n with grants (cnt[i] > 0) and with more than one. */
 SA_API void sa__pim_counted(const uint8_t *cnt, int n, uint64_t *granted, uint64_t *multi) {

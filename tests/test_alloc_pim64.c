@@ -52,62 +52,6 @@ ST_TEST(alloc_pim64_select_matches_scan) {
         ST_EQ(k, sa__pim_select(~(uint64_t)0, sa__prefix_counts(~(uint64_t)0), k));
 }
 
-/* The documented protocol for one stage, literally: the block is the first
- * ceil(lanes/4) generator outputs after state s (four 16-bit draws each,
- * lowest first), the redraws come from the outputs after it in lane order,
- * index = high half of u c unless the low half is below 65536 mod c. */
-static void pim64_stage(const uint64_t *mask, uint64_t set, int lanes, uint64_t s, int8_t *pos, uint64_t *end) {
-    sa_rng g;
-    uint64_t block[16], word = 0;
-    int w, l, left = 0;
-    sa_rng_seed(&g, s);
-    for (w = 0; w < (lanes + 3) / 4; w++) block[w] = sa_rng_next(&g);
-    for (l = 0; l < lanes; l++) {
-        uint32_t u, c;
-        if (!((set >> l) & 1u)) continue;
-        u = (uint32_t)(block[l / 4] >> (16 * (l % 4))) & 0xFFFFu;
-        c = (uint32_t)pim64_count(mask[l]);
-        while ((u * c) % 65536u < 65536u % c) {
-            if (left == 0) {
-                word = sa_rng_next(&g);
-                left = 4;
-            }
-            u = (uint32_t)(word & 0xFFFFu);
-            word >>= 16;
-            left--;
-        }
-        pos[l] = (int8_t)pim64_kth_bit(mask[l], (int)((u * c) / 65536u));
-    }
-    *end = g.state;
-}
-
-ST_TEST(alloc_pim64_lane_picks_follow_the_protocol) {
-    uint64_t seed = 0x64002;
-    long t, redraws = 0;
-    int l;
-    for (t = 0; t < 6000; t++) {
-        uint64_t mask[64], set = 0, s = st_rand(&seed), end;
-        int8_t p1[64], p2[64];
-        int lanes = 1 + (int)st_rand_below(&seed, 64), bits = 1 + (int)st_rand_below(&seed, 64);
-        sa__pim_draws d;
-        for (l = 0; l < 64; l++) {
-            uint64_t v = pim64_mask(&seed, bits);
-            if (l >= lanes || st_rand_below(&seed, 3) == 0) v = 0;
-            mask[l] = v;
-            set |= (uint64_t)(v != 0) << l;
-            p1[l] = p2[l] = -1;
-        }
-        if (t % 50 == 0) s = 0; /* a few states whose early draws are small */
-        pim64_stage(mask, set, lanes, s, p1, &end);
-        sa__pim_draws_start(&d, s, lanes);
-        sa__pim_pick_set(mask, set, &d, p2);
-        for (l = 0; l < lanes; l++) ST_EQ(p1[l], p2[l]);
-        ST_EQ_U64(end, sa__pim_draws_end(&d));
-        redraws += (long)(d.next - (uint64_t)((lanes + 3) >> 2));
-    }
-    ST_CHECKF(redraws > 0, "no Lemire redraw was exercised (%ld)", redraws);
-}
-
 #ifdef SA_SIMD_SSE2
 ST_TEST(alloc_pim64_transpose_is_the_transpose) {
     uint64_t seed = 0x64004, req[64], conn[64], col[64];
@@ -123,20 +67,6 @@ ST_TEST(alloc_pim64_transpose_is_the_transpose) {
     }
 }
 
-ST_TEST(alloc_pim64_picked_lanes) {
-    uint64_t seed = 0x64005;
-    int t, l;
-    for (t = 0; t < 2000; t++) {
-        int8_t pos[64];
-        int lanes = 1 + (int)st_rand_below(&seed, 64);
-        uint64_t want = 0;
-        for (l = 0; l < 64; l++) {
-            pos[l] = st_rand_below(&seed, 3) == 0 ? -1 : (int8_t)st_rand_below(&seed, 64);
-            if (l < lanes && pos[l] >= 0) want |= (uint64_t)1 << l;
-        }
-        ST_EQ_U64(want, sa__pim_picked(pos, lanes));
-    }
-}
 #endif
 
 /* Whole allocations above 32 x 32 (the transpose and the first grant taken
