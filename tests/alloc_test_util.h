@@ -52,4 +52,35 @@ static inline int ta_wrong_column(const uint64_t *req, const uint64_t *conn, int
     return -1;
 }
 
+/* Number of set bits of x, by scanning (an oracle for the library's
+ * population counts). */
+static inline int ta_bit_count(uint64_t x) {
+    int c = 0;
+    for (; x; x >>= 1) c += (int)(x & 1u);
+    return c;
+}
+
+/* The k-th (0-based) set bit of x by scanning; -1 if there is none. */
+static inline int ta_kth_bit(uint64_t x, int k) {
+    int b;
+    for (b = 0; b < 64; b++)
+        if ((x >> b) & 1u) {
+            if (k == 0) return b;
+            k--;
+        }
+    return -1;
+}
+
+/* A random mask below bit `bits`: dense, sparse, or one to three bits. */
+static inline uint64_t ta_rand_mask(uint64_t *seed, int bits) {
+    uint64_t v = st_rand(seed) & sa__low_mask(bits);
+    int kind = (int)st_rand_below(seed, 4), t;
+    if (kind == 1) v &= st_rand(seed) & st_rand(seed);
+    if (kind >= 2) {
+        v = 0;
+        for (t = 0; t <= kind - 1; t++) v |= (uint64_t)1 << st_rand_below(seed, (uint32_t)bits);
+    }
+    return v;
+}
+
 #endif

@@ -17,23 +17,6 @@
 #include "alloc_pim_ref.h"
 #endif
 
-static int pim16_count(uint64_t x) {
-    int c = 0;
-    for (; x; x >>= 1) c += (int)(x & 1u);
-    return c;
-}
-
-/* The k-th (0-based) set bit of x by scanning, -1 if there is none. */
-static int pim16_kth(uint64_t x, int k) {
-    int b;
-    for (b = 0; b < 64; b++)
-        if ((x >> b) & 1u) {
-            if (k == 0) return b;
-            k--;
-        }
-    return -1;
-}
-
 /* An allocator and the reference's view of it at n x m: iterations,
  * Rotary Rule with random network inputs, random unconnected cells (or
  * the 21364's connection matrix and network inputs).  Returns 1 if the
@@ -258,9 +241,9 @@ ST_TEST(alloc_pim16_tree_matches_brute_force) {
         _mm_storeu_si128((__m128i *)(void *)p2, vp2);
         _mm_storeu_si128((__m128i *)(void *)p4, vp4);
         for (b = 0; b < 16; b++) {
-            ST_EQ(pim16_count(x[b] & 0x3u) | pim16_count(x[b] & 0x30u) << 4, lp[b]);
-            ST_EQ(pim16_count(x[b] & 0xFu) | pim16_count(x[b] & 0xF0u) << 4, p2[b]);
-            ST_EQ(pim16_count(x[b]), p4[b]);
+            ST_EQ(ta_bit_count(x[b] & 0x3u) | ta_bit_count(x[b] & 0x30u) << 4, lp[b]);
+            ST_EQ(ta_bit_count(x[b] & 0xFu) | ta_bit_count(x[b] & 0xF0u) << 4, p2[b]);
+            ST_EQ(ta_bit_count(x[b]), p4[b]);
         }
     }
 }
@@ -272,7 +255,7 @@ ST_TEST(alloc_pim16_kth16_exhaustive) {
     long x, n = 0, bad = 0;
     int k, l;
     for (x = 0; x < 65536; x++)
-        for (k = 0; k < (x ? pim16_count((uint64_t)x) : 1); k++) {
+        for (k = 0; k < (x ? ta_bit_count((uint64_t)x) : 1); k++) {
             xs[n % 8] = (uint16_t)x;
             ks[n % 8] = (uint16_t)k;
             if (++n % 8 == 0 || (x == 65535 && k == 15)) {
@@ -282,7 +265,7 @@ ST_TEST(alloc_pim16_kth16_exhaustive) {
                 _mm_storeu_si128((__m128i *)(void *)hs, h);
                 _mm_storeu_si128((__m128i *)(void *)ps, pos);
                 for (l = 0; l < (n % 8 ? (int)(n % 8) : 8); l++) {
-                    int want = pim16_kth(xs[l], ks[l]);
+                    int want = ta_kth_bit(xs[l], ks[l]);
                     if (want < 0) bad += hs[l] != 0;
                     else bad += hs[l] != (1u << want) || ps[l] != want;
                 }
@@ -297,7 +280,7 @@ ST_TEST(alloc_pim16_kth8_exhaustive) {
     uint8_t xs[16], ks[16], hs[16], ps[16];
     int x, k, l, n = 0;
     for (x = 0; x < 256; x++)
-        for (k = 0; k < (x ? pim16_count((uint64_t)x) : 1); k++) {
+        for (k = 0; k < (x ? ta_bit_count((uint64_t)x) : 1); k++) {
             xs[n % 16] = (uint8_t)x;
             ks[n % 16] = (uint8_t)k;
             if (++n % 16 == 0 || (x == 255 && k == 7)) {
@@ -307,7 +290,7 @@ ST_TEST(alloc_pim16_kth8_exhaustive) {
                 _mm_storeu_si128((__m128i *)(void *)hs, h);
                 _mm_storeu_si128((__m128i *)(void *)ps, pos);
                 for (l = 0; l < (n % 16 ? n % 16 : 16); l++) {
-                    int want = pim16_kth(xs[l], ks[l]);
+                    int want = ta_kth_bit(xs[l], ks[l]);
                     if (want < 0) ST_EQ(0, hs[l]);
                     else {
                         ST_EQ(1 << want, hs[l]);
@@ -361,14 +344,14 @@ ST_TEST(alloc_pim16_accept_matches_brute_force) {
         _mm_storeu_si128((__m128i *)(void *)rj, rej);
         for (i = 0; i < 8; i++) flagged |= rj[i] != 0;
         for (i = 0; i < 16; i++) {
-            uint32_t c = (uint32_t)pim16_count(g[i]), k = ((uint32_t)u[i] * c) >> 16;
+            uint32_t c = (uint32_t)ta_bit_count(g[i]), k = ((uint32_t)u[i] * c) >> 16;
             want_flag |= (((uint32_t)u[i] * c) & 0xFFFFu) < c;
             if (c == 0) {
                 ST_EQ(0, h8[i]);
                 continue;
             }
-            ST_EQ(1 << pim16_kth(g[i], (int)k), h8[i]);
-            ST_EQ(pim16_kth(g[i], (int)k), pos8[i]);
+            ST_EQ(1 << ta_kth_bit(g[i], (int)k), h8[i]);
+            ST_EQ(ta_kth_bit(g[i], (int)k), pos8[i]);
         }
         ST_EQ(want_flag, flagged);
     }

@@ -1,52 +1,22 @@
 /* test_alloc_pim64.c - the helpers of PIM's large-size path (64 x 64 and
- * the sizes above 32 x 32) against brute force: the 64 x 64 bit transpose,
- * the table select, the one-lane-at-a-time picks (lazy block words, the
- * strip path for masks of at most three candidates) against a literal
- * walk of the documented draw protocol, and whole allocations of the fast
- * path against the general path (itself compared with the literal
- * reference in test_alloc_pim.c). */
+ * the sizes above 32 x 32) against brute force: the 64 x 64 bit transpose
+ * and the table select, and whole allocations of the fast path against the
+ * general path (itself compared with the literal reference in
+ * test_alloc_pim.c).  The one-lane picks against a literal walk of the draw
+ * protocol: test_alloc_pimc.c. */
 #include "st_test.h"
 #include "../seastar_arb.h"
 #include "alloc_test_util.h"
-
-/* The k-th (0-based) set bit of x by scanning. */
-static int pim64_kth_bit(uint64_t x, int k) {
-    int b;
-    for (b = 0; b < 64; b++)
-        if ((x >> b) & 1u) {
-            if (k == 0) return b;
-            k--;
-        }
-    return -1;
-}
-
-static int pim64_count(uint64_t x) {
-    int c = 0;
-    for (; x; x >>= 1) c += (int)(x & 1u);
-    return c;
-}
-
-/* A random mask: dense, sparse, or one to three bits (the strip path). */
-static uint64_t pim64_mask(uint64_t *seed, int bits) {
-    uint64_t v = st_rand(seed) & sa__low_mask(bits);
-    int kind = (int)st_rand_below(seed, 4), t;
-    if (kind == 1) v &= st_rand(seed) & st_rand(seed);
-    if (kind >= 2) {
-        v = 0;
-        for (t = 0; t <= kind - 1; t++) v |= (uint64_t)1 << st_rand_below(seed, (uint32_t)bits);
-    }
-    return v;
-}
 
 ST_TEST(alloc_pim64_select_matches_scan) {
     uint64_t seed = 0x64001;
     int t, k;
     for (t = 0; t < 20000; t++) {
-        uint64_t x = pim64_mask(&seed, 1 + (int)st_rand_below(&seed, 64));
-        int c = pim64_count(x);
+        uint64_t x = ta_rand_mask(&seed, 1 + (int)st_rand_below(&seed, 64));
+        int c = ta_bit_count(x);
         if (c == 0) continue;
         k = (int)st_rand_below(&seed, (uint32_t)c);
-        ST_EQ(pim64_kth_bit(x, k), sa__pim_select(x, sa__prefix_counts(x), k));
+        ST_EQ(ta_kth_bit(x, k), sa__pim_select(x, sa__prefix_counts(x), k));
     }
     for (k = 0; k < 64; k++) /* every position of the full mask */
         ST_EQ(k, sa__pim_select(~(uint64_t)0, sa__prefix_counts(~(uint64_t)0), k));

@@ -13,35 +13,6 @@
 #undef TPIM_DRIVER /* only the reference (the driver is test_alloc_pim.c's) */
 #include "alloc_pim_ref.h"
 
-static int pimc_count(uint64_t x) {
-    int c = 0;
-    for (; x; x >>= 1) c += (int)(x & 1u);
-    return c;
-}
-
-/* The k-th (0-based) set bit of x by scanning; -1 if there is none. */
-static int pimc_kth_bit(uint64_t x, int k) {
-    int b;
-    for (b = 0; b < 64; b++)
-        if ((x >> b) & 1u) {
-            if (k == 0) return b;
-            k--;
-        }
-    return -1;
-}
-
-/* A random mask below bit `bits`: dense, sparse, or one to three bits. */
-static uint64_t pimc_mask(uint64_t *seed, int bits) {
-    uint64_t v = st_rand(seed) & sa__low_mask(bits);
-    int kind = (int)st_rand_below(seed, 4), t;
-    if (kind == 1) v &= st_rand(seed) & st_rand(seed);
-    if (kind >= 2) {
-        v = 0;
-        for (t = 0; t <= kind - 1; t++) v |= (uint64_t)1 << st_rand_below(seed, (uint32_t)bits);
-    }
-    return v;
-}
-
 /* Block word w of a stage that starts at generator state s, literally:
  * the (w+1)-th sa_rng_next output. */
 static uint64_t pimc_word(uint64_t s, int w) {
@@ -69,7 +40,7 @@ static int pimc_stage(const uint64_t *mask, uint64_t set, int lanes, uint64_t s,
         uint32_t u, c;
         if (!((set >> l) & 1u)) continue;
         u = (uint32_t)(block[l / 4] >> (16 * (l % 4))) & 0xFFFFu;
-        c = (uint32_t)pimc_count(mask[l]);
+        c = (uint32_t)ta_bit_count(mask[l]);
         while ((u * c) % 65536u < 65536u % c) {
             if (left == 0) {
                 word = sa_rng_next(&g);
@@ -80,7 +51,7 @@ static int pimc_stage(const uint64_t *mask, uint64_t set, int lanes, uint64_t s,
             left--;
             redraws++;
         }
-        pos[l] = pimc_kth_bit(mask[l], (int)((u * c) / 65536u));
+        pos[l] = ta_kth_bit(mask[l], (int)((u * c) / 65536u));
     }
     *end = g.state;
     return redraws;
@@ -122,7 +93,7 @@ ST_TEST(alloc_pimc_lane_picks_follow_the_protocol) {
         int lanes = 1 + (int)st_rand_below(&seed, 64), bits = 1 + (int)st_rand_below(&seed, 64);
         sa__pim_draws d1;
         for (l = 0; l < 64; l++) {
-            uint64_t v = pimc_mask(&seed, bits);
+            uint64_t v = ta_rand_mask(&seed, bits);
             if (t % 3 == 0 && bits >= 59) v = sa__low_mask(59); /* 59 candidates: 46 draws in 65536 reject */
             if (l >= lanes || st_rand_below(&seed, 3) == 0) v = 0;
             mask[l] = v;
@@ -228,7 +199,7 @@ ST_TEST(alloc_pimc_candidates_of_free_outputs) {
         uint64_t free_in = st_rand(&seed) & sa__low_mask(n), free_out = st_rand(&seed) & sa__low_mask(m);
         uint64_t net = t & 1 ? st_rand(&seed) & sa__low_mask(n) : 0;
         for (j = 0; j < 64; j++) {
-            col[j] = j < m ? pimc_mask(&seed, n) : 0;
+            col[j] = j < m ? ta_rand_mask(&seed, n) : 0;
             cand[j] = 0x7777;
         }
         act = sa__pim_candidates(col, free_in, free_out, net, cand);
@@ -264,10 +235,10 @@ ST_TEST(alloc_pimc_grant_stage_follows_the_protocol) {
         sa__pim_draws d;
         free_in = t % 5 == 0 ? sa__low_mask(n) : st_rand(&seed) & sa__low_mask(n);
         free_out = 0; /* nf free outputs */
-        while (pimc_count(free_out) < nf) free_out |= (uint64_t)1 << st_rand_below(&seed, (uint32_t)m);
+        while (ta_bit_count(free_out) < nf) free_out |= (uint64_t)1 << st_rand_below(&seed, (uint32_t)m);
         net = t % 3 == 0 ? st_rand(&seed) & sa__low_mask(n) : 0;
         for (j = 0; j < 64; j++) {
-            col[j] = j < m ? pimc_mask(&seed, n) : 0;
+            col[j] = j < m ? ta_rand_mask(&seed, n) : 0;
             if (j < m && t % 7 == 0 && n >= 59) col[j] = sa__low_mask(59); /* rejections */
             mask[j] = ((free_out >> j) & 1u) ? pimc_cands(col[j], free_in, net) : 0;
             set |= (uint64_t)(mask[j] != 0) << j;
