@@ -3407,7 +3407,7 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
  * inputs in the input bank.  SZO, SZI: the banks' sizes (num_inputs,
  * num_outputs), constants 64 in the 64 x 64 instance. */
 #define SA__GRANT6_BODY(SZO, SZI) { \
-    uint64_t bits, ins = 0, kout[6 * (SA_ALLOC_MAX + 2)]; \
+    uint64_t bits, ins = 0, kout[6 * (SA_ALLOC_MAX + 2)], xs[SA_ALLOC_MAX + 2]; \
     uint8_t orow[SA_ALLOC_MAX + 2]; \
     const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs); \
     int t, count = 0, rot = a->rotary && a->network_inputs != 0; \
@@ -3427,15 +3427,16 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
                 x = _mm_or_si128(xp, _mm_and_si128(sa__lanes_zero64_sse2(xp), x)); \
             } \
             SA__L6_SELK(5) SA__L6_SELK(4) SA__L6_SELK(3) SA__L6_SELK(2) SA__L6_SELK(1) SA__L6_SELK(0) \
-            sa__st_pair(col + ra, col + rb, x); \
+            SA__ST(xs + t, x); \
         } \
         if (t > 0) { \
-            int ja = orow[t - 2], jb = orow[t - 1], ia = sa__ctz64(col[ja]), ib = sa__ctz64(col[jb]); \
+            uint64_t ga = xs[t - 2], gb = xs[t - 1]; \
+            int ja = orow[t - 2], jb = orow[t - 1], ia = sa__ctz64(ga), ib = sa__ctz64(gb); \
             { \
                 int ra = ja, rb = jb, s = t - 2; \
                 uint64_t *pa = a->spaa_out + ra, *pb = a->spaa_out + rb; \
                 __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
-                __m128i x = sa__ld_pair(col + ra, col + rb); \
+                __m128i x = SA__LD(xs + s); \
                 SA__L6_CMPC(0) SA__L6_CMPC(1) SA__L6_CMPC(2) SA__L6_CMPC(3) SA__L6_CMPC(4) SA__L6_CMPC(5) \
                 bo = gt; \
                 SA__L6_DEC(0, SZO) SA__L6_DEC(1, SZO) SA__L6_DEC(2, SZO) \
@@ -3445,7 +3446,7 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
             match->output_of[ia] = (int8_t)ja; \
             match->input_of[jb] = (int8_t)ib; \
             match->output_of[ib] = (int8_t)jb; \
-            ins |= col[ja] | col[jb]; \
+            ins |= ga | gb; \
             { \
                 int ra = ia, rb = ib; \
                 const uint64_t *k = kin; \
@@ -3483,10 +3484,34 @@ SA_API int sa__spaa_grant6_sse2(sa_alloc *a, uint64_t *col, uint64_t outs,
 /* A whole SPAA allocation when both banks have 64-bit lanes (SSE2, no
  * priorities, no read-port pairing): the input bank's select, the columns,
  * then the grant over the nominated outputs only. */
+/* sa__spaa_candidates6 then sa__lrs_bank_select_sse2_6 (with rank bits k)
+ * in one pass: each group of four input arbiters selects straight from its
+ * connected requests, which never go through memory. */
+SA_API void sa__spaa_select6_sse2(const sa_alloc *a, const uint64_t *req, uint64_t *c, uint64_t *k) {
+    const uint64_t *plane = a->spaa_in;
+    int w = 0, n = a->num_inputs, words = a->spaa_in_words;
+#ifndef NDEBUG
+    for (w = 0; w < n; w++) SA_ASSERT((req[w] & ~sa__low_mask(a->num_outputs)) == 0);
+    w = 0;
+#endif
+    for (; w + 4 <= n; w += 4) {
+        __m128i x = _mm_and_si128(SA__LD(req + w), SA__LD(a->connect + w));
+        __m128i x2 = _mm_and_si128(SA__LD(req + w + 2), SA__LD(a->connect + w + 2)), z, e, z2, e2;
+        SA__SEL6_2PLANE(5) SA__SEL6_2PLANE(4) SA__SEL6_2PLANE(3)
+        SA__SEL6_2PLANE(2) SA__SEL6_2PLANE(1) SA__SEL6_2PLANE(0)
+        SA__ST(c + w, x);
+        SA__ST(c + w + 2, x2);
+    }
+    if (w < words) {
+        int i;
+        for (i = w; i < words; i++) c[i] = i < n ? req[i] & a->connect[i] : 0;
+        sa__lrs_bank_select_sse2_6(plane + w, c + w, k + w, words - w);
+    }
+}
+
 SA_API int sa__spaa6_sse2(sa_alloc *a, const uint64_t *req, sa_match *match) {
     uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS], outs;
-    sa__spaa_candidates6(a, req, nom);
-    sa__lrs_bank_select_sse2_6(a->spaa_in, nom, kin, a->spaa_in_words);
+    sa__spaa_select6_sse2(a, req, nom, kin);
     outs = sa__spaa_columns6(nom, a->num_inputs, col);
     return sa__spaa_grant6_sse2(a, col, outs, kin, match);
 }
