@@ -2299,15 +2299,19 @@ SA_API void sa__st_pair(uint64_t *a, uint64_t *b, __m128i v) {
     gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_andnot_si128(kb, p##b))); \
     eq = _mm_andnot_si128(_mm_xor_si128(p##b, kb), eq);
 /* Select only: plane b of the pair's winners, their rank bits stored in
- * kout (plane b at kout + b * (SA_ALLOC_MAX + 2), pair at t). */
+ * kout (plane b at kout + b * (SA_ALLOC_MAX + 2), pair at t) and the pair's
+ * plane b in pout (same layout: the update reloads it with one aligned
+ * load, not a load and a shuffle). */
 #define SA__L6_SELK(b) \
-    z = _mm_andnot_si128(sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS), x); \
+    pv = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    SA__ST(pout + (b) * (SA_ALLOC_MAX + 2) + t, pv); \
+    z = _mm_andnot_si128(pv, x); \
     e = sa__lanes_zero64_sse2(z); \
     x = _mm_or_si128(z, _mm_and_si128(e, x)); \
     SA__ST(kout + (b) * (SA_ALLOC_MAX + 2) + t, e);
-/* As SA__L6_CMP with the rank bits from kout. */
+/* As SA__L6_CMP with the planes from pout and the rank bits from kout. */
 #define SA__L6_CMPC(b) \
-    p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    p##b = SA__LD(pout + (b) * (SA_ALLOC_MAX + 2) + s); \
     kb = SA__LD(kout + (b) * (SA_ALLOC_MAX + 2) + s); \
     gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
 /* Given winners: bottom up, gt over the rank bits 0..b (with a 0 bit of
@@ -3404,10 +3408,12 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
 /* sa__spaa_grant_lw6 in one pass (SSE2, with the nominations' rank bits
  * kin): the nominated outputs (outs) two at a time, their grant and record
  * in the output bank, the matching, then the record of the two granted
- * inputs in the input bank.  SZO, SZI: the banks' sizes (num_inputs,
+ * inputs in the input bank.  col is read, not written (the winners stay
+ * in a local buffer).  SZO, SZI: the banks' sizes (num_inputs,
  * num_outputs), constants 64 in the 64 x 64 instance. */
 #define SA__GRANT6_BODY(SZO, SZI) { \
     uint64_t bits, ins = 0, kout[6 * (SA_ALLOC_MAX + 2)], xs[SA_ALLOC_MAX + 2]; \
+    uint64_t pout[6 * (SA_ALLOC_MAX + 2)]; \
     uint8_t orow[SA_ALLOC_MAX + 2]; \
     const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs); \
     int t, count = 0, rot = a->rotary && a->network_inputs != 0; \
@@ -3421,7 +3427,7 @@ SA_API void sa__spaa_columns(const sa_alloc *a, const uint64_t *c, uint64_t *col
         if (t < count) { \
             int ra = orow[t], rb = orow[t + 1]; \
             const uint64_t *pa = a->spaa_out + ra, *pb = a->spaa_out + rb; \
-            __m128i x = sa__ld_pair(col + ra, col + rb), z, e; \
+            __m128i x = sa__ld_pair(col + ra, col + rb), z, e, pv; \
             if (rot) { \
                 __m128i xp = _mm_and_si128(x, pref); \
                 x = _mm_or_si128(xp, _mm_and_si128(sa__lanes_zero64_sse2(xp), x)); \
