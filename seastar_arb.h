@@ -3487,9 +3487,6 @@ SA_API int sa__spaa_grant6_sse2(sa_alloc *a, uint64_t *col, uint64_t outs,
 #endif
 
 #if SA_ALLOC_MAX > 32 && defined(SA_SIMD_SSE2)
-/* A whole SPAA allocation when both banks have 64-bit lanes (SSE2, no
- * priorities, no read-port pairing): the input bank's select, the columns,
- * then the grant over the nominated outputs only. */
 /* sa__spaa_candidates6 then sa__lrs_bank_select_sse2_6 (with rank bits k)
  * in one pass: each group of four input arbiters selects straight from its
  * connected requests, which never go through memory. */
@@ -3515,6 +3512,9 @@ SA_API void sa__spaa_select6_sse2(const sa_alloc *a, const uint64_t *req, uint64
     }
 }
 
+/* A whole SPAA allocation when both banks have 64-bit lanes (SSE2, no
+ * priorities, no read-port pairing): the input bank's select, the columns,
+ * then the grant over the nominated outputs only. */
 SA_API int sa__spaa6_sse2(sa_alloc *a, const uint64_t *req, sa_match *match) {
     uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS], outs;
     sa__spaa_select6_sse2(a, req, nom, kin);

@@ -227,6 +227,47 @@ ST_TEST(alloc_spaa64_columns6_is_the_transpose) {
 }
 
 
+#if SA_ALLOC_MAX > 32 && defined(SA_SIMD_SSE2)
+/* sa__spaa_select6_sse2 (one pass straight from the requests) gives the
+ * nominations and rank bits of the two passes it replaces,
+ * sa__spaa_candidates6 then sa__lrs_bank_select_sse2_6 (the select checked
+ * against brute force above), on banks scrambled by earlier allocations;
+ * every nomination is one connected request of its input. */
+ST_TEST(alloc_spaa64_select6_is_candidates_then_bank_select) {
+    uint64_t seed = 646;
+    int trial, t, i, b;
+    for (trial = 0; trial < 300; trial++) {
+        sa_alloc al;
+        sa_alloc_desc d;
+        sa_match mt;
+        uint64_t req[64], c1[SA__SPAA_WORDS], c2[SA__SPAA_WORDS];
+        uint64_t k1[SA__SPAA_PLANES * SA__SPAA_WORDS], k2[SA__SPAA_PLANES * SA__SPAA_WORDS];
+        int n, m, words;
+        s64_desc(&seed, &d, trial);
+        ST_EQ(SA_OK, sa_alloc_init(&al, &d));
+        n = d.num_inputs;
+        m = d.num_outputs;
+        for (t = 0; t < trial % 7; t++) {
+            for (i = 0; i < n; i++) req[i] = st_rand(&seed) & sa__low_mask(m);
+            sa_allocate(&al, req, NULL, NULL, &mt);
+        }
+        for (i = 0; i < n; i++)
+            req[i] = st_rand_below(&seed, 4) ? st_rand(&seed) & st_rand(&seed) & sa__low_mask(m) : 0;
+        words = al.spaa_in_words;
+        sa__spaa_select6_sse2(&al, req, c1, k1);
+        sa__spaa_candidates6(&al, req, c2);
+        sa__lrs_bank_select_sse2_6(al.spaa_in, c2, k2, words);
+        for (i = 0; i < words; i++) {
+            ST_EQ_U64(c2[i], c1[i]);
+            ST_CHECK((c1[i] & (c1[i] - 1)) == 0);
+            ST_EQ_U64(i < n ? c1[i] & req[i] & al.connect[i] : 0, c1[i]);
+            ST_CHECK(i >= n || (req[i] & al.connect[i]) == 0 || c1[i] != 0);
+            for (b = 0; b < 6; b++) ST_EQ_U64(k2[b * SA__SPAA_WORDS + i], k1[b * SA__SPAA_WORDS + i]);
+        }
+    }
+}
+#endif
+
 /* Whole allocations (plain, with priorities, and the pipelined
  * sa_spaa_nominate / sa_spaa_grant) against the literal SPAA: every
  * matching and, at the end, both banks. */
