@@ -5031,19 +5031,6 @@ SA_API int sa__pim_pick1(uint64_t x, uint32_t u, sa__pim_draws *d) {
     return sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
 }
 
-/* Lane picks of one PIM stage, one lane at a time, with the lanes' block
- * draws u16 (sa__pim_draws16): for each lane l in the set `lanes` (in
- * increasing order, so redraws come in lane order), pos[l] = the position
- * of candidate number idx(u16[l], count) of mask[l]; mask[l] must not be
- * 0. */
-SA_API void sa__pim_pick_set16(const uint64_t *mask, uint64_t lanes, const uint16_t *u16, sa__pim_draws *d,
-                               int8_t *pos) {
-    for (; lanes; lanes &= lanes - 1) {
-        int l = sa__ctz64(lanes);
-        pos[l] = (int8_t)sa__pim_pick1(mask[l], u16[l], d);
-    }
-}
-
 #ifdef SA_SIMD_SSE2
 /* Population count of each 16-bit lane. */
 SA_API __m128i sa__popcnt16_sse2(__m128i x) {
@@ -5123,8 +5110,9 @@ SA_API __m128i sa__pim_block8_sse2(const sa__pim_draws *d, int b) {
                           (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
 }
 
-/* sa__pim_pick_set16 over lanes 0..lanes-1, eight lanes at a time: each
- * 64-bit mask is split into four 16-bit chunks (one vector per chunk; only
+/* The picks of one PIM stage's lanes 0..lanes-1 (pos[l] = the position of
+ * candidate number idx(u_l, count) of mask[l], as sa__pim_pick1 gives it,
+ * redraws in lane order), eight lanes at a time: each 64-bit mask is split into four 16-bit chunks (one vector per chunk; only
  * the first `chunks` may be nonzero), then sa__pim_pick8_sse2; pos gets -1
  * for an empty mask.  mask and pos hold lanes rounded up to
  * 8 entries (mask zero beyond lanes).  draws: NULL (lane l's draw is the
@@ -5566,7 +5554,6 @@ SA_API int sa__pim(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #ifdef SA_SIMD_SSE2
     sa__assert_requests(a, req);
 #if SA_ALLOC_MAX >= 16
-    if (a->num_inputs == 16 && a->num_outputs == 7 && a->iterations == 1) return sa__pim1_16x7_sse2(a, req, mt);
     if (a->num_inputs <= 16 && a->num_outputs <= 8)
         return a->iterations == 1 ? sa__pim1_16x8_sse2(a, req, mt) : sa__pim_sse2_small(a, req, mt);
 #endif
@@ -6154,7 +6141,8 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
         if (a->num_outputs == 7 && a->num_inputs == 16) return sa__spaa_16x7_sse2(a, req, match);
         if (a->spaa_in_lw <= 4 && a->spaa_out_lw <= 4) return sa__spaa_upto16_sse2(a, req, match);
     }
-    /* PIM1 at the 21364's size likewise (sa__pim tests it too) */
+    /* PIM1 at the 21364's size likewise (sa__pim takes the other sizes up
+     * to 16 x 8) */
     if (a->kind == SA_ALLOC_PIM && a->iterations == 1 && a->num_outputs == 7 && a->num_inputs == 16 &&
         (bufs == NULL || !a->read_port_pairs)) {
         sa__assert_requests(a, req);

@@ -83,4 +83,16 @@ static inline uint64_t ta_rand_mask(uint64_t *seed, int bits) {
     return v;
 }
 
+/* One PIM stage's picks one lane at a time through sa__pim_pick1 (the
+ * library's one-lane pick): pos[l] for each lane l of the set `lanes` in
+ * increasing order (the redraws' order), with the lanes' block draws u16;
+ * mask[l] must not be 0. */
+static inline void ta_pim_pick_lanes(const uint64_t *mask, uint64_t lanes, const uint16_t *u16, sa__pim_draws *d,
+                                     int8_t *pos) {
+    for (; lanes; lanes &= lanes - 1) {
+        int l = sa__ctz64(lanes);
+        pos[l] = (int8_t)sa__pim_pick1(mask[l], u16[l], d);
+    }
+}
+
 #endif

@@ -337,7 +337,7 @@ ST_TEST(pim_fast_sse2_picks_match_scalar_picks) {
         sa__pim_draws_start(&d1, s, lanes);
         sa__pim_draws_start(&d2, s, lanes);
         sa__pim_draws16(&d1, set, u16);
-        sa__pim_pick_set16(mask, set, u16, &d1, p1);
+        ta_pim_pick_lanes(mask, set, u16, &d1, p1);
         sa__pim_pick_sse2(mask, lanes, (bits + 15) >> 4, NULL, &d2, p2);
         for (l = 0; l < lanes; l++)
             if ((set >> l) & 1u) ST_EQ(p1[l], p2[l]);

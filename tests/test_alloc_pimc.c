@@ -79,7 +79,7 @@ ST_TEST(alloc_pimc_draws16_are_the_block_draws) {
     }
 }
 
-/* The one-lane picks (sa__pim_pick1 through sa__pim_pick_set16) follow
+/* The one-lane picks (sa__pim_pick1, lane by lane) follow
  * the literal stage, redraws included. */
 ST_TEST(alloc_pimc_lane_picks_follow_the_protocol) {
     uint64_t seed = 0xC0002;
@@ -104,7 +104,7 @@ ST_TEST(alloc_pimc_lane_picks_follow_the_protocol) {
         redraws += pimc_stage(mask, set, lanes, s, want, &end);
         sa__pim_draws_start(&d1, s, lanes);
         sa__pim_draws16(&d1, set, u16);
-        sa__pim_pick_set16(mask, set, u16, &d1, p1);
+        ta_pim_pick_lanes(mask, set, u16, &d1, p1);
         for (l = 0; l < lanes; l++) {
             ST_EQ(want[l], p1[l]);
         }
