@@ -226,14 +226,16 @@ SA_API int sa__ctz64(uint64_t x) {
 #endif
 }
 
-/* Number of set bits. */
+/* Number of set bits (the builtin where the target has a POPCNT
+ * instruction; elsewhere GCC would call a library routine). */
 SA_API int sa__popcount64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
     return __builtin_popcountll(x);
 #else
-    int n = 0;
-    while (x) { x &= x - 1; n++; }
-    return n;
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
 #endif
 }
 
@@ -1851,6 +1853,21 @@ SA_API uint64_t sa__twin_blocks(const sa_read_buffer *bufs, const sa_match *mt, 
     return bufs == NULL ? 0 : sa__twin_clash(bufs, i, mt->output_of[i ^ 1]);
 }
 
+/* Step 1 of PIM and iSLIP, Request: each unmatched input requests every
+ * unmatched output it has a packet for (and may take: its twin read port's
+ * match may block some).  requesters[j] receives output j's requesters. */
+SA_API void sa__requesters(const sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
+                           const sa_match *mt, uint64_t *requesters) {
+    uint64_t unmatched = sa__low_mask(a->num_inputs) & ~mt->inputs, r;
+    int j;
+    for (j = 0; j < a->num_outputs; j++) requesters[j] = 0;
+    for (; unmatched; unmatched &= unmatched - 1) {
+        int i = sa__ctz64(unmatched);
+        for (r = sa__requests(a, req, i) & ~mt->outputs & ~sa__twin_blocks(bufs, mt, i); r; r &= r - 1)
+            requesters[sa__ctz64(r)] |= (uint64_t)1 << i;
+    }
+}
+
 /* >>spaa ===============================================================
  * SPAA, the Simple Pipelined Arbitration Algorithm (seed 002 Section 3.3)
  *
@@ -1936,16 +1953,19 @@ SA_API int sa_spaa_nominate(sa_alloc *a, const uint64_t *req, const uint8_t *pri
  */
 SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match) {
     int i, j;
+    uint64_t nominators[SA_ALLOC_MAX];
     sa__fast_release(a);
     sa__match_clear(match);
+    for (j = 0; j < a->num_outputs; j++) nominators[j] = 0;
+    for (i = 0; i < a->num_inputs; i++) {
+        SA_ASSERT(nomination[i] < a->num_outputs);
+        if (nomination[i] >= 0) nominators[nomination[i]] |= (uint64_t)1 << i;
+    }
     for (j = 0; j < a->num_outputs; j++) {
-        uint64_t nominators = 0;
         int w;
-        for (i = 0; i < a->num_inputs; i++)
-            if (nomination[i] == j) nominators |= (uint64_t)1 << i;
-        if (a->rotary && (nominators & a->network_inputs))
-            nominators &= a->network_inputs;            /* Rotary Rule: cross traffic first */
-        w = sa_matrix_select(&a->out_arb[j], nominators);
+        if (a->rotary && (nominators[j] & a->network_inputs))
+            nominators[j] &= a->network_inputs;         /* Rotary Rule: cross traffic first */
+        w = sa_matrix_select(&a->out_arb[j], nominators[j]);
         if (w < 0) continue;
         sa_matrix_update(&a->out_arb[j], w);
         sa_matrix_update(&a->in_arb[w], j);
@@ -2043,13 +2063,16 @@ SA_API int sa__wfa(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
 /* The wave fronts over the rows of `rows`. */
 SA_API void sa__wfa_wrapped_rows(const sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
                                  uint64_t rows, int s, int p, sa_match *mt) {
-    int k, i;
+    uint64_t all_outputs = sa__low_mask(a->num_outputs), free_rows;
+    int k;
     for (k = 0; k < s; k++) {
         int d = (p + k) % s;
-        for (i = 0; i < a->num_inputs; i++) {
-            int j = (i + d) % s;
-            if (!((rows >> i) & 1u) || j >= a->num_outputs || ((mt->inputs >> i) & 1u)) continue;
-            if (((sa__requests(a, req, i) & ~mt->outputs & ~sa__twin_blocks(bufs, mt, i)) >> j) & 1u)
+        free_rows = rows & ~mt->inputs;
+        if (free_rows == 0 || mt->outputs == all_outputs) break;
+        for (; free_rows; free_rows &= free_rows - 1) {
+            int i = sa__ctz64(free_rows), j = (i + d) % s;
+            uint64_t cell = j < a->num_outputs ? (uint64_t)1 << j : 0;
+            if (sa__requests(a, req, i) & cell & ~mt->outputs & ~sa__twin_blocks(bufs, mt, i))
                 sa__match_add(mt, i, j);
         }
     }
@@ -2153,20 +2176,6 @@ SA_API int sa__draw_pick(sa__draws *d, uint32_t u, uint64_t cand) {
     return sa__kth_bit(cand, sa__draw_index(d, u, (uint32_t)sa__popcount64(cand)));
 }
 
-/* Step 1 as an output sees it: the unmatched inputs that request output j
- * and may take it (Rotary Rule: the network ones, if any). */
-SA_API uint64_t sa__pim_requesters(const sa_alloc *a, const uint64_t *req,
-                                   const sa_read_buffer *bufs, const sa_match *mt, int j) {
-    uint64_t c = 0;
-    int i;
-    for (i = 0; i < a->num_inputs; i++)
-        if (!((mt->inputs >> i) & 1u) &&
-            ((sa__requests(a, req, i) & ~sa__twin_blocks(bufs, mt, i)) >> j) & 1u)
-            c |= (uint64_t)1 << i;
-    if (a->rotary && (c & a->network_inputs)) c &= a->network_inputs;
-    return c;
-}
-
 /* One iteration of steps 1-3; returns 0 (drawing nothing) when no unmatched
  * output has a requester. */
 SA_API int sa__pim_iteration(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
@@ -2175,8 +2184,10 @@ SA_API int sa__pim_iteration(sa_alloc *a, const uint64_t *req, const sa_read_buf
     uint16_t u[SA_ALLOC_MAX];
     sa__draws d;
     int i, j, n = a->num_inputs, m = a->num_outputs, any = 0;
+    sa__requesters(a, req, bufs, mt, requesters);                /* Step 1 */
     for (j = 0; j < m; j++) {
-        requesters[j] = (mt->outputs >> j) & 1u ? 0 : sa__pim_requesters(a, req, bufs, mt, j);
+        if (a->rotary && (requesters[j] & a->network_inputs))
+            requesters[j] &= a->network_inputs;                      /* Rotary Rule */
         any |= requesters[j] != 0;
     }
     if (!any) return 0;
@@ -2231,16 +2242,11 @@ SA_API int sa__grant_accept(sa_alloc *a, const uint64_t *req, const sa_read_buff
                             int rrm, int first, sa_match *mt) {
     uint64_t grants[SA_ALLOC_MAX];
     int i, j, n = a->num_inputs, m = a->num_outputs, before = mt->size;
+    uint64_t requesters[SA_ALLOC_MAX];
+    sa__requesters(a, req, bufs, mt, requesters);                /* Request */
     for (i = 0; i < n; i++) grants[i] = 0;
     for (j = 0; j < m; j++) {                                    /* Grant */
-        uint64_t requesters = 0;
-        int w;
-        if ((mt->outputs >> j) & 1u) continue;
-        for (i = 0; i < n; i++)
-            if (!((mt->inputs >> i) & 1u) &&
-                ((sa__requests(a, req, i) & ~sa__twin_blocks(bufs, mt, i)) >> j) & 1u)
-                requesters |= (uint64_t)1 << i;
-        w = sa__first_from(requesters, a->out_ptr[j]);
+        int w = sa__first_from(requesters[j], a->out_ptr[j]);
         if (w < 0) continue;
         grants[w] |= (uint64_t)1 << j;
         if (rrm) a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
