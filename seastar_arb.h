@@ -2506,10 +2506,17 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     }
 }
 /* >>fast ===============================================================
- * Fast kernels (SSE2).  Each equals a reference function above, decision
- * for decision and state for state; sa__fast_allocate is the one place that
- * chooses them.  Without SSE2 (or with SA_NO_SIMD) this section only
- * defines the dispatch hooks, which then do nothing.
+ * Fast kernels (SSE2)
+ *
+ * Each kernel below equals one reference function above, decision for
+ * decision and state for state, for the calls sa__fast_allocate (at the
+ * end of this section, the one place that chooses them) gives it; the
+ * tests run both builds side by side on random request sets
+ * (tests/test_alloc_diff.c).  A kernel is kept when it is at least 1.25x
+ * faster than its reference as simulators call it (bench_alloc's "sim"
+ * figure; docs/performance.rst has the measured gains).  Without SSE2, or
+ * with SA_NO_SIMD, this section only defines the hooks the reference
+ * calls, and they do nothing.
  * ====================================================================== */
 
 #ifndef SA_SIMD_SSE2
@@ -2535,22 +2542,588 @@ SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *pr
 
 #else /* SA_SIMD_SSE2 */
 
+/* Unaligned SSE2 load and store of two words. */
+#define SA__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define SA__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+
+/* ---- SPAA's arbiters, bit-sliced (>>spaa's sa_spaa_nominate and
+ * sa_spaa_grant).
+ *
+ * The fast SPAA kernels keep the two banks of matrix arbiters in another
+ * form.  Every arbiter of a bank is one lane of 2^lw bits (lw 3..6: 8, 16,
+ * 32 or 64 bits, the smallest that holds one bit per requester), lane r at
+ * bits r * 2^lw.. of a string of 64-bit words; plane b (words b * S..)
+ * holds bit b of every requester's rank (the rank of sa_matrix_arb).  One
+ * pass over the planes, top bit first, selects in every arbiter at once:
+ * each lane keeps those of its candidates whose rank bit is 0 if it has
+ * any, else all of them, so the least recently selected one is left.  The
+ * update compares every rank with the winner's, bit-serially, decrements
+ * those above it with a borrow chain, and gives the winner the last rank.
+ * The allocator holds its arbiters in one form at a time
+ * (a->fast_holds_state): the kernels convert the reference's arbiters when
+ * they first run, sa__fast_release converts back when the reference runs
+ * (a call with priorities, with read-port views, or the pipelined
+ * functions). */
+
+#if SA_ALLOC_MAX > 32
+#define SA__SPAA_PLANES 6
+#elif SA_ALLOC_MAX > 16
+#define SA__SPAA_PLANES 5
+#elif SA_ALLOC_MAX > 8
+#define SA__SPAA_PLANES 4
+#else
+#define SA__SPAA_PLANES 3
+#endif
+/* Words per plane (even, so that SSE2 takes two at a time). */
+#define SA__SPAA_WORDS ((SA_ALLOC_MAX + 1) & ~1)
+
+/* The fast state of a SPAA allocator: both banks, and the connection
+ * matrix in the input bank's lanes. */
+typedef struct sa__banks {
+    uint64_t in[SA__SPAA_PLANES * SA__SPAA_WORDS];  /* input arbiter i over the outputs */
+    uint64_t out[SA__SPAA_PLANES * SA__SPAA_WORDS]; /* output arbiter j over the inputs */
+    uint64_t connect[SA__SPAA_WORDS];               /* connect[i] in lane i */
+} sa__banks;
+
+#define SA__BANKS(a) ((sa__banks *)(void *)(a)->fast)
+
+/* Lane width (log2 of bits, 3..6) of arbiters over `size` requesters. */
+SA_API int sa__lane_lw(int size) {
+    return size <= 8 ? 3 : size <= 16 ? 4 : size <= 32 ? 5 : 6;
+}
+
+/* The sizes the SPAA kernels take: up to 16 inputs x 8 outputs, and 33 to
+ * 64 of both (64-bit lanes in both banks). */
+SA_API int sa__spaa_fast_size(int n, int m) {
+    return (n <= 16 && m <= 8) || (SA_ALLOC_MAX > 32 && n > 32 && m > 32);
+}
+
+/* A bank's planes from its arbiters (rows arbiters over `size`), and back. */
+SA_API void sa__planes_from_arbs(uint64_t *plane, const sa_matrix_arb *arb, int rows, int size) {
+    int lw = sa__lane_lw(size), r, c, b;
+    memset(plane, 0, SA__SPAA_PLANES * SA__SPAA_WORDS * sizeof(uint64_t));
+    for (r = 0; r < rows; r++)
+        for (c = 0; c < size; c++)
+            for (b = 0; b < lw; b++) {
+                int bit = (r << lw) + c;
+                plane[b * SA__SPAA_WORDS + (bit >> 6)] |= (uint64_t)((arb[r].rank[c] >> b) & 1u) << (bit & 63);
+            }
+}
+
+SA_API void sa__arbs_from_planes(sa_matrix_arb *arb, const uint64_t *plane, int rows, int size) {
+    int lw = sa__lane_lw(size), r, c, b;
+    for (r = 0; r < rows; r++)
+        for (c = 0; c < size; c++) {
+            int bit = (r << lw) + c, rank = 0;
+            for (b = 0; b < lw; b++)
+                rank |= (int)((plane[b * SA__SPAA_WORDS + (bit >> 6)] >> (bit & 63)) & 1u) << b;
+            arb[r].rank[c] = (uint8_t)rank;
+        }
+}
+
+/* Make the banks hold SPAA's state (the kernels run next). */
+SA_API void sa__spaa_hold(sa_alloc *a) {
+    sa__banks *k = SA__BANKS(a);
+    if (a->fast_holds_state) return;
+    sa__planes_from_arbs(k->in, a->in_arb, a->num_inputs, a->num_outputs);
+    sa__planes_from_arbs(k->out, a->out_arb, a->num_outputs, a->num_inputs);
+    a->fast_holds_state = 1;
+}
+
+SA_API void sa__fast_release(sa_alloc *a) {
+    sa__banks *k = SA__BANKS(a);
+    if (!a->fast_holds_state) return;
+    sa__arbs_from_planes(a->in_arb, k->in, a->num_inputs, a->num_outputs);
+    sa__arbs_from_planes(a->out_arb, k->out, a->num_outputs, a->num_inputs);
+    a->fast_holds_state = 0;
+}
+
+/* All ones in every zero lane of x (lanes of 2^lw bits). */
+SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
+    __m128i z = _mm_setzero_si128();
+    if (lw == 3) return _mm_cmpeq_epi8(x, z);
+    if (lw == 4) return _mm_cmpeq_epi16(x, z);
+    if (lw == 5) return _mm_cmpeq_epi32(x, z);
+    return _mm_cmpeq_epi32(_mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1))), z);
+}
+
+/* ---- SPAA up to 16 inputs x 8 outputs, in SSE2 registers: equals
+ * sa__spaa without priorities or read-port views.  The input bank is 16
+ * byte lanes (one register per plane), the output bank 8 lanes of 8 bits
+ * (n <= 8) or 16; the whole allocation stays in registers. */
+
+/* Rows req[r] and req[r + 1] as one register (rows at or above n: zero). */
+SA_API __m128i sa__row_pair_sse2(const uint64_t *req, int r, int n) {
+    if (r + 1 < n) return SA__LD(req + r);
+    if (r < n) return _mm_loadl_epi64((const __m128i *)(const void *)(req + r));
+    return _mm_setzero_si128();
+}
+
+/* The low 32 bits of rows req[r..r+4) (zero at or above n), four lanes. */
+SA_API __m128i sa__rows4_lo32_sse2(const uint64_t *req, int r, int n) {
+    return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(sa__row_pair_sse2(req, r, n)),
+                                           _mm_castsi128_ps(sa__row_pair_sse2(req, r + 2, n)),
+                                           _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+/* The low bytes of rows req[0..n) (n <= 16) as the bytes of a register,
+ * bytes n..15 zero (higher bits dropped, as the connection mask would). */
+SA_API __m128i sa__pack_bytes16_sse2(const uint64_t *req, int n) {
+    const __m128i lo8 = _mm_set1_epi32(0xFF), z = _mm_setzero_si128();
+    __m128i r0 = _mm_and_si128(sa__rows4_lo32_sse2(req, 0, n), lo8), r1, r2, r3;
+    if (n <= 4) return _mm_packus_epi16(_mm_packs_epi32(r0, z), z);
+    r1 = _mm_and_si128(sa__rows4_lo32_sse2(req, 4, n), lo8);
+    if (n <= 8) return _mm_packus_epi16(_mm_packs_epi32(r0, r1), z);
+    r2 = _mm_and_si128(sa__rows4_lo32_sse2(req, 8, n), lo8);
+    r3 = n <= 12 ? z : _mm_and_si128(sa__rows4_lo32_sse2(req, 12, n), lo8);
+    return _mm_packus_epi16(_mm_packs_epi32(r0, r1), _mm_packs_epi32(r2, r3));
+}
+
+/* Index of the set bit of every byte of v (one-hot or zero; 0 for 0). */
+SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
+    __m128i b0 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xAA)), _mm_set1_epi8(1));
+    __m128i b1 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xCC)), _mm_set1_epi8(2));
+    __m128i b2 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xF0)), _mm_set1_epi8(4));
+    return _mm_or_si128(_mm_or_si128(b0, b1), b2);
+}
+
+/* The same with -1 for a zero byte. */
+SA_API __m128i sa__bit_index8_sse2(__m128i v) {
+    return _mm_or_si128(sa__onehot_index8_sse2(v), _mm_cmpeq_epi8(v, _mm_setzero_si128()));
+}
+
+/* Index of the set bit of every 16-bit lane (one-hot or zero) of v, -1 for
+ * 0, as bytes 0..7 (bytes 8..15 are -1): the exponent of the lane
+ * converted to float (exact for powers of two). */
+SA_API __m128i sa__bit_index16_sse2(__m128i v) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i lo = _mm_castps_si128(_mm_cvtepi32_ps(_mm_unpacklo_epi16(v, z)));
+    __m128i hi = _mm_castps_si128(_mm_cvtepi32_ps(_mm_unpackhi_epi16(v, z)));
+    __m128i e = _mm_packs_epi32(_mm_srli_epi32(lo, 23), _mm_srli_epi32(hi, 23));
+    e = _mm_max_epi16(_mm_sub_epi16(e, _mm_set1_epi16(127)), _mm_set1_epi16(-1));
+    return _mm_packs_epi16(e, _mm_set1_epi8(-1));
+}
+
+/* The output bank's lanes from one-hot nomination bytes x of up to 16
+ * inputs and m <= 8 outputs (lane j: bit i set when byte i of x has bit
+ * j): one movemask per output, each byte doubled to bring the next lower
+ * bit to its top, in two chains (bits 7..4 of x, and bits 3..0 from x
+ * shifted up four bits), into 16-bit lanes (lwo 4) or bytes (lwo 3). */
+SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
+    __m128i y = _mm_slli_epi16(x, 4);
+    uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
+    m3 = (unsigned)_mm_movemask_epi8(y);
+    x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
+    m6 = (unsigned)_mm_movemask_epi8(x);
+    m2 = (unsigned)_mm_movemask_epi8(y);
+    x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
+    m5 = (unsigned)_mm_movemask_epi8(x);
+    m1 = (unsigned)_mm_movemask_epi8(y);
+    x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
+    m4 = (unsigned)_mm_movemask_epi8(x);
+    m0 = (unsigned)_mm_movemask_epi8(y);
+    if (lwo == 4)
+        return _mm_set_epi64x((long long)(((m7 << 48) | (m6 << 32) | (m5 << 16)) | m4),
+                              (long long)(((m3 << 48) | (m2 << 32) | (m1 << 16)) | m0));
+    return _mm_cvtsi64_si128((long long)((((m7 << 56) | (m6 << 48)) | ((m5 << 40) | (m4 << 32)) |
+                                          ((m3 << 24) | (m2 << 16)) | (m1 << 8)) | m0));
+}
+
+/* Number of set bits of an 8-bit x, from a table. */
+SA_API int sa__bits8(unsigned x) {
+#define SA__B2(k) k, k + 1, k + 1, k + 2
+#define SA__B4(k) SA__B2(k), SA__B2(k + 1), SA__B2(k + 1), SA__B2(k + 2)
+#define SA__B6(k) SA__B4(k), SA__B4(k + 1), SA__B4(k + 1), SA__B4(k + 2)
+    static const uint8_t bits[256] = { SA__B6(0), SA__B6(1), SA__B6(1), SA__B6(2) };
+#undef SA__B2
+#undef SA__B4
+#undef SA__B6
+    return bits[x & 0xFFu];
+}
+
+/* One plane of a bank select on register x (lanes of 2^LW bits, plane P):
+ * D gets P xor the winner's rank bit (over its lane; 1 in an empty lane).
+ * Where the lane has a candidate with bit 0, D is P and the candidates
+ * with bit 1 leave; elsewhere D clears none of them. */
+#define SA__SEL1(x, P, D, LW) do { \
+        __m128i z_ = _mm_andnot_si128((P), (x)); \
+        z_ = (LW) == 3 ? _mm_cmpeq_epi8(z_, _mm_setzero_si128()) \
+                       : _mm_cmpeq_epi16(z_, _mm_setzero_si128()); \
+        (D) = _mm_xor_si128(z_, (P)); \
+        (x) = _mm_andnot_si128((D), (x)); \
+    } while (0)
+/* New plane of a bank update: T the plane with the borrow applied, G the
+ * winners (one-hot lanes), bit b of SIZE - 1 the winners' new rank bit. */
+#define SA__NEWBIT(T, G, SIZE, b) \
+    ((((SIZE) - 1) >> (b)) & 1 ? _mm_or_si128((T), (G)) : _mm_andnot_si128((G), (T)))
+/* One step of the bit-serial comparison with the winners' ranks: plane P
+ * (D: P xor the winner's bit) over the result GT of the lower planes. */
+#define SA__GT1(GT, P, D) (GT) = _mm_xor_si128((GT), _mm_and_si128(_mm_xor_si128((GT), (P)), (D)))
+/* One plane of a bank update: the borrow BO taken from plane P, then the
+ * winners G given bit b of SIZE - 1, stored at D. */
+#define SA__UPD1(D, P, BO, G, SIZE, b) do { \
+        __m128i t_ = _mm_xor_si128((P), (BO)); \
+        (BO) = _mm_and_si128((BO), t_); \
+        SA__ST((D), SA__NEWBIT(t_, (G), (SIZE), (b))); \
+    } while (0)
+/* The bits of plane P an update flips where it applies: the borrow BO, and
+ * the winners' bits G that differ from bit b of SIZE - 1. */
+#define SA__FLIP(BO, P, G, SIZE, b) \
+    _mm_xor_si128((BO), (((SIZE) - 1) >> (b)) & 1 ? _mm_andnot_si128((P), (G)) : _mm_and_si128((P), (G)))
+
+/* The whole allocation, N <= 16 inputs and M <= 8 outputs (constants in the
+ * 16 x 7, 8 x 8 and 7 x 7 instances).  It is one chain of dependent steps
+ * (pack, input select, columns, output select, granted inputs, input
+ * update), so the work off that chain is done beside it: the input bank's
+ * flips are computed before the grant is known and selected by it. */
+#define SA__SPAA_REG_BODY(N, M, LWO) { \
+    const int S = SA__SPAA_WORDS; \
+    const __m128i z = _mm_setzero_si128(); \
+    sa__banks *k_ = SA__BANKS(a); \
+    __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gt, bo, t, d0, d1, d2, f0, f1, f2, f3; \
+    unsigned outs; \
+    int i; \
+    /* Step 1: nominations (input bank select; d0..d2: planes xor the \
+     * nominees' rank bits), and the ranks above each nominee's. */ \
+    x = _mm_and_si128(sa__pack_bytes16_sse2(req, (N)), SA__LD(k_->connect)); \
+    p2 = SA__LD(k_->in + 2 * S); \
+    SA__SEL1(x, p2, d2, 3); \
+    p1 = SA__LD(k_->in + S); \
+    SA__SEL1(x, p1, d1, 3); \
+    p0 = SA__LD(k_->in); \
+    SA__SEL1(x, p0, d0, 3); \
+    gt = _mm_and_si128(p0, d0); \
+    SA__GT1(gt, p1, d1); \
+    SA__GT1(gt, p2, d2); \
+    /* Nominating inputs of each output: the output bank's lanes. */ \
+    c = sa__nom_columns_sse2(x, (LWO), (M)); \
+    if (a->rotary && a->network_inputs) { \
+        __m128i nw = (LWO) == 4 ? _mm_set1_epi16((short)a->network_inputs) \
+                                : _mm_set1_epi8((char)a->network_inputs); \
+        __m128i cn = _mm_and_si128(c, nw); \
+        c = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), c)); \
+    } \
+    /* Step 2: grants (output bank select) and the output bank's update. */ \
+    g = c; \
+    q2 = SA__LD(k_->out + 2 * S); \
+    if ((LWO) == 4) { \
+        q3 = SA__LD(k_->out + 3 * S); \
+        SA__SEL1(g, q3, f3, 4); \
+    } \
+    SA__SEL1(g, q2, f2, (LWO)); \
+    q1 = SA__LD(k_->out + S); \
+    SA__SEL1(g, q1, f1, (LWO)); \
+    q0 = SA__LD(k_->out); \
+    SA__SEL1(g, q0, f0, (LWO)); \
+    bo = _mm_and_si128(q0, f0); \
+    SA__GT1(bo, q1, f1); \
+    SA__GT1(bo, q2, f2); \
+    if ((LWO) == 4) SA__GT1(bo, q3, f3); \
+    SA__UPD1(k_->out, q0, bo, g, (N), 0); \
+    SA__UPD1(k_->out + S, q1, bo, g, (N), 1); \
+    if ((LWO) == 4) { \
+        SA__UPD1(k_->out + 2 * S, q2, bo, g, (N), 2); \
+        SA__ST(k_->out + 3 * S, SA__NEWBIT(_mm_xor_si128(q3, bo), g, (N), 3)); \
+    } else { \
+        SA__ST(k_->out + 2 * S, SA__NEWBIT(_mm_xor_si128(q2, bo), g, (N), 2)); \
+    } \
+    /* Granted inputs: the OR of the grant lanes, spread over the input \
+     * lanes (e: all ones where granted, ne_e: all ones elsewhere). */ \
+    if ((LWO) == 4) { \
+        b = _mm_or_si128(g, _mm_shuffle_epi32(g, _MM_SHUFFLE(1, 0, 3, 2))); \
+        b = _mm_or_si128(b, _mm_shuffle_epi32(b, _MM_SHUFFLE(2, 3, 0, 1))); \
+        b = _mm_or_si128(b, _mm_shufflelo_epi16(b, _MM_SHUFFLE(2, 3, 0, 1))); \
+        b = _mm_unpacklo_epi8(b, b); \
+        b = _mm_shuffle_epi32(_mm_shufflelo_epi16(b, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(1, 1, 0, 0)); \
+    } else { \
+        b = _mm_or_si128(g, _mm_srli_epi64(g, 32)); \
+        b = _mm_or_si128(b, _mm_srli_epi64(b, 16)); \
+        b = _mm_or_si128(b, _mm_srli_epi64(b, 8)); \
+        b = _mm_unpacklo_epi8(b, b); \
+        b = _mm_move_epi64(_mm_shufflelo_epi16(b, _MM_SHUFFLE(0, 0, 0, 0))); \
+    } \
+    { \
+        const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1); \
+        b = _mm_and_si128(b, sel); \
+        e = _mm_cmpeq_epi8(b, sel); \
+        ne_e = _mm_cmpeq_epi8(b, z); \
+    } \
+    /* Input bank update where granted: the nominees take rank M-1, the \
+     * ranks above them move down one. */ \
+    SA__ST(k_->in, _mm_xor_si128(p0, _mm_and_si128(e, SA__FLIP(gt, p0, x, (M), 0)))); \
+    bo = _mm_andnot_si128(p0, gt); \
+    SA__ST(k_->in + S, _mm_xor_si128(p1, _mm_and_si128(e, SA__FLIP(bo, p1, x, (M), 1)))); \
+    bo = _mm_andnot_si128(p1, bo); \
+    SA__ST(k_->in + 2 * S, _mm_xor_si128(p2, _mm_and_si128(e, SA__FLIP(bo, p2, x, (M), 2)))); \
+    /* The matching. */ \
+    SA__ST(mt->output_of, _mm_or_si128(sa__onehot_index8_sse2(x), ne_e)); \
+    t = (LWO) == 4 ? sa__bit_index16_sse2(g) : sa__bit_index8_sse2(g); \
+    SA__ST(mt->input_of, t); \
+    outs = (unsigned)_mm_movemask_epi8(t) ^ 0xFFFFu; \
+    mt->outputs = outs; \
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) { \
+        SA__ST(mt->output_of + i, _mm_set1_epi8(-1)); \
+        SA__ST(mt->input_of + i, _mm_set1_epi8(-1)); \
+    } \
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1; \
+    mt->inputs = (unsigned)_mm_movemask_epi8(e); \
+    mt->size = sa__bits8(outs); \
+    return mt->size; \
+}
+#if SA_ALLOC_MAX >= 16
+SA_API int sa__spaa_reg_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 3)
+SA_API int sa__spaa_reg_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 4)
+SA_API int sa__spaa_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(16, 7, 4)
+SA_API int sa__spaa_8x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(8, 8, 3)
+SA_API int sa__spaa_7x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(7, 7, 3)
+#endif
+#undef SA__SEL1
+#undef SA__GT1
+#undef SA__UPD1
+#undef SA__FLIP
+#undef SA__NEWBIT
+
+#if SA_ALLOC_MAX > 32
+/* ---- SPAA from 33 to 64 inputs and outputs (64-bit lanes: arbiter r is
+ * word r of every plane): equals sa__spaa without priorities or read-port
+ * views.  The input bank selects four arbiters at a time straight from the
+ * requests; the output bank selects and updates only at the nominated
+ * outputs, two at a time, and the input bank updates only at the granted
+ * inputs. */
+
+/* Plane b of a pair of arbiters (words a and b) as one register, and back. */
+SA_API __m128i sa__ld_pair(const uint64_t *a, const uint64_t *b) {
+    return _mm_castps_si128(_mm_loadh_pi(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)a)),
+                                         (const __m64 *)(const void *)b));
+}
+SA_API void sa__st_pair(uint64_t *a, uint64_t *b, __m128i v) {
+    _mm_storel_epi64((__m128i *)(void *)a, v);
+    _mm_storeh_pi((__m64 *)(void *)b, _mm_castsi128_ps(v));
+}
+
+/* One plane of the input bank's select of two pairs (x, x2) at word w;
+ * the winners' rank bits (all ones for 1) go to k. */
+#define SA__SEL6_2PLANE(b) \
+    z = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w), x); \
+    z2 = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w + 2), x2); \
+    e = sa__lanes_zero_sse2(z, 6); \
+    e2 = sa__lanes_zero_sse2(z2, 6); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    x2 = _mm_or_si128(z2, _mm_and_si128(e2, x2)); \
+    SA__ST(k + (b) * SA__SPAA_WORDS + w, e); \
+    SA__ST(k + (b) * SA__SPAA_WORDS + w + 2, e2);
+/* The same for the last pair alone. */
+#define SA__SEL6_PLANE(b) \
+    z = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w), x); \
+    e = sa__lanes_zero_sse2(z, 6); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    SA__ST(k + (b) * SA__SPAA_WORDS + w, e);
+
+/* Step 1 for every input: c[i] receives input i's nomination (one-hot, or
+ * 0), k the nominations' rank bits (plane b at k + b * SA__SPAA_WORDS). */
+SA_API void sa__spaa_select6_sse2(const sa_alloc *a, const uint64_t *req, uint64_t *c, uint64_t *k) {
+    const uint64_t *plane = SA__BANKS(a)->in;
+    int w = 0, n = a->num_inputs, words = (n + 1) & ~1;
+    __m128i x, x2, z, e, z2, e2;
+    for (; w + 4 <= n; w += 4) {
+        x = _mm_and_si128(SA__LD(req + w), SA__LD(a->connect + w));
+        x2 = _mm_and_si128(SA__LD(req + w + 2), SA__LD(a->connect + w + 2));
+        SA__SEL6_2PLANE(5) SA__SEL6_2PLANE(4) SA__SEL6_2PLANE(3)
+        SA__SEL6_2PLANE(2) SA__SEL6_2PLANE(1) SA__SEL6_2PLANE(0)
+        SA__ST(c + w, x);
+        SA__ST(c + w + 2, x2);
+    }
+    for (; w < words; w += 2) {
+        c[w] = w < n ? req[w] & a->connect[w] : 0;
+        c[w + 1] = w + 1 < n ? req[w + 1] & a->connect[w + 1] : 0;
+        x = SA__LD(c + w);
+        SA__SEL6_PLANE(5) SA__SEL6_PLANE(4) SA__SEL6_PLANE(3)
+        SA__SEL6_PLANE(2) SA__SEL6_PLANE(1) SA__SEL6_PLANE(0)
+        SA__ST(c + w, x);
+    }
+}
+#undef SA__SEL6_2PLANE
+#undef SA__SEL6_PLANE
+
+/* The output bank's candidates: col[j] gets bit i for every c[i] = 1 << j
+ * (i < n); returns the nominated outputs. */
+SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
+    uint64_t outs = 0, bit = 1;
+    int i;
+    memset(col, 0, SA__SPAA_WORDS * sizeof(uint64_t));
+    for (i = 0; i < n; i++, bit <<= 1) {
+        uint64_t x = c[i];
+        outs |= x;
+        /* x 0: ORs 0 into the last word */
+        col[sa__ctz64(x | ((uint64_t)1 << (SA__SPAA_WORDS - 1)))] |= bit & (0 - (uint64_t)(x != 0));
+    }
+    return outs;
+}
+
+/* All ones in every zero 64-bit lane of x. */
+#define SA__ZERO64(x) sa__lanes_zero_sse2((x), 6)
+/* Select in a pair of output arbiters: plane b of the pair (pv, stored in
+ * pout for the update), the winners' rank bits stored in kout. */
+#define SA__L6_SELK(b) \
+    pv = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    SA__ST(pout + (b) * (SA_ALLOC_MAX + 2) + t, pv); \
+    z = _mm_andnot_si128(pv, x); \
+    e = SA__ZERO64(z); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    SA__ST(kout + (b) * (SA_ALLOC_MAX + 2) + t, e);
+/* Bottom up, gt over rank bits 0..b: the requesters ranked behind the
+ * winner whose rank bits are kb (from the saved planes and bits, or from
+ * the bank and k). */
+#define SA__L6_CMPC(b) \
+    p##b = SA__LD(pout + (b) * (SA_ALLOC_MAX + 2) + s); \
+    kb = SA__LD(kout + (b) * (SA_ALLOC_MAX + 2) + s); \
+    gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
+#define SA__L6_CMP(b) \
+    p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    kb = sa__ld_pair(k + ra + (b) * SA__SPAA_WORDS, k + rb + (b) * SA__SPAA_WORDS); \
+    gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
+/* The update of plane b: the borrow, and the winners' new rank SZ - 1. */
+#define SA__L6_DEC(b, SZ) \
+    y = _mm_xor_si128(p##b, bo); \
+    bo = _mm_andnot_si128(p##b, bo); \
+    sa__st_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS, \
+                (((SZ) - 1) >> (b)) & 1 ? _mm_or_si128(y, x) : _mm_andnot_si128(x, y));
+
+/* Steps 2-3 over the nominated outputs outs, two at a time and
+ * software-pipelined: the grant (select) of pair t, a long dependency
+ * chain, beside the independent work of pair t - 2 (its updates in both
+ * banks and the matching).  kin: the nominations' rank bits.  SZO, SZI:
+ * num_inputs and num_outputs (constants in the 64 x 64 instance). */
+#define SA__GRANT6_BODY(SZO, SZI) { \
+    sa__banks *k_ = SA__BANKS(a); \
+    uint64_t bits, ins = 0, kout[6 * (SA_ALLOC_MAX + 2)], xs[SA_ALLOC_MAX + 2]; \
+    uint64_t pout[6 * (SA_ALLOC_MAX + 2)]; \
+    uint8_t orow[SA_ALLOC_MAX + 2]; \
+    const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs); \
+    int t, count = 0, rot = a->rotary && a->network_inputs != 0; \
+    sa__match_clear(match); \
+    for (bits = outs; bits != 0; bits &= bits - 1) orow[count++] = (uint8_t)sa__ctz64(bits); \
+    orow[count] = orow[count - (count > 0)]; /* an odd count: the last with itself */ \
+    for (t = 0; t < count + 2; t += 2) { \
+        if (t < count) { \
+            int ra = orow[t], rb = orow[t + 1]; \
+            const uint64_t *pa = k_->out + ra, *pb = k_->out + rb; \
+            __m128i x = sa__ld_pair(col + ra, col + rb), z, e, pv; \
+            if (rot) { \
+                __m128i xp = _mm_and_si128(x, pref); \
+                x = _mm_or_si128(xp, _mm_and_si128(SA__ZERO64(xp), x)); \
+            } \
+            SA__L6_SELK(5) SA__L6_SELK(4) SA__L6_SELK(3) SA__L6_SELK(2) SA__L6_SELK(1) SA__L6_SELK(0) \
+            SA__ST(xs + t, x); \
+        } \
+        if (t > 0) { \
+            uint64_t ga = xs[t - 2], gb = xs[t - 1]; \
+            int ja = orow[t - 2], jb = orow[t - 1], ia = sa__ctz64(ga), ib = sa__ctz64(gb); \
+            { \
+                int s = t - 2; \
+                uint64_t *pa = k_->out + ja, *pb = k_->out + jb; \
+                __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
+                __m128i x = SA__LD(xs + s); \
+                SA__L6_CMPC(0) SA__L6_CMPC(1) SA__L6_CMPC(2) SA__L6_CMPC(3) SA__L6_CMPC(4) SA__L6_CMPC(5) \
+                bo = gt; \
+                SA__L6_DEC(0, SZO) SA__L6_DEC(1, SZO) SA__L6_DEC(2, SZO) \
+                SA__L6_DEC(3, SZO) SA__L6_DEC(4, SZO) SA__L6_DEC(5, SZO) \
+            } \
+            match->input_of[ja] = (int8_t)ia; \
+            match->output_of[ia] = (int8_t)ja; \
+            match->input_of[jb] = (int8_t)ib; \
+            match->output_of[ib] = (int8_t)jb; \
+            ins |= ga | gb; \
+            { \
+                int ra = ia, rb = ib; \
+                const uint64_t *k = kin; \
+                uint64_t *pa = k_->in + ra, *pb = k_->in + rb; \
+                __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
+                __m128i x = _mm_set_epi64x((long long)((uint64_t)1 << jb), (long long)((uint64_t)1 << ja)); \
+                SA__L6_CMP(0) SA__L6_CMP(1) SA__L6_CMP(2) SA__L6_CMP(3) SA__L6_CMP(4) SA__L6_CMP(5) \
+                bo = gt; \
+                SA__L6_DEC(0, SZI) SA__L6_DEC(1, SZI) SA__L6_DEC(2, SZI) \
+                SA__L6_DEC(3, SZI) SA__L6_DEC(4, SZI) SA__L6_DEC(5, SZI) \
+            } \
+        } \
+    } \
+    match->inputs = ins; \
+    match->outputs = outs; \
+    match->size = count; \
+    return count; \
+}
+SA_API int sa__spaa_grant6_64_sse2(sa_alloc *a, const uint64_t *col, uint64_t outs,
+                                   const uint64_t *kin, sa_match *match)
+    SA__GRANT6_BODY(64, 64)
+SA_API int sa__spaa_grant6_any_sse2(sa_alloc *a, const uint64_t *col, uint64_t outs,
+                                    const uint64_t *kin, sa_match *match)
+    SA__GRANT6_BODY(a->num_inputs, a->num_outputs)
+#undef SA__L6_SELK
+#undef SA__L6_CMPC
+#undef SA__L6_CMP
+#undef SA__L6_DEC
+#undef SA__ZERO64
+
+SA_API int sa__spaa6_sse2(sa_alloc *a, const uint64_t *req, sa_match *match) {
+    uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS], outs;
+    sa__spaa_select6_sse2(a, req, nom, kin);
+    outs = sa__spaa_columns6(nom, a->num_inputs, col);
+    return a->num_inputs == 64 && a->num_outputs == 64 ? sa__spaa_grant6_64_sse2(a, col, outs, kin, match)
+                                                       : sa__spaa_grant6_any_sse2(a, col, outs, kin, match);
+}
+#endif /* SA_ALLOC_MAX > 32 */
+
+/* SPAA: which kernel, if any. */
+SA_API int sa__fast_spaa(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    int n = a->num_inputs, m = a->num_outputs;
+    sa__spaa_hold(a);
+#if SA_ALLOC_MAX >= 16
+    if (n == 16 && m == 7) return sa__spaa_16x7_sse2(a, req, mt);
+    if (n == 8 && m == 8) return sa__spaa_8x8_sse2(a, req, mt);
+    if (n == 7 && m == 7) return sa__spaa_7x7_sse2(a, req, mt);
+    if (n <= 16 && m <= 8) return n > 8 ? sa__spaa_reg_sse2_4(a, req, mt) : sa__spaa_reg_sse2_3(a, req, mt);
+#endif
+#if SA_ALLOC_MAX > 32
+    return sa__spaa6_sse2(a, req, mt);
+#else
+    (void)n;
+    (void)m;
+    return 0;
+#endif
+}
+
+/* ---- The dispatch. */
+
 SA_API size_t sa__fast_memory_size(const sa_alloc_desc *desc) {
-    (void)desc;
+    int n = desc->num_inputs, m = desc->num_outputs;
+    if (desc->kind == SA_ALLOC_SPAA && sa__spaa_fast_size(n, m) && (SA_ALLOC_MAX >= 16 || n > 32))
+        return sizeof(sa__banks);
     return 0;
 }
 
-SA_API void sa__fast_init(sa_alloc *a) { (void)a; }
-
-SA_API void sa__fast_release(sa_alloc *a) { (void)a; }
+SA_API void sa__fast_init(sa_alloc *a) {
+    sa__banks *k = SA__BANKS(a);
+    int i;
+    if (a->fast == NULL) return;
+    memset(k->connect, 0, sizeof k->connect);
+    for (i = 0; i < a->num_inputs; i++) {
+        int lw = sa__lane_lw(a->num_outputs), bit = i << lw;
+        k->connect[bit >> 6] |= a->connect[i] << (bit & 63);
+    }
+}
 
 SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                              const sa_read_buffer *bufs, sa_match *match) {
-    (void)a;
-    (void)req;
-    (void)prio;
-    (void)bufs;
-    (void)match;
+    if (a->kind == SA_ALLOC_SPAA && a->fast != NULL && prio == NULL && bufs == NULL)
+        return sa__fast_spaa(a, req, match), 1;
     return 0;
 }
 
