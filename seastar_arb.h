@@ -1663,8 +1663,10 @@ SA_API void sa__alloc_layout_of(const sa_alloc_desc *d, sa__alloc_layout *l) {
     l->in_arb = l->fast + sa__fast_memory_size(d);
     l->out_arb = l->in_arb + (spaa ? n * sizeof(sa_matrix_arb) : 0);
     l->in_ptr = l->out_arb + (spaa ? m * sizeof(sa_matrix_arb) : 0);
-    l->out_ptr = l->in_ptr + (pointers ? n : 0);
-    l->end = l->out_ptr + (pointers ? m : 0);
+    /* (the pointer arrays padded to whole 16-byte vectors, which the fast
+     * kernels read and write) */
+    l->out_ptr = l->in_ptr + (pointers ? (n + 15) / 16 * 16 : 0);
+    l->end = l->out_ptr + (pointers ? (m + 15) / 16 * 16 : 0);
 }
 
 /**
@@ -1750,10 +1752,7 @@ SA_API sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc, void *mem
         for (i = 0; i < a->num_inputs; i++) sa_matrix_arb_init(&a->in_arb[i], a->num_outputs);
         for (i = 0; i < a->num_outputs; i++) sa_matrix_arb_init(&a->out_arb[i], a->num_inputs);
     }
-    if (a->in_ptr != NULL) {
-        memset(a->in_ptr, 0, (size_t)a->num_inputs);
-        memset(a->out_ptr, 0, (size_t)a->num_outputs);
-    }
+    if (a->in_ptr != NULL) memset(a->in_ptr, 0, l.end - l.in_ptr);
     a->fast_holds_state = 0;
     sa__fast_init(a);
     return SA_OK;
@@ -2580,9 +2579,10 @@ SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *pr
 /* The fast state of a SPAA allocator: both banks, and the connection
  * matrix in the input bank's lanes. */
 typedef struct sa__banks {
+    uint64_t connect[SA__SPAA_WORDS];               /* connect[i] in lane i (first:
+                                                       the other kernels keep it too) */
     uint64_t in[SA__SPAA_PLANES * SA__SPAA_WORDS];  /* input arbiter i over the outputs */
     uint64_t out[SA__SPAA_PLANES * SA__SPAA_WORDS]; /* output arbiter j over the inputs */
-    uint64_t connect[SA__SPAA_WORDS];               /* connect[i] in lane i */
 } sa__banks;
 
 #define SA__BANKS(a) ((sa__banks *)(void *)(a)->fast)
@@ -3081,6 +3081,507 @@ SA_API int sa__spaa6_sse2(sa_alloc *a, const uint64_t *req, sa_match *match) {
 }
 #endif /* SA_ALLOC_MAX > 32 */
 
+/* ---- Shared pieces of the kernels below: bit-matrix transposes, the
+ * request matrix by columns, and branch-free selections. */
+
+/* Hide a value from the optimiser (GCC and clang), so that it cannot turn
+ * the mask arithmetic of a branch-free selection back into a branch that
+ * the data would make unpredictable. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SA__OPAQUE(v) __asm__("" : "+r"(v))
+#else
+#define SA__OPAQUE(v) ((void)0)
+#endif
+
+/* All ones when c is nonzero, else 0, opaque to the optimiser. */
+SA_API uint64_t sa__mask_if(int c) {
+    uint64_t m = (uint64_t)(c != 0);
+    SA__OPAQUE(m);
+    return 0 - m;
+}
+
+/* sa__first_from without a branch (0 when x is 0). */
+SA_API int sa__first_from_bf(uint64_t x, int p) {
+    uint64_t h = x & (~(uint64_t)0 << p);
+    h |= x & ~sa__mask_if(h != 0);
+    return sa__ctz64(h | (uint64_t)(h == 0));
+}
+
+/* Transpose the 8 x 8 bit matrix held in one word (row r in byte r): bit
+ * 8r + c moves to bit 8c + r. */
+SA_API uint64_t sa__transpose8(uint64_t x) {
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ (t << 28);
+    return x;
+}
+
+/* One round of the block-swap transpose of a t x t bit matrix (t = 16, 32
+ * or 64), J the block size (J >= 2): rows k and k + J exchange their J x J
+ * blocks, two row pairs per instruction. */
+#define SA__TRANSPOSE_ROUND(a, t, J, M) {                                           \
+        int b_, k_;                                                                 \
+        const __m128i m_ = _mm_set1_epi64x((long long)(M));                         \
+        for (b_ = 0; b_ < (t); b_ += 2 * (J))                                       \
+            for (k_ = b_; k_ < b_ + (J); k_ += 2) {                                 \
+                __m128i u_ = SA__LD((a) + k_), v_ = SA__LD((a) + k_ + (J)), x_;     \
+                x_ = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(u_, J), v_), m_);  \
+                SA__ST((a) + k_, _mm_xor_si128(u_, _mm_slli_epi64(x_, J)));         \
+                SA__ST((a) + k_ + (J), _mm_xor_si128(v_, x_));                      \
+            }                                                                       \
+    }
+
+/* Transpose the t x t bit matrix a in place (row r = a[r], column c = bit
+ * c), t a power of two in 1..64. */
+SA_API void sa__transpose(uint64_t *a, int t) {
+    __m128i m, u, v, x, lo, hi;
+    int k;
+    if (t <= 8) {
+        uint64_t w = 0;
+        for (k = 0; k < t; k++) w |= a[k] << (8 * k);
+        w = sa__transpose8(w);
+        for (k = 0; k < t; k++) a[k] = (w >> (8 * k)) & 0xFF;
+        return;
+    }
+    if (t == 64) SA__TRANSPOSE_ROUND(a, 64, 32, 0x00000000FFFFFFFFull)
+    if (t >= 32) SA__TRANSPOSE_ROUND(a, t, 16, 0x0000FFFF0000FFFFull)
+    SA__TRANSPOSE_ROUND(a, t, 8, 0x00FF00FF00FF00FFull)
+    SA__TRANSPOSE_ROUND(a, t, 4, 0x0F0F0F0F0F0F0F0Full)
+    SA__TRANSPOSE_ROUND(a, t, 2, 0x3333333333333333ull)
+    m = _mm_set1_epi64x(0x5555555555555555ll);
+    for (k = 0; k < t; k += 4) {
+        u = SA__LD(a + k);
+        v = SA__LD(a + k + 2);
+        lo = _mm_unpacklo_epi64(u, v); /* rows k, k+2 */
+        hi = _mm_unpackhi_epi64(u, v); /* rows k+1, k+3 */
+        x = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(lo, 1), hi), m);
+        lo = _mm_xor_si128(lo, _mm_slli_epi64(x, 1));
+        hi = _mm_xor_si128(hi, x);
+        SA__ST(a + k, _mm_unpacklo_epi64(lo, hi));
+        SA__ST(a + k + 2, _mm_unpackhi_epi64(lo, hi));
+    }
+}
+#undef SA__TRANSPOSE_ROUND
+
+/* Smallest power of two >= n (n in 1..64). */
+SA_API int sa__pow2_at_least(int n) {
+    int t = 1;
+    while (t < n) t <<= 1;
+    return t;
+}
+
+/* The connected requests by columns: bit i of col[j] set when input i
+ * requests output j on a connected cell.  col receives max(n, m) rounded
+ * up to a power of two entries, those at and above m zero. */
+SA_API void sa__columns(const sa_alloc *a, const uint64_t *req, uint64_t *col) {
+    int i, n = a->num_inputs, m = a->num_outputs, t = sa__pow2_at_least(n > m ? n : m);
+    for (i = 0; i < n; i++) col[i] = req[i] & a->connect[i];
+    for (; i < t; i++) col[i] = 0;
+    sa__transpose(col, t);
+}
+
+/* ---- iSLIP-k and separable output-first (>>islip: sa__islip and
+ * sa__separable_output, without read-port views). */
+
+/* Steps 2-3 on the request columns (the reference's sa__grant_accept
+ * without twins): grants and accepts are word operations per output and
+ * per input. */
+SA_API int sa__grant_accept_cols(sa_alloc *a, const uint64_t *col, int rrm, int first, sa_match *mt) {
+    uint64_t grants[SA_ALLOC_MAX], granted = 0, o, g;
+    uint64_t free_in = sa__low_mask(a->num_inputs) & ~mt->inputs;
+    int before = mt->size, n = a->num_inputs, m = a->num_outputs;
+    for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
+        int j = sa__ctz64(o), i;
+        uint64_t c = col[j] & free_in;
+        if (c == 0) continue;
+        i = sa__first_from(c, a->out_ptr[j]);
+        if (rrm) a->out_ptr[j] = (uint8_t)(i + 1 == n ? 0 : i + 1);
+        if (!((granted >> i) & 1u)) grants[i] = 0;
+        granted |= (uint64_t)1 << i;
+        grants[i] |= (uint64_t)1 << j;
+    }
+    for (g = granted; g; g &= g - 1) {
+        int i = sa__ctz64(g), j = sa__first_from(grants[i], a->in_ptr[i]);
+        sa__match_add(mt, i, j);
+        if (rrm || first) a->in_ptr[i] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+        if (!rrm && first) a->out_ptr[j] = (uint8_t)(i + 1 == n ? 0 : i + 1);
+    }
+    return mt->size - before;
+}
+
+SA_API int sa__islip_cols(sa_alloc *a, const uint64_t *req, int rrm, sa_match *mt) {
+    uint64_t col[64];
+    int it, k = rrm ? 1 : a->iterations;
+    sa__columns(a, req, col);
+    sa__match_clear(mt);
+    for (it = 0; k < 0 || it < k; it++)
+        if (sa__grant_accept_cols(a, col, rrm, it == 0, mt) == 0) break;
+    return mt->size;
+}
+
+#if SA_ALLOC_MAX >= 16
+/* Up to 16 inputs x 8 outputs the request matrix is one vector, row i in
+ * byte i, and every arbiter of a step works at once without a branch on
+ * the requests: a grant is, per column, the first requesting row at or
+ * after the output's pointer (rows at or after it if any, then an
+ * exclusive prefix OR); an accept is, per row, the lowest grant at or
+ * after the input's pointer, else its lowest grant. */
+
+/* Every byte: the OR of all 16 bytes (the nonempty columns). */
+SA_API __m128i sa__bytes_or_all(__m128i x) {
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0x4E));
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0xB1));
+    x = _mm_or_si128(x, _mm_or_si128(_mm_srli_epi32(x, 16), _mm_slli_epi32(x, 16)));
+    return _mm_or_si128(x, _mm_or_si128(_mm_srli_epi16(x, 8), _mm_slli_epi16(x, 8)));
+}
+
+/* Byte i: the OR of bytes 0..i. */
+SA_API __m128i sa__bytes_prefix_or(__m128i x) {
+    x = _mm_or_si128(x, _mm_slli_si128(x, 1));
+    x = _mm_or_si128(x, _mm_slli_si128(x, 2));
+    x = _mm_or_si128(x, _mm_slli_si128(x, 4));
+    return _mm_or_si128(x, _mm_slli_si128(x, 8));
+}
+
+/* Per byte: 0xFF << p for p = the byte (0..7): the columns at or after a
+ * round-robin pointer. */
+SA_API __m128i sa__bytes_from(__m128i p) {
+    __m128i x = _mm_set1_epi8(-1), c;
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(1)), _mm_set1_epi8(1));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_set1_epi8(1)));
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(2)), _mm_set1_epi8(2));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_xor_si128(x, _mm_and_si128(_mm_slli_epi16(x, 2), _mm_set1_epi8((char)0xFC)))));
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(4)), _mm_set1_epi8(4));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_xor_si128(x, _mm_and_si128(_mm_slli_epi16(x, 4), _mm_set1_epi8((char)0xF0)))));
+    return x;
+}
+
+/* The byte matrix x (16 rows x 8 columns) by columns: 16-bit lane j holds
+ * column j (bit i: row i). */
+SA_API __m128i sa__bytes_to_columns(__m128i x) {
+    __m128i t;
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
+    return _mm_unpacklo_epi8(x, _mm_unpackhi_epi64(x, x));
+}
+
+/* Per 16-bit lane: the index of its one set bit (0 when none). */
+SA_API __m128i sa__lanes_bit_index(__m128i x) {
+    const __m128i z = _mm_setzero_si128();
+#define SA__BIT(mask, v) _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(x, _mm_set1_epi16((short)(mask))), z), \
+                                          _mm_set1_epi16(v))
+    return _mm_or_si128(_mm_or_si128(SA__BIT(0xAAAA, 1), SA__BIT(0xCCCC, 2)),
+                        _mm_or_si128(SA__BIT(0xF0F0, 4), SA__BIT(0xFF00, 8)));
+#undef SA__BIT
+}
+
+/* The output pointers as a byte matrix: bit j of byte i set when
+ * i >= out_ptr[j]. */
+SA_API __m128i sa__pointer_rows(const uint8_t *out_ptr) {
+    __m128i o = _mm_loadl_epi64((const __m128i *)(const void *)out_ptr), v = _mm_setzero_si128();
+    o = _mm_unpacklo_epi64(o, o);
+#define SA__ROWS(k) v = _mm_insert_epi16(v, _mm_movemask_epi8(_mm_cmpgt_epi8(                    \
+        _mm_set_epi8(k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9,                      \
+                     k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1), o)), k)
+    SA__ROWS(0); SA__ROWS(1); SA__ROWS(2); SA__ROWS(3);
+    SA__ROWS(4); SA__ROWS(5); SA__ROWS(6); SA__ROWS(7);
+#undef SA__ROWS
+    return _mm_packus_epi16(_mm_and_si128(v, _mm_set1_epi16(0xFF)), _mm_srli_epi16(v, 8));
+}
+
+/* Grant: per column, the first requesting row of b at or after the
+ * output's pointer. */
+SA_API __m128i sa__grant16x8(const sa_alloc *a, __m128i b) {
+    __m128i h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
+    __m128i s = _mm_or_si128(h, _mm_andnot_si128(sa__bytes_or_all(h), b));
+    return _mm_andnot_si128(_mm_slli_si128(sa__bytes_prefix_or(s), 1), s);
+}
+
+/* Accept: per row, the lowest grant of g at or after the input's pointer
+ * (ip: the pointers as bytes), else its lowest grant. */
+SA_API __m128i sa__accept16x8(__m128i g, __m128i ip) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i h = _mm_and_si128(g, sa__bytes_from(ip));
+    __m128i s = _mm_or_si128(h, _mm_and_si128(_mm_cmpeq_epi8(h, z), g));
+    return _mm_and_si128(s, _mm_sub_epi8(z, s));
+}
+
+/* Input pointers past each row's accepted grant ac (bits: its index). */
+SA_API void sa__in_ptr_update16x8(sa_alloc *a, __m128i ac, __m128i bits, __m128i ip) {
+    __m128i keep = _mm_cmpeq_epi8(ac, _mm_setzero_si128());
+    __m128i nx = _mm_add_epi8(bits, _mm_set1_epi8(1));
+    nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)a->num_outputs)), nx);
+    SA__ST(a->in_ptr, _mm_or_si128(_mm_and_si128(keep, ip), _mm_andnot_si128(keep, nx)));
+}
+
+/* Output pointers past each column's winner (ucol: the winner's bit per
+ * 16-bit lane, upd: its index); columns without one keep theirs. */
+SA_API void sa__out_ptr_update16x8(sa_alloc *a, __m128i ucol, __m128i upd) {
+    __m128i keep = _mm_cmpeq_epi16(ucol, _mm_setzero_si128());
+    upd = _mm_add_epi16(upd, _mm_set1_epi16(1));
+    upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)a->num_inputs)), upd);
+    upd = _mm_or_si128(_mm_andnot_si128(keep, upd),
+                       _mm_and_si128(keep, _mm_unpacklo_epi8(_mm_loadl_epi64(
+                           (const __m128i *)(const void *)a->out_ptr), _mm_setzero_si128())));
+    _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, _mm_setzero_si128()));
+}
+
+/* Write the matching: acc (one accepted bit per row), bits (its index per
+ * row), col and lanes (the matched row's bit and index per column). */
+SA_API int sa__write_match16x8(sa_match *mt, __m128i acc, __m128i bits, __m128i col, __m128i lanes) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i cnone = _mm_cmpeq_epi16(col, z), none = _mm_cmpeq_epi8(acc, z), cnt;
+    int i;
+    _mm_storel_epi64((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(lanes, cnone), z));
+    SA__ST(mt->output_of, _mm_or_si128(bits, none));
+    for (i = 8; i < 16; i++) mt->input_of[i] = -1;
+    for (i = 16; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
+    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(cnone, z)) & 0xFFu;
+    cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z);
+    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
+    return mt->size;
+}
+
+/* The requests of up to 16 inputs, connected cells only, one byte each. */
+SA_API __m128i sa__req_bytes16(const sa_alloc *a, const uint64_t *req) {
+    return _mm_and_si128(sa__pack_bytes16_sse2(req, a->num_inputs), SA__LD(a->fast));
+}
+
+/* iSLIP-k (rrm 0) and separable output-first (rrm 1, one iteration). */
+SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *req, int rrm, sa_match *mt) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i b = sa__req_bytes16(a, req), acc = z, col = z, lanes = z, bits = z;
+    int it, later = 0, iterations = rrm ? 1 : a->iterations;
+    for (it = 0; iterations < 0 || it < iterations; it++) {
+        __m128i g = sa__grant16x8(a, b), ac, ip;
+        ip = SA__LD(a->in_ptr);
+        ac = sa__accept16x8(g, ip);
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(ac, z)) == 0xFFFF) break; /* no new match */
+        if (it == 0) {
+            bits = sa__bit_index8_sse2(ac);
+            bits = _mm_andnot_si128(_mm_cmpeq_epi8(ac, z), bits);
+            sa__in_ptr_update16x8(a, ac, bits, ip);
+            col = sa__bytes_to_columns(ac);
+            lanes = sa__lanes_bit_index(col);
+            if (rrm) {
+                __m128i gcol = sa__bytes_to_columns(g);
+                sa__out_ptr_update16x8(a, gcol, sa__lanes_bit_index(gcol));
+            } else {
+                sa__out_ptr_update16x8(a, col, lanes);
+            }
+        } else {
+            later = 1;
+        }
+        acc = _mm_or_si128(acc, ac);
+        if (it + 1 == iterations) break;
+        /* drop the matched rows and columns */
+        b = _mm_andnot_si128(sa__bytes_or_all(acc), _mm_and_si128(b, _mm_cmpeq_epi8(acc, z)));
+    }
+    if (later) {
+        col = sa__bytes_to_columns(acc);
+        lanes = sa__lanes_bit_index(col);
+    }
+    bits = _mm_andnot_si128(_mm_cmpeq_epi8(acc, z), sa__bit_index8_sse2(acc));
+    return sa__write_match16x8(mt, acc, bits, col, lanes);
+}
+#endif /* SA_ALLOC_MAX >= 16 */
+
+/* ---- The wrapped wave-front arbiter (>>wrapped: sa__wfa_wrapped without
+ * read-port views).  The request matrix, each row rotated by its index and
+ * transposed once, gives every wrapped diagonal as a mask of rows
+ * (diag[d], bit i: cell (i, (i + d) mod s) requested); a diagonal is then
+ * three word operations on the free rows and columns. */
+
+/* Rotate the low s bits of x right (left) by d, 0 <= d < s <= 64, without
+ * a branch (x has no bit at or above s). */
+SA_API uint64_t sa__rotr_bf(uint64_t x, int d, int s) {
+    return ((x >> d) | ((x << 1) << (s - d - 1))) & (~(uint64_t)0 >> (64 - s));
+}
+SA_API uint64_t sa__rotl_bf(uint64_t x, int d, int s) {
+    return ((x << d) | ((x >> 1) >> (s - d - 1))) & (~(uint64_t)0 >> (64 - s));
+}
+
+/* One pass over the rows of `rows`: the diagonals from p, each granting at
+ * once its requested cells whose row and column are free, its grants ORed
+ * into gd[d].  No branch but the loop's. */
+SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int p,
+                                 uint64_t *matched, uint64_t *fc_io, uint64_t *gd) {
+    uint64_t fr = rows & ~*matched, fc = *fc_io, got = 0;
+    int k, d = p;
+    for (k = 0; k < s && fr && fc; k++) {
+        uint64_t g = diag[d] & fr & sa__rotr_bf(fc, d, s);
+        fr &= ~g;
+        got |= g;
+        fc &= ~sa__rotl_bf(g, d, s);
+        gd[d] |= g;
+        d = d + 1 == s ? 0 : d + 1;
+    }
+    *matched |= got;
+    *fc_io = fc;
+}
+
+SA_API int sa__wfa_wrapped_diag(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    uint64_t diag[64], gd[64], matched = 0, x;
+    int i, n = a->num_inputs, m = a->num_outputs, s = n > m ? n : m, t = sa__pow2_at_least(s);
+    uint64_t fc = sa__low_mask(m);
+    for (i = 0; i < n; i++) diag[i] = sa__rotr_bf(req[i] & a->connect[i], i, s);
+    for (; i < t; i++) diag[i] = 0;
+    sa__transpose(diag, t);
+    for (i = 0; i < t; i++) gd[i] = 0;
+    if (a->rotary && a->network_inputs) {
+        sa__wfa_wrapped_pass(diag, a->network_inputs, s, a->start_col, &matched, &fc, gd);
+        sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs, s, a->start_col, &matched, &fc, gd);
+    } else {
+        sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, &matched, &fc, gd);
+    }
+    sa__transpose(gd, t); /* gd[i]: bit d set when row i won on diagonal d */
+    sa__match_clear(mt);
+    for (x = matched; x; x &= x - 1) {
+        int j;
+        i = sa__ctz64(x);
+        j = (i + sa__ctz64(gd[i])) % s;
+        mt->output_of[i] = (int8_t)j;
+        mt->input_of[j] = (int8_t)i;
+    }
+    mt->inputs = matched;
+    mt->outputs = sa__low_mask(m) & ~fc;
+    mt->size = sa__popcount64(matched);
+    a->start_col = a->start_col + 1 >= s ? 0 : a->start_col + 1;
+    return mt->size;
+}
+
+/* ---- The separable input-first allocator and OPF (>>separable:
+ * sa__separable_input without read-port views).  The output arbiters run
+ * all at once: each nomination carries the key (priority << 8) |
+ * (255 - d), d its input's round-robin distance from the output's pointer,
+ * and each output keeps the largest key it receives, which is exactly its
+ * highest-priority nominator, the first from its pointer among equals. */
+
+/* The 16-byte chunks of one row's priorities prio[0..n-1], 16 <= n <= 64,
+ * at 0, 16, ... and, when n is not a multiple of 16, one ending at n (the
+ * overlap changes neither the maximum nor the ties), each byte kept only
+ * where its candidate bit of req is set: v[0..3], and their bytewise
+ * maximum as the result. */
+SA_API __m128i sa__prio_chunks_sse2(uint64_t req, const uint8_t *prio, int n, __m128i *v) {
+    __m128i e, lo, hi;
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
+    uint64_t w = n == 64 ? req
+        : (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
+#if defined(__x86_64__) || defined(_M_X64)
+    e = _mm_cvtsi64_si128((long long)w);
+#else
+    e = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)(uint32_t)w), _mm_cvtsi32_si128((int)(uint32_t)(w >> 32)));
+#endif
+    e = _mm_unpacklo_epi8(e, e);
+    lo = _mm_unpacklo_epi16(e, e);
+    hi = _mm_unpackhi_epi16(e, e);
+#define SA__CHUNK(o, x) _mm_and_si128(SA__LD(prio + (o)), _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
+    v[0] = SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo));
+    v[1] = SA__CHUNK(o1, _mm_unpackhi_epi32(lo, lo));
+    v[2] = SA__CHUNK(o2, _mm_unpacklo_epi32(hi, hi));
+    v[3] = SA__CHUNK(o3, _mm_unpackhi_epi32(hi, hi));
+#undef SA__CHUNK
+    return _mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3]));
+}
+
+/* The candidates of req whose chunk byte equals the row's maximum, given
+ * in every byte of mx (a non-candidate's byte is 0 and ties only with a
+ * maximum of 0: masked by req). */
+SA_API uint64_t sa__prio_ties_sse2(const __m128i *v, __m128i mx, uint64_t req, int n) {
+    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
+    uint64_t ties = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], mx)) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], mx)) << o1) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], mx)) << o2) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[3], mx)) << o3);
+    return ties & req;
+}
+
+/* sa__top_priority for rows of 16 to 64 priorities. */
+SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int n) {
+    __m128i v[4], mx = sa__prio_chunks_sse2(req, prio, n, v);
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0x4E));
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0xB1));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi32(mx, 16), _mm_slli_epi32(mx, 16)));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
+    return sa__prio_ties_sse2(v, mx, req, n);
+}
+
+/* sa__top_priority_row_sse2 for four rows at once (req[0..3], priorities
+ * prio + k * n): their horizontal maxima folded together in one register. */
+SA_API void sa__top_priority4_sse2(const uint64_t *req, const uint8_t *prio, int n, uint64_t *ties) {
+    __m128i va[4], vb[4], vc[4], vd[4], a, b, c, d, z;
+    a = sa__prio_chunks_sse2(req[0], prio, n, va);
+    b = sa__prio_chunks_sse2(req[1], prio + n, n, vb);
+    c = sa__prio_chunks_sse2(req[2], prio + 2 * n, n, vc);
+    d = sa__prio_chunks_sse2(req[3], prio + 3 * n, n, vd);
+    a = _mm_max_epu8(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)); /* row 0 | row 1 */
+    c = _mm_max_epu8(_mm_unpacklo_epi64(c, d), _mm_unpackhi_epi64(c, d)); /* row 2 | row 3 */
+    z = _mm_max_epu8(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0x88)),
+                     _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0xDD)));
+    z = _mm_max_epu8(z, _mm_shufflehi_epi16(_mm_shufflelo_epi16(z, 0xB1), 0xB1));
+    z = _mm_max_epu8(z, _mm_or_si128(_mm_srli_epi16(z, 8), _mm_slli_epi16(z, 8)));
+    ties[0] = sa__prio_ties_sse2(va, _mm_shuffle_epi32(z, 0x00), req[0], n);
+    ties[1] = sa__prio_ties_sse2(vb, _mm_shuffle_epi32(z, 0x55), req[1], n);
+    ties[2] = sa__prio_ties_sse2(vc, _mm_shuffle_epi32(z, 0xAA), req[2], n);
+    ties[3] = sa__prio_ties_sse2(vd, _mm_shuffle_epi32(z, 0xFF), req[3], n);
+}
+
+SA_API int sa__separable_keys(sa_alloc *a, const uint64_t *req, const uint8_t *prio, sa_match *mt) {
+    uint64_t best[SA_ALLOC_MAX], eff[SA_ALLOC_MAX], cand[SA_ALLOC_MAX], outs = 0, ins = 0, o;
+    int i, n = a->num_inputs, m = a->num_outputs, size = 0;
+    for (i = 0; i < n; i++) cand[i] = eff[i] = req[i] & a->connect[i];
+    if (prio != NULL) {
+        /* the rows' highest-priority candidates first, four rows at a time */
+        if (m >= 16) {
+            for (i = 0; i + 4 <= n; i += 4) sa__top_priority4_sse2(eff + i, prio + (size_t)i * (size_t)m, m, cand + i);
+            for (; i < n; i++) cand[i] = sa__top_priority_row_sse2(eff[i], prio + (size_t)i * (size_t)m, m);
+        } else {
+            for (i = 0; i < n; i++)
+                if (cand[i]) cand[i] = sa__top_priority(cand[i], prio + (size_t)i * (size_t)m);
+        }
+    }
+    for (i = 0; i < m; i++) best[i] = 0;
+    for (i = 0; i < n; i++) {
+        uint64_t r = cand[i], key, b, live;
+        int j, d;
+        j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
+        live = sa__mask_if(r != 0);             /* no nomination: key 0 changes nothing */
+        d = i + n - a->out_ptr[j];
+        d -= d >= n ? n : 0;
+        key = (uint64_t)(255 - d);
+        if (prio != NULL) key |= (uint64_t)prio[(size_t)i * (size_t)m + (size_t)j] << 8;
+        key &= live;
+        b = best[j];
+        best[j] = key > b ? key : b;
+        outs |= ((uint64_t)1 << j) & live;
+    }
+    sa__match_clear(mt);
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o), w = a->out_ptr[j] + 255 - (int)(best[j] & 255);
+        w = w >= n ? w - n : w;
+        mt->output_of[w] = (int8_t)j;
+        mt->input_of[j] = (int8_t)w;
+        ins |= (uint64_t)1 << w;
+        size++;
+        a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
+        a->in_ptr[w] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+    }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = size;
+    return size;
+}
+
 /* SPAA: which kernel, if any. */
 SA_API int sa__fast_spaa(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs;
@@ -3096,35 +3597,64 @@ SA_API int sa__fast_spaa(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 #else
     (void)n;
     (void)m;
+    (void)req;
+    (void)mt;
     return 0;
 #endif
 }
 
 /* ---- The dispatch. */
 
+/* Fast state: SPAA's banks; the connection matrix as 16 bytes for the
+ * other kernels up to 16 x 8. */
 SA_API size_t sa__fast_memory_size(const sa_alloc_desc *desc) {
     int n = desc->num_inputs, m = desc->num_outputs;
-    if (desc->kind == SA_ALLOC_SPAA && sa__spaa_fast_size(n, m) && (SA_ALLOC_MAX >= 16 || n > 32))
-        return sizeof(sa__banks);
+    if (desc->kind == SA_ALLOC_SPAA)
+        return sa__spaa_fast_size(n, m) && (SA_ALLOC_MAX >= 16 || n > 32) ? sizeof(sa__banks) : 0;
+    if (desc->kind == SA_ALLOC_ISLIP || desc->kind == SA_ALLOC_SEP_OUTPUT || desc->kind == SA_ALLOC_PIM)
+        return SA_ALLOC_MAX >= 16 && n <= 16 && m <= 8 ? 2 * sizeof(uint64_t) : 0;
     return 0;
 }
 
 SA_API void sa__fast_init(sa_alloc *a) {
-    sa__banks *k = SA__BANKS(a);
-    int i;
+    int i, lw = sa__lane_lw(a->num_outputs);
+    uint64_t *connect = a->fast; /* sa__banks' first member */
     if (a->fast == NULL) return;
-    memset(k->connect, 0, sizeof k->connect);
+    memset(connect, 0, (a->kind == SA_ALLOC_SPAA ? SA__SPAA_WORDS : 2) * sizeof(uint64_t));
     for (i = 0; i < a->num_inputs; i++) {
-        int lw = sa__lane_lw(a->num_outputs), bit = i << lw;
-        k->connect[bit >> 6] |= a->connect[i] << (bit & 63);
+        int bit = i << lw;
+        connect[bit >> 6] |= a->connect[i] << (bit & 63);
     }
 }
 
 SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                              const sa_read_buffer *bufs, sa_match *match) {
-    if (a->kind == SA_ALLOC_SPAA && a->fast != NULL && prio == NULL && bufs == NULL)
-        return sa__fast_spaa(a, req, match), 1;
-    return 0;
+    int n = a->num_inputs, m = a->num_outputs, small = SA_ALLOC_MAX >= 16 && n <= 16 && m <= 8;
+    if (bufs != NULL) return 0; /* read-port views: the reference */
+    switch (a->kind) {
+    case SA_ALLOC_SPAA:
+        if (a->fast == NULL || prio != NULL) return 0;
+        sa__fast_spaa(a, req, match);
+        return 1;
+    case SA_ALLOC_WFA_WRAPPED:
+        sa__wfa_wrapped_diag(a, req, match);
+        return 1;
+    case SA_ALLOC_ISLIP:
+    case SA_ALLOC_SEP_OUTPUT:
+#if SA_ALLOC_MAX >= 16
+        if (small) sa__islip16x8_sse2(a, req, a->kind == SA_ALLOC_SEP_OUTPUT, match);
+        else
+#endif
+            sa__islip_cols(a, req, a->kind == SA_ALLOC_SEP_OUTPUT, match);
+        return 1;
+    case SA_ALLOC_OPF:
+    case SA_ALLOC_SEP_INPUT:
+        sa__separable_keys(a, req, a->kind == SA_ALLOC_OPF ? prio : NULL, match);
+        return 1;
+    default:
+        (void)small;
+        return 0;
+    }
 }
 
 #endif /* SA_SIMD_SSE2 */
