@@ -3582,6 +3582,919 @@ SA_API int sa__separable_keys(sa_alloc *a, const uint64_t *req, const uint8_t *p
     return size;
 }
 
+/* ---- PIM-k and PIM1 (>>pim: sa__pim without read-port views).  The
+ * draw protocol is computed by position instead of by stream: SplitMix64's
+ * state only moves by a constant, so word w of a stage's block is
+ * sa__rng_at(s, w), and a stage's lanes can draw at once. */
+
+/* Byte-wise prefix counts of x: byte b holds the number of set bits of x in
+ * bytes 0..b (so the top byte is the population count). */
+SA_API uint64_t sa__prefix_counts(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return x * 0x0101010101010101ull;
+}
+
+/* First byte of p (byte-wise counts, each at most 64) that is at least c
+ * (1 <= c <= 64), as a bit offset 8b; p must have such a byte. */
+SA_API int sa__first_byte_at_least(uint64_t p, int c) {
+    uint64_t ge = ((p | 0x8080808080808080ull) - (uint64_t)c * 0x0101010101010101ull) &
+                  0x8080808080808080ull;
+    return sa__ctz64(ge) & ~7;
+}
+
+/* Position of the k-th (0-based) set bit of x, given p =
+ * sa__prefix_counts(x); k < number of set bits.  Branch-free: the byte is
+ * found from the prefix counts, then the bit within the byte by spreading
+ * its bits over the bytes of a word and counting again. */
+SA_API int sa__select_bit_counted(uint64_t x, uint64_t p, int k) {
+    int b = sa__first_byte_at_least(p, k + 1);
+    uint64_t byte = (x >> b) & 0xFF, q;
+    k -= (int)(((p << 8) >> b) & 0xFF);
+    /* Bit i of byte to bit 7 of byte i, then prefix counts of those. */
+    q = (byte * 0x0101010101010101ull) & 0x8040201008040201ull;
+    q = ((((q & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | q) & 0x8080808080808080ull) >> 7;
+    return b + (sa__first_byte_at_least(q * 0x0101010101010101ull, k + 1) >> 3);
+}
+
+
+/* The SplitMix64 finaliser: sa_rng_next returns sa__rng_mix(state) of the
+ * advanced state. */
+SA_API uint64_t sa__rng_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The (w+1)-th output sa_rng_next would return from state s (SplitMix64's
+ * state only moves by a constant, so any output can be computed directly):
+ * word w of a PIM stage's block. */
+SA_API uint64_t sa__rng_at(uint64_t s, uint64_t w) {
+    return sa__rng_mix(s + (w + 1) * 0x9E3779B97F4A7C15ull);
+}
+
+/* A PIM stage's draws: the block (word w holds the 16-bit draws of lanes
+ * 4w..4w+3, lowest bits first) and, after it, the redraw stream from which
+ * rejected lanes take further draws in lane order. */
+typedef struct sa__pim_draws {
+    uint64_t s;    /* generator state at the start of the stage */
+    uint64_t next; /* index of the next word of the redraw stream */
+    uint64_t buf;  /* unused draws of the current redraw word */
+    int left;      /* how many */
+} sa__pim_draws;
+
+/* Start a stage of `lanes` lanes at generator state s. */
+SA_API void sa__pim_draws_start(sa__pim_draws *d, uint64_t s, int lanes) {
+    d->s = s;
+    d->next = (uint64_t)((lanes + 3) >> 2);
+    d->buf = 0;
+    d->left = 0;
+}
+
+/* Generator state after the stage (block and redraw words consumed). */
+SA_API uint64_t sa__pim_draws_end(const sa__pim_draws *d) {
+    return d->s + d->next * 0x9E3779B97F4A7C15ull;
+}
+
+/* Next draw of the redraw stream. */
+SA_API uint32_t sa__pim_redraw(sa__pim_draws *d) {
+    uint32_t u;
+    if (d->left == 0) {
+        d->buf = sa__rng_at(d->s, d->next++);
+        d->left = 4;
+    }
+    u = (uint32_t)(d->buf & 0xFFFFu);
+    d->buf >>= 16;
+    d->left--;
+    return u;
+}
+
+/* Index below c (1 <= c <= 64) from the 16-bit draw u: the high half of
+ * u * c, Lemire's rejection (redraw while the low half is below 65536 mod
+ * c) taking its redraws from the stage's redraw stream.  Every index has
+ * probability exactly 1/c. */
+SA_API int sa__pim_index(uint32_t u, uint32_t c, sa__pim_draws *d) {
+    uint32_t prod = u * c;
+    if ((prod & 0xFFFFu) < c) {
+        uint32_t threshold = 65536u % c;
+        while ((prod & 0xFFFFu) < threshold) prod = sa__pim_redraw(d) * c;
+    }
+    return (int)(prod >> 16);
+}
+
+/* Position of the k-th (0-based) set bit of x given p =
+ * sa__prefix_counts(x) (k below the population count): the same result as
+ * sa__select_bit_counted, the bit within the byte from a table (nibble k
+ * of entry v: the position of the k-th set bit of the byte v). */
+SA_API int sa__pim_select(uint64_t x, uint64_t p, int k) {
+    static const uint32_t sel8[256] = {
+        0x00000000, 0x00000000, 0x00000001, 0x00000010, 0x00000002, 0x00000020, 0x00000021, 0x00000210,
+        0x00000003, 0x00000030, 0x00000031, 0x00000310, 0x00000032, 0x00000320, 0x00000321, 0x00003210,
+        0x00000004, 0x00000040, 0x00000041, 0x00000410, 0x00000042, 0x00000420, 0x00000421, 0x00004210,
+        0x00000043, 0x00000430, 0x00000431, 0x00004310, 0x00000432, 0x00004320, 0x00004321, 0x00043210,
+        0x00000005, 0x00000050, 0x00000051, 0x00000510, 0x00000052, 0x00000520, 0x00000521, 0x00005210,
+        0x00000053, 0x00000530, 0x00000531, 0x00005310, 0x00000532, 0x00005320, 0x00005321, 0x00053210,
+        0x00000054, 0x00000540, 0x00000541, 0x00005410, 0x00000542, 0x00005420, 0x00005421, 0x00054210,
+        0x00000543, 0x00005430, 0x00005431, 0x00054310, 0x00005432, 0x00054320, 0x00054321, 0x00543210,
+        0x00000006, 0x00000060, 0x00000061, 0x00000610, 0x00000062, 0x00000620, 0x00000621, 0x00006210,
+        0x00000063, 0x00000630, 0x00000631, 0x00006310, 0x00000632, 0x00006320, 0x00006321, 0x00063210,
+        0x00000064, 0x00000640, 0x00000641, 0x00006410, 0x00000642, 0x00006420, 0x00006421, 0x00064210,
+        0x00000643, 0x00006430, 0x00006431, 0x00064310, 0x00006432, 0x00064320, 0x00064321, 0x00643210,
+        0x00000065, 0x00000650, 0x00000651, 0x00006510, 0x00000652, 0x00006520, 0x00006521, 0x00065210,
+        0x00000653, 0x00006530, 0x00006531, 0x00065310, 0x00006532, 0x00065320, 0x00065321, 0x00653210,
+        0x00000654, 0x00006540, 0x00006541, 0x00065410, 0x00006542, 0x00065420, 0x00065421, 0x00654210,
+        0x00006543, 0x00065430, 0x00065431, 0x00654310, 0x00065432, 0x00654320, 0x00654321, 0x06543210,
+        0x00000007, 0x00000070, 0x00000071, 0x00000710, 0x00000072, 0x00000720, 0x00000721, 0x00007210,
+        0x00000073, 0x00000730, 0x00000731, 0x00007310, 0x00000732, 0x00007320, 0x00007321, 0x00073210,
+        0x00000074, 0x00000740, 0x00000741, 0x00007410, 0x00000742, 0x00007420, 0x00007421, 0x00074210,
+        0x00000743, 0x00007430, 0x00007431, 0x00074310, 0x00007432, 0x00074320, 0x00074321, 0x00743210,
+        0x00000075, 0x00000750, 0x00000751, 0x00007510, 0x00000752, 0x00007520, 0x00007521, 0x00075210,
+        0x00000753, 0x00007530, 0x00007531, 0x00075310, 0x00007532, 0x00075320, 0x00075321, 0x00753210,
+        0x00000754, 0x00007540, 0x00007541, 0x00075410, 0x00007542, 0x00075420, 0x00075421, 0x00754210,
+        0x00007543, 0x00075430, 0x00075431, 0x00754310, 0x00075432, 0x00754320, 0x00754321, 0x07543210,
+        0x00000076, 0x00000760, 0x00000761, 0x00007610, 0x00000762, 0x00007620, 0x00007621, 0x00076210,
+        0x00000763, 0x00007630, 0x00007631, 0x00076310, 0x00007632, 0x00076320, 0x00076321, 0x00763210,
+        0x00000764, 0x00007640, 0x00007641, 0x00076410, 0x00007642, 0x00076420, 0x00076421, 0x00764210,
+        0x00007643, 0x00076430, 0x00076431, 0x00764310, 0x00076432, 0x00764320, 0x00764321, 0x07643210,
+        0x00000765, 0x00007650, 0x00007651, 0x00076510, 0x00007652, 0x00076520, 0x00076521, 0x00765210,
+        0x00007653, 0x00076530, 0x00076531, 0x00765310, 0x00076532, 0x00765320, 0x00765321, 0x07653210,
+        0x00007654, 0x00076540, 0x00076541, 0x00765410, 0x00076542, 0x00765420, 0x00765421, 0x07654210,
+        0x00076543, 0x00765430, 0x00765431, 0x07654310, 0x00765432, 0x07654320, 0x07654321, 0x76543210
+    };
+    int b = sa__first_byte_at_least(p, k + 1);
+    k -= (int)(((p << 8) >> b) & 0xFF);
+    return b + (int)((sel8[(x >> b) & 0xFF] >> (4 * k)) & 15u);
+}
+
+/* m ? x : y, lane by lane (m's lanes all ones or all zeros). */
+SA_API __m128i sa__sel128(__m128i m, __m128i x, __m128i y) {
+    return _mm_xor_si128(y, _mm_and_si128(_mm_xor_si128(x, y), m));
+}
+
+/* sa__transpose8 on both 64-bit halves. */
+SA_API __m128i sa__transpose8x2(__m128i x) {
+    __m128i t;
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
+    return _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
+}
+
+/* Lanes of k whose draw was (possibly) rejected: redo them in lane order
+ * with sa__pim_index, which gives the same index for the others. */
+SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__pim_draws *d, int first) {
+    uint16_t ua[8], ca[8], ka[8];
+    int l;
+    _mm_storeu_si128((__m128i *)(void *)ua, u);
+    _mm_storeu_si128((__m128i *)(void *)ca, cnt);
+    _mm_storeu_si128((__m128i *)(void *)ka, k);
+    for (l = 0; l < 8 && first + l < lanes; l++)
+        if (ca[l]) ka[l] = (uint16_t)sa__pim_index(ua[l], ca[l], d);
+    return _mm_loadu_si128((const __m128i *)(const void *)ka);
+}
+#if SA_ALLOC_MAX >= 16
+/* ---- PIM's 16 x 8 lanes: helpers of sa__pim_sse2_small and
+ * sa__pim1_16x7_sse2 ---- */
+
+/* Population-count tree of x's lanes, valid for 16-bit and for byte lanes
+ * (no field carries into the next): *lp = the counts of the lower bit
+ * pair of each nibble (2-bit fields at bits 0-1 of each nibble, the rest
+ * 0), *p2 = the nibble counts, returned: the byte counts (one per byte). */
+SA_API __m128i sa__pim_tree_sse2(__m128i x, __m128i *lp, __m128i *p2) {
+    const __m128i m3 = _mm_set1_epi8(0x33);
+    __m128i a = _mm_sub_epi8(x, _mm_and_si128(_mm_srli_epi16(x, 1), _mm_set1_epi8(0x55)));
+    __m128i b = _mm_and_si128(a, m3);
+    *lp = b;
+    b = _mm_add_epi8(b, _mm_and_si128(_mm_srli_epi16(a, 2), m3));
+    *p2 = b;
+    return _mm_and_si128(_mm_add_epi8(b, _mm_srli_epi16(b, 4)), _mm_set1_epi8(0x0F));
+}
+
+/* The k-th (0-based) set bit of each 16-bit lane of x, one-hot (0 where x
+ * is 0, where k must be 0; elsewhere k is below the lane's count), and in
+ * *pos its position (anything where x is 0).  lp, p2, p4 are x's
+ * population-count tree (sa__pim_tree_sse2).  The descent (byte, nibble,
+ * pair, bit) narrows a window mask instead of shifting the lane: the count
+ * of the window's lower half is the one nonzero field of a masked tree
+ * level, which a multiply brings to the top; the last step takes the
+ * lowest (k = 0) or the highest (k = 1) of the window's at most two bits. */
+SA_API __m128i sa__pim_kth16_sse2(__m128i x, __m128i lp, __m128i p2, __m128i p4, __m128i k, __m128i *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i L, tk, keep, ps, w, h;
+    L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+    tk = _mm_cmpgt_epi16(L, k); /* in the low byte */
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_xor_si128(tk, _mm_set1_epi16((short)0xFF00));
+    ps = _mm_andnot_si128(tk, _mm_set1_epi16(8));
+    L = _mm_and_si128(_mm_and_si128(p2, _mm_set1_epi16(0x0F0F)), keep);
+    L = _mm_srli_epi16(_mm_mullo_epi16(L, _mm_set1_epi16(0x0101)), 8);
+    tk = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xF0F0)));
+    ps = _mm_add_epi16(ps, _mm_andnot_si128(tk, _mm_set1_epi16(4)));
+    L = _mm_srli_epi16(_mm_mullo_epi16(_mm_and_si128(lp, keep), _mm_set1_epi16(0x1111)), 12);
+    tk = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xCCCC)));
+    ps = _mm_add_epi16(ps, _mm_andnot_si128(tk, _mm_set1_epi16(2)));
+    w = _mm_and_si128(x, keep);
+    h = _mm_and_si128(w, _mm_xor_si128(_mm_add_epi16(w, _mm_set1_epi16(-1)), _mm_cmpeq_epi16(k, zero)));
+    *pos = _mm_sub_epi16(ps, _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x5555)), zero));
+    return h;
+}
+
+/* sa__pim_kth16_sse2 for byte lanes: lp, q2 from sa__pim_tree_sse2; the
+ * window's lower-pair count is the one nonzero nibble field of the masked
+ * lp, ORed down. */
+SA_API __m128i sa__pim_kth8_sse2(__m128i x, __m128i lp, __m128i q2, __m128i k, __m128i *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i L, tk, keep, ps, w, h;
+    L = _mm_and_si128(q2, _mm_set1_epi8(0x0F));
+    tk = _mm_cmpgt_epi8(L, k); /* in the low nibble */
+    k = _mm_sub_epi8(k, _mm_andnot_si128(tk, L));
+    keep = _mm_xor_si128(tk, _mm_set1_epi8((char)0xF0));
+    ps = _mm_andnot_si128(tk, _mm_set1_epi8(4));
+    L = _mm_and_si128(lp, keep);
+    L = _mm_and_si128(_mm_or_si128(L, _mm_srli_epi16(L, 4)), _mm_set1_epi8(0x03));
+    tk = _mm_cmpgt_epi8(L, k);
+    k = _mm_sub_epi8(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi8((char)0xCC)));
+    ps = _mm_add_epi8(ps, _mm_andnot_si128(tk, _mm_set1_epi8(2)));
+    w = _mm_and_si128(x, keep);
+    h = _mm_and_si128(w, _mm_xor_si128(_mm_add_epi8(w, _mm_set1_epi8(-1)), _mm_cmpeq_epi8(k, zero)));
+    *pos = _mm_sub_epi8(ps, _mm_cmpeq_epi8(_mm_and_si128(h, _mm_set1_epi8(0x55)), zero));
+    return h;
+}
+
+/* The columns of a 16 x 7 bit matrix held as 16 bytes (byte i = row i,
+ * bit 7 ignored): 16-bit lane j = column j (bit i = bit j of row i) for j
+ * < 7, lane 7 = 0.  Each doubling of the bytes brings the next column to
+ * their top bits, which pmovmskb gathers; the seven masks are joined in two
+ * 64-bit words (a chain of pinsrw would be longer). */
+SA_API __m128i sa__pim_cols16x7_sse2(__m128i rows) {
+    __m128i t = _mm_add_epi8(rows, rows);
+    uint64_t c6 = (uint64_t)_mm_movemask_epi8(t), c5, c4, c3, c2, c1, c0;
+    t = _mm_add_epi8(t, t);
+    c5 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c4 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c3 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c2 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c1 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c0 = (uint64_t)_mm_movemask_epi8(t);
+    return _mm_set_epi64x((long long)(c4 | c5 << 16 | c6 << 32), (long long)(c0 | c1 << 16 | (c2 | c3 << 16) << 32));
+}
+
+/* PIM without read-port pairing for n <= 16 inputs and m <= 8 outputs, all
+ * outputs at once: grant in 16-bit lanes (one per output, the column of its
+ * requesters), accept in byte lanes (one per input, its grants).  The k-th
+ * candidate of a lane is found by descending its population-count tree
+ * (byte, nibble, pair, bit: sa__pim_kth16_sse2, sa__pim_kth8_sse2).  Same
+ * decisions and draws as sa__pim_general.  Fills mt completely. */
+SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    const __m128i lanebit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+    int n = a->num_inputs, m = a->num_outputs, it, i, rotary;
+    uint64_t s = a->rng.state, free_in = sa__low_mask(n), outs = 0;
+    __m128i rows, t, cols, net16, outof = ones, inof = ones;
+    if (n == 16) {
+        const uint64_t *c = a->connect;
+        __m128i v0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 0)), _mm_loadu_si128((const __m128i *)(const void *)(c + 0)));
+        __m128i v1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2)), _mm_loadu_si128((const __m128i *)(const void *)(c + 2)));
+        __m128i v2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 4)), _mm_loadu_si128((const __m128i *)(const void *)(c + 4)));
+        __m128i v3 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 6)), _mm_loadu_si128((const __m128i *)(const void *)(c + 6)));
+        __m128i v4 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 8)), _mm_loadu_si128((const __m128i *)(const void *)(c + 8)));
+        __m128i v5 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 10)), _mm_loadu_si128((const __m128i *)(const void *)(c + 10)));
+        __m128i v6 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 12)), _mm_loadu_si128((const __m128i *)(const void *)(c + 12)));
+        __m128i v7 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 14)), _mm_loadu_si128((const __m128i *)(const void *)(c + 14)));
+        /* rows are below 256: (r, 0) 32-bit pairs pack down to bytes */
+        __m128i b0 = _mm_packs_epi32(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+        __m128i b1 = _mm_packs_epi32(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+        rows = _mm_packus_epi16(b0, b1);
+    } else {
+        uint64_t w[2] = { 0, 0 };
+        for (i = 0; i < n; i++) w[i >> 3] |= (req[i] & a->connect[i]) << (8 * (i & 7));
+        rows = _mm_set_epi64x((long long)w[1], (long long)w[0]);
+    }
+    /* Columns: 8 x 8 transposes of inputs 0-7 and 8-15, then lane j =
+     * column j (inputs 0-7 in its low byte). */
+    t = sa__transpose8x2(rows);
+    cols = _mm_unpacklo_epi8(t, _mm_unpackhi_epi64(t, t));
+    net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs : 0));
+    rotary = a->rotary && a->network_inputs;
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        __m128i x, lp, p2, p4, cnt, u, k, lo, h, gpos, P, G, q2, c8, u0, u1, k0, k1, nz, acc, pos8, h8;
+        uint64_t next;
+        int nb = (m + 3) >> 2, ins;
+        /* Grant. */
+        x = it == 0 ? cols : _mm_and_si128(_mm_and_si128(cols, _mm_set1_epi16((short)free_in)), _mm_cmpeq_epi16(inof, ones));
+        if (rotary) {
+            __m128i nn = _mm_and_si128(x, net16);
+            x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
+        }
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(x, zero)) == 0xFFFF) break;
+        p4 = sa__pim_tree_sse2(x, &lp, &p2);
+        cnt = _mm_srli_epi16(_mm_mullo_epi16(p4, _mm_set1_epi16(0x0101)), 8);
+        u = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        k = _mm_mulhi_epu16(u, cnt);
+        lo = _mm_mullo_epi16(u, cnt);
+        next = (uint64_t)nb;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(cnt, lo), zero)) != 0xFFFF) {
+            sa__pim_draws d;
+            sa__pim_draws_start(&d, s, m);
+            k = sa__pim_fix16(u, cnt, k, m, &d, 0);
+            next = d.next;
+        }
+        s += next * 0x9E3779B97F4A7C15ull;
+        /* k-th set bit of each lane, and its one-hot mask h (0 where no
+         * candidate). */
+        h = sa__pim_kth16_sse2(x, lp, p2, p4, k, &gpos);
+        /* Grants per input: byte i of G = the outputs that granted input i. */
+        P = _mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8));
+        G = sa__transpose8x2(P);
+        /* Accept. */
+        c8 = sa__pim_tree_sse2(G, &lp, &q2);
+        nb = (n + 3) >> 2;
+        u0 = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        u1 = nb > 2 ? _mm_set_epi64x(nb > 3 ? (long long)sa__rng_at(s, 3) : 0, (long long)sa__rng_at(s, 2)) : zero;
+        {
+            __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
+            __m128i r0 = _mm_cmpeq_epi16(_mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)), zero);
+            __m128i r1 = _mm_cmpeq_epi16(_mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)), zero);
+            k0 = _mm_mulhi_epu16(u0, c0);
+            k1 = _mm_mulhi_epu16(u1, c1);
+            next = (uint64_t)nb;
+            if (_mm_movemask_epi8(_mm_and_si128(r0, r1)) != 0xFFFF) {
+                sa__pim_draws d;
+                sa__pim_draws_start(&d, s, n);
+                k0 = sa__pim_fix16(u0, c0, k0, n, &d, 0);
+                k1 = sa__pim_fix16(u1, c1, k1, n, &d, 8);
+                next = d.next;
+            }
+            s += next * 0x9E3779B97F4A7C15ull;
+        }
+        h8 = sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), &pos8);
+        /* The matches of this iteration. */
+        nz = _mm_cmpeq_epi8(c8, zero);
+        outof = sa__sel128(nz, outof, pos8);
+        /* the accepted outputs: distinct one-hot bytes, so their OR is their sum */
+        acc = _mm_sad_epu8(_mm_andnot_si128(nz, h8), zero);
+        acc = _mm_add_epi64(acc, _mm_shuffle_epi32(acc, 0x4E));
+        {
+            __m128i nm = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+            nm = _mm_cmpeq_epi16(_mm_and_si128(nm, lanebit), lanebit);
+            inof = sa__sel128(nm, gpos, inof);
+            outs |= (uint64_t)(_mm_cvtsi128_si32(acc) & 0xFF);
+        }
+        ins = ~_mm_movemask_epi8(nz) & 0xFFFF;
+        free_in &= ~(uint64_t)ins;
+    }
+    a->rng.state = s;
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, outof);
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(inof, ones));
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = sa__low_mask(n) & ~free_in;
+    mt->outputs = outs;
+    mt->size = sa__popcount64(mt->inputs);
+    return mt->size;
+}
+
+/* ---- PIM1 up to 16 x 8 (the Alpha 21364's 16 x 7 first) ---- */
+
+/* PIM1's accept on the grants G with the block draws u0 (inputs 0-7) and
+ * u1 (8-15): each input's accepted output, one-hot (0: none), *pos8 its
+ * position (anything where none); *rej gets the lanes whose draw may be
+ * rejected ORed in. */
+SA_API __m128i sa__pim1_accept_sse2(__m128i G, __m128i u0, __m128i u1, __m128i *rej, __m128i *pos8) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i lp, q2, c8 = sa__pim_tree_sse2(G, &lp, &q2);
+    __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
+    __m128i k0 = _mm_mulhi_epu16(u0, c0), k1 = _mm_mulhi_epu16(u1, c1);
+    *rej = _mm_or_si128(*rej, _mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)));
+    *rej = _mm_or_si128(*rej, _mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)));
+    return sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), pos8);
+}
+
+/* Write PIM1's matching from each input's accepted output h8 (one-hot, 0:
+ * none) at position pos8 and each output's granted input gpos; m8: there
+ * may be an output 7.  The accepted outputs' OR is their sum, and a count
+ * of the accepted inputs rides above it (above bit 7 when there is no
+ * output 7).  Returns the size. */
+SA_API int sa__pim1_write_sse2(sa_match *mt, __m128i h8, __m128i pos8, __m128i gpos, int m8) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    __m128i nz = _mm_cmpeq_epi8(h8, zero), acc;
+    int i, v, sh = m8 ? 8 : 7;
+    if (m8)
+        acc = _mm_add_epi64(_mm_sad_epu8(h8, zero),
+                            _mm_slli_epi64(_mm_sad_epu8(_mm_andnot_si128(nz, _mm_set1_epi8(1)), zero), 8));
+    else
+        acc = _mm_sad_epu8(_mm_or_si128(h8, _mm_andnot_si128(nz, _mm_set1_epi8((char)0x80))), zero);
+    acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
+    v = _mm_cvtsi128_si32(acc);
+    acc = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+    acc = _mm_cmpeq_epi16(_mm_and_si128(acc, _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, (short)(m8 ? 128 : 0))), zero);
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(pos8, nz));
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(gpos, acc), ones));
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = (uint64_t)(_mm_movemask_epi8(nz) ^ 0xFFFF);
+    mt->outputs = (uint64_t)(v & ((1 << sh) - 1));
+    mt->size = v >> sh;
+    return mt->size;
+}
+
+/* The Rotary Rule on columns x: where a column has network candidates,
+ * only those. */
+SA_API __m128i sa__pim1_rotary_sse2(const sa_alloc *a, __m128i x) {
+    if (a->rotary && a->network_inputs) {
+        __m128i nn = _mm_and_si128(x, _mm_set1_epi16((short)a->network_inputs));
+        x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, _mm_setzero_si128())));
+    }
+    return x;
+}
+
+/* PIM1's grant stage on the candidate columns X (16-bit lane j: output
+ * j's requesters) with the block draws U: G gets per input the outputs
+ * that granted it (byte i), GPOS the granted input of each output lane,
+ * REJ nonzero in the lanes whose draw may be rejected.  (A macro: GCC does
+ * not inline it as a function into both of its users, and the call costs
+ * PIM1 at 16 x 7 about 5% more instructions.) */
+#define SA__PIM1_GRANT(X, U, REJ, GPOS, G) do { \
+        __m128i lp_, p2_, p4_, cnt_, h_; \
+        p4_ = sa__pim_tree_sse2((X), &lp_, &p2_); \
+        cnt_ = _mm_srli_epi16(_mm_mullo_epi16(p4_, _mm_set1_epi16(0x0101)), 8); \
+        (REJ) = _mm_subs_epu16(cnt_, _mm_mullo_epi16((U), cnt_)); \
+        h_ = sa__pim_kth16_sse2((X), lp_, p2_, p4_, _mm_mulhi_epu16((U), cnt_), &(GPOS)); \
+        (G) = sa__transpose8x2(_mm_packus_epi16(_mm_and_si128(h_, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h_, 8))); \
+    } while (0)
+
+/* PIM1 (one iteration, no read-port pairing) at exactly 16 inputs and 7
+ * outputs, straight-line: the rows packed to bytes and ANDed with
+ * spaa_connect (connect[] as bytes); the columns by pmovmskb; the grant in
+ * 16-bit lanes (one per output) and the accept in byte lanes (one per
+ * input), each a population-count tree, Lemire's multiply on the block
+ * draws (the six generator outputs the two blocks take when nothing is
+ * rejected) and sa__pim_kth*.  When a draw may be rejected (below 0.3% of
+ * the allocations) nothing has been written yet and sa__pim_sse2_small
+ * does the allocation.  Same decisions and draws as sa__pim_general.
+ * Fills mt. */
+SA_API int sa__pim1_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    uint64_t s = a->rng.state;
+    __m128i rows, x, rej, gpos, G, pos8, h8;
+    rows = _mm_and_si128(sa__pack_bytes16_sse2(req, 16), SA__LD(a->fast));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
+        sa__match_clear(mt); /* no requests: the state does not move */
+        return 0;
+    }
+    x = sa__pim1_rotary_sse2(a, sa__pim_cols16x7_sse2(rows));
+    /* grant: generator outputs 0 and 1; accept: 2 to 5 */
+    SA__PIM1_GRANT(x, _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0)), rej, gpos, G);
+    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(s, 3), (long long)sa__rng_at(s, 2)),
+                              _mm_set_epi64x((long long)sa__rng_at(s, 5), (long long)sa__rng_at(s, 4)), &rej, &pos8);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
+    a->rng.state = s + 6 * 0x9E3779B97F4A7C15ull;
+    return sa__pim1_write_sse2(mt, h8, pos8, gpos, 0);
+}
+
+/* sa__pim1_16x7_sse2 for any n <= 16 and m <= 8: the grant block is
+ * ceil(m/4) generator outputs, the accept block the next ceil(n/4) (the
+ * draws of lanes beyond m or n are computed but, those lanes having no
+ * candidate, not used). */
+SA_API int sa__pim1_16x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const uint64_t gamma = 0x9E3779B97F4A7C15ull;
+    int n = a->num_inputs, m = a->num_outputs;
+    uint64_t s = a->rng.state, sa = s + (uint64_t)((m + 3) >> 2) * gamma;
+    __m128i rows = sa__req_bytes16(a, req), x, rej, gpos, G, pos8, h8;
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
+        sa__match_clear(mt);
+        return 0;
+    }
+    x = sa__pim_cols16x7_sse2(rows);
+    if (m == 8) x = _mm_insert_epi16(x, _mm_movemask_epi8(rows), 7);
+    x = sa__pim1_rotary_sse2(a, x);
+    SA__PIM1_GRANT(x, _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0)), rej, gpos, G);
+    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(sa, 1), (long long)sa__rng_at(sa, 0)),
+                              _mm_set_epi64x((long long)sa__rng_at(sa, 3), (long long)sa__rng_at(sa, 2)), &rej, &pos8);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
+    a->rng.state = sa + (uint64_t)((n + 3) >> 2) * gamma;
+    return sa__pim1_write_sse2(mt, h8, pos8, gpos, m == 8);
+}
+#undef SA__PIM1_GRANT
+#endif
+/* Store the four 16-bit draws of the word x at u[0..3], lowest first. */
+SA_API void sa__pim_put4(uint16_t *u, uint64_t x) {
+    memcpy(u, &x, 8); /* (x86: little-endian) */
+}
+
+/* A PIM stage's block draws as 16-bit values: u16[l] = lane l's draw for
+ * every lane l in the block words that hold a lane of the set `lanes`
+ * (when ten or more words are needed, all 16 words: a loop of fixed length,
+ * without a branch per word).  Other entries are not written. */
+SA_API void sa__pim_draws16(const sa__pim_draws *d, uint64_t lanes, uint16_t *u16) {
+    /* bit 4w: word w holds a lane of the set */
+    uint64_t need = (lanes | lanes >> 1 | lanes >> 2 | lanes >> 3) & 0x1111111111111111ull;
+    uint64_t z = d->s;
+    size_t w4;
+    if (sa__popcount64(need) >= 10) {
+        for (w4 = 0; w4 < 64; w4 += 4) sa__pim_put4(u16 + w4, sa__rng_mix(z += 0x9E3779B97F4A7C15ull));
+        return;
+    }
+    for (; need; need &= need - 1) {
+        w4 = (size_t)sa__ctz64(need); /* 4w */
+        sa__pim_put4(u16 + w4, sa__rng_mix(z + (uint64_t)((w4 >> 2) + 1) * 0x9E3779B97F4A7C15ull));
+    }
+}
+
+/* One lane's pick: the position of candidate number idx(u, count) of the
+ * mask x (not 0), redraws from d. */
+SA_API int sa__pim_pick1(uint64_t x, uint32_t u, sa__pim_draws *d) {
+    /* (no shortcut for few candidates: its branch mispredicts more than
+     * the counting costs) */
+    uint64_t p = sa__prefix_counts(x);
+    return sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
+}
+
+/* Population count of each 16-bit lane. */
+SA_API __m128i sa__popcnt16_sse2(__m128i x) {
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    x = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+    x = _mm_add_epi16(_mm_and_si128(x, m3), _mm_and_si128(_mm_srli_epi16(x, 2), m3));
+    x = _mm_and_si128(_mm_add_epi16(x, _mm_srli_epi16(x, 4)), m0f);
+    return _mm_srli_epi16(_mm_add_epi16(x, _mm_slli_epi16(x, 8)), 8);
+}
+
+/* Position of set bit number k (k below the lane's population count) of
+ * each 16-bit lane of x: down the lane's population-count tree (byte,
+ * nibble, pair, bit), one lane-wise select per level. */
+SA_API __m128i sa__select16_sse2(__m128i x, __m128i k) {
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    __m128i p1, p2, p4, L, t, pos;
+    p1 = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+    p2 = _mm_add_epi16(_mm_and_si128(p1, m3), _mm_and_si128(_mm_srli_epi16(p1, 2), m3));
+    p4 = _mm_and_si128(_mm_add_epi16(p2, _mm_srli_epi16(p2, 4)), m0f);
+    L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    p2 = sa__sel128(t, p2, _mm_srli_epi16(p2, 8));
+    p1 = sa__sel128(t, p1, _mm_srli_epi16(p1, 8));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 8));
+    pos = _mm_andnot_si128(t, _mm_set1_epi16(8));
+    L = _mm_and_si128(p2, _mm_set1_epi16(0x000F));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    p1 = sa__sel128(t, p1, _mm_srli_epi16(p1, 4));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 4));
+    pos = _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(4)));
+    L = _mm_and_si128(p1, _mm_set1_epi16(3));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 2));
+    pos = _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(2)));
+    t = _mm_cmpgt_epi16(_mm_and_si128(x, _mm_set1_epi16(1)), k);
+    return _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(1)));
+}
+
+/* The picks of eight lanes from their masks' 16-bit chunks v0..v3 (chunk q:
+ * bits 16q..16q+15; only the first `chunks` may be nonzero) and draws u:
+ * the draw picks the chunk from the chunks' running counts, then the bit
+ * within it.  Lanes b..b+7 of a stage of `lanes` lanes (for the redraws);
+ * returns the positions, -1 for an empty mask. */
+SA_API __m128i sa__pim_pick8_sse2(__m128i v0, __m128i v1, __m128i v2, __m128i v3, int chunks, __m128i u,
+                                  int lanes, int b, sa__pim_draws *d) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i n0, s1, s2, tot, k, t0, t1, t2, x, below, base;
+    n0 = sa__popcnt16_sse2(v0);
+    s1 = s2 = tot = n0; /* chunks beyond `chunks` are 0 */
+    if (chunks > 1) s1 = s2 = tot = _mm_add_epi16(n0, sa__popcnt16_sse2(v1));
+    if (chunks > 2) s2 = tot = _mm_add_epi16(s1, sa__popcnt16_sse2(v2));
+    if (chunks > 3) tot = _mm_add_epi16(s2, sa__popcnt16_sse2(v3));
+    k = _mm_mulhi_epu16(u, tot);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(tot, _mm_mullo_epi16(u, tot)), zero)) != 0xFFFF)
+        k = sa__pim_fix16(u, tot, k, lanes, d, b);
+    if (chunks == 1) {
+        x = sa__select16_sse2(v0, k);
+    } else {
+        t0 = _mm_cmpgt_epi16(n0, k);
+        t1 = _mm_cmpgt_epi16(s1, k);
+        t2 = _mm_cmpgt_epi16(s2, k);
+        x = sa__sel128(t0, v0, sa__sel128(t1, v1, sa__sel128(t2, v2, v3)));
+        below = _mm_andnot_si128(t0, sa__sel128(t1, n0, sa__sel128(t2, s1, s2)));
+        base = _mm_andnot_si128(t0, sa__sel128(t1, _mm_set1_epi16(16),
+                                               sa__sel128(t2, _mm_set1_epi16(32), _mm_set1_epi16(48))));
+        x = _mm_add_epi16(base, sa__select16_sse2(x, _mm_sub_epi16(k, below)));
+    }
+    return _mm_or_si128(x, _mm_cmpeq_epi16(tot, zero));
+}
+
+/* The stage's block draws of lanes b..b+7 (b a multiple of 8). */
+SA_API __m128i sa__pim_block8_sse2(const sa__pim_draws *d, int b) {
+    return _mm_set_epi64x((long long)sa__rng_at(d->s, (uint64_t)(b >> 2) + 1),
+                          (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
+}
+
+/* The picks of one PIM stage's lanes 0..lanes-1 (pos[l] = the position of
+ * candidate number idx(u_l, count) of mask[l], as sa__pim_pick1 gives it,
+ * redraws in lane order), eight lanes at a time: each 64-bit mask is split into four 16-bit chunks (one vector per chunk; only
+ * the first `chunks` may be nonzero), then sa__pim_pick8_sse2; pos gets -1
+ * for an empty mask.  mask and pos hold lanes rounded up to
+ * 8 entries (mask zero beyond lanes).  draws: NULL (lane l's draw is the
+ * stage's block draw l), or the lanes' draws (for lanes gathered from a
+ * stage's lanes, in their order). */
+SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const uint16_t *draws,
+                              sa__pim_draws *d, int8_t *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    int b;
+    for (b = 0; b < lanes; b += 8) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b));
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 2));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 4));
+        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 6));
+        __m128i b0, b1, b2, b3, u, x;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)), zero)) == 0xFFFF) {
+            _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_set1_epi8(-1));
+            continue;
+        }
+        /* chunk q (bits 16q..16q+15) of the eight masks */
+        b0 = _mm_unpacklo_epi16(a0, a1);
+        b1 = _mm_unpackhi_epi16(a0, a1);
+        b2 = _mm_unpacklo_epi16(a2, a3);
+        b3 = _mm_unpackhi_epi16(a2, a3);
+        a0 = _mm_unpacklo_epi16(b0, b1);
+        a1 = _mm_unpackhi_epi16(b0, b1);
+        a2 = _mm_unpacklo_epi16(b2, b3);
+        a3 = _mm_unpackhi_epi16(b2, b3);
+        if (draws != NULL)
+            u = _mm_loadu_si128((const __m128i *)(const void *)(draws + b));
+        else
+            u = sa__pim_block8_sse2(d, b);
+        x = sa__pim_pick8_sse2(_mm_unpacklo_epi64(a0, a2), _mm_unpackhi_epi64(a0, a2), _mm_unpacklo_epi64(a1, a3),
+                               _mm_unpackhi_epi64(a1, a3), chunks, u, lanes, b, d);
+        _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_packs_epi16(x, x));
+    }
+}
+
+/* A PIM grant stage with more than this many lanes to pick (and fewer
+ * than three quarters of all) gathers them for the eight-lane picks
+ * (sa__pim_grant_list). */
+#ifndef SA__PIM_GATHER
+#define SA__PIM_GATHER 20
+#endif
+
+/* The inputs i < n with grants (cnt[i] > 0) and with more than one. */
+SA_API void sa__pim_counted(const uint8_t *cnt, int n, uint64_t *granted, uint64_t *multi) {
+    uint64_t g = 0, mu = 0;
+    int q;
+    for (q = 0; q < n; q += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(cnt + q));
+        g |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, _mm_setzero_si128())) << q;
+        mu |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, _mm_set1_epi8(1))) << q;
+    }
+    *granted = g & sa__low_mask(n);
+    *multi = mu & sa__low_mask(n);
+}
+
+/* Set the 64 bytes p[0..63] to v. */
+SA_API void sa__pim_fill64(uint8_t *p, int v) {
+    int i;
+    for (i = 0; i < 64; i += 16) _mm_storeu_si128((__m128i *)(void *)(p + i), _mm_set1_epi8((char)v));
+}
+
+/* A PIM grant stage's candidates: cand[j] = col[j] & free_in (only the
+ * network ones if there are any and net != 0: Rotary Rule) for the free
+ * outputs j; with SSE2 computed in pairs of lanes, the other lane of a
+ * pair set to 0 (cand of the outputs not written stays as it was).
+ * Returns the set of outputs with candidates. */
+SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net,
+                                   uint64_t *cand) {
+    uint64_t act = 0;
+    int j;
+    {
+        const __m128i fin = _mm_set1_epi64x((long long)free_in), nt = _mm_set1_epi64x((long long)net);
+        const __m128i zero = _mm_setzero_si128();
+        static const uint64_t lane[8] = { 0, 0, ~0ull, 0, 0, ~0ull, ~0ull, ~0ull }; /* by the pair's free bits */
+        uint64_t pairs = (free_out | (free_out >> 1)) & 0x5555555555555555ull;
+        for (; pairs; pairs &= pairs - 1) {
+            __m128i c, z;
+            j = sa__ctz64(pairs);
+            c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(col + j)), fin);
+            c = _mm_and_si128(c, _mm_loadu_si128((const __m128i *)(const void *)(lane + 2 * ((free_out >> j) & 3))));
+            if (net) { /* Rotary Rule: the network candidates if any */
+                __m128i cn = _mm_and_si128(c, nt);
+                z = _mm_cmpeq_epi32(cn, zero);
+                z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+                c = _mm_or_si128(cn, _mm_and_si128(c, z));
+            }
+            _mm_storeu_si128((__m128i *)(void *)(cand + j), c);
+            z = _mm_cmpeq_epi32(c, zero);
+            z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+            act |= (uint64_t)(~_mm_movemask_pd(_mm_castsi128_pd(z)) & 3) << j;
+        }
+    }
+    return act;
+}
+
+/* The grant lists of PIM's accept stage: cnt[i] = how many grants input i
+ * got, lst[128 r + i] = the output of its grant number r (in increasing
+ * output order).  Entry 127 of cnt, and column 127 of lst, are a sink for
+ * the lanes without a pick (-1, masked to 127): a column of its own, which
+ * no input's list shares. */
+#define SA__PIM_CNT 128
+#define SA__PIM_LST (65 * 128)
+
+/* List the picks gp[j] of every lane j < m (-1: none; cnt zero on entry). */
+SA_API void sa__pim_list_all(const int8_t *gp, int m, uint8_t *cnt, uint8_t *lst) {
+    int j;
+    for (j = 0; j < m; j++) {
+        size_t i = (uint8_t)gp[j] & 127u;
+        unsigned c = cnt[i];
+        lst[((size_t)c << 7) + i] = (uint8_t)j;
+        cnt[i] = (uint8_t)(c + 1);
+    }
+}
+
+/* List the picks gk[k] of the lanes of the set `lanes` (gk[k]: the pick of
+ * the set's lane number k in increasing order, -1 for none); *granted and
+ * *multi get the inputs with grants and with more than one. */
+SA_API void sa__pim_list_gathered(const int8_t *gk, uint64_t lanes, uint8_t *cnt, uint8_t *lst, uint64_t *granted,
+                                  uint64_t *multi) {
+    uint64_t g = 0, mu = 0;
+    for (; lanes; lanes &= lanes - 1, gk++) {
+        size_t i = (uint8_t)*gk;
+        unsigned c;
+        uint64_t bit;
+        if (*gk < 0) continue;
+        c = cnt[i];
+        bit = (uint64_t)1 << i;
+        lst[((size_t)c << 7) + i] = (uint8_t)sa__ctz64(lanes);
+        cnt[i] = (uint8_t)(c + 1);
+        mu |= g & bit;
+        g |= bit;
+    }
+    *granted = g;
+    *multi = mu;
+}
+
+/* A PIM grant stage, its picks listed in cnt and lst (cnt zero on entry):
+ * the free outputs' candidates (col[j] & free_in, or only the network ones
+ * if there are any and net != 0: Rotary Rule) and picks with the stage's
+ * draws d (u16: scratch).  With SSE2, eight lanes at a time when there are
+ * enough of them (all lanes when most outputs are free, else, above
+ * SA__PIM_GATHER free outputs, theirs gathered), else one at a time; same
+ * picks and draws.  Returns the outputs with candidates (0: the stage has
+ * no draws, and *granted, *multi are not set); *granted and *multi get the
+ * inputs with grants and with more than one. */
+SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net, int n,
+                                   int m, sa__pim_draws *d, uint16_t *u16, uint8_t *cnt, uint8_t *lst,
+                                   uint64_t *granted, uint64_t *multi) {
+    uint64_t act = 0, o, g = 0, mu = 0;
+    int c = sa__popcount64(free_out), chunks = (n + 15) >> 4;
+    if (c > 8 && 4 * c >= 3 * m) {
+        uint64_t cand[64];
+        int8_t gpos[64];
+        memset(cand, 0, (size_t)((m + 7) & ~7) * sizeof(uint64_t));
+        act = sa__pim_candidates(col, free_in, free_out, net, cand);
+        if (act == 0) return 0;
+        sa__pim_pick_sse2(cand, m, chunks, NULL, d, gpos);
+        sa__pim_list_all(gpos, m, cnt, lst);
+        sa__pim_counted(cnt, n, granted, multi);
+        return act;
+    }
+    if (c > SA__PIM_GATHER) {
+        uint64_t gm[64];
+        uint16_t gu[64];
+        int8_t gk[64];
+        int k = 0;
+        sa__pim_draws16(d, free_out, u16);
+        for (o = free_out; o; o &= o - 1, k++) {
+            int j = sa__ctz64(o);
+            uint64_t x = col[j] & free_in, xn = x & net;
+            x = xn ? xn : x; /* Rotary Rule */
+            gm[k] = x;
+            gu[k] = u16[j];
+            act |= (uint64_t)(x != 0) << j;
+        }
+        if (act == 0) return 0;
+        for (; k & 7; k++) gm[k] = gu[k] = 0;
+        sa__pim_pick_sse2(gm, c, chunks, gu, d, gk); /* -1 without candidates */
+        sa__pim_list_gathered(gk, free_out, cnt, lst, granted, multi);
+        return act;
+    }
+    sa__pim_draws16(d, free_out, u16);
+    for (o = free_out; o; o &= o - 1) {
+        size_t j = (size_t)sa__ctz64(o), i;
+        uint64_t x = col[j] & free_in, xn = x & net;
+        unsigned r;
+        x = xn ? xn : x; /* Rotary Rule */
+        if (x == 0) continue;
+        act |= (uint64_t)1 << j;
+        i = (size_t)sa__pim_pick1(x, u16[j], d);
+        r = cnt[i];
+        lst[((size_t)r << 7) + i] = (uint8_t)j;
+        cnt[i] = (uint8_t)(r + 1);
+        mu |= g & ((uint64_t)1 << i);
+        g |= (uint64_t)1 << i;
+    }
+    *granted = g;
+    *multi = mu;
+    return act;
+}
+
+/* PIM without read-port pairing, any size, from the requests' column
+ * masks col (m rounded up to 8 entries; changed): each grant stage takes
+ * its candidates from the columns as it picks (sa__pim_grant_list).
+ * The accept stage needs no masks: the grants are listed per input in
+ * increasing output order (lst[128 r + i]: the output of input i's grant
+ * number r; cnt[i]: how many), and input i takes grant number
+ * idx(u_i, cnt[i]) (for one grant that is 0 with any draw, and no redraw).
+ * first: NULL, or the first grant already made (first[j]: output j's pick,
+ * -1 for none; first_end: the generator state after its draws, taken if
+ * some output picked).  Same decisions and draws as sa__pim_general.
+ * Fills mt except the -1 entries (mt must be empty on entry). */
+SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64_t first_end, sa_match *mt) {
+    uint16_t u16[64];
+    uint8_t cnt[SA__PIM_CNT], lst[SA__PIM_LST];
+    int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
+    uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
+    for (j = m; j < mr; j++) col[j] = 0;
+    /* the draws of inputs with one grant are read but do not matter:
+     * defined, and not 0 (0 would take the rejection check's slow path) */
+    sa__pim_fill64((uint8_t *)(void *)u16, 0xFF);
+    sa__pim_fill64((uint8_t *)(void *)(u16 + 32), 0xFF);
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        uint64_t free_in = sa__low_mask(n) & ~ins, granted, multi, o;
+        sa__pim_draws d;
+        sa__pim_fill64(cnt, 0);
+        cnt[SA__PIM_CNT - 1] = 0;
+        if (first != NULL) { /* the first grant is done (all outputs free) */
+            sa__pim_list_all(first, m, cnt, lst);
+            first = NULL;
+            sa__pim_counted(cnt, n, &granted, &multi);
+            if (granted == 0) break; /* no requests: the state does not move */
+            a->rng.state = first_end;
+        } else {
+            sa__pim_draws_start(&d, a->rng.state, m);
+            if (sa__pim_grant_list(col, free_in, sa__low_mask(m) & ~outs, net, n, m, &d, u16, cnt, lst, &granted,
+                                   &multi) == 0)
+                break;
+            a->rng.state = sa__pim_draws_end(&d);
+        }
+        /* accept: every input with grants takes one, in increasing input
+         * order (the redraws' order); an input with one grant takes grant
+         * number (u * 1) >> 16 = 0 whatever its draw u, so only the inputs
+         * with more than one need theirs */
+        sa__pim_draws_start(&d, a->rng.state, n);
+        sa__pim_draws16(&d, multi, u16);
+        for (o = granted; o; o &= o - 1) {
+            size_t i = (size_t)sa__ctz64(o), jj;
+            unsigned c = cnt[i], prod = u16[i] * c;
+            if ((prod & 0xFFFFu) < c) prod = (unsigned)sa__pim_index(u16[i], c, &d) << 16;
+            jj = lst[((size_t)(prod >> 16) << 7) + i];
+            mt->output_of[i] = (int8_t)jj;
+            mt->input_of[jj] = (int8_t)i;
+            outs |= (uint64_t)1 << jj;
+        }
+        a->rng.state = sa__pim_draws_end(&d);
+        ins |= granted;
+    }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = sa__popcount64(ins);
+    return mt->size;
+}
+
+/* PIM above 16 x 8: the first grant (all outputs free, no Rotary Rule)
+ * eight lanes at a time straight from the columns, then sa__pim_lanes. */
+SA_API int sa__pim64(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    uint64_t col[64];
+    int n = a->num_inputs, m = a->num_outputs;
+    sa__columns(a, req, col);
+    sa__match_clear(mt);
+    if (!a->rotary || a->network_inputs == 0) {
+        sa__pim_draws d;
+        int8_t gpos[64];
+        int j;
+        for (j = m; j < ((m + 7) & ~7); j++) col[j] = 0;
+        sa__pim_draws_start(&d, a->rng.state, m);
+        sa__pim_pick_sse2(col, m, (n + 15) >> 4, NULL, &d, gpos);
+        return sa__pim_lanes(a, col, gpos, sa__pim_draws_end(&d), mt);
+    }
+    return sa__pim_lanes(a, col, NULL, 0, mt);
+}
+
 /* SPAA: which kernel, if any. */
 SA_API int sa__fast_spaa(sa_alloc *a, const uint64_t *req, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs;
@@ -3646,6 +4559,17 @@ SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *pr
         else
 #endif
             sa__islip_cols(a, req, a->kind == SA_ALLOC_SEP_OUTPUT, match);
+        return 1;
+    case SA_ALLOC_PIM:
+#if SA_ALLOC_MAX >= 16
+        if (small) {
+            if (a->iterations != 1) sa__pim_sse2_small(a, req, match);
+            else if (n == 16 && m == 7) sa__pim1_16x7_sse2(a, req, match);
+            else sa__pim1_16x8_sse2(a, req, match);
+            return 1;
+        }
+#endif
+        sa__pim64(a, req, match);
         return 1;
     case SA_ALLOC_OPF:
     case SA_ALLOC_SEP_INPUT:
