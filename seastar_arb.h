@@ -4550,6 +4550,7 @@ SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *pr
         sa__fast_spaa(a, req, match);
         return 1;
     case SA_ALLOC_WFA_WRAPPED:
+        if (n < 16 && m < 16) return 0; /* below, the kernel gains less than 1.25x */
         sa__wfa_wrapped_diag(a, req, match);
         return 1;
     case SA_ALLOC_ISLIP:
@@ -4573,6 +4574,9 @@ SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *pr
         return 1;
     case SA_ALLOC_OPF:
     case SA_ALLOC_SEP_INPUT:
+        /* the kernel gains 1.25x or more from about 16 x 7 with
+         * priorities (OPF), 16 x 16 without */
+        if (n * m < (a->kind == SA_ALLOC_OPF && prio != NULL ? 100 : 256)) return 0;
         sa__separable_keys(a, req, a->kind == SA_ALLOC_OPF ? prio : NULL, match);
         return 1;
     default:
