@@ -164,6 +164,17 @@ bench: $(BENCH_BIN)
 	@mkdir -p bench/out
 	@for b in $(BENCH_BIN); do n=$$(basename $$b); echo "== $$n"; ./$$b | tee bench/out/$$n.csv; done
 
+# results-bench: bench_alloc's reference and fast figures at density 0.5
+# and the build cost of a caller, into docs/data/ (docs/performance.rst
+# shows them; about 5 minutes).
+results-bench: $(B)/bench/bench_alloc
+	@mkdir -p docs/data
+	./$(B)/bench/bench_alloc --density 0.5 > docs/data/bench_alloc.csv.tmp
+	@mv docs/data/bench_alloc.csv.tmp docs/data/bench_alloc.csv
+	sh bench/build_cost.sh > docs/data/alloc_build_cost.csv.tmp
+	@mv docs/data/alloc_build_cost.csv.tmp docs/data/alloc_build_cost.csv
+.PHONY: results-bench
+
 # ----------------------------------------------------------------- docs
 docs:
 	@sh docs/build.sh $(B)/docs
