@@ -2507,15 +2507,29 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
 /* >>fast ===============================================================
  * Fast kernels (SSE2)
  *
- * Each kernel below equals one reference function above, decision for
- * decision and state for state, for the calls sa__fast_allocate (at the
- * end of this section, the one place that chooses them) gives it; the
- * tests run both builds side by side on random request sets
- * (tests/test_alloc_diff.c).  A kernel is kept when it is at least 1.25x
+ * Each kernel equals one reference function above, decision for decision
+ * and state for state, on the calls sa__fast_allocate (at the end of this
+ * section, the one place that chooses them) gives it: calls without
+ * read-port views, and for SPAA also without priorities.  Every other call
+ * runs the reference.  tests/test_alloc_diff.c runs both builds side by
+ * side on random request sets.  A kernel is kept where it is at least 1.25x
  * faster than its reference as simulators call it (bench_alloc's "sim"
- * figure; docs/performance.rst has the measured gains).  Without SSE2, or
- * with SA_NO_SIMD, this section only defines the hooks the reference
- * calls, and they do nothing.
+ * figure, docs/data/bench_alloc.csv):
+ *
+ *   kernel                  equals                    sizes
+ *   sa__fast_spaa           sa__spaa (no priorities)  n <= 16 and m <= 8; 33..64 both
+ *   sa__islip16x8_sse2      sa__islip, sa__separable_output   n <= 16 and m <= 8
+ *   sa__islip_cols          sa__islip, sa__separable_output   larger
+ *   sa__pim1_16x7_sse2,
+ *   sa__pim1_16x8_sse2,
+ *   sa__pim_sse2_small      sa__pim                   n <= 16 and m <= 8
+ *   sa__pim64               sa__pim                   larger
+ *   sa__wfa_wrapped_diag    sa__wfa_wrapped           from 16 rows or columns
+ *   sa__separable_keys      sa__separable_input       from n m >= 100 (OPF), 256
+ *
+ * WFA, MCM and the output arbiter have no kernel: their references are as
+ * fast.  Without SSE2, or with SA_NO_SIMD, this section only defines the
+ * hooks the reference calls, and they do nothing.
  * ====================================================================== */
 
 #ifndef SA_SIMD_SSE2
