@@ -52,11 +52,13 @@
  *               sa_result sa_age_config_validate(const sa_age_config *cfg)
  *               sa_result sa_age_clock_init(sa_age_clock *clk, const sa_age_config *cfg)
  *               sa_result sa_age_clock_set_period(sa_age_clock *clk, uint32_t period)
+ *               sa_result sa_age_clock_check(const sa_age_clock *clk)
  *               sa_result sa_age_arrive(sa_age_clock *clk, const sa_age_config *cfg, int port, int vc, uint16_t *age_field)
  *               unsigned  sa_age_at_head(const sa_age_clock *clk, uint16_t age_field)
  *               sa_result sa_age_depart(sa_age_clock *clk, uint16_t *age_field)
  *               void      sa_age_tick(sa_age_clock *clk)
  *   >>output    sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num_vcs)
+ *               sa_result sa_output_arb_check(const sa_output_arb *arb)
  *               int       sa_output_num_candidates(const sa_output_arb *arb)
  *               int       sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg, const sa_age_clock *clk, uint64_t eligible, const uint8_t *ages, sa_grant *grant)
  *               void      sa_output_update(sa_output_arb *arb, const sa_grant *grant)
@@ -79,9 +81,11 @@
  *               int       sa_rr_select(const sa_rr_arb *arb, uint64_t req)
  *               int       sa_rr_select_prio(const sa_rr_arb *arb, uint64_t req, const uint8_t *prio)
  *               void      sa_rr_update(sa_rr_arb *arb, int winner)
+ *               sa_result sa_rr_arb_check(const sa_rr_arb *arb)
  *               sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size)
  *               int       sa_matrix_select(const sa_matrix_arb *arb, uint64_t req)
  *               void      sa_matrix_update(sa_matrix_arb *arb, int winner)
+ *               sa_result sa_matrix_arb_check(const sa_matrix_arb *arb)
  *               int       sa_matrix_select_prio(const sa_matrix_arb *arb, uint64_t req, const uint8_t *prio)
  *   >>readports sa_result sa_read_buffer_build(sa_read_buffer *buf, const uint64_t *packet_outputs, int num_packets)
  *               uint64_t  sa_read_buffer_clash(const sa_read_buffer *buf, int k)
@@ -91,6 +95,7 @@
  *               size_t    sa_alloc_memory_size(const sa_alloc_desc *desc)
  *               sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc, void *memory, size_t memory_size)
  *               sa_result sa_alloc_copy(sa_alloc *dst, void *dst_memory, size_t dst_memory_size, const sa_alloc *src)
+ *               sa_result sa_alloc_check(const sa_alloc *a)
  *               sa_result sa_alloc_check_requests(const sa_alloc *a, const uint64_t *req)
  *               const char *sa_alloc_kind_name(sa_alloc_kind kind)
  *   >>spaa      int       sa_spaa_nominate(sa_alloc *a, const uint64_t *req, const uint8_t *prio, const sa_read_buffer *bufs, int8_t *nomination)
@@ -158,6 +163,11 @@ extern "C" {
 #define SA_MAX_AGE 255
 /** Largest number of dimensions the Section 3 functions accept. */
 #define SA_MAX_DIMS 8
+/** Largest radix the Section 3 functions accept (a bound that keeps their
+ *  integer arithmetic exact; SeaStar's 15-bit node IDs need at most 32K). */
+#define SA_MAX_RADIX 65536
+/** Largest buffer or packet size, in flits, of the Section 3.2 estimate. */
+#define SA_MAX_FLITS (1 << 20)
 
 /** Result code of every function that can fail.  ``SA_OK`` is zero. */
 typedef enum sa_result {
@@ -173,12 +183,15 @@ typedef enum sa_result {
     SA_ERR_COUNT_UNDERFLOW,     /**< a packet departs from an epoch with no packets */
     SA_ERR_ZERO_PACKETS,        /**< a ratio has no packets to divide by */
     SA_ERR_DIM_RANGE,           /**< a dimension count is 0 or above SA_MAX_DIMS */
-    SA_ERR_RADIX_RANGE,         /**< a radix is below 2 */
+    SA_ERR_RADIX_RANGE,         /**< a radix is below 2 or above SA_MAX_RADIX */
     SA_ERR_PARAM_RANGE,         /**< another parameter is out of its range */
     SA_ERR_SIZE_RANGE,          /**< an allocator size is 0 or above its maximum */
     SA_ERR_REQUEST_RANGE,       /**< a request names an output that is not configured */
     SA_ERR_MEMORY,              /**< the memory given is smaller than asked for,
                                      or not aligned to 8 bytes */
+    SA_ERR_STATE,               /**< a state struct holds values its functions
+                                     never produce (it was corrupted, or never
+                                     initialised) */
     SA_RESULT_COUNT             /**< number of result codes (not a result) */
 } sa_result;
 
@@ -203,12 +216,13 @@ SA_API const char *sa_result_string(sa_result r) {
     case SA_ERR_COUNT_UNDERFLOW: return "a packet departs from an epoch whose packet count is 0";
     case SA_ERR_ZERO_PACKETS: return "no packets: the ratio is undefined";
     case SA_ERR_DIM_RANGE: return "the number of dimensions is 0 or above SA_MAX_DIMS";
-    case SA_ERR_RADIX_RANGE: return "a radix is below 2";
+    case SA_ERR_RADIX_RANGE: return "a radix is below 2 or above SA_MAX_RADIX (65536)";
     case SA_ERR_PARAM_RANGE: return "a parameter is out of its range";
     case SA_ERR_SIZE_RANGE: return "an allocator size is 0 or above its maximum";
     case SA_ERR_REQUEST_RANGE: return "a request names an output that is not configured";
     case SA_ERR_MEMORY:
         return "the memory given is smaller than sa_alloc_memory_size or not aligned to 8 bytes";
+    case SA_ERR_STATE: return "a state struct holds values its functions never produce (corrupted?)";
     default: return "unknown result";
     }
 }
@@ -249,7 +263,7 @@ SA_API uint64_t sa__low_mask(int n) {
 SA_API int sa__first_from(uint64_t mask, int start) {
     uint64_t hi;
     if (mask == 0) return -1;
-    hi = mask & (~(uint64_t)0 << start);
+    hi = mask & (~(uint64_t)0 << (start & 63));
     return sa__ctz64(hi ? hi : mask);
 }
 
@@ -414,6 +428,26 @@ SA_API sa_result sa_age_clock_set_period(sa_age_clock *clk, uint32_t period) {
 }
 
 /**
+ * Check an age clock's state: the values sa_age_clock_init and the
+ * procedures produce (a clock corrupted by a stray write, or never
+ * initialised, is reported instead of read past its arrays).
+ *
+ * :param clk: the clock.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if AGE_CLK_PERIOD is 0, the
+ *           countdown is 0 or above the period, the epoch or the inhibit
+ *           flag is above 1, or the clock is inhibited with a timestamp
+ *           other than 255.
+ */
+SA_API sa_result sa_age_clock_check(const sa_age_clock *clk) {
+    if (clk == NULL) return SA_ERR_NULL;
+    if (clk->age_clock_period == 0 || clk->age_clock_period_reg == 0 ||
+        clk->age_clock_period_reg > clk->age_clock_period || clk->epoch > 1 || clk->inhibit > 1 ||
+        (clk->inhibit && clk->timestamp != 255))
+        return SA_ERR_STATE;
+    return SA_OK;
+}
+
+/**
  * Procedure 1: a packet arrives at an input port.
  *
  * Reads the packet age from bits 7:0 of ``*age_field``, adds the port's
@@ -442,7 +476,7 @@ SA_API sa_result sa_age_arrive(sa_age_clock *clk, const sa_age_config *cfg,
     age = *age_field & SA_AGE_FIELD_AGE_MASK;                       /* line 1 */
     age += vc < 2 ? cfg->req_age_bias[port] : cfg->rsp_age_bias[port]; /* 2-6 */
     if (age > SA_MAX_AGE) age = SA_MAX_AGE;                         /* 7-9 */
-    clk->packet_count[clk->epoch]++;                                /* 10 */
+    clk->packet_count[clk->epoch & 1u]++;                           /* 10 */
     *age_field = (uint16_t)(((unsigned)clk->epoch << SA_AGE_FIELD_EPOCH_BIT) /* 11 */
                  | ((age - clk->timestamp) & 0x1FFu));              /* 12 */
     return SA_OK;
@@ -510,7 +544,7 @@ SA_API sa_result sa_age_depart(sa_age_clock *clk, uint16_t *age_field) {
 
 /* True when the epoch after the current one still holds packets. */
 SA_API int sa__next_epoch_busy(const sa_age_clock *clk) {
-    return clk->packet_count[clk->epoch ^ 1u] > 0;
+    return clk->packet_count[(clk->epoch ^ 1u) & 1u] > 0;
 }
 
 /**
@@ -621,6 +655,26 @@ SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num
     return SA_OK;
 }
 
+/**
+ * Check an output arbiter's state (as sa_age_clock_check does a clock's).
+ *
+ * :param arb: the arbiter.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if its sizes are out of
+ *           range, a pointer is not a candidate, the grant counter is 64 or
+ *           more, or the reciprocal does not match num_vcs.
+ */
+SA_API sa_result sa_output_arb_check(const sa_output_arb *arb) {
+    int n;
+    if (arb == NULL) return SA_ERR_NULL;
+    n = (int)arb->num_sources * (int)arb->num_vcs;
+    if (arb->num_sources < 1 || arb->num_sources > SA_MAX_SOURCES || arb->num_vcs < 1 ||
+        arb->num_vcs > SA_MAX_VCS || n > SA_MAX_CANDIDATES || arb->rr_pointer >= n ||
+        arb->age_pointer >= n || arb->grant_counter > 63 ||
+        arb->vc_reciprocal != (65536u + arb->num_vcs - 1u) / arb->num_vcs)
+        return SA_ERR_STATE;
+    return SA_OK;
+}
+
 /** Number of candidates of an output arbiter (sources x VCs). */
 SA_API int sa_output_num_candidates(const sa_output_arb *arb) {
     return (int)arb->num_sources * (int)arb->num_vcs;
@@ -668,7 +722,7 @@ SA_API int sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg,
                             const uint8_t *ages, sa_grant *grant) {
     int n = sa_output_num_candidates(arb), c;
     int inhibit = clk != NULL && clk->inhibit;
-    int policy = (!inhibit && ages != NULL && ((cfg->age_rr_select >> arb->grant_counter) & 1u))
+    int policy = (!inhibit && ages != NULL && ((cfg->age_rr_select >> (arb->grant_counter & 63u)) & 1u))
                ? SA_POLICY_AGE : SA_POLICY_ROUND_ROBIN;
     unsigned age = 0;
     SA_ASSERT((eligible & ~sa__low_mask(n)) == 0);
@@ -788,7 +842,7 @@ SA_API sa_result sa_occupancy(uint64_t stalled_cycles, uint64_t packets_vc0,
  * destinations including the source's own ordinate) and (k+1)/3 for a mesh
  * (Eq 6-7; exact as the average over distinct ordinates).
  *
- * :param radix: k, at least 2.
+ * :param radix: k, 2..SA_MAX_RADIX.
  * :param torus: non-zero for a torus dimension, 0 for a mesh dimension.
  * :param hops: receives the average.
  * :returns: SA_OK, SA_ERR_NULL or SA_ERR_RADIX_RANGE.
@@ -796,7 +850,7 @@ SA_API sa_result sa_occupancy(uint64_t stalled_cycles, uint64_t packets_vc0,
  */
 SA_API sa_result sa_average_hops_dim(int radix, int torus, double *hops) {
     if (hops == NULL) return SA_ERR_NULL;
-    if (radix < 2) return SA_ERR_RADIX_RANGE;
+    if (radix < 2 || radix > SA_MAX_RADIX) return SA_ERR_RADIX_RANGE;
     *hops = torus ? radix / 4.0 : (radix + 1) / 3.0;
     return SA_OK;
 }
@@ -806,7 +860,7 @@ SA_API sa_result sa__check_dims(int n, const int *radix) {
     int i;
     if (radix == NULL) return SA_ERR_NULL;
     if (n < 1 || n > SA_MAX_DIMS) return SA_ERR_DIM_RANGE;
-    for (i = 0; i < n; i++) if (radix[i] < 2) return SA_ERR_RADIX_RANGE;
+    for (i = 0; i < n; i++) if (radix[i] < 2 || radix[i] > SA_MAX_RADIX) return SA_ERR_RADIX_RANGE;
     return SA_OK;
 }
 
@@ -816,7 +870,7 @@ SA_API sa_result sa__check_dims(int n, const int *radix) {
  * and Eq 6 when every radix is equal).
  *
  * :param n: number of dimensions, 1..SA_MAX_DIMS.
- * :param radix: radix[i] of dimension i, each at least 2.
+ * :param radix: radix[i] of dimension i, each 2..SA_MAX_RADIX.
  * :param torus: torus[i] non-zero for a torus dimension; NULL means all tori.
  * :param hops: receives the sum.
  * :returns: SA_OK, SA_ERR_NULL, SA_ERR_DIM_RANGE or SA_ERR_RADIX_RANGE.
@@ -842,7 +896,7 @@ SA_API sa_result sa_average_hops(int n, const int *radix, const int *torus, doub
  * worst-case pattern sends all traffic across the bisection and doubles it:
  * k/4 and k/2 (footnote 8).
  *
- * :param radix: k, at least 2.
+ * :param radix: k, 2..SA_MAX_RADIX.
  * :param torus: non-zero for a torus, 0 for a mesh.
  * :param worst_case: non-zero for the doubled worst-case load.
  * :param load: receives gamma_c.
@@ -851,7 +905,7 @@ SA_API sa_result sa_average_hops(int n, const int *radix, const int *torus, doub
  */
 SA_API sa_result sa_channel_load(int radix, int torus, int worst_case, double *load) {
     if (load == NULL) return SA_ERR_NULL;
-    if (radix < 2) return SA_ERR_RADIX_RANGE;
+    if (radix < 2 || radix > SA_MAX_RADIX) return SA_ERR_RADIX_RANGE;
     *load = radix / (torus ? 8.0 : 4.0) * (worst_case ? 2.0 : 1.0);
     return SA_OK;
 }
@@ -866,7 +920,7 @@ SA_API sa_result sa_channel_load(int radix, int torus, int worst_case, double *l
  * between its + and - ports (Eq 13): P(i+) = P(i-) = p[i] / 2.
  *
  * :param n: number of dimensions, 1..SA_MAX_DIMS.
- * :param radix: radix[i] of dimension i, each at least 2.
+ * :param radix: radix[i] of dimension i, each 2..SA_MAX_RADIX.
  * :param p: receives p[0..n-1].
  * :returns: SA_OK, SA_ERR_NULL, SA_ERR_DIM_RANGE or SA_ERR_RADIX_RANGE.
  * :paper: seed 000 Section 3.1, Eq 10-13.
@@ -895,7 +949,7 @@ SA_API sa_result sa_ejection_probabilities(int n, const int *radix, double *p) {
  * Section 3.1).  For SeaStar Bc = 4.8 GB/s and Ep is about 2 GB/s.
  *
  * :param n: number of dimensions, 1..SA_MAX_DIMS.
- * :param radix: radix[i] of dimension i, each at least 2.
+ * :param radix: radix[i] of dimension i, each 2..SA_MAX_RADIX.
  * :param torus: torus[i] non-zero for a torus dimension; NULL means all tori.
  * :param channel_bw: Bc, the channel bandwidth (any unit), > 0.
  * :param eject_bw: Ep, the processor ejection bandwidth (same unit), > 0.
@@ -946,14 +1000,19 @@ SA_API sa_result sa_bias_ordering(int n, uint8_t *bias) {
  */
 typedef struct sa_period_desc {
     int num_dims;                 /**< n, 1..SA_MAX_DIMS (required) */
-    int radix[SA_MAX_DIMS];       /**< k_i, each at least 2 (required) */
+    int radix[SA_MAX_DIMS];       /**< k_i, each 2..SA_MAX_RADIX (required) */
     int mesh[SA_MAX_DIMS];        /**< non-zero: dimension i is a mesh */
     int bias[SA_MAX_DIMS];        /**< age bias per dimension (0: sa_bias_ordering) */
-    int input_buffer_flits;       /**< flits per input VC buffer (96) */
-    int staging_buffer_flits;     /**< flits per staging buffer (16) */
-    int max_packet_flits;         /**< largest packet, header + data (9) */
-    int vcs_sharing_link;         /**< VCs that share a link's bandwidth (2) */
-    int target_age;               /**< centre of the age distribution (128) */
+    int input_buffer_flits;       /**< flits per input VC buffer, up to
+                                       SA_MAX_FLITS (96) */
+    int staging_buffer_flits;     /**< flits per staging buffer, up to
+                                       SA_MAX_FLITS (16) */
+    int max_packet_flits;         /**< largest packet, header + data, up to
+                                       SA_MAX_FLITS (9) */
+    int vcs_sharing_link;         /**< VCs that share a link's bandwidth,
+                                       1..64 (2) */
+    int target_age;               /**< centre of the age distribution,
+                                       1..SA_MAX_AGE (128) */
 } sa_period_desc;
 
 /** Output of the age-clock-period estimate; each step of Section 3.2. */
@@ -987,8 +1046,10 @@ SA_API int sa__round_ratio(int num, int den) {
  * :param est: receives every step.
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_DIM_RANGE; SA_ERR_RADIX_RANGE;
  *           SA_ERR_BIAS_RANGE for a bias above 7; SA_ERR_PARAM_RANGE for a
- *           negative size, buffers smaller than one packet, or biases that
- *           alone reach the target age.
+ *           negative size, a size above its bound (SA_MAX_FLITS flits, 64
+ *           VCs, an age of SA_MAX_AGE), buffers smaller than one packet, or
+ *           biases that alone reach the target age.  (The bounds keep every
+ *           step's integer arithmetic exact.)
  * :paper: seed 000 Section 3.2.
  */
 SA_API sa_result sa_age_clock_period_estimate(const sa_period_desc *desc,
@@ -1008,6 +1069,9 @@ SA_API sa_result sa_age_clock_period_estimate(const sa_period_desc *desc,
     pkt = desc->max_packet_flits ? desc->max_packet_flits : 9;
     vcs = desc->vcs_sharing_link ? desc->vcs_sharing_link : 2;
     target = desc->target_age ? desc->target_age : 128;
+    if (in_flits > SA_MAX_FLITS || st_flits > SA_MAX_FLITS || pkt > SA_MAX_FLITS || vcs > 64 ||
+        target > SA_MAX_AGE)
+        return SA_ERR_PARAM_RANGE;
     if (in_flits < pkt || st_flits < pkt) return SA_ERR_PARAM_RANGE;
     if (n <= SA_MAX_AGE_BIAS) sa_bias_ordering(n, order);
     est->total_hops = est->bias_total = 0;
@@ -1216,6 +1280,18 @@ SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
 }
 
 /**
+ * Check a round-robin arbiter's state.
+ *
+ * :param arb: the arbiter.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if its size is not in
+ *           1..64 or its pointer is not below it.
+ */
+SA_API sa_result sa_rr_arb_check(const sa_rr_arb *arb) {
+    if (arb == NULL) return SA_ERR_NULL;
+    return arb->size >= 1 && arb->size <= 64 && arb->pointer < arb->size ? SA_OK : SA_ERR_STATE;
+}
+
+/**
  * A matrix arbiter: grants the least-recently-selected requester.
  *
  * The hardware keeps a priority matrix (bit [a][b] set when a beats b); a
@@ -1279,11 +1355,31 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
 SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
     int i, k;
     if (winner < 0) return;
-    SA_ASSERT(winner < arb->size);
+    SA_ASSERT(winner < arb->size && arb->size <= SA_ALLOC_MAX);
     k = arb->rank[winner];
     for (i = 0; i < arb->size; i++)
         if (arb->rank[i] > k) arb->rank[i]--;
     arb->rank[winner] = (uint8_t)(arb->size - 1);
+}
+
+/**
+ * Check a matrix arbiter's state: its ranks are a permutation of
+ * 0..size-1.
+ *
+ * :param arb: the arbiter.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE.
+ */
+SA_API sa_result sa_matrix_arb_check(const sa_matrix_arb *arb) {
+    uint64_t seen = 0;
+    int i;
+    if (arb == NULL) return SA_ERR_NULL;
+    if (arb->size < 1 || arb->size > SA_ALLOC_MAX) return SA_ERR_STATE;
+    for (i = 0; i < SA_ALLOC_MAX; i++) {
+        unsigned r = arb->rank[i];
+        if (i >= arb->size ? r != 0 : (r >= arb->size || ((seen >> r) & 1u))) return SA_ERR_STATE;
+        if (i < arb->size) seen |= (uint64_t)1 << r;
+    }
+    return SA_OK;
 }
 
 /**
@@ -1386,39 +1482,56 @@ SA_API uint64_t sa_read_buffer_clash(const sa_read_buffer *buf, int k) {
     return (buf->multi & bit) ? 0 : buf->sole[k];
 }
 
+/* The oldest packet (lowest index) that can use an output of mask, other
+ * than packet skip; -1 if none. */
+SA_API int sa__oldest_packet(const uint64_t *packet_outputs, int num_packets, uint64_t mask, int skip) {
+    int p;
+    for (p = 0; p < num_packets; p++)
+        if (p != skip && (packet_outputs[p] & mask)) return p;
+    return -1;
+}
+
 /**
  * Pick the packets that the two read ports of one buffer send, given the
  * outputs they were matched to: the first (oldest) suitable packet for each,
  * never the same packet for both.
  *
  * :param packet_outputs: as for sa_read_buffer_build, oldest packet first.
- * :param num_packets: number of packets.
+ * :param num_packets: number of packets (0 or more).
  * :param out0: output of read port 0 (input arbiter 2b), or -1.
  * :param out1: output of read port 1 (input arbiter 2b+1), or -1.
  * :param pkt0: receives read port 0's packet index, or -1.
  * :param pkt1: receives read port 1's packet index, or -1.
- * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_REQUEST_RANGE if no two distinct
- *           packets serve the two outputs (the allocation did not respect
- *           sa_read_buffer_clash).
+ * :returns: SA_OK; SA_ERR_NULL; SA_ERR_PARAM_RANGE if num_packets < 0;
+ *           SA_ERR_REQUEST_RANGE if an output is below -1 or at or above
+ *           SA_ALLOC_MAX, or if no two distinct packets serve the two
+ *           outputs (the allocation did not respect sa_read_buffer_clash).
+ *           On an error both packets are -1.
  */
 SA_API sa_result sa_read_buffer_assign(const uint64_t *packet_outputs, int num_packets,
                                        int out0, int out1, int *pkt0, int *pkt1) {
-    int p, a = -1, b = -1;
-    uint64_t m0 = out0 >= 0 && out0 < 64 ? (uint64_t)1 << out0 : 0;
-    uint64_t m1 = out1 >= 0 && out1 < 64 ? (uint64_t)1 << out1 : 0;
+    uint64_t m0, m1;
+    int a, b;
     if (pkt0 == NULL || pkt1 == NULL || (packet_outputs == NULL && num_packets > 0))
         return SA_ERR_NULL;
-    /* Oldest packet for out0, then the oldest other packet for out1; if that
-     * fails, the other way round (which succeeds whenever any pair does). */
-    for (p = 0; p < num_packets && m0 && a < 0; p++) if (packet_outputs[p] & m0) a = p;
-    for (p = 0; p < num_packets && m1 && b < 0; p++) if (p != a && (packet_outputs[p] & m1)) b = p;
-    if (m1 && b < 0 && a >= 0) {
-        b = a;
-        for (a = -1, p = 0; p < num_packets && a < 0; p++) if (p != b && (packet_outputs[p] & m0)) a = p;
+    *pkt0 = *pkt1 = -1;
+    if (num_packets < 0) return SA_ERR_PARAM_RANGE;
+    if (out0 < -1 || out0 >= SA_ALLOC_MAX || out1 < -1 || out1 >= SA_ALLOC_MAX) return SA_ERR_REQUEST_RANGE;
+    m0 = out0 >= 0 ? (uint64_t)1 << out0 : 0;
+    m1 = out1 >= 0 ? (uint64_t)1 << out1 : 0;
+    /* The oldest packet for out0, then the oldest other packet for out1; if
+     * out1 then has none, its only packets are out0's choice: the oldest
+     * packet for out1, then the oldest other one for out0.  (That second
+     * try succeeds whenever any pair of distinct packets does.) */
+    a = sa__oldest_packet(packet_outputs, num_packets, m0, -1);
+    b = sa__oldest_packet(packet_outputs, num_packets, m1, a);
+    if (m1 && b < 0) {
+        b = sa__oldest_packet(packet_outputs, num_packets, m1, -1);
+        a = sa__oldest_packet(packet_outputs, num_packets, m0, b);
     }
+    if ((m0 && a < 0) || (m1 && b < 0)) return SA_ERR_REQUEST_RANGE;
     *pkt0 = a;
     *pkt1 = b;
-    if ((m0 && a < 0) || (m1 && b < 0)) return SA_ERR_REQUEST_RANGE;
     return SA_OK;
 }
 
@@ -1784,6 +1897,58 @@ SA_API sa_result sa_alloc_copy(sa_alloc *dst, void *dst_memory, size_t dst_memor
     memmove(dst_memory, src->connect, src->memory_size);
     *dst = *src;
     sa__alloc_attach(dst, &l, dst_memory);
+    return SA_OK;
+}
+
+/**
+ * Check an allocator's state: every field within what sa_alloc_init and
+ * sa_allocate produce (a stray write into the struct or its memory is
+ * reported here instead of read past an array later).
+ *
+ * :param a: an initialised allocator.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if a field is out of range:
+ *           the kind, sizes, iterations or flags; network inputs or
+ *           connections beyond the sizes; the array pointers or the memory
+ *           size not those of its kind and sizes; the start cell, a
+ *           round-robin pointer or a matrix arbiter's ranks (while the
+ *           allocator holds them) out of range.
+ */
+SA_API sa_result sa_alloc_check(const sa_alloc *a) {
+    sa_alloc_desc d;
+    sa__alloc_layout l;
+    int i, n, m, s;
+    if (a == NULL) return SA_ERR_NULL;
+    n = a->num_inputs;
+    m = a->num_outputs;
+    memset(&d, 0, sizeof d);
+    d.kind = a->kind;
+    d.num_inputs = n;
+    d.num_outputs = m;
+    d.iterations = a->iterations;
+    if (sa__alloc_defaults(&d, &d) != SA_OK || a->iterations == 0 || (a->rotary & ~1) ||
+        (a->fast_holds_state & ~1) || (a->fast_holds_state && a->fast == NULL) ||
+        (a->read_port_pairs & ~1) || (a->network_inputs & ~sa__low_mask(n)) || a->connect == NULL)
+        return SA_ERR_STATE;
+    sa__alloc_layout_of(&d, &l);
+    s = n > m ? n : m;
+    if (a->memory_size != l.end || (a->in_arb != NULL) != (l.out_arb > l.in_arb) ||
+        (a->in_ptr != NULL) != (l.end > l.in_ptr) || (a->fast != NULL) != (l.in_arb > l.fast) ||
+        a->start_row < 0 || a->start_row >= n || a->start_col < 0 ||
+        a->start_col >= (a->kind == SA_ALLOC_WFA_WRAPPED ? s : m))
+        return SA_ERR_STATE;
+    for (i = 0; i < n; i++) {
+        if (a->connect[i] & ~sa__low_mask(m)) return SA_ERR_STATE;
+        if (a->in_ptr != NULL && a->in_ptr[i] >= m) return SA_ERR_STATE;
+        if (a->in_arb != NULL && !a->fast_holds_state &&
+            (sa_matrix_arb_check(&a->in_arb[i]) != SA_OK || a->in_arb[i].size != m))
+            return SA_ERR_STATE;
+    }
+    for (i = 0; i < m; i++) {
+        if (a->out_ptr != NULL && a->out_ptr[i] >= n) return SA_ERR_STATE;
+        if (a->out_arb != NULL && !a->fast_holds_state &&
+            (sa_matrix_arb_check(&a->out_arb[i]) != SA_OK || a->out_arb[i].size != n))
+            return SA_ERR_STATE;
+    }
     return SA_OK;
 }
 
