@@ -148,16 +148,17 @@ extern "C" {
 
 /** Largest number of router input ports that carry age biases. */
 #define SA_MAX_PORTS 16
-/** Number of virtual channels the aging procedures know: VC0/VC1 carry
- *  requests, VC2/VC3 responses (seed 000 Section 2.1). */
+/** Virtual channels of a SeaStar link, the aging configuration's default:
+ *  VC0/VC1 carry requests, VC2/VC3 responses (seed 000 Section 2.1). */
 #define SA_AGE_NUM_VCS 4
+/** Largest number of virtual channels the aging procedures accept. */
+#define SA_MAX_AGE_VCS 16
 /** Largest number of input sources an output arbiter chooses among. */
-#define SA_MAX_SOURCES 16
+#define SA_MAX_SOURCES 64
 /** Largest number of virtual channels per source at an output arbiter. */
-#define SA_MAX_VCS 8
-/** Largest number of candidates (sources x VCs) of one output arbiter; a
- *  candidate set fits one 64-bit mask. */
-#define SA_MAX_CANDIDATES 64
+#define SA_MAX_VCS 16
+/** Largest number of candidates (sources x VCs) of one output arbiter. */
+#define SA_MAX_CANDIDATES 512
 /** Largest age bias: REQ_AGE_BIAS and RSP_AGE_BIAS are 3-bit fields. */
 #define SA_MAX_AGE_BIAS 7
 /** Largest packet age (ages are 8 bits and saturate). */
@@ -216,7 +217,7 @@ SA_API const char *sa_result_string(sa_result r) {
     case SA_ERR_PORT_RANGE: return "a port number or port count is out of range";
     case SA_ERR_VC_RANGE: return "a virtual channel or VC count is out of range";
     case SA_ERR_SOURCE_RANGE: return "a source count is out of range";
-    case SA_ERR_CANDIDATE_RANGE: return "sources x VCs exceeds SA_MAX_CANDIDATES (64)";
+    case SA_ERR_CANDIDATE_RANGE: return "sources x VCs exceeds SA_MAX_CANDIDATES (512)";
     case SA_ERR_COUNT_UNDERFLOW: return "a packet departs from an epoch whose packet count is 0";
     case SA_ERR_ZERO_PACKETS: return "no packets: the ratio is undefined";
     case SA_ERR_DIM_RANGE: return "the number of dimensions is 0 or above SA_MAX_DIMS";
@@ -271,6 +272,51 @@ SA_API int sa__first_from(uint64_t mask, int start) {
     return sa__ctz64(hi ? hi : mask);
 }
 
+/** 64-bit words of a set of n bits (a request row over n outputs, a mask
+ *  of n inputs): bit b of the set is bit b % 64 of word b / 64. */
+#define SA_WORDS(n) (((n) + 63) / 64)
+
+/* Sets of bits over words (private): test, add, first member at or after
+ * `from`, count, k-th member. */
+SA_API int sa__has(const uint64_t *set, int b) { return (int)((set[b >> 6] >> (b & 63)) & 1u); }
+SA_API void sa__add(uint64_t *set, int b) { set[b >> 6] |= (uint64_t)1 << (b & 63); }
+SA_API void sa__clear_set(uint64_t *set, int size) {
+    int w;
+    for (w = 0; w < SA_WORDS(size); w++) set[w] = 0;
+}
+SA_API int sa__next(const uint64_t *set, int size, int from) {
+    int w;
+    uint64_t x;
+    if (from >= size) return -1;
+    w = from >> 6;
+    x = set[w] & (~(uint64_t)0 << (from & 63));
+    while (x == 0) {
+        if (++w >= SA_WORDS(size)) return -1;
+        x = set[w];
+    }
+    w = (w << 6) + sa__ctz64(x);
+    return w < size ? w : -1;
+}
+SA_API int sa__count(const uint64_t *set, int size) {
+    int w, c = 0;
+    for (w = 0; w + 1 < SA_WORDS(size); w++) c += sa__popcount64(set[w]);
+    return c + sa__popcount64(set[w] & sa__low_mask(size - 64 * w));
+}
+SA_API int sa__kth(const uint64_t *set, int size, int k) {
+    int b = sa__next(set, size, 0);
+    for (; k > 0; k--) b = sa__next(set, size, b + 1);
+    return b;
+}
+
+/* The first member of the set at or after position start, cyclically: a
+ * round-robin pick with start as the highest-priority position; -1 if the
+ * set is empty. */
+SA_API int sa__first_from_set(const uint64_t *set, int size, int start) {
+    int b = sa__next(set, size, start);
+    return b >= 0 ? b : sa__next(set, size, 0);
+}
+
+
 /* >>aging ==============================================================
  * SeaStar age-based arbitration: the aging registers and Procedures 1-3
  * (seed 000 Section 2)
@@ -316,9 +362,16 @@ typedef struct sa_age_config {
     uint64_t age_rr_select;
     /** Number of input ports with a bias (1..SA_MAX_PORTS; SeaStar has 7). */
     int num_ports;
-    /** REQ_AGE_BIAS per input port (PORT_CONFIG[63:61]), added on VC0/VC1. */
+    /** Virtual channels per link (1..SA_MAX_AGE_VCS; SeaStar has 4). */
+    int num_vcs;
+    /** Bit v set: VC v carries responses and takes RSP_AGE_BIAS; the others
+     *  take REQ_AGE_BIAS (SeaStar: 0xC, VC2 and VC3). */
+    uint16_t response_vcs;
+    /** REQ_AGE_BIAS per input port (PORT_CONFIG[63:61]), added on request
+     *  VCs. */
     uint8_t req_age_bias[SA_MAX_PORTS];
-    /** RSP_AGE_BIAS per input port (PORT_CONFIG[60:58]), added on VC2/VC3. */
+    /** RSP_AGE_BIAS per input port (PORT_CONFIG[60:58]), added on response
+     *  VCs. */
     uint8_t rsp_age_bias[SA_MAX_PORTS];
 } sa_age_config;
 
@@ -351,6 +404,7 @@ typedef struct sa_age_clock {
  * Fill a configuration with the paper's reset values.
  *
  * AGE_CLOCK_PERIOD 0x1000, REQ_AGE_BIAS = RSP_AGE_BIAS = 1 on every port,
+ * four VCs of which VC2 and VC3 carry responses,
  * AGE_RR_SELECT all ones (age-based).
  *
  * :param cfg: the configuration to fill.
@@ -366,6 +420,8 @@ SA_API sa_result sa_age_config_default(sa_age_config *cfg, int num_ports) {
     cfg->age_clock_period = SA_DEFAULT_AGE_CLOCK_PERIOD;
     cfg->age_rr_select = SA_DEFAULT_AGE_RR_SELECT;
     cfg->num_ports = num_ports;
+    cfg->num_vcs = SA_AGE_NUM_VCS;
+    cfg->response_vcs = 0xC;
     for (p = 0; p < SA_MAX_PORTS; p++) {
         cfg->req_age_bias[p] = p < num_ports ? SA_DEFAULT_AGE_BIAS : 0;
         cfg->rsp_age_bias[p] = p < num_ports ? SA_DEFAULT_AGE_BIAS : 0;
@@ -380,13 +436,17 @@ SA_API sa_result sa_age_config_default(sa_age_config *cfg, int num_ports) {
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_PERIOD_ZERO if AGE_CLOCK_PERIOD is 0
  *           (this is what a zero-initialised configuration gives);
  *           SA_ERR_PORT_RANGE if num_ports is not in 1..SA_MAX_PORTS;
- *           SA_ERR_BIAS_RANGE if a bias of a configured port is above 7.
+ *           SA_ERR_VC_RANGE if num_vcs is not in 1..SA_MAX_AGE_VCS or a
+ *           response VC is not below it; SA_ERR_BIAS_RANGE if a bias of a
+ *           configured port is above 7.
  */
 SA_API sa_result sa_age_config_validate(const sa_age_config *cfg) {
     int p;
     if (cfg == NULL) return SA_ERR_NULL;
     if (cfg->age_clock_period == 0) return SA_ERR_PERIOD_ZERO;
     if (cfg->num_ports < 1 || cfg->num_ports > SA_MAX_PORTS) return SA_ERR_PORT_RANGE;
+    if (cfg->num_vcs < 1 || cfg->num_vcs > SA_MAX_AGE_VCS || (cfg->response_vcs >> cfg->num_vcs) != 0)
+        return SA_ERR_VC_RANGE;
     for (p = 0; p < cfg->num_ports; p++)
         if (cfg->req_age_bias[p] > SA_MAX_AGE_BIAS || cfg->rsp_age_bias[p] > SA_MAX_AGE_BIAS)
             return SA_ERR_BIAS_RANGE;
@@ -455,7 +515,8 @@ SA_API sa_result sa_age_clock_check(const sa_age_clock *clk) {
  * Procedure 1: a packet arrives at an input port.
  *
  * Reads the packet age from bits 7:0 of ``*age_field``, adds the port's
- * REQ_AGE_BIAS (VC0/VC1) or RSP_AGE_BIAS (VC2/VC3), saturates at 255,
+ * REQ_AGE_BIAS (request VCs: SeaStar's VC0/VC1) or RSP_AGE_BIAS (the
+ * configuration's response_vcs: VC2/VC3), saturates at 255,
  * counts the packet in the current epoch, and writes the new 11-bit field:
  * bit 9 the epoch, bits 8:0 the 9-bit two's-complement difference age minus
  * timestamp (bit 8 is the carry of Table 1), bit 10 zero.
@@ -463,7 +524,7 @@ SA_API sa_result sa_age_clock_check(const sa_age_clock *clk) {
  * :param clk: the router's age clock; packet_count[epoch] is incremented.
  * :param cfg: the router's aging configuration (assumed valid).
  * :param port: input port, 0..cfg->num_ports-1.
- * :param vc: virtual channel, 0..3.
+ * :param vc: virtual channel, 0..cfg->num_vcs-1.
  * :param age_field: in: the header age field as it came off the link (only
  *                   bits 7:0 are read); out: the field as stored in the
  *                   input buffer.
@@ -476,12 +537,13 @@ SA_API sa_result sa_age_arrive(sa_age_clock *clk, const sa_age_config *cfg,
     unsigned age;
     if (clk == NULL || cfg == NULL || age_field == NULL) return SA_ERR_NULL;
     if (port < 0 || port >= cfg->num_ports || port >= SA_MAX_PORTS) return SA_ERR_PORT_RANGE;
-    if (vc < 0 || vc >= SA_AGE_NUM_VCS) return SA_ERR_VC_RANGE;
+    if (vc < 0 || vc >= cfg->num_vcs || vc >= SA_MAX_AGE_VCS) return SA_ERR_VC_RANGE;
     age = *age_field & SA_AGE_FIELD_AGE_MASK;                       /* line 1 */
-    age += vc < 2 ? cfg->req_age_bias[port] : cfg->rsp_age_bias[port]; /* 2-6 */
+    age += (cfg->response_vcs >> vc) & 1u ? cfg->rsp_age_bias[port] /* 2-6 */
+                                          : cfg->req_age_bias[port];
     if (age > SA_MAX_AGE) age = SA_MAX_AGE;                         /* 7-9 */
     clk->packet_count[clk->epoch & 1u]++;                           /* 10 */
-    *age_field = (uint16_t)(((unsigned)clk->epoch << SA_AGE_FIELD_EPOCH_BIT) /* 11 */
+    *age_field = (uint16_t)(((clk->epoch & 1u) << SA_AGE_FIELD_EPOCH_BIT) /* 11 */
                  | ((age - clk->timestamp) & 0x1FFu));              /* 12 */
     return SA_OK;
 }
@@ -613,14 +675,11 @@ SA_API void sa_age_tick(sa_age_clock *clk) {
  * and advances on every grant.
  */
 typedef struct sa_output_arb {
-    uint8_t num_sources;    /**< input sources (SeaStar: 6) */
-    uint8_t num_vcs;        /**< VCs per source (SeaStar: 4) */
-    uint8_t rr_pointer;     /**< highest-priority candidate for round-robin */
-    uint8_t age_pointer;    /**< highest-priority candidate among equal ages */
+    uint16_t num_sources;   /**< input sources (SeaStar: 6) */
+    uint16_t num_vcs;       /**< VCs per source (SeaStar: 4) */
+    uint16_t rr_pointer;    /**< highest-priority candidate for round-robin */
+    uint16_t age_pointer;   /**< highest-priority candidate among equal ages */
     uint8_t grant_counter;  /**< 6-bit index into AGE_RR_SELECT */
-    uint32_t vc_reciprocal; /**< ceil(65536 / num_vcs): candidate / num_vcs
-                                 is (candidate * vc_reciprocal) >> 16, exact
-                                 for every candidate below 64 */
 } sa_output_arb;
 
 /** The result of one output arbitration. */
@@ -640,22 +699,21 @@ typedef struct sa_grant {
  * :param num_sources: input sources, 1..SA_MAX_SOURCES, or 0 for 6.
  * :param num_vcs: VCs per source, 1..SA_MAX_VCS, or 0 for 4.
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_SOURCE_RANGE; SA_ERR_VC_RANGE;
- *           SA_ERR_CANDIDATE_RANGE if sources x VCs > 64.  On an error the
- *           arbiter is left all zero (no candidates).
+ *           SA_ERR_CANDIDATE_RANGE if sources x VCs > SA_MAX_CANDIDATES.
+ *           On an error the arbiter is left all zero (no candidates).
  */
 SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num_vcs) {
     if (arb == NULL) return SA_ERR_NULL;
     arb->num_sources = arb->num_vcs = 0;
-    arb->rr_pointer = arb->age_pointer = arb->grant_counter = 0;
-    arb->vc_reciprocal = 0;
+    arb->rr_pointer = arb->age_pointer = 0;
+    arb->grant_counter = 0;
     if (num_sources == 0) num_sources = 6;
     if (num_vcs == 0) num_vcs = SA_AGE_NUM_VCS;
     if (num_sources < 1 || num_sources > SA_MAX_SOURCES) return SA_ERR_SOURCE_RANGE;
     if (num_vcs < 1 || num_vcs > SA_MAX_VCS) return SA_ERR_VC_RANGE;
     if (num_sources * num_vcs > SA_MAX_CANDIDATES) return SA_ERR_CANDIDATE_RANGE;
-    arb->num_sources = (uint8_t)num_sources;
-    arb->num_vcs = (uint8_t)num_vcs;
-    arb->vc_reciprocal = (65536u + (uint32_t)num_vcs - 1u) / (uint32_t)num_vcs;
+    arb->num_sources = (uint16_t)num_sources;
+    arb->num_vcs = (uint16_t)num_vcs;
     return SA_OK;
 }
 
@@ -664,8 +722,8 @@ SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num
  *
  * :param arb: the arbiter.
  * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if its sizes are out of
- *           range, a pointer is not a candidate, the grant counter is 64 or
- *           more, or the reciprocal does not match num_vcs.
+ *           range, a pointer is not a candidate, or the grant counter is
+ *           64 or more.
  */
 SA_API sa_result sa_output_arb_check(const sa_output_arb *arb) {
     int n;
@@ -673,8 +731,7 @@ SA_API sa_result sa_output_arb_check(const sa_output_arb *arb) {
     n = (int)arb->num_sources * (int)arb->num_vcs;
     if (arb->num_sources < 1 || arb->num_sources > SA_MAX_SOURCES || arb->num_vcs < 1 ||
         arb->num_vcs > SA_MAX_VCS || n > SA_MAX_CANDIDATES || arb->rr_pointer >= n ||
-        arb->age_pointer >= n || arb->grant_counter > 63 ||
-        arb->vc_reciprocal != (65536u + arb->num_vcs - 1u) / arb->num_vcs)
+        arb->age_pointer >= n || arb->grant_counter > 63)
         return SA_ERR_STATE;
     return SA_OK;
 }
@@ -684,22 +741,27 @@ SA_API int sa_output_num_candidates(const sa_output_arb *arb) {
     return (int)arb->num_sources * (int)arb->num_vcs;
 }
 
-/* The eligible candidates holding the largest age (eligible != 0); *max_age
- * gets it. */
-SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, unsigned *max_age) {
+/* The eligible candidates holding the largest age (eligible not empty), a
+ * set of n bits; *max_age gets it. */
+SA_API void sa__oldest(const uint64_t *eligible, int n, const uint8_t *ages, uint64_t *ties,
+                       unsigned *max_age) {
     unsigned best = 0;
-    uint64_t ties = 0, m;
-    for (m = eligible; m; m &= m - 1) {
-        int i = sa__ctz64(m);
-        if (ages[i] > best) { best = ages[i]; ties = 0; }
-        if (ages[i] == best) ties |= (uint64_t)1 << i;
+    int c;
+    sa__clear_set(ties, n);
+    for (c = sa__next(eligible, n, 0); c >= 0; c = sa__next(eligible, n, c + 1)) {
+        if (ages[c] > best) {
+            best = ages[c];
+            sa__clear_set(ties, n);
+        }
+        if (ages[c] == best) sa__add(ties, c);
     }
     *max_age = best;
-    return ties;
 }
 
 /**
- * Choose the winner of one output port without changing any state.
+ * Choose the winner of one output port without changing any state: the
+ * form for any number of candidates (up to SA_MAX_CANDIDATES), whose
+ * eligible set takes SA_WORDS(sa_output_num_candidates) words.
  *
  * The policy is bit ``grant_counter`` of AGE_RR_SELECT (1 age-based, 0
  * round-robin), except that while the age clock is inhibited every grant is
@@ -711,38 +773,60 @@ SA_API uint64_t sa__oldest(uint64_t eligible, const uint8_t *ages, unsigned *max
  * :param clk: the age clock (for inhibit); NULL means not inhibited.
  * :param eligible: bit c set when candidate c holds a packet that may be
  *                  sent (for SeaStar: a VC with send credits of at least the
- *                  maximum packet size).  Precondition (SA_ASSERT): no bit
- *                  at or above sa_output_num_candidates; such bits are
- *                  ignored when the assert is compiled out.
+ *                  maximum packet size); bits at or above
+ *                  sa_output_num_candidates are ignored.
  * :param ages: ages[c] is candidate c's age from sa_age_at_head, for the
  *              sa_output_num_candidates candidates (only eligible ones are
  *              compared); NULL makes every grant round-robin.
- * :param grant: receives the winner (candidate -1 if eligible is 0).
+ * :param grant: receives the winner (candidate -1 if none is eligible).
+ * :returns: the winning candidate, or -1.
+ * :paper: seed 000 Sections 2.1-2.3.2; seed 001 "Key parameters".
+ */
+SA_API int sa_output_select_set(const sa_output_arb *arb, const sa_age_config *cfg, const sa_age_clock *clk,
+                                const uint64_t *eligible, const uint8_t *ages, sa_grant *grant) {
+    uint64_t oldest[SA_WORDS(SA_MAX_CANDIDATES)];
+    int n = sa_output_num_candidates(arb), c;
+    int inhibit = clk != NULL && clk->inhibit;
+    int policy = (!inhibit && ages != NULL && ((cfg->age_rr_select >> (arb->grant_counter & 63u)) & 1u))
+               ? SA_POLICY_AGE : SA_POLICY_ROUND_ROBIN;
+    unsigned age = 0;
+    if (policy == SA_POLICY_AGE) {
+        sa__oldest(eligible, n, ages, oldest, &age);
+        c = sa__first_from_set(oldest, n, arb->age_pointer);
+    } else {
+        c = sa__first_from_set(eligible, n, arb->rr_pointer);
+        if (c >= 0 && ages != NULL) age = ages[c];
+    }
+    grant->candidate = c;
+    grant->source = c < 0 ? -1 : c / arb->num_vcs;
+    grant->vc = c < 0 ? -1 : c % arb->num_vcs;
+    grant->policy = policy;
+    grant->age = c < 0 ? 0 : age;
+    return c;
+}
+
+/**
+ * Choose the winner of one output port with at most 64 candidates (the
+ * eligible set in one word), as sa_output_select_set.
+ *
+ * :param arb: the output arbiter.
+ * :param cfg: the aging configuration (for AGE_RR_SELECT).
+ * :param clk: the age clock (for inhibit); NULL means not inhibited.
+ * :param eligible: bit c set when candidate c may be sent.  Precondition
+ *                  (SA_ASSERT): no bit at or above sa_output_num_candidates
+ *                  (at most 64 of them); such bits are ignored when the
+ *                  assert is compiled out.
+ * :param ages: ages[c] of the candidates, or NULL (round-robin).
+ * :param grant: receives the winner (candidate -1 if none is eligible).
  * :returns: the winning candidate, or -1.
  * :paper: seed 000 Sections 2.1-2.3.2; seed 001 "Key parameters".
  */
 SA_API int sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg,
                             const sa_age_clock *clk, uint64_t eligible,
                             const uint8_t *ages, sa_grant *grant) {
-    int n = sa_output_num_candidates(arb), c;
-    int inhibit = clk != NULL && clk->inhibit;
-    int policy = (!inhibit && ages != NULL && ((cfg->age_rr_select >> (arb->grant_counter & 63u)) & 1u))
-               ? SA_POLICY_AGE : SA_POLICY_ROUND_ROBIN;
-    unsigned age = 0;
-    SA_ASSERT((eligible & ~sa__low_mask(n)) == 0);
-    eligible &= sa__low_mask(n);    /* with SA_ASSERT disabled: ignore stray bits */
-    if (policy == SA_POLICY_AGE) {
-        c = eligible ? sa__first_from(sa__oldest(eligible, ages, &age), arb->age_pointer) : -1;
-    } else {
-        c = sa__first_from(eligible, arb->rr_pointer);
-        if (c >= 0 && ages != NULL) age = ages[c];
-    }
-    grant->candidate = c;
-    grant->source = c < 0 ? -1 : (int)(((uint32_t)c * arb->vc_reciprocal) >> 16);
-    grant->vc = c < 0 ? -1 : c - grant->source * arb->num_vcs;
-    grant->policy = policy;
-    grant->age = c < 0 ? 0 : age;
-    return c;
+    SA_ASSERT(sa_output_num_candidates(arb) <= 64 &&
+              (eligible & ~sa__low_mask(sa_output_num_candidates(arb))) == 0);
+    return sa_output_select_set(arb, cfg, clk, &eligible, ages, grant);
 }
 
 /**
@@ -755,11 +839,11 @@ SA_API int sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg,
  */
 SA_API void sa_output_update(sa_output_arb *arb, const sa_grant *grant) {
     int n = sa_output_num_candidates(arb);
-    uint8_t next;
+    uint16_t next;
     if (grant->candidate < 0) return;
     SA_ASSERT(grant->candidate < n);
     if (grant->candidate >= n) return;  /* with SA_ASSERT disabled: not a grant */
-    next = (uint8_t)(grant->candidate + 1 == n ? 0 : grant->candidate + 1);
+    next = (uint16_t)(grant->candidate + 1 == n ? 0 : grant->candidate + 1);
     if (grant->policy == SA_POLICY_AGE) arb->age_pointer = next;
     else arb->rr_pointer = next;
     arb->grant_counter = (uint8_t)((arb->grant_counter + 1u) & 63u);
@@ -767,7 +851,7 @@ SA_API void sa_output_update(sa_output_arb *arb, const sa_grant *grant) {
 
 /**
  * sa_output_select followed by sa_output_update: the usual call when the
- * winner is always sent.
+ * winner is always sent (at most 64 candidates).
  *
  * :returns: the winning candidate, or -1.
  */
@@ -775,6 +859,19 @@ SA_API int sa_output_arbitrate(sa_output_arb *arb, const sa_age_config *cfg,
                                const sa_age_clock *clk, uint64_t eligible,
                                const uint8_t *ages, sa_grant *grant) {
     int c = sa_output_select(arb, cfg, clk, eligible, ages, grant);
+    sa_output_update(arb, grant);
+    return c;
+}
+
+/**
+ * sa_output_select_set followed by sa_output_update (any number of
+ * candidates).
+ *
+ * :returns: the winning candidate, or -1.
+ */
+SA_API int sa_output_arbitrate_set(sa_output_arb *arb, const sa_age_config *cfg, const sa_age_clock *clk,
+                                   const uint64_t *eligible, const uint8_t *ages, sa_grant *grant) {
+    int c = sa_output_select_set(arb, cfg, clk, eligible, ages, grant);
     sa_output_update(arb, grant);
     return c;
 }
@@ -1198,82 +1295,73 @@ SA_API int sa_rng_pick(sa_rng *rng, uint64_t mask) {
  * priorities: the building blocks of the switch allocators
  * ====================================================================== */
 
-#ifndef SA_ALLOC_MAX
-/** Largest number of input arbiters and of outputs of a switch allocator,
- *  and of requesters of a matrix arbiter (1..64; a request row is one 64-bit
- *  mask).  Define it smaller before including the header to shrink
- *  sa_matrix_arb, sa_alloc_desc and sa_match; every translation unit that
- *  shares those objects must then use the same value. */
-#define SA_ALLOC_MAX 64
+#ifndef SA_SWITCH_MAX
+/** Largest number of requesters of an arbiter, and of input arbiters and of
+ *  outputs of a switch allocator (1..512).  Define it smaller before
+ *  including the header to shrink sa_match and sa_switch_desc; every
+ *  translation unit that shares those objects must then use the same
+ *  value. */
+#define SA_SWITCH_MAX 512
 #endif
-#if SA_ALLOC_MAX < 1 || SA_ALLOC_MAX > 64
-#error "SA_ALLOC_MAX must be between 1 and 64"
+#if SA_SWITCH_MAX < 1 || SA_SWITCH_MAX > 512
+#error "SA_SWITCH_MAX must be between 1 and 512"
 #endif
 
-/* The requesters of req holding the highest priority prio[i] (req != 0). */
-SA_API uint64_t sa__top_priority(uint64_t req, const uint8_t *prio) {
-    unsigned top = 0;
-    uint64_t ties = 0, r;
-    for (r = req; r; r &= r - 1) {
-        int i = sa__ctz64(r);
-        if (prio[i] > top) { top = prio[i]; ties = 0; }
-        if (prio[i] == top) ties |= (uint64_t)1 << i;
-    }
-    return ties;
+/* Keep only the members of the set (requesters) holding the highest
+ * priority prio[b]; nothing changes with prio NULL. */
+SA_API void sa__keep_top(uint64_t *set, int size, const int32_t *prio) {
+    int32_t top = INT32_MIN;
+    int b;
+    if (prio == NULL) return;
+    for (b = sa__next(set, size, 0); b >= 0; b = sa__next(set, size, b + 1))
+        if (prio[b] > top) top = prio[b];
+    for (b = sa__next(set, size, 0); b >= 0; b = sa__next(set, size, b + 1))
+        if (prio[b] != top) set[b >> 6] &= ~((uint64_t)1 << (b & 63));
 }
 
 /**
  * A round-robin arbiter over ``size`` requesters: the requester at
  * ``pointer`` has the highest priority, then pointer+1, ... cyclically; after
- * a grant the pointer moves just past the winner.  Two bytes of state.
+ * a grant the pointer moves just past the winner.
  */
 typedef struct sa_rr_arb {
-    uint8_t size;    /**< number of requesters, 1..64 */
-    uint8_t pointer; /**< highest-priority requester */
+    uint16_t size;    /**< number of requesters, 1..SA_SWITCH_MAX */
+    uint16_t pointer; /**< highest-priority requester */
 } sa_rr_arb;
 
 /**
  * Reset a round-robin arbiter (pointer 0).
  *
  * :param arb: the arbiter.
- * :param size: number of requesters, 1..64.
+ * :param size: number of requesters, 1..SA_SWITCH_MAX.
  * :returns: SA_OK, SA_ERR_NULL or SA_ERR_SIZE_RANGE.
  */
 SA_API sa_result sa_rr_arb_init(sa_rr_arb *arb, int size) {
     if (arb == NULL) return SA_ERR_NULL;
-    if (size < 1 || size > 64) return SA_ERR_SIZE_RANGE;
-    arb->size = (uint8_t)size;
+    if (size < 1 || size > SA_SWITCH_MAX) return SA_ERR_SIZE_RANGE;
+    arb->size = (uint16_t)size;
     arb->pointer = 0;
     return SA_OK;
 }
 
 /**
- * Choose the first requester at or after the pointer, cyclically, without
- * changing the state.
+ * Choose among the requesters with the highest priority the first at or
+ * after the pointer, cyclically, without changing the state.
  *
  * :param arb: the arbiter.
- * :param req: bit i set when requester i requests.  Precondition: no bit at
- *             or above arb->size.
- * :returns: the winner, or -1 if req is 0.
+ * :param req: the requesters, SA_WORDS(size) words (bit i: requester i
+ *             requests).  Precondition: no bit at or above arb->size.
+ * :param prio: NULL (all equal), or prio[i] the priority of requester i
+ *              (larger wins; read only for requesters).
+ * :returns: the winner, or -1 if there is no requester.
  */
-SA_API int sa_rr_select(const sa_rr_arb *arb, uint64_t req) {
-    SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
-    return sa__first_from(req, arb->pointer);
-}
-
-/**
- * Choose among the requesters with the highest priority, round-robin among
- * equals, without changing the state.
- *
- * :param arb: the arbiter.
- * :param req: requesters (no bit at or above arb->size).
- * :param prio: prio[i] is requester i's priority (larger wins); read only
- *              for requesters.  NULL means all equal.
- * :returns: the winner, or -1 if req is 0.
- */
-SA_API int sa_rr_select_prio(const sa_rr_arb *arb, uint64_t req, const uint8_t *prio) {
-    if (prio != NULL && req != 0) req = sa__top_priority(req, prio);
-    return sa_rr_select(arb, req);
+SA_API int sa_rr_select(const sa_rr_arb *arb, const uint64_t *req, const int32_t *prio) {
+    uint64_t top[SA_WORDS(SA_SWITCH_MAX)];
+    int w;
+    SA_ASSERT(arb->size >= 1 && arb->size <= SA_SWITCH_MAX);
+    for (w = 0; w < SA_WORDS(arb->size); w++) top[w] = req[w];
+    sa__keep_top(top, arb->size, prio);
+    return sa__first_from_set(top, arb->size, arb->pointer);
 }
 
 /**
@@ -1285,7 +1373,7 @@ SA_API int sa_rr_select_prio(const sa_rr_arb *arb, uint64_t req, const uint8_t *
 SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
     if (winner < 0) return;
     SA_ASSERT(winner < arb->size);
-    arb->pointer = (uint8_t)(winner + 1 == arb->size ? 0 : winner + 1);
+    arb->pointer = (uint16_t)(winner + 1 == arb->size ? 0 : winner + 1);
 }
 
 /**
@@ -1293,11 +1381,11 @@ SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
  *
  * :param arb: the arbiter.
  * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if its size is not in
- *           1..64 or its pointer is not below it.
+ *           1..SA_SWITCH_MAX or its pointer is not below it.
  */
 SA_API sa_result sa_rr_arb_check(const sa_rr_arb *arb) {
     if (arb == NULL) return SA_ERR_NULL;
-    return arb->size >= 1 && arb->size <= 64 && arb->pointer < arb->size ? SA_OK : SA_ERR_STATE;
+    return arb->size >= 1 && arb->size <= SA_SWITCH_MAX && arb->pointer < arb->size ? SA_OK : SA_ERR_STATE;
 }
 
 /**
@@ -1308,49 +1396,55 @@ SA_API sa_result sa_rr_arb_check(const sa_rr_arb *arb) {
  * Started from a total order, that matrix always holds a total order: the
  * order of the requesters' last selections.  This arbiter keeps that order
  * as each requester's rank in it (0 = highest priority, the least recently
- * selected), which is the same information in fewer bits.
+ * selected), which is the same information in fewer bits, in an array the
+ * caller owns (``size`` entries: a switch allocator keeps many).
  *
  * :paper: seed 002 Section 3 ("least-recently selected ... implemented in
  *         hardware via a priority matrix").
  */
 typedef struct sa_matrix_arb {
-    uint8_t size;              /**< number of requesters, 1..SA_ALLOC_MAX */
-    uint8_t rank[SA_ALLOC_MAX]; /**< rank of requester i: 0 = highest
-                                    priority; a permutation of 0..size-1
-                                    (entries at and above size are 0) */
+    int size;       /**< number of requesters, 1..SA_SWITCH_MAX */
+    uint16_t *rank; /**< rank[i] of requester i: 0 = highest priority; a
+                         permutation of 0..size-1 (the caller's memory) */
 } sa_matrix_arb;
 
 /**
  * Reset a matrix arbiter: requester 0 has the highest priority, then 1, ...
  *
  * :param arb: the arbiter.
- * :param size: number of requesters, 1..SA_ALLOC_MAX.
+ * :param size: number of requesters, 1..SA_SWITCH_MAX.
+ * :param rank: ``size`` entries the arbiter keeps its order in.
  * :returns: SA_OK, SA_ERR_NULL or SA_ERR_SIZE_RANGE.
  */
-SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size) {
+SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size, uint16_t *rank) {
     int i;
-    if (arb == NULL) return SA_ERR_NULL;
-    if (size < 1 || size > SA_ALLOC_MAX) return SA_ERR_SIZE_RANGE;
-    arb->size = (uint8_t)size;
-    for (i = 0; i < SA_ALLOC_MAX; i++) arb->rank[i] = (uint8_t)(i < size ? i : 0);
+    if (arb == NULL || rank == NULL) return SA_ERR_NULL;
+    if (size < 1 || size > SA_SWITCH_MAX) return SA_ERR_SIZE_RANGE;
+    arb->size = size;
+    arb->rank = rank;
+    for (i = 0; i < size; i++) rank[i] = (uint16_t)i;
     return SA_OK;
 }
 
 /**
- * Choose the least-recently-selected requester without changing the state.
+ * Choose among the requesters with the highest priority the least recently
+ * selected, without changing the state.
  *
  * :param arb: the arbiter.
- * :param req: requesters (no bit at or above arb->size).
- * :returns: the winner, or -1 if req is 0.
+ * :param req: the requesters, SA_WORDS(size) words (no bit at or above
+ *             arb->size).
+ * :param prio: NULL (all equal), or prio[i] the priority of requester i
+ *              (larger wins).
+ * :returns: the winner, or -1 if there is no requester.
  */
-SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
-    int best = -1;
-    uint64_t r;
-    SA_ASSERT((req & ~sa__low_mask(arb->size)) == 0);
-    for (r = req; r; r &= r - 1) {
-        int i = sa__ctz64(r);
+SA_API int sa_matrix_select(const sa_matrix_arb *arb, const uint64_t *req, const int32_t *prio) {
+    uint64_t top[SA_WORDS(SA_SWITCH_MAX)];
+    int w, i, best = -1;
+    SA_ASSERT(arb->size >= 1 && arb->size <= SA_SWITCH_MAX);
+    for (w = 0; w < SA_WORDS(arb->size); w++) top[w] = req[w];
+    sa__keep_top(top, arb->size, prio);
+    for (i = sa__next(top, arb->size, 0); i >= 0; i = sa__next(top, arb->size, i + 1))
         if (best < 0 || arb->rank[i] < arb->rank[best]) best = i;
-    }
     return best;
 }
 
@@ -1364,11 +1458,11 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
 SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
     int i, k;
     if (winner < 0) return;
-    SA_ASSERT(winner < arb->size && arb->size <= SA_ALLOC_MAX);
+    SA_ASSERT(winner < arb->size);
     k = arb->rank[winner];
     for (i = 0; i < arb->size; i++)
         if (arb->rank[i] > k) arb->rank[i]--;
-    arb->rank[winner] = (uint8_t)(arb->size - 1);
+    arb->rank[winner] = (uint16_t)(arb->size - 1);
 }
 
 /**
@@ -1379,31 +1473,17 @@ SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
  * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE.
  */
 SA_API sa_result sa_matrix_arb_check(const sa_matrix_arb *arb) {
-    uint64_t seen = 0;
+    uint64_t seen[SA_WORDS(SA_SWITCH_MAX)];
     int i;
-    if (arb == NULL) return SA_ERR_NULL;
-    if (arb->size < 1 || arb->size > SA_ALLOC_MAX) return SA_ERR_STATE;
-    for (i = 0; i < SA_ALLOC_MAX; i++) {
-        unsigned r = arb->rank[i];
-        if (i >= arb->size ? r != 0 : (r >= arb->size || ((seen >> r) & 1u))) return SA_ERR_STATE;
-        if (i < arb->size) seen |= (uint64_t)1 << r;
+    if (arb == NULL || arb->rank == NULL) return SA_ERR_NULL;
+    if (arb->size < 1 || arb->size > SA_SWITCH_MAX) return SA_ERR_STATE;
+    sa__clear_set(seen, arb->size);
+    for (i = 0; i < arb->size; i++) {
+        int r = arb->rank[i];
+        if (r >= arb->size || sa__has(seen, r)) return SA_ERR_STATE;
+        sa__add(seen, r);
     }
     return SA_OK;
-}
-
-/**
- * Choose among the requesters with the highest priority, least recently
- * selected among equals, without changing the state.
- *
- * :param arb: the arbiter.
- * :param req: requesters (no bit at or above arb->size).
- * :param prio: prio[i] is requester i's priority (larger wins); NULL means
- *              all equal.
- * :returns: the winner, or -1 if req is 0.
- */
-SA_API int sa_matrix_select_prio(const sa_matrix_arb *arb, uint64_t req, const uint8_t *prio) {
-    if (prio != NULL && req != 0) req = sa__top_priority(req, prio);
-    return sa_matrix_select(arb, req);
 }
 
 /* >>readports ==========================================================
@@ -1417,7 +1497,7 @@ SA_API int sa_matrix_select_prio(const sa_matrix_arb *arb, uint64_t req, const u
  * In the 21364 each input buffer has two read ports, each with its own
  * input arbiter (seed 002 Section 2.2); the arbiters of one buffer must not
  * dispatch the same packet (Section 3.3).  With read-port pairing on
- * (sa_alloc_desc.read_port_pairs), input arbiters 2b and 2b+1 are the read
+ * (sa_switch_desc.read_port_pairs), input arbiters 2b and 2b+1 are the read
  * ports of buffer b, and a request bit only says "some packet of the buffer
  * can use this output".  Two outputs j != k can be served by the two read
  * ports at once unless one single packet is the only one for both of them.
@@ -1438,7 +1518,7 @@ SA_API int sa_matrix_select_prio(const sa_matrix_arb *arb, uint64_t req, const u
 typedef struct sa_read_buffer {
     uint64_t any;                /**< outputs with at least one packet */
     uint64_t multi;              /**< outputs with at least two packets */
-    uint64_t sole[SA_ALLOC_MAX]; /**< for a sole output k: outputs (not in
+    uint64_t sole[64];           /**< for a sole output k: outputs (not in
                                       multi) of its only packet, k included */
 } sa_read_buffer;
 
@@ -1451,7 +1531,7 @@ typedef struct sa_read_buffer {
  * :param num_packets: number of packets (0 or more).
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_PARAM_RANGE if num_packets < 0;
  *           SA_ERR_REQUEST_RANGE if a packet names an output at or above
- *           SA_ALLOC_MAX.
+ *           64.
  * :paper: seed 002 Sections 2.2 and 3.3 (two read ports per input buffer,
  *         "must synchronize to ensure that they do not choose the same
  *         packet").
@@ -1465,7 +1545,7 @@ SA_API sa_result sa_read_buffer_build(sa_read_buffer *buf, const uint64_t *packe
     buf->any = buf->multi = 0;
     for (p = 0; p < num_packets; p++) {
         uint64_t o = packet_outputs[p];
-        if (o & ~sa__low_mask(SA_ALLOC_MAX)) return SA_ERR_REQUEST_RANGE;
+        if (o & ~sa__low_mask(64)) return SA_ERR_REQUEST_RANGE;
         buf->multi |= buf->any & o;
         buf->any |= o;
     }
@@ -1487,7 +1567,7 @@ SA_API sa_result sa_read_buffer_build(sa_read_buffer *buf, const uint64_t *packe
  */
 SA_API uint64_t sa_read_buffer_clash(const sa_read_buffer *buf, int k) {
     uint64_t bit = (uint64_t)1 << k;
-    SA_ASSERT(k >= 0 && k < SA_ALLOC_MAX && (buf->any & bit));
+    SA_ASSERT(k >= 0 && k < 64 && (buf->any & bit));
     return (buf->multi & bit) ? 0 : buf->sole[k];
 }
 
@@ -1513,7 +1593,7 @@ SA_API int sa__oldest_packet(const uint64_t *packet_outputs, int num_packets, ui
  * :param pkt1: receives read port 1's packet index, or -1.
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_PARAM_RANGE if num_packets < 0;
  *           SA_ERR_REQUEST_RANGE if an output is below -1 or at or above
- *           SA_ALLOC_MAX, or if no two distinct packets serve the two
+ *           64, or if no two distinct packets serve the two
  *           outputs (the allocation did not respect sa_read_buffer_clash).
  *           On an error both packets are -1.
  */
@@ -1525,7 +1605,7 @@ SA_API sa_result sa_read_buffer_assign(const uint64_t *packet_outputs, int num_p
         return SA_ERR_NULL;
     *pkt0 = *pkt1 = -1;
     if (num_packets < 0) return SA_ERR_PARAM_RANGE;
-    if (out0 < -1 || out0 >= SA_ALLOC_MAX || out1 < -1 || out1 >= SA_ALLOC_MAX) return SA_ERR_REQUEST_RANGE;
+    if (out0 < -1 || out0 >= 64 || out1 < -1 || out1 >= 64) return SA_ERR_REQUEST_RANGE;
     m0 = out0 >= 0 ? (uint64_t)1 << out0 : 0;
     m1 = out1 >= 0 ? (uint64_t)1 << out1 : 0;
     /* The oldest packet for out0, then the oldest other packet for out1; if
@@ -1545,110 +1625,156 @@ SA_API sa_result sa_read_buffer_assign(const uint64_t *packet_outputs, int num_p
 }
 
 /* >>switch =============================================================
- * Switch allocators: description, state, matching (seed 002 Section 3)
+ * Switch allocators: description, state, requests, matching (seed 002
+ * Section 3)
  *
  * Every cycle each input arbiter of a router has packets for some outputs;
  * an allocator picks a matching (each input and each output at most once,
- * only requested pairs).  A request set is one 64-bit mask per input
- * arbiter: bit j of req[i] means input arbiter i has a packet for output j.
- * The sections after this one hold one allocator each, as its paper
- * describes it; sa_allocate (>>allocate) runs the one an sa_alloc was set
- * up for.
+ * only requested pairs).  A request set is one row of bits per input
+ * arbiter: bit j of row i means input arbiter i has a packet for output j;
+ * a row is SA_WORDS(num_outputs) 64-bit words (one word up to 64 outputs),
+ * row i at req + i * SA_WORDS(num_outputs).  Priorities, when given, are
+ * one int32_t per cell, row-major (prio[i * num_outputs + j]); larger goes
+ * first, and each algorithm's own order decides among equals.  The
+ * sections after this one hold one allocator each, as its paper describes
+ * it; sa_switch_allocate (>>allocate) runs the one an sa_switch was set up
+ * for.  sa_requests (>>requests) builds request sets as simulators do.
  * ====================================================================== */
 
-/** Value of sa_alloc_desc.iterations that makes PIM and iSLIP iterate until
- *  an iteration adds no match (the matching is then maximal). */
+/** Value of sa_switch_desc.iterations that makes PIM and iSLIP iterate
+ *  until an iteration adds no match (the matching is then maximal). */
 #define SA_ITERATE_TO_CONVERGENCE (-1)
 
-/** Which allocation algorithm an sa_alloc runs. */
-typedef enum sa_alloc_kind {
-    SA_ALLOC_SPAA = 0,       /**< SPAA: one nomination per input arbiter,
-                                  least-recently-selected grant (seed 002 3.3) */
-    SA_ALLOC_WFA,            /**< wave-front arbiter (Tamir and Chi), start
-                                  cell chosen round-robin (WFA-base, 3.2) */
-    SA_ALLOC_WFA_WRAPPED,    /**< wrapped wave-front arbiter: wrapped
-                                  diagonals, round-robin priority diagonal */
-    SA_ALLOC_PIM,            /**< parallel iterative matching, k iterations
-                                  (PIM1 for k = 1) (3.1) */
-    SA_ALLOC_ISLIP,          /**< iSLIP-k (McKeown): round-robin PIM whose
-                                  pointers move only on accepted first-
-                                  iteration grants */
-    SA_ALLOC_OPF,            /**< oldest packet first (Figure 2): input-first
-                                  separable allocation by priority */
-    SA_ALLOC_SEP_INPUT,      /**< separable input-first, round-robin arbiters */
-    SA_ALLOC_SEP_OUTPUT,     /**< separable output-first, round-robin arbiters */
-    SA_ALLOC_MCM,            /**< maximum-cardinality matching (exact) */
-    SA_ALLOC_KIND_COUNT      /**< number of kinds (not a kind) */
-} sa_alloc_kind;
+/** Which allocation algorithm an sa_switch runs. */
+typedef enum sa_switch_kind {
+    SA_SWITCH_SPAA = 0,       /**< SPAA: one nomination per input arbiter,
+                                   least-recently-selected grant (seed 002 3.3) */
+    SA_SWITCH_WFA,            /**< wave-front arbiter (Tamir and Chi), start
+                                   cell chosen round-robin (WFA-base, 3.2) */
+    SA_SWITCH_WFA_WRAPPED,    /**< wrapped wave-front arbiter: wrapped
+                                   diagonals, round-robin priority diagonal */
+    SA_SWITCH_PIM,            /**< parallel iterative matching, k iterations
+                                   (PIM1 for k = 1) (3.1) */
+    SA_SWITCH_ISLIP,          /**< iSLIP-k (McKeown): round-robin PIM whose
+                                   pointers move only on accepted first-
+                                   iteration grants */
+    SA_SWITCH_OPF,            /**< oldest packet first (Figure 2): input-first
+                                   separable allocation by priority */
+    SA_SWITCH_SEP_INPUT,      /**< separable input-first, round-robin arbiters */
+    SA_SWITCH_SEP_OUTPUT,     /**< separable output-first, round-robin arbiters */
+    SA_SWITCH_MCM,            /**< maximum-cardinality matching (exact) */
+    SA_SWITCH_KIND_COUNT      /**< number of kinds (not a kind) */
+} sa_switch_kind;
+
+/** sa_switch_desc.wavefront: wrapped WFA's diagonals are the cells
+ *  (i, (i + d) mod s), the Tamir-Chi wrapped wave front as this library
+ *  draws it (the default). */
+#define SA_WAVEFRONT_DIAGONAL 0
+/** sa_switch_desc.wavefront: the mirrored diagonals, cells (i, j) with
+ *  (i + j) mod s = d: what BookSim2's "wavefront" allocator evaluates. */
+#define SA_WAVEFRONT_ANTIDIAGONAL 1
+
+/** sa_switch_desc.pointer_rule: separable output-first moves every
+ *  arbiter's pointer past its own winner, an output's even when its grant
+ *  is declined (McKeown's RRM; the default). */
+#define SA_POINTER_RRM 0
+/** sa_switch_desc.pointer_rule: separable output-first moves the two
+ *  pointers of a completed match only (BookSim2's separable_output_first;
+ *  it then makes the decisions of iSLIP-1). */
+#define SA_POINTER_ON_MATCH 1
+
+/** sa_switch_desc.idle: an allocation without requests moves the state as
+ *  any other (WFA's start cell and wrapped WFA's priority diagonal advance;
+ *  the default). */
+#define SA_IDLE_ADVANCE 0
+/** sa_switch_desc.idle: an allocation without requests leaves the state as
+ *  it was (BookSim2's wave front). */
+#define SA_IDLE_HOLD 1
 
 /**
- * Description of an allocator, read once by sa_alloc_memory_size and
- * sa_alloc_init.  Start from all zeros (``sa_alloc_desc d = {0};`` in C and
- * C++) and set at least the two sizes; zero in any other field is its
- * default (sa__alloc_defaults): SPAA, one iteration, full crossbar, no Rotary
- * Rule, no read-port pairing, seed 0.  sa_alloc_desc_21364 fills in the
- * whole Alpha 21364 router.
+ * Description of an allocator, read once by sa_switch_memory_size and
+ * sa_switch_init.  Start from all zeros (``sa_switch_desc d = {0};`` in C,
+ * ``sa_switch_desc d = {};`` in C++) and set at least the two sizes; zero in
+ * any other field is its default (sa__switch_defaults): SPAA, one
+ * iteration, full crossbar, no Rotary Rule, no read-port pairing, seed 0,
+ * the paper's diagonals and pointer rule, state that advances on every
+ * call.  sa_switch_desc_21364 fills in the whole Alpha 21364 router.
  */
-typedef struct sa_alloc_desc {
-    int num_inputs;          /**< input arbiters (rows), 1..SA_ALLOC_MAX */
-    int num_outputs;         /**< outputs (columns), 1..SA_ALLOC_MAX */
-    sa_alloc_kind kind;      /**< the algorithm (0: SA_ALLOC_SPAA) */
+typedef struct sa_switch_desc {
+    int num_inputs;          /**< input arbiters (rows), 1..SA_SWITCH_MAX */
+    int num_outputs;         /**< outputs (columns), 1..SA_SWITCH_MAX */
+    sa_switch_kind kind;     /**< the algorithm (0: SA_SWITCH_SPAA) */
     int iterations;          /**< PIM and iSLIP: iterations k >= 1, or
                                   SA_ITERATE_TO_CONVERGENCE; 0 means 1 */
     int rotary;              /**< nonzero: the Rotary Rule (SPAA, WFA,
                                   WFA_WRAPPED and PIM only) */
-    uint64_t network_inputs; /**< bit i: input arbiter i carries network
-                                  (cross) traffic; the Rotary Rule favours
-                                  these over the local ones */
     int read_port_pairs;     /**< nonzero: input arbiters 2b and 2b+1 are the
-                                  two read ports of buffer b (num_inputs must
-                                  be even; pass sa_read_buffer views) */
-    uint64_t seed;           /**< PIM: seed of the allocator's sa_rng (how
-                                  PIM draws from it: >>pim) */
-    uint64_t no_connect[SA_ALLOC_MAX]; /**< bit j of no_connect[i]: input
-                                  arbiter i has no connection to output j
-                                  (the shaded cells of seed 002 Figure 5) */
-} sa_alloc_desc;
+                                  two read ports of buffer b (num_inputs even,
+                                  both sizes at most 64; pass sa_read_buffer
+                                  views) */
+    int wavefront;           /**< WFA_WRAPPED: SA_WAVEFRONT_DIAGONAL or
+                                  SA_WAVEFRONT_ANTIDIAGONAL */
+    int pointer_rule;        /**< SEP_OUTPUT: SA_POINTER_RRM or
+                                  SA_POINTER_ON_MATCH */
+    int idle;                /**< SA_IDLE_ADVANCE or SA_IDLE_HOLD */
+    uint64_t seed;           /**< PIM: seed of the allocator's sa_rng; give
+                                  every router its own (sa_switch_seed), or
+                                  all draw alike */
+    uint64_t network_inputs[SA_WORDS(SA_SWITCH_MAX)]; /**< bit i: input
+                                  arbiter i carries network (cross) traffic;
+                                  the Rotary Rule favours these */
+    const uint64_t *no_connect; /**< NULL (full crossbar), or num_inputs rows
+                                  of SA_WORDS(num_outputs) words: bit j of
+                                  row i, input arbiter i has no connection to
+                                  output j (the shaded cells of seed 002
+                                  Figure 5); read by sa_switch_init only */
+} sa_switch_desc;
 
 /**
  * An allocator: its configuration and the state its algorithm keeps between
  * allocations.  The struct is small; the arrays live in memory the caller
- * provides to sa_alloc_init (sa_alloc_memory_size bytes), whose size depends
- * on the algorithm and the sizes: SPAA keeps a matrix arbiter per input and
- * per output, iSLIP and the separable allocators a round-robin pointer per
- * input and per output, the others only a few numbers.  To copy an
- * allocator (a checkpoint), use sa_alloc_copy.
+ * provides to sa_switch_init (sa_switch_memory_size bytes), whose size
+ * depends on the algorithm and the sizes: SPAA keeps a matrix arbiter per
+ * input and per output, iSLIP and the separable allocators a round-robin
+ * pointer per input and per output, the others only a few numbers.  To copy
+ * an allocator (a checkpoint), use sa_switch_copy.
  */
-typedef struct sa_alloc {
-    sa_alloc_kind kind;      /**< the algorithm */
+typedef struct sa_switch {
+    sa_switch_kind kind;     /**< the algorithm */
     int num_inputs;          /**< input arbiters */
     int num_outputs;         /**< outputs */
+    int row_words;           /**< SA_WORDS(num_outputs): words of a request row */
     int iterations;          /**< PIM/iSLIP iterations (-1: converge) */
     int rotary;              /**< Rotary Rule on */
     int read_port_pairs;     /**< read-port pairing on */
-    uint64_t network_inputs; /**< network input arbiters */
+    int wavefront;           /**< SA_WAVEFRONT_* */
+    int pointer_rule;        /**< SA_POINTER_* */
+    int idle;                /**< SA_IDLE_* */
+    uint64_t network_inputs[SA_WORDS(SA_SWITCH_MAX)]; /**< network inputs */
     sa_rng rng;              /**< PIM: its random numbers */
     int start_row;           /**< WFA: row of the start cell */
     int start_col;           /**< WFA: column of the start cell;
                                   WFA_WRAPPED: the priority diagonal */
     size_t memory_size;      /**< bytes of the caller's memory in use */
-    uint64_t *connect;       /**< connect[i]: outputs input i reaches */
-    sa_matrix_arb *in_arb;   /**< SPAA: input arbiter i's order of outputs */
-    sa_matrix_arb *out_arb;  /**< SPAA: output arbiter j's order of inputs */
-    uint8_t *in_ptr;         /**< iSLIP, separable, OPF: input pointers */
-    uint8_t *out_ptr;        /**< iSLIP, separable, OPF: output pointers */
+    uint64_t *connect;       /**< row i: the outputs input i reaches */
+    uint16_t *in_rank;       /**< SPAA: ranks of input arbiter i's matrix
+                                  arbiter over the outputs, row-major */
+    uint16_t *out_rank;      /**< SPAA: output arbiter j's, over the inputs */
+    uint16_t *in_ptr;        /**< iSLIP, separable, OPF: input pointers */
+    uint16_t *out_ptr;       /**< iSLIP, separable, OPF: output pointers */
     uint64_t *fast;          /**< state of the fast kernels (>>fast), or NULL */
     int fast_holds_state;    /**< nonzero while SPAA's arbiters are held in
                                   the fast kernels' form (>>fast) */
-} sa_alloc;
+} sa_switch;
 
-/** The result of one allocation: a matching of inputs to outputs. */
+/** The result of one allocation: a matching of inputs to outputs.  Only
+ *  the entries of the allocator's sizes are written. */
 typedef struct sa_match {
-    int size;                         /**< number of matched pairs */
-    uint64_t inputs;                  /**< mask of matched inputs */
-    uint64_t outputs;                 /**< mask of matched outputs */
-    int8_t output_of[SA_ALLOC_MAX];   /**< output of input i, or -1 */
-    int8_t input_of[SA_ALLOC_MAX];    /**< input of output j, or -1 */
+    int size;                              /**< number of matched pairs */
+    int16_t output_of[SA_SWITCH_MAX];      /**< output of input i, or -1 */
+    int16_t input_of[SA_SWITCH_MAX];       /**< input of output j, or -1 */
+    uint64_t inputs[SA_WORDS(SA_SWITCH_MAX)];  /**< set of matched inputs */
+    uint64_t outputs[SA_WORDS(SA_SWITCH_MAX)]; /**< set of matched outputs */
 } sa_match;
 
 /** Input arbiter rows of the 21364 connection matrix (seed 002 Figure 5):
@@ -1690,7 +1816,7 @@ enum sa_21364_output_port {
  * has no connection to its own output (L-MC0 to G-L0, L-MC1 to G-L1),
  * leaving 54.
  *
- * :param no_connect: receives 16 masks (entries 16.. are not touched).
+ * :param no_connect: receives 16 rows of one word.
  * :paper: seed 002 Figure 5, Section 2.1 ("Ports"), Section 3.1 ("54").
  */
 SA_API void sa_21364_no_connect(uint64_t *no_connect) {
@@ -1718,10 +1844,13 @@ SA_API void sa_21364_no_connect(uint64_t *no_connect) {
  * :param kind: the algorithm.
  * :param rotary: nonzero for the Rotary Rule (SPAA, WFA, WFA_WRAPPED, PIM).
  * :returns: SA_OK, SA_ERR_NULL, SA_ERR_PARAM_RANGE for a bad kind, or
- *           SA_ERR_SIZE_RANGE when SA_ALLOC_MAX is below 16.
+ *           SA_ERR_SIZE_RANGE when SA_SWITCH_MAX is below 16.
  * :paper: seed 002 Sections 2.1, 2.2, 3.4; Figure 5.
  */
-SA_API sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, int rotary) {
+SA_API sa_result sa_switch_desc_21364(sa_switch_desc *desc, sa_switch_kind kind, int rotary) {
+    /* sa_21364_no_connect's 16 rows (the tests compare them) */
+    static const uint64_t no_connect[16] = { 0x2A, 0x55, 0x55, 0x2A, 0x2A, 0x55, 0x55, 0x2A,
+                                             0x2A, 0x55, 0x55, 0x3A, 0x2A, 0x75, 0x55, 0x2A };
     if (desc == NULL) return SA_ERR_NULL;
     memset(desc, 0, sizeof *desc);
     desc->kind = kind;
@@ -1729,24 +1858,38 @@ SA_API sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, in
     desc->num_outputs = SA_21364_OUT_PORTS;
     desc->iterations = 1;
     desc->rotary = rotary != 0;
-    desc->network_inputs = 0xFF; /* rows of L-N, L-S, L-E, L-W */
+    desc->network_inputs[0] = 0xFF; /* rows of L-N, L-S, L-E, L-W */
     desc->read_port_pairs = 1;
-#if SA_ALLOC_MAX >= 16
-    sa_21364_no_connect(desc->no_connect);
-#else
-    return SA_ERR_SIZE_RANGE;
-#endif
-    return ((int)kind < 0 || kind >= SA_ALLOC_KIND_COUNT) ? SA_ERR_PARAM_RANGE : SA_OK;
+    desc->no_connect = no_connect;
+    if (SA_SWITCH_MAX < 16) return SA_ERR_SIZE_RANGE;
+    return ((int)kind < 0 || kind >= SA_SWITCH_KIND_COUNT) ? SA_ERR_PARAM_RANGE : SA_OK;
+}
+
+/**
+ * A seed for one allocator of a simulation: every (simulation seed,
+ * instance) pair gives its own random stream, so that routers of one run
+ * do not draw alike and a run is repeated exactly by its seed.  Number the
+ * instances as you like (router, or router and port).
+ *
+ * :param simulation_seed: the run's seed.
+ * :param instance: the allocator's number.
+ * :returns: a value for sa_switch_desc.seed.
+ */
+SA_API uint64_t sa_switch_seed(uint64_t simulation_seed, uint64_t instance) {
+    sa_rng r;
+    sa_rng_seed(&r, instance);
+    sa_rng_seed(&r, simulation_seed ^ sa_rng_next(&r));
+    return sa_rng_next(&r);
 }
 
 /* Bytes of the fast kernels' own state for an allocator (>>fast; 0 in a
  * build without them). */
-SA_API size_t sa__fast_memory_size(const sa_alloc_desc *desc);
+SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc);
 
 /* The description with its defaults applied, checked: the one place that
  * says what a zero field means. */
-SA_API sa_result sa__alloc_defaults(const sa_alloc_desc *desc, sa_alloc_desc *d) {
-    int i, n, m, k;
+SA_API sa_result sa__switch_defaults(const sa_switch_desc *desc, sa_switch_desc *d) {
+    int i, j, n, m;
     if (desc == NULL || d == NULL) return SA_ERR_NULL;
     *d = *desc;
     n = d->num_inputs;
@@ -1754,127 +1897,164 @@ SA_API sa_result sa__alloc_defaults(const sa_alloc_desc *desc, sa_alloc_desc *d)
     if (d->iterations == 0) d->iterations = 1;
     d->rotary = d->rotary != 0;
     d->read_port_pairs = d->read_port_pairs != 0;
-    k = d->iterations;
-    if ((int)d->kind < 0 || d->kind >= SA_ALLOC_KIND_COUNT) return SA_ERR_PARAM_RANGE;
-    if (n < 1 || n > SA_ALLOC_MAX || m < 1 || m > SA_ALLOC_MAX) return SA_ERR_SIZE_RANGE;
-    if (k < SA_ITERATE_TO_CONVERGENCE) return SA_ERR_PARAM_RANGE;
-    if (d->network_inputs & ~sa__low_mask(n)) return SA_ERR_PARAM_RANGE;
+    if ((int)d->kind < 0 || d->kind >= SA_SWITCH_KIND_COUNT) return SA_ERR_PARAM_RANGE;
+    if (n < 1 || n > SA_SWITCH_MAX || m < 1 || m > SA_SWITCH_MAX) return SA_ERR_SIZE_RANGE;
+    if (d->iterations < SA_ITERATE_TO_CONVERGENCE) return SA_ERR_PARAM_RANGE;
+    if (d->wavefront != SA_WAVEFRONT_DIAGONAL && d->wavefront != SA_WAVEFRONT_ANTIDIAGONAL)
+        return SA_ERR_PARAM_RANGE;
+    if (d->pointer_rule != SA_POINTER_RRM && d->pointer_rule != SA_POINTER_ON_MATCH) return SA_ERR_PARAM_RANGE;
+    if (d->idle != SA_IDLE_ADVANCE && d->idle != SA_IDLE_HOLD) return SA_ERR_PARAM_RANGE;
+    for (i = n; i < 64 * SA_WORDS(SA_SWITCH_MAX); i++)
+        if (sa__has(d->network_inputs, i)) return SA_ERR_PARAM_RANGE;
+    if (d->read_port_pairs && (m > 64 || n > 64)) return SA_ERR_SIZE_RANGE;
     if (d->read_port_pairs && (n & 1)) return SA_ERR_PARAM_RANGE;
-    if (d->read_port_pairs && d->kind == SA_ALLOC_MCM && m > 8) return SA_ERR_SIZE_RANGE;
-    if (d->rotary && d->kind != SA_ALLOC_SPAA && d->kind != SA_ALLOC_WFA &&
-        d->kind != SA_ALLOC_WFA_WRAPPED && d->kind != SA_ALLOC_PIM) return SA_ERR_PARAM_RANGE;
-    for (i = 0; i < SA_ALLOC_MAX; i++)
-        if (i >= n ? d->no_connect[i] != 0 : (d->no_connect[i] & ~sa__low_mask(m)) != 0)
-            return SA_ERR_PARAM_RANGE;
+    if (d->read_port_pairs && d->kind == SA_SWITCH_MCM && m > 8) return SA_ERR_SIZE_RANGE;
+    if (d->rotary && d->kind != SA_SWITCH_SPAA && d->kind != SA_SWITCH_WFA &&
+        d->kind != SA_SWITCH_WFA_WRAPPED && d->kind != SA_SWITCH_PIM) return SA_ERR_PARAM_RANGE;
+    for (i = 0; d->no_connect != NULL && i < n; i++)
+        for (j = m; j < 64 * SA_WORDS(m); j++)
+            if (sa__has(d->no_connect + (size_t)i * SA_WORDS(m), j)) return SA_ERR_PARAM_RANGE;
     return SA_OK;
 }
 
-/* Where sa_alloc_init puts each array in the caller's memory (byte offsets;
- * the 64-bit arrays first, so that 8-byte alignment of the block suffices). */
-typedef struct sa__alloc_layout {
-    size_t connect, fast, in_arb, out_arb, in_ptr, out_ptr, end;
-} sa__alloc_layout;
+/* Where sa_switch_init puts each array in the caller's memory (byte
+ * offsets; the 64-bit arrays first, so that 8-byte alignment of the block
+ * suffices). */
+typedef struct sa__switch_layout {
+    size_t connect, fast, in_rank, out_rank, in_ptr, out_ptr, end;
+} sa__switch_layout;
 
-SA_API void sa__alloc_layout_of(const sa_alloc_desc *d, sa__alloc_layout *l) {
+SA_API void sa__switch_layout_of(const sa_switch_desc *d, sa__switch_layout *l) {
     size_t n = (size_t)d->num_inputs, m = (size_t)d->num_outputs;
-    int spaa = d->kind == SA_ALLOC_SPAA;
-    int pointers = d->kind == SA_ALLOC_ISLIP || d->kind == SA_ALLOC_OPF ||
-                   d->kind == SA_ALLOC_SEP_INPUT || d->kind == SA_ALLOC_SEP_OUTPUT;
+    int spaa = d->kind == SA_SWITCH_SPAA;
+    int pointers = d->kind == SA_SWITCH_ISLIP || d->kind == SA_SWITCH_OPF ||
+                   d->kind == SA_SWITCH_SEP_INPUT || d->kind == SA_SWITCH_SEP_OUTPUT;
     l->connect = 0;
-    l->fast = l->connect + n * sizeof(uint64_t);
-    l->in_arb = l->fast + sa__fast_memory_size(d);
-    l->out_arb = l->in_arb + (spaa ? n * sizeof(sa_matrix_arb) : 0);
-    l->in_ptr = l->out_arb + (spaa ? m * sizeof(sa_matrix_arb) : 0);
+    l->fast = l->connect + n * SA_WORDS(m) * sizeof(uint64_t);
+    l->in_rank = l->fast + sa__fast_memory_size(d);
+    l->out_rank = l->in_rank + (spaa ? n * m * sizeof(uint16_t) : 0);
+    l->in_ptr = l->out_rank + (spaa ? m * n * sizeof(uint16_t) : 0);
     /* (the pointer arrays padded to whole 16-byte vectors, which the fast
      * kernels read and write) */
-    l->out_ptr = l->in_ptr + (pointers ? (n + 15) / 16 * 16 : 0);
-    l->end = l->out_ptr + (pointers ? (m + 15) / 16 * 16 : 0);
+    l->out_ptr = l->in_ptr + (pointers ? (n + 7) / 8 * 16 : 0);
+    l->end = l->out_ptr + (pointers ? (m + 7) / 8 * 16 : 0);
+    l->end = (l->end + 7) / 8 * 8;
 }
 
 /**
  * Bytes of memory an allocator of this description needs (pass them to
- * sa_alloc_init): a few hundred for most algorithms, about 2 x n x m for
- * SPAA.  The value depends on the build (the fast kernels of an SSE2 build
- * keep some state of their own), so ask this function rather than storing
- * the number.
+ * sa_switch_init): a few hundred for most algorithms, about 4 n m for SPAA.
+ * The value depends on the build (the fast kernels of an SSE2 build keep
+ * some state of their own), so ask this function rather than storing the
+ * number.
  *
  * :param desc: the description.
  * :returns: the size in bytes, or 0 if the description is invalid (the
- *           reason is what sa_alloc_init returns).
+ *           reason is what sa_switch_init returns).
  */
-SA_API size_t sa_alloc_memory_size(const sa_alloc_desc *desc) {
-    sa_alloc_desc d;
-    sa__alloc_layout l;
-    if (sa__alloc_defaults(desc, &d) != SA_OK) return 0;
-    sa__alloc_layout_of(&d, &l);
+SA_API size_t sa_switch_memory_size(const sa_switch_desc *desc) {
+    sa_switch_desc d;
+    sa__switch_layout l;
+    if (sa__switch_defaults(desc, &d) != SA_OK) return 0;
+    sa__switch_layout_of(&d, &l);
     return l.end;
 }
 
 /* Point an allocator's arrays into memory laid out for it. */
-SA_API void sa__alloc_attach(sa_alloc *a, const sa__alloc_layout *l, void *memory) {
+SA_API void sa__switch_attach(sa_switch *a, const sa__switch_layout *l, void *memory) {
     unsigned char *base = (unsigned char *)memory;
-    int spaa = l->out_arb > l->in_arb, pointers = l->end > l->in_ptr;
     a->connect = (uint64_t *)(void *)(base + l->connect);
-    a->fast = l->in_arb > l->fast ? (uint64_t *)(void *)(base + l->fast) : NULL;
-    a->in_arb = spaa ? (sa_matrix_arb *)(void *)(base + l->in_arb) : NULL;
-    a->out_arb = spaa ? (sa_matrix_arb *)(void *)(base + l->out_arb) : NULL;
-    a->in_ptr = pointers ? base + l->in_ptr : NULL;
-    a->out_ptr = pointers ? base + l->out_ptr : NULL;
+    a->fast = l->in_rank > l->fast ? (uint64_t *)(void *)(base + l->fast) : NULL;
+    a->in_rank = l->out_rank > l->in_rank ? (uint16_t *)(void *)(base + l->in_rank) : NULL;
+    a->out_rank = l->in_ptr > l->out_rank ? (uint16_t *)(void *)(base + l->out_rank) : NULL;
+    a->in_ptr = l->out_ptr > l->in_ptr ? (uint16_t *)(void *)(base + l->in_ptr) : NULL;
+    a->out_ptr = l->out_ptr > l->in_ptr ? (uint16_t *)(void *)(base + l->out_ptr) : NULL;
+}
+
+/* Input arbiter i's and output arbiter j's matrix arbiters (SPAA): views
+ * of their ranks in the allocator's memory. */
+SA_API sa_matrix_arb sa__in_arb(const sa_switch *a, int i) {
+    sa_matrix_arb arb;
+    arb.size = a->num_outputs;
+    arb.rank = a->in_rank + (size_t)i * (size_t)a->num_outputs;
+    return arb;
+}
+SA_API sa_matrix_arb sa__out_arb(const sa_switch *a, int j) {
+    sa_matrix_arb arb;
+    arb.size = a->num_inputs;
+    arb.rank = a->out_rank + (size_t)j * (size_t)a->num_inputs;
+    return arb;
 }
 
 /* Make the fast kernels' state from a freshly initialised allocator's
  * (>>fast; nothing in a build without them). */
-SA_API void sa__fast_init(sa_alloc *a);
+SA_API void sa__fast_init(sa_switch *a);
 
 /**
  * Set up an allocator from a description.
  *
  * :param a: the allocator (fully initialised on success).
- * :param desc: the description (see sa_alloc_desc for its defaults).
- * :param memory: at least sa_alloc_memory_size(desc) bytes, aligned to 8
+ * :param desc: the description (see sa_switch_desc for its defaults).
+ * :param memory: at least sa_switch_memory_size(desc) bytes, aligned to 8
  *                bytes (malloc's memory is), which the allocator uses until
  *                it is initialised again or the memory is freed.
  * :param memory_size: the size of memory in bytes.
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_SIZE_RANGE for sizes outside
- *           1..SA_ALLOC_MAX (0 included; or MCM with read-port pairs and
- *           more than 8 outputs); SA_ERR_PARAM_RANGE for an unknown kind,
- *           iterations below -1, network_inputs or no_connect bits outside
- *           the sizes, read_port_pairs with an odd number of inputs, or the
- *           Rotary Rule on an algorithm that does not define it;
- *           SA_ERR_MEMORY if memory is too small or misaligned.  On error a
- *           and memory are not changed.
+ *           1..SA_SWITCH_MAX (0 included), read-port pairs above 64 x 64,
+ *           or MCM with read-port pairs and more than 8 outputs;
+ *           SA_ERR_PARAM_RANGE for an unknown kind or option, iterations
+ *           below -1, network inputs or unconnected cells beyond the sizes,
+ *           read_port_pairs with an odd number of inputs, or the Rotary Rule
+ *           on an algorithm that does not define it; SA_ERR_MEMORY if
+ *           memory is too small or misaligned.  On error a and memory are
+ *           not changed.
  * :paper: seed 002 Sections 3.1-3.4.
  */
-SA_API sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc, void *memory,
-                               size_t memory_size) {
-    sa_alloc_desc d;
-    sa__alloc_layout l;
-    int i;
-    sa_result r = sa__alloc_defaults(desc, &d);
+SA_API sa_result sa_switch_init(sa_switch *a, const sa_switch_desc *desc, void *memory, size_t memory_size) {
+    sa_switch_desc d;
+    sa__switch_layout l;
+    int i, w, n, m, rw;
+    sa_result r = sa__switch_defaults(desc, &d);
     if (a == NULL || memory == NULL) return SA_ERR_NULL;
     if (r != SA_OK) return r;
-    sa__alloc_layout_of(&d, &l);
+    sa__switch_layout_of(&d, &l);
     if (memory_size < l.end || ((uintptr_t)memory & 7u) != 0) return SA_ERR_MEMORY;
+    n = d.num_inputs;
+    m = d.num_outputs;
+    rw = SA_WORDS(m);
     a->kind = d.kind;
-    a->num_inputs = d.num_inputs;
-    a->num_outputs = d.num_outputs;
+    a->num_inputs = n;
+    a->num_outputs = m;
+    a->row_words = rw;
     a->iterations = d.iterations;
     a->rotary = d.rotary;
     a->read_port_pairs = d.read_port_pairs;
-    a->network_inputs = d.network_inputs;
+    a->wavefront = d.wavefront;
+    a->pointer_rule = d.pointer_rule;
+    a->idle = d.idle;
+    memcpy(a->network_inputs, d.network_inputs, sizeof a->network_inputs);
     sa_rng_seed(&a->rng, d.seed);
     a->start_row = a->start_col = 0;
     /* WFA-rotary: the wave fronts start at a network input's row. */
-    if (a->rotary && a->kind == SA_ALLOC_WFA && a->network_inputs)
-        a->start_row = sa__ctz64(a->network_inputs);
+    if (a->rotary && a->kind == SA_SWITCH_WFA && sa__next(a->network_inputs, n, 0) >= 0)
+        a->start_row = sa__next(a->network_inputs, n, 0);
     a->memory_size = l.end;
-    sa__alloc_attach(a, &l, memory);
-    for (i = 0; i < a->num_inputs; i++) a->connect[i] = sa__low_mask(a->num_outputs) & ~d.no_connect[i];
-    if (a->in_arb != NULL) {
-        for (i = 0; i < a->num_inputs; i++) sa_matrix_arb_init(&a->in_arb[i], a->num_outputs);
-        for (i = 0; i < a->num_outputs; i++) sa_matrix_arb_init(&a->out_arb[i], a->num_inputs);
+    memset(memory, 0, l.end);
+    sa__switch_attach(a, &l, memory);
+    for (i = 0; i < n; i++)
+        for (w = 0; w < rw; w++)
+            a->connect[(size_t)i * rw + w] = (w == rw - 1 ? sa__low_mask(m - 64 * w) : ~(uint64_t)0) &
+                                              ~(d.no_connect ? d.no_connect[(size_t)i * rw + w] : 0);
+    if (a->in_rank != NULL) {
+        for (i = 0; i < n; i++) {
+            sa_matrix_arb arb = sa__in_arb(a, i);
+            sa_matrix_arb_init(&arb, m, arb.rank);
+        }
+        for (i = 0; i < m; i++) {
+            sa_matrix_arb arb = sa__out_arb(a, i);
+            sa_matrix_arb_init(&arb, n, arb.rank);
+        }
     }
-    if (a->in_ptr != NULL) memset(a->in_ptr, 0, l.end - l.in_ptr);
     a->fast_holds_state = 0;
     sa__fast_init(a);
     return SA_OK;
@@ -1892,39 +2072,38 @@ SA_API sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc, void *mem
  * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_MEMORY if dst_memory is too small
  *           or misaligned.
  */
-SA_API sa_result sa_alloc_copy(sa_alloc *dst, void *dst_memory, size_t dst_memory_size,
-                               const sa_alloc *src) {
-    sa_alloc_desc d;
-    sa__alloc_layout l;
+SA_API sa_result sa_switch_copy(sa_switch *dst, void *dst_memory, size_t dst_memory_size, const sa_switch *src) {
+    sa_switch_desc d;
+    sa__switch_layout l;
     if (dst == NULL || dst_memory == NULL || src == NULL) return SA_ERR_NULL;
     if (dst_memory_size < src->memory_size || ((uintptr_t)dst_memory & 7u) != 0) return SA_ERR_MEMORY;
     memset(&d, 0, sizeof d);
     d.kind = src->kind;
     d.num_inputs = src->num_inputs;
     d.num_outputs = src->num_outputs;
-    sa__alloc_layout_of(&d, &l);
+    sa__switch_layout_of(&d, &l);
     memmove(dst_memory, src->connect, src->memory_size);
     *dst = *src;
-    sa__alloc_attach(dst, &l, dst_memory);
+    sa__switch_attach(dst, &l, dst_memory);
     return SA_OK;
 }
 
 /**
- * Check an allocator's state: every field within what sa_alloc_init and
- * sa_allocate produce (a stray write into the struct or its memory is
- * reported here instead of read past an array later).
+ * Check an allocator's state: every field within what sa_switch_init and
+ * sa_switch_allocate produce (a stray write into the struct or its memory
+ * is reported here instead of read past an array later).
  *
  * :param a: an initialised allocator.
  * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if a field is out of range:
- *           the kind, sizes, iterations or flags; network inputs or
- *           connections beyond the sizes; the array pointers or the memory
- *           size not those of its kind and sizes; the start cell, a
+ *           the kind, sizes, iterations, flags or options; network inputs
+ *           or connections beyond the sizes; the array pointers or the
+ *           memory size not those of its kind and sizes; the start cell, a
  *           round-robin pointer or a matrix arbiter's ranks (while the
  *           allocator holds them) out of range.
  */
-SA_API sa_result sa_alloc_check(const sa_alloc *a) {
-    sa_alloc_desc d;
-    sa__alloc_layout l;
+SA_API sa_result sa_switch_check(const sa_switch *a) {
+    sa_switch_desc d;
+    sa__switch_layout l;
     int i, n, m, s;
     if (a == NULL) return SA_ERR_NULL;
     n = a->num_inputs;
@@ -1934,48 +2113,55 @@ SA_API sa_result sa_alloc_check(const sa_alloc *a) {
     d.num_inputs = n;
     d.num_outputs = m;
     d.iterations = a->iterations;
-    if (sa__alloc_defaults(&d, &d) != SA_OK || a->iterations == 0 || (a->rotary & ~1) ||
+    d.wavefront = a->wavefront;
+    d.pointer_rule = a->pointer_rule;
+    d.idle = a->idle;
+    memcpy(d.network_inputs, a->network_inputs, sizeof d.network_inputs);
+    if (sa__switch_defaults(&d, &d) != SA_OK || a->iterations == 0 || (a->rotary & ~1) ||
         (a->fast_holds_state & ~1) || (a->fast_holds_state && a->fast == NULL) ||
-        (a->read_port_pairs & ~1) || (a->network_inputs & ~sa__low_mask(n)) || a->connect == NULL)
+        (a->read_port_pairs & ~1) || a->row_words != SA_WORDS(m) || a->connect == NULL)
         return SA_ERR_STATE;
-    sa__alloc_layout_of(&d, &l);
+    sa__switch_layout_of(&d, &l);
     s = n > m ? n : m;
-    if (a->memory_size != l.end || (a->in_arb != NULL) != (l.out_arb > l.in_arb) ||
-        (a->in_ptr != NULL) != (l.end > l.in_ptr) || (a->fast != NULL) != (l.in_arb > l.fast) ||
+    if (a->memory_size != l.end || (a->in_rank != NULL) != (l.out_rank > l.in_rank) ||
+        (a->in_ptr != NULL) != (l.out_ptr > l.in_ptr) || (a->fast != NULL) != (l.in_rank > l.fast) ||
         a->start_row < 0 || a->start_row >= n || a->start_col < 0 ||
-        a->start_col >= (a->kind == SA_ALLOC_WFA_WRAPPED ? s : m))
+        a->start_col >= (a->kind == SA_SWITCH_WFA_WRAPPED ? s : m))
         return SA_ERR_STATE;
     for (i = 0; i < n; i++) {
-        if (a->connect[i] & ~sa__low_mask(m)) return SA_ERR_STATE;
+        sa_matrix_arb arb;
+        if (sa__next(a->connect + (size_t)i * a->row_words, 64 * a->row_words, m) >= 0) return SA_ERR_STATE;
         if (a->in_ptr != NULL && a->in_ptr[i] >= m) return SA_ERR_STATE;
-        if (a->in_arb != NULL && !a->fast_holds_state &&
-            (sa_matrix_arb_check(&a->in_arb[i]) != SA_OK || a->in_arb[i].size != m))
-            return SA_ERR_STATE;
+        if (a->in_rank == NULL || a->fast_holds_state) continue;
+        arb = sa__in_arb(a, i);
+        if (sa_matrix_arb_check(&arb) != SA_OK) return SA_ERR_STATE;
     }
     for (i = 0; i < m; i++) {
+        sa_matrix_arb arb;
         if (a->out_ptr != NULL && a->out_ptr[i] >= n) return SA_ERR_STATE;
-        if (a->out_arb != NULL && !a->fast_holds_state &&
-            (sa_matrix_arb_check(&a->out_arb[i]) != SA_OK || a->out_arb[i].size != n))
-            return SA_ERR_STATE;
+        if (a->out_rank == NULL || a->fast_holds_state) continue;
+        arb = sa__out_arb(a, i);
+        if (sa_matrix_arb_check(&arb) != SA_OK) return SA_ERR_STATE;
     }
     return SA_OK;
 }
 
 /**
  * Check a request set against an allocator's sizes (the error-returning
- * form of sa_allocate's precondition).
+ * form of sa_switch_allocate's precondition).
  *
  * :param a: the allocator.
- * :param req: num_inputs request masks.
- * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_REQUEST_RANGE if a mask has a bit
+ * :param req: num_inputs request rows.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_REQUEST_RANGE if a row has a bit
  *           at or above num_outputs.
  */
-SA_API sa_result sa_alloc_check_requests(const sa_alloc *a, const uint64_t *req) {
+SA_API sa_result sa_switch_check_requests(const sa_switch *a, const uint64_t *req) {
     int i;
-    uint64_t all = 0;
     if (a == NULL || req == NULL) return SA_ERR_NULL;
-    for (i = 0; i < a->num_inputs; i++) all |= req[i];
-    return (all & ~sa__low_mask(a->num_outputs)) ? SA_ERR_REQUEST_RANGE : SA_OK;
+    for (i = 0; i < a->num_inputs; i++)
+        if (sa__next(req + (size_t)i * a->row_words, 64 * a->row_words, a->num_outputs) >= 0)
+            return SA_ERR_REQUEST_RANGE;
+    return SA_OK;
 }
 
 /**
@@ -1984,39 +2170,54 @@ SA_API sa_result sa_alloc_check_requests(const sa_alloc *a, const uint64_t *req)
  * :param kind: the algorithm.
  * :returns: a static string; "unknown" for an invalid kind.
  */
-SA_API const char *sa_alloc_kind_name(sa_alloc_kind kind) {
-    static const char *names[SA_ALLOC_KIND_COUNT] = {
+SA_API const char *sa_switch_kind_name(sa_switch_kind kind) {
+    static const char *names[SA_SWITCH_KIND_COUNT] = {
         "SPAA", "WFA", "WFA-wrapped", "PIM", "iSLIP", "OPF", "separable-input-first",
         "separable-output-first", "MCM" };
-    return ((int)kind >= 0 && kind < SA_ALLOC_KIND_COUNT) ? names[kind] : "unknown";
+    return ((int)kind >= 0 && kind < SA_SWITCH_KIND_COUNT) ? names[kind] : "unknown";
 }
 
-/* An empty matching. */
-SA_API void sa__match_clear(sa_match *mt) {
-    memset(mt->output_of, 0xFF, sizeof mt->output_of);
-    memset(mt->input_of, 0xFF, sizeof mt->input_of);
+/* An empty matching over the allocator's sizes. */
+SA_API void sa__match_clear(const sa_switch *a, sa_match *mt) {
+    int i;
+    for (i = 0; i < a->num_inputs; i++) mt->output_of[i] = -1;
+    for (i = 0; i < a->num_outputs; i++) mt->input_of[i] = -1;
+    sa__clear_set(mt->inputs, a->num_inputs);
+    sa__clear_set(mt->outputs, a->num_outputs);
     mt->size = 0;
-    mt->inputs = mt->outputs = 0;
 }
 
 /* Add the pair (i, j) to a matching. */
 SA_API void sa__match_add(sa_match *mt, int i, int j) {
-    mt->output_of[i] = (int8_t)j;
-    mt->input_of[j] = (int8_t)i;
-    mt->inputs |= (uint64_t)1 << i;
-    mt->outputs |= (uint64_t)1 << j;
+    mt->output_of[i] = (int16_t)j;
+    mt->input_of[j] = (int16_t)i;
+    sa__add(mt->inputs, i);
+    sa__add(mt->outputs, j);
     mt->size++;
 }
 
-/* The requests of input i on connected cells (requests on unconnected cells
- * are ignored). */
-SA_API uint64_t sa__requests(const sa_alloc *a, const uint64_t *req, int i) {
-    return req[i] & a->connect[i];
+/* Row i of the requests (or of another n x m set of rows). */
+SA_API const uint64_t *sa__row(const sa_switch *a, const uint64_t *rows, int i) {
+    return rows + (size_t)i * (size_t)a->row_words;
+}
+
+/* r receives input i's requests on connected cells (requests on
+ * unconnected cells, and bits at or above num_outputs, are ignored). */
+SA_API void sa__requests(const sa_switch *a, const uint64_t *req, int i, uint64_t *r) {
+    const uint64_t *q = sa__row(a, req, i), *c = sa__row(a, a->connect, i);
+    int w;
+    for (w = 0; w < a->row_words; w++) r[w] = q[w] & c[w];
+}
+
+/* The priorities of input i's cells, or NULL. */
+SA_API const int32_t *sa__prio_row(const sa_switch *a, const int32_t *prio, int i) {
+    return prio != NULL ? prio + (size_t)i * (size_t)a->num_outputs : NULL;
 }
 
 /* Outputs input i may no longer take because its twin read port (input
  * i ^ 1) holds output k: they would need the same packet.  0 without
- * read-port pairing (bufs NULL) or when k < 0. */
+ * read-port views (bufs NULL) or when k < 0.  (Pairing has at most 64
+ * outputs: one word.) */
 SA_API uint64_t sa__twin_clash(const sa_read_buffer *bufs, int i, int k) {
     return (bufs == NULL || k < 0) ? 0 : sa_read_buffer_clash(&bufs[i >> 1], k);
 }
@@ -2026,19 +2227,201 @@ SA_API uint64_t sa__twin_blocks(const sa_read_buffer *bufs, const sa_match *mt, 
     return bufs == NULL ? 0 : sa__twin_clash(bufs, i, mt->output_of[i ^ 1]);
 }
 
-/* Step 1 of PIM and iSLIP, Request: each unmatched input requests every
- * unmatched output it has a packet for (and may take: its twin read port's
- * match may block some).  requesters[j] receives output j's requesters. */
-SA_API void sa__requesters(const sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
-                           const sa_match *mt, uint64_t *requesters) {
-    uint64_t unmatched = sa__low_mask(a->num_inputs) & ~mt->inputs, r;
-    int j;
-    for (j = 0; j < a->num_outputs; j++) requesters[j] = 0;
-    for (; unmatched; unmatched &= unmatched - 1) {
-        int i = sa__ctz64(unmatched);
-        for (r = sa__requests(a, req, i) & ~mt->outputs & ~sa__twin_blocks(bufs, mt, i); r; r &= r - 1)
-            requesters[sa__ctz64(r)] |= (uint64_t)1 << i;
+/* r receives the outputs input i may take now: its requests, less the
+ * outputs already matched and those its twin's match blocks. */
+SA_API void sa__free_requests(const sa_switch *a, const uint64_t *req, const sa_read_buffer *bufs,
+                              const sa_match *mt, int i, uint64_t *r) {
+    int w;
+    sa__requests(a, req, i, r);
+    for (w = 0; w < a->row_words; w++) r[w] &= ~mt->outputs[w];
+    r[0] &= ~sa__twin_blocks(bufs, mt, i);
+}
+
+/* Step 1 of PIM and iSLIP, Request, as output j sees it: the unmatched
+ * inputs that request it and may take it (their twin's match does not
+ * block it); r receives them.  (Nothing if j is matched.) */
+SA_API void sa__requesters(const sa_switch *a, const uint64_t *req, const sa_read_buffer *bufs,
+                           const sa_match *mt, int j, uint64_t *r) {
+    int i;
+    sa__clear_set(r, a->num_inputs);
+    if (sa__has(mt->outputs, j)) return;
+    for (i = 0; i < a->num_inputs; i++)
+        if (!sa__has(mt->inputs, i) && sa__has(sa__row(a, req, i), j) && sa__has(sa__row(a, a->connect, i), j) &&
+            !((sa__twin_blocks(bufs, mt, i) >> (j & 63)) & (uint64_t)(j < 64)))
+            sa__add(r, i);
+}
+
+/* The Rotary Rule on a set of inputs: only its network inputs if it has
+ * any (cross traffic first). */
+SA_API void sa__rotary(const sa_switch *a, uint64_t *inputs) {
+    int w, wn = SA_WORDS(a->num_inputs), any = 0;
+    if (!a->rotary) return;
+    for (w = 0; w < wn; w++) any |= (inputs[w] & a->network_inputs[w]) != 0;
+    if (any)
+        for (w = 0; w < wn; w++) inputs[w] &= a->network_inputs[w];
+}
+
+/* Keep the members of a set of inputs whose cell (i, j) has the highest
+ * priority (a column of the priorities). */
+SA_API void sa__keep_top_column(const sa_switch *a, uint64_t *inputs, const int32_t *prio, int j) {
+    int32_t top = INT32_MIN;
+    int i, n = a->num_inputs, m = a->num_outputs;
+    if (prio == NULL) return;
+    for (i = sa__next(inputs, n, 0); i >= 0; i = sa__next(inputs, n, i + 1))
+        if (prio[(size_t)i * m + j] > top) top = prio[(size_t)i * m + j];
+    for (i = sa__next(inputs, n, 0); i >= 0; i = sa__next(inputs, n, i + 1))
+        if (prio[(size_t)i * m + j] != top) inputs[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
+/* >>requests ===========================================================
+ * Request sets built as a simulator builds them
+ *
+ * A simulator learns its requests one (input, output) pair at a time, from
+ * its buffers.  sa_requests keeps the rows and priorities that
+ * sa_switch_allocate reads, in memory the caller provides: add and remove
+ * take constant time, and clear costs only the rows that were used.
+ * ====================================================================== */
+
+/** A request set being built (see >>requests). */
+typedef struct sa_requests {
+    int num_inputs;     /**< rows */
+    int num_outputs;    /**< columns */
+    int row_words;      /**< SA_WORDS(num_outputs) */
+    uint64_t *rows;     /**< the request rows, for sa_switch_allocate */
+    int32_t *prio;      /**< each cell's priority (valid where requested) */
+    uint16_t *used;     /**< the rows that have had a request since the
+                             last clear, num_used of them */
+    uint8_t *listed;    /**< listed[i]: row i is in used */
+    int num_used;       /**< entries of used */
+    int prio_varies;    /**< two added priorities differed */
+    int32_t first_prio; /**< the first priority added since the last clear */
+    int any;            /**< a request was added since the last clear */
+} sa_requests;
+
+/* Where sa_requests_init puts each array (byte offsets). */
+SA_API size_t sa__requests_layout(int n, int m, size_t *prio, size_t *used, size_t *listed) {
+    size_t rows = (size_t)n * SA_WORDS(m) * sizeof(uint64_t);
+    *prio = rows;
+    *used = *prio + (size_t)n * (size_t)m * sizeof(int32_t);
+    *listed = *used + (size_t)n * sizeof(uint16_t);
+    return (*listed + (size_t)n + 7) / 8 * 8;
+}
+
+/**
+ * Bytes of memory a request set of these sizes needs.
+ *
+ * :param num_inputs: rows, 1..SA_SWITCH_MAX.
+ * :param num_outputs: columns, 1..SA_SWITCH_MAX.
+ * :returns: the size in bytes, or 0 for sizes out of range.
+ */
+SA_API size_t sa_requests_memory_size(int num_inputs, int num_outputs) {
+    size_t p, u, l;
+    if (num_inputs < 1 || num_inputs > SA_SWITCH_MAX || num_outputs < 1 || num_outputs > SA_SWITCH_MAX) return 0;
+    return sa__requests_layout(num_inputs, num_outputs, &p, &u, &l);
+}
+
+/**
+ * Set up an empty request set.
+ *
+ * :param r: the request set.
+ * :param num_inputs: rows, 1..SA_SWITCH_MAX (the allocator's num_inputs).
+ * :param num_outputs: columns, 1..SA_SWITCH_MAX (its num_outputs).
+ * :param memory: at least sa_requests_memory_size bytes, aligned to 8.
+ * :param memory_size: its size in bytes.
+ * :returns: SA_OK, SA_ERR_NULL, SA_ERR_SIZE_RANGE, or SA_ERR_MEMORY.
+ */
+SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_outputs, void *memory,
+                                  size_t memory_size) {
+    size_t p, u, l, end;
+    unsigned char *base = (unsigned char *)memory;
+    if (r == NULL || memory == NULL) return SA_ERR_NULL;
+    if (num_inputs < 1 || num_inputs > SA_SWITCH_MAX || num_outputs < 1 || num_outputs > SA_SWITCH_MAX)
+        return SA_ERR_SIZE_RANGE;
+    end = sa__requests_layout(num_inputs, num_outputs, &p, &u, &l);
+    if (memory_size < end || ((uintptr_t)memory & 7u) != 0) return SA_ERR_MEMORY;
+    memset(memory, 0, end);
+    r->num_inputs = num_inputs;
+    r->num_outputs = num_outputs;
+    r->row_words = SA_WORDS(num_outputs);
+    r->rows = (uint64_t *)memory;
+    r->prio = (int32_t *)(void *)(base + p);
+    r->used = (uint16_t *)(void *)(base + u);
+    r->listed = base + l;
+    r->num_used = r->prio_varies = r->any = 0;
+    r->first_prio = 0;
+    return SA_OK;
+}
+
+/**
+ * Remove every request (the cost is that of the rows used since the last
+ * clear).
+ *
+ * :param r: the request set.
+ */
+SA_API void sa_requests_clear(sa_requests *r) {
+    int k, w;
+    for (k = 0; k < r->num_used; k++) {
+        int i = r->used[k];
+        for (w = 0; w < r->row_words; w++) r->rows[(size_t)i * r->row_words + w] = 0;
+        r->listed[i] = 0;
     }
+    r->num_used = r->prio_varies = r->any = 0;
+}
+
+/**
+ * Add a request: input ``input`` has a packet for output ``output`` with
+ * priority ``priority`` (larger goes first; use one value throughout when
+ * priorities do not matter).  Adding a cell again keeps the larger
+ * priority.
+ *
+ * :param r: the request set.
+ * :param input: 0..num_inputs-1.
+ * :param output: 0..num_outputs-1.
+ * :param priority: any int32_t.
+ */
+SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t priority) {
+    uint64_t *row;
+    int32_t *p;
+    SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
+    row = r->rows + (size_t)input * r->row_words;
+    p = r->prio + (size_t)input * r->num_outputs + output;
+    if (!r->listed[input]) {
+        r->listed[input] = 1;
+        r->used[r->num_used++] = (uint16_t)input;
+    }
+    if (sa__has(row, output) && *p >= priority) return;
+    sa__add(row, output);
+    *p = priority;
+    if (!r->any) {
+        r->any = 1;
+        r->first_prio = priority;
+    } else if (priority != r->first_prio) {
+        r->prio_varies = 1;
+    }
+}
+
+/**
+ * Remove a request (nothing happens if it was not there).
+ *
+ * :param r: the request set.
+ * :param input: 0..num_inputs-1.
+ * :param output: 0..num_outputs-1.
+ */
+SA_API void sa_requests_remove(sa_requests *r, int input, int output) {
+    SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
+    r->rows[(size_t)input * r->row_words + (output >> 6)] &= ~((uint64_t)1 << (output & 63));
+}
+
+/**
+ * The priorities to pass to sa_switch_allocate: NULL while every request
+ * added since the last clear had the same priority (the allocators then
+ * take their fast paths), the cells' priorities otherwise.
+ *
+ * :param r: the request set.
+ * :returns: NULL or r->prio.
+ */
+SA_API const int32_t *sa_requests_priorities(const sa_requests *r) {
+    return r->prio_varies ? r->prio : NULL;
 }
 
 /* >>spaa ===============================================================
@@ -2051,13 +2434,13 @@ SA_API void sa__requesters(const sa_alloc *a, const uint64_t *req, const sa_read
  *   3. Reset: the input port arbiters reset the nominated packets that were
  *      not selected, so that they can be nominated again.
  *
- * The state is two banks of matrix arbiters (>>arbiters): a_in[i] orders
- * the outputs for input arbiter i, a_out[j] the inputs for output j.  Two
- * choices the paper leaves open:
+ * The state is two banks of matrix arbiters (>>arbiters): input arbiter i
+ * orders the outputs, output arbiter j the inputs.  Two choices the paper
+ * leaves open:
  * - which output an input nominates: the one of highest priority (the
  *   caller's prio, for example the age of the oldest packet for it, as the
  *   21364's input arbiters pick the oldest packet), least recently selected
- *   among equals;
+ *   among equals.  The grant stays least recently selected (step 2);
  * - when an input arbiter's order moves: when its nomination is granted.
  *   (Moving it on every nomination keeps all inputs' orders in lockstep
  *   under heavy load: they all nominate the same output, then all the next.)
@@ -2065,7 +2448,7 @@ SA_API void sa__requesters(const sa_alloc *a, const uint64_t *req, const sa_read
 
 /* Make the allocator's own arbiters hold SPAA's state if the fast kernels
  * hold it (>>fast; nothing in a build without them). */
-SA_API void sa__fast_release(sa_alloc *a);
+SA_API void sa__fast_release(sa_switch *a);
 
 /**
  * SPAA step 1, Nominate: each input arbiter nominates one output (one packet)
@@ -2082,12 +2465,12 @@ SA_API void sa__fast_release(sa_alloc *a);
  * cycles later; a nominated packet must not be offered again (leave it out
  * of req) until the grant is known (Step 1's rule).
  *
- * :param a: an SA_ALLOC_SPAA allocator.
- * :param req: num_inputs request masks (bit j: a packet for output j).
+ * :param a: an SA_SWITCH_SPAA allocator.
+ * :param req: num_inputs request rows (bit j: a packet for output j).
  *             Precondition: no bit at or above num_outputs; with pairing,
- *             req[2b] and req[2b+1] within bufs[b].any.
- * :param prio: NULL, or num_inputs x num_outputs priorities, row-major
- *              (prio[i * num_outputs + j]); larger is nominated first.
+ *             rows 2b and 2b+1 within bufs[b].any.
+ * :param prio: NULL, or num_inputs x num_outputs priorities, row-major;
+ *              larger is nominated first.
  * :param bufs: NULL, or (read-port pairing) num_inputs/2 buffer views.
  * :param nomination: receives num_inputs entries: the nominated output of
  *                    each input arbiter, or -1.
@@ -2095,16 +2478,17 @@ SA_API void sa__fast_release(sa_alloc *a);
  * :paper: seed 002 Section 3.3 step 1; Section 3 (oldest packet from the
  *         least-recently selected virtual channel).
  */
-SA_API int sa_spaa_nominate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
-                            const sa_read_buffer *bufs, int8_t *nomination) {
-    int i, count = 0, m = a->num_outputs;
+SA_API int sa_spaa_nominate(sa_switch *a, const uint64_t *req, const int32_t *prio,
+                            const sa_read_buffer *bufs, int16_t *nomination) {
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
+    int i, count = 0;
     if (!a->read_port_pairs) bufs = NULL;
     sa__fast_release(a);
     for (i = 0; i < a->num_inputs; i++) {
-        uint64_t r = sa__requests(a, req, i);
-        if (i & 1) r &= ~sa__twin_clash(bufs, i, nomination[i - 1]); /* the twin's packet */
-        if (prio != NULL && r != 0) r = sa__top_priority(r, prio + (size_t)i * (size_t)m);
-        nomination[i] = (int8_t)sa_matrix_select(&a->in_arb[i], r);
+        sa_matrix_arb arb = sa__in_arb(a, i);
+        sa__requests(a, req, i, r);
+        if (i & 1) r[0] &= ~sa__twin_clash(bufs, i, nomination[i - 1]); /* the twin's packet */
+        nomination[i] = (int16_t)sa_matrix_select(&arb, r, sa__prio_row(a, prio, i));
         count += nomination[i] >= 0;
     }
     return count;
@@ -2118,39 +2502,46 @@ SA_API int sa_spaa_nominate(sa_alloc *a, const uint64_t *req, const uint8_t *pri
  * Step 3 needs no state here: nominations are given afresh each cycle, so a
  * packet that was not selected can simply be nominated again.
  *
- * :param a: an SA_ALLOC_SPAA allocator.
+ * :param a: an SA_SWITCH_SPAA allocator.
  * :param nomination: num_inputs entries from sa_spaa_nominate (-1: none).
  * :param match: receives the matching.
  * :returns: the number of matches.
  * :paper: seed 002 Section 3.3 steps 2-3; Section 3.4 (SPAA-rotary).
  */
-SA_API int sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match) {
+SA_API int sa_spaa_grant(sa_switch *a, const int16_t *nomination, sa_match *match) {
+    int16_t first[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
+    uint64_t nominators[SA_WORDS(SA_SWITCH_MAX)];
     int i, j;
-    uint64_t nominators[SA_ALLOC_MAX];
     sa__fast_release(a);
-    sa__match_clear(match);
-    for (j = 0; j < a->num_outputs; j++) nominators[j] = 0;
-    for (i = 0; i < a->num_inputs; i++) {
+    sa__match_clear(a, match);
+    /* each output's nominators, as lists */
+    for (j = 0; j < a->num_outputs; j++) first[j] = -1;
+    for (i = a->num_inputs - 1; i >= 0; i--) {
         SA_ASSERT(nomination[i] < a->num_outputs);
-        if (nomination[i] >= 0) nominators[nomination[i]] |= (uint64_t)1 << i;
+        if (nomination[i] < 0) continue;
+        next[i] = first[nomination[i]];
+        first[nomination[i]] = (int16_t)i;
     }
     for (j = 0; j < a->num_outputs; j++) {
+        sa_matrix_arb out = sa__out_arb(a, j), in;
         int w;
-        if (a->rotary && (nominators[j] & a->network_inputs))
-            nominators[j] &= a->network_inputs;         /* Rotary Rule: cross traffic first */
-        w = sa_matrix_select(&a->out_arb[j], nominators[j]);
-        if (w < 0) continue;
-        sa_matrix_update(&a->out_arb[j], w);
-        sa_matrix_update(&a->in_arb[w], j);
+        if (first[j] < 0) continue;
+        sa__clear_set(nominators, a->num_inputs);
+        for (i = first[j]; i >= 0; i = next[i]) sa__add(nominators, i);
+        sa__rotary(a, nominators);                     /* Rotary Rule: cross traffic first */
+        w = sa_matrix_select(&out, nominators, NULL);
+        in = sa__in_arb(a, w);
+        sa_matrix_update(&out, w);
+        sa_matrix_update(&in, j);
         sa__match_add(match, w, j);
     }
     return match->size;
 }
 
 /* One whole SPAA allocation. */
-SA_API int sa__spaa(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+SA_API int sa__spaa(sa_switch *a, const uint64_t *req, const int32_t *prio,
                     const sa_read_buffer *bufs, sa_match *mt) {
-    int8_t nomination[SA_ALLOC_MAX];
+    int16_t nomination[SA_SWITCH_MAX];
     sa_spaa_nominate(a, req, prio, bufs, nomination);
     return sa_spaa_grant(a, nomination, mt);
 }
@@ -2176,34 +2567,87 @@ SA_API int sa__spaa(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
  * the network rows only, and the network rows are evaluated before the
  * local ones (each class in the cyclic order from the start row).  With
  * read-port pairing, a read port skips the outputs its twin's packet (from
- * an earlier row) needs.
+ * an earlier row) needs.  With priorities, a prioritised cell goes first:
+ * the wave front runs once per priority level, highest first, over the
+ * cells of that level, each level on the rows and columns the levels above
+ * left free.
  * ====================================================================== */
 
+/* r receives the cells of input i's row that hold priority `level` (all of
+ * them with prio NULL). */
+SA_API void sa__level_cells(const sa_switch *a, const int32_t *prio, int32_t level, int i, uint64_t *r) {
+    const int32_t *p = sa__prio_row(a, prio, i);
+    int j;
+    if (p == NULL) return;
+    for (j = sa__next(r, a->num_outputs, 0); j >= 0; j = sa__next(r, a->num_outputs, j + 1))
+        if (p[j] != level) r[j >> 6] &= ~((uint64_t)1 << (j & 63));
+}
+
+/* The highest priority below `above` among the free requests (all rows);
+ * returns 0 when there is none. */
+SA_API int sa__next_level(const sa_switch *a, const uint64_t *req, const int32_t *prio,
+                          const sa_match *mt, int32_t above, int first, int32_t *level) {
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
+    int i, j, found = 0;
+    for (i = 0; i < a->num_inputs; i++) {
+        const int32_t *p = sa__prio_row(a, prio, i);
+        if (sa__has(mt->inputs, i)) continue;
+        sa__free_requests(a, req, NULL, mt, i, r);
+        for (j = sa__next(r, a->num_outputs, 0); j >= 0; j = sa__next(r, a->num_outputs, j + 1))
+            if ((first || p[j] < above) && (!found || p[j] > *level)) {
+                *level = p[j];
+                found = 1;
+            }
+    }
+    return found;
+}
+
 /* The rows of `rows` in cyclic order from r, each taking its first free
- * requested column at or after c. */
-SA_API void sa__wfa_rows(const sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
-                         uint64_t rows, int r, int c, sa_match *mt) {
+ * requested column (of priority `level`) at or after c. */
+SA_API void sa__wfa_rows(const sa_switch *a, const uint64_t *req, const int32_t *prio, int32_t level,
+                         const sa_read_buffer *bufs, const uint64_t *rows, int r, int c, sa_match *mt) {
+    uint64_t free_cols[SA_WORDS(SA_SWITCH_MAX)];
     int k, n = a->num_inputs;
     for (k = 0; k < n; k++) {
         int i = (r + k) % n, j;
-        uint64_t free_cols;
-        if (!((rows >> i) & 1u)) continue;
-        free_cols = sa__requests(a, req, i) & ~mt->outputs & ~sa__twin_blocks(bufs, mt, i);
-        j = sa__first_from(free_cols, c);     /* W: the first free column from c */
+        if (!sa__has(rows, i) || sa__has(mt->inputs, i)) continue;
+        sa__free_requests(a, req, bufs, mt, i, free_cols);
+        sa__level_cells(a, prio, level, i, free_cols);
+        j = sa__first_from_set(free_cols, a->num_outputs, c);   /* W: the first free column from c */
         if (j >= 0) sa__match_add(mt, i, j);
     }
 }
 
-SA_API int sa__wfa(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs, sa_match *mt) {
-    int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col;
-    uint64_t all = sa__low_mask(n), net = a->network_inputs;
-    int rotary = a->rotary && net != 0;
-    sa__match_clear(mt);
-    if (rotary) {
-        sa__wfa_rows(a, req, bufs, net, r, c, mt);
-        sa__wfa_rows(a, req, bufs, all & ~net, r, c, mt);
-    } else {
-        sa__wfa_rows(a, req, bufs, all, r, c, mt);
+/* Whether the request set is empty (the SA_IDLE_HOLD rule). */
+SA_API int sa__no_requests(const sa_switch *a, const uint64_t *req) {
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
+    int i;
+    for (i = 0; i < a->num_inputs; i++) {
+        sa__requests(a, req, i, r);
+        if (sa__next(r, a->num_outputs, 0) >= 0) return 0;
+    }
+    return 1;
+}
+
+SA_API int sa__wfa(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs,
+                   sa_match *mt) {
+    uint64_t all[SA_WORDS(SA_SWITCH_MAX)], local[SA_WORDS(SA_SWITCH_MAX)];
+    int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col, w, first;
+    int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
+    int32_t level = 0;
+    sa__match_clear(a, mt);
+    if (a->idle == SA_IDLE_HOLD && sa__no_requests(a, req)) return 0;
+    for (w = 0; w < SA_WORDS(n); w++) {
+        all[w] = w == SA_WORDS(n) - 1 ? sa__low_mask(n - 64 * w) : ~(uint64_t)0;
+        local[w] = all[w] & ~a->network_inputs[w];
+    }
+    for (first = 1; prio == NULL ? first : sa__next_level(a, req, prio, mt, level, first, &level); first = 0) {
+        if (rotary) {
+            sa__wfa_rows(a, req, prio, level, bufs, a->network_inputs, r, c, mt);
+            sa__wfa_rows(a, req, prio, level, bufs, local, r, c, mt);
+        } else {
+            sa__wfa_rows(a, req, prio, level, bufs, all, r, c, mt);
+        }
     }
     /* The next start cell: the next (network) row, the next column after a
      * sweep of the rows. */
@@ -2213,7 +2657,7 @@ SA_API int sa__wfa(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
             r = 0;
             c = c + 1 == m ? 0 : c + 1;
         }
-    } while (rotary && !((net >> r) & 1u));
+    } while (rotary && !sa__has(a->network_inputs, r));
     a->start_row = r;
     a->start_col = c;
     return mt->size;
@@ -2230,37 +2674,47 @@ SA_API int sa__wfa(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
  * priority diagonal p on, and p advances every allocation.  With the Rotary
  * Rule the network rows are allocated first (all diagonals), then the local
  * rows; with read-port pairing, within a diagonal the rows go in increasing
- * order, so that the even read port decides before its twin.
+ * order, so that the even read port decides before its twin; with
+ * priorities, level by level as for WFA.  SA_WAVEFRONT_ANTIDIAGONAL
+ * evaluates the mirrored diagonals {(i, (d - i) mod s)} instead.
  * ====================================================================== */
 
 /* The wave fronts over the rows of `rows`. */
-SA_API void sa__wfa_wrapped_rows(const sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
-                                 uint64_t rows, int s, int p, sa_match *mt) {
-    uint64_t all_outputs = sa__low_mask(a->num_outputs), free_rows;
-    int k;
+SA_API void sa__wfa_wrapped_rows(const sa_switch *a, const uint64_t *req, const int32_t *prio, int32_t level,
+                                 const sa_read_buffer *bufs, const uint64_t *rows, int s, int p, sa_match *mt) {
+    uint64_t free_cols[SA_WORDS(SA_SWITCH_MAX)];
+    int k, i, n = a->num_inputs;
     for (k = 0; k < s; k++) {
         int d = (p + k) % s;
-        free_rows = rows & ~mt->inputs;
-        if (free_rows == 0 || mt->outputs == all_outputs) break;
-        for (; free_rows; free_rows &= free_rows - 1) {
-            int i = sa__ctz64(free_rows), j = (i + d) % s;
-            uint64_t cell = j < a->num_outputs ? (uint64_t)1 << j : 0;
-            if (sa__requests(a, req, i) & cell & ~mt->outputs & ~sa__twin_blocks(bufs, mt, i))
-                sa__match_add(mt, i, j);
+        for (i = 0; i < n; i++) {
+            int j = a->wavefront == SA_WAVEFRONT_ANTIDIAGONAL ? (d - i % s + s) % s : (i + d) % s;
+            if (!sa__has(rows, i) || sa__has(mt->inputs, i) || j >= a->num_outputs) continue;
+            sa__free_requests(a, req, bufs, mt, i, free_cols);
+            sa__level_cells(a, prio, level, i, free_cols);
+            if (sa__has(free_cols, j)) sa__match_add(mt, i, j);
         }
     }
 }
 
-SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
-                           sa_match *mt) {
-    int n = a->num_inputs, m = a->num_outputs, s = n > m ? n : m, p = a->start_col;
-    uint64_t all = sa__low_mask(n), net = a->network_inputs;
-    sa__match_clear(mt);
-    if (a->rotary && net != 0) {
-        sa__wfa_wrapped_rows(a, req, bufs, net, s, p, mt);
-        sa__wfa_wrapped_rows(a, req, bufs, all & ~net, s, p, mt);
-    } else {
-        sa__wfa_wrapped_rows(a, req, bufs, all, s, p, mt);
+SA_API int sa__wfa_wrapped(sa_switch *a, const uint64_t *req, const int32_t *prio,
+                           const sa_read_buffer *bufs, sa_match *mt) {
+    uint64_t all[SA_WORDS(SA_SWITCH_MAX)], local[SA_WORDS(SA_SWITCH_MAX)];
+    int n = a->num_inputs, m = a->num_outputs, s = n > m ? n : m, p = a->start_col, w, first;
+    int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
+    int32_t level = 0;
+    sa__match_clear(a, mt);
+    if (a->idle == SA_IDLE_HOLD && sa__no_requests(a, req)) return 0;
+    for (w = 0; w < SA_WORDS(n); w++) {
+        all[w] = w == SA_WORDS(n) - 1 ? sa__low_mask(n - 64 * w) : ~(uint64_t)0;
+        local[w] = all[w] & ~a->network_inputs[w];
+    }
+    for (first = 1; prio == NULL ? first : sa__next_level(a, req, prio, mt, level, first, &level); first = 0) {
+        if (rotary) {
+            sa__wfa_wrapped_rows(a, req, prio, level, bufs, a->network_inputs, s, p, mt);
+            sa__wfa_wrapped_rows(a, req, prio, level, bufs, local, s, p, mt);
+        } else {
+            sa__wfa_wrapped_rows(a, req, prio, level, bufs, all, s, p, mt);
+        }
     }
     a->start_col = p + 1 == s ? 0 : p + 1;
     return mt->size;
@@ -2279,10 +2733,11 @@ SA_API int sa__wfa_wrapped(sa_alloc *a, const uint64_t *req, const sa_read_buffe
  * PIM repeats the three steps on the ports still unmatched, k times
  * (PIM-k; PIM1 is k = 1) or until an iteration finds nothing to grant
  * (SA_ITERATE_TO_CONVERGENCE: a maximal matching).  With the Rotary Rule an
- * output grants a network input whenever one requests it; with read-port
- * pairing an input's candidates leave out the outputs its twin's match
- * blocks, and the accepts go in increasing input order (the even read port
- * first).
+ * output grants a network input whenever one requests it; with priorities
+ * an output grants among its highest-priority requests and an input
+ * accepts among its highest-priority grants; with read-port pairing an
+ * input's candidates leave out the outputs its twin's match blocks, and the
+ * accepts go in increasing input order (the even read port first).
  *
  * The draw protocol: "randomly" means uniformly, from the allocator's
  * sa_rng, in a fixed order that does not depend on how the code is
@@ -2344,109 +2799,124 @@ SA_API int sa__draw_index(sa__draws *d, uint32_t u, uint32_t c) {
     return (int)((u * c) >> 16);
 }
 
-/* A candidate chosen uniformly from the mask cand (not 0). */
-SA_API int sa__draw_pick(sa__draws *d, uint32_t u, uint64_t cand) {
-    return sa__kth_bit(cand, sa__draw_index(d, u, (uint32_t)sa__popcount64(cand)));
+/* A member chosen uniformly from the set cand (of `size` bits, not empty). */
+SA_API int sa__draw_pick(sa__draws *d, uint32_t u, const uint64_t *cand, int size) {
+    return sa__kth(cand, size, sa__draw_index(d, u, (uint32_t)sa__count(cand, size)));
 }
 
 /* One iteration of steps 1-3; returns 0 (drawing nothing) when no unmatched
  * output has a requester. */
-SA_API int sa__pim_iteration(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
-                             sa_match *mt) {
-    uint64_t requesters[SA_ALLOC_MAX], grants[SA_ALLOC_MAX];
-    uint16_t u[SA_ALLOC_MAX];
+SA_API int sa__pim_iteration(sa_switch *a, const uint64_t *req, const int32_t *prio,
+                             const sa_read_buffer *bufs, sa_match *mt) {
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)], g[SA_WORDS(SA_SWITCH_MAX)];
+    int16_t granted_by[SA_SWITCH_MAX];
+    uint16_t u[SA_SWITCH_MAX];
     sa__draws d;
     int i, j, n = a->num_inputs, m = a->num_outputs, any = 0;
-    sa__requesters(a, req, bufs, mt, requesters);                /* Step 1 */
-    for (j = 0; j < m; j++) {
-        if (a->rotary && (requesters[j] & a->network_inputs))
-            requesters[j] &= a->network_inputs;                      /* Rotary Rule */
-        any |= requesters[j] != 0;
+    for (j = 0; j < m && !any; j++) {                            /* Step 1 */
+        sa__requesters(a, req, bufs, mt, j, r);
+        any = sa__next(r, n, 0) >= 0;
     }
     if (!any) return 0;
-    /* Step 2, Grant: one lane per output. */
-    for (i = 0; i < n; i++) grants[i] = 0;
+    /* Step 2, Grant: one lane per output, among its requesters (Rotary
+     * Rule: the network ones if any; then those of highest priority). */
     sa__draws_begin(&d, &a->rng);
     sa__draw_block(&d, m, u);
-    for (j = 0; j < m; j++)
-        if (requesters[j] != 0) grants[sa__draw_pick(&d, u[j], requesters[j])] |= (uint64_t)1 << j;
+    for (j = 0; j < m; j++) {
+        sa__requesters(a, req, bufs, mt, j, r);
+        sa__rotary(a, r);
+        sa__keep_top_column(a, r, prio, j);
+        granted_by[j] = (int16_t)(sa__next(r, n, 0) >= 0 ? sa__draw_pick(&d, u[j], r, n) : -1);
+    }
     /* Step 3, Accept: one lane per input, in increasing input order. */
     sa__draws_begin(&d, &a->rng);
     sa__draw_block(&d, n, u);
     for (i = 0; i < n; i++) {
-        uint64_t g = grants[i] & ~sa__twin_blocks(bufs, mt, i);
-        if (g != 0) sa__match_add(mt, i, sa__draw_pick(&d, u[i], g));
+        sa__clear_set(g, m);
+        for (j = 0; j < m; j++)
+            if (granted_by[j] == i) sa__add(g, j);
+        g[0] &= ~sa__twin_blocks(bufs, mt, i);
+        sa__keep_top(g, m, sa__prio_row(a, prio, i));
+        if (sa__next(g, m, 0) >= 0) sa__match_add(mt, i, sa__draw_pick(&d, u[i], g, m));
     }
     return 1;
 }
 
-SA_API int sa__pim(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs, sa_match *mt) {
+SA_API int sa__pim(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs,
+                   sa_match *mt) {
     int it;
-    sa__match_clear(mt);
+    sa__match_clear(a, mt);
     for (it = 0; a->iterations < 0 || it < a->iterations; it++)
-        if (!sa__pim_iteration(a, req, bufs, mt)) break;
+        if (!sa__pim_iteration(a, req, prio, bufs, mt)) break;
     return mt->size;
 }
 
 /* >>islip ==============================================================
- * iSLIP-k (McKeown) and the separable output-first allocator (RRM)
+ * iSLIP-k (McKeown) and the separable output-first allocator
  *
  * iSLIP is PIM with round-robin arbiters instead of random choices:
  *   1. Request: each unmatched input requests every output it has a packet
  *      for.
  *   2. Grant: each unmatched output grants the first requester at or after
- *      its grant pointer.
+ *      its grant pointer (with priorities: among the highest-priority
+ *      requests).
  *   3. Accept: each input accepts the first grant at or after its accept
- *      pointer.
+ *      pointer (with priorities: among the highest-priority grants).
  * The pointers move just past the accepted partner, and only for grants
  * accepted in the first iteration (this is what desynchronises the
  * outputs).  The iterations stop after k, or when one adds no match.  With
  * read-port pairing, as for PIM.
  *
- * The separable output-first allocator (SA_ALLOC_SEP_OUTPUT) is one
- * iteration of the same steps with McKeown's RRM rule: every arbiter moves
- * its pointer past its own winner, an output's even when its grant is
- * declined.
+ * The separable output-first allocator (SA_SWITCH_SEP_OUTPUT) is one
+ * iteration of the same steps.  With SA_POINTER_RRM (the default) it is
+ * McKeown's RRM: every arbiter moves its pointer past its own winner, an
+ * output's even when its grant is declined.  With SA_POINTER_ON_MATCH only
+ * the two pointers of a completed match move, which makes it iSLIP-1.
  * ====================================================================== */
 
 /* Steps 2-3 once; returns the number of new matches.  rrm: RRM's pointer
  * rule; first: the first iteration (iSLIP's pointers move). */
-SA_API int sa__grant_accept(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
-                            int rrm, int first, sa_match *mt) {
-    uint64_t grants[SA_ALLOC_MAX];
+SA_API int sa__grant_accept(sa_switch *a, const uint64_t *req, const int32_t *prio,
+                            const sa_read_buffer *bufs, int rrm, int first, sa_match *mt) {
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)], g[SA_WORDS(SA_SWITCH_MAX)];
+    int16_t granted_by[SA_SWITCH_MAX];
     int i, j, n = a->num_inputs, m = a->num_outputs, before = mt->size;
-    uint64_t requesters[SA_ALLOC_MAX];
-    sa__requesters(a, req, bufs, mt, requesters);                /* Request */
-    for (i = 0; i < n; i++) grants[i] = 0;
-    for (j = 0; j < m; j++) {                                    /* Grant */
-        int w = sa__first_from(requesters[j], a->out_ptr[j]);
-        if (w < 0) continue;
-        grants[w] |= (uint64_t)1 << j;
-        if (rrm) a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
+    for (j = 0; j < m; j++) {                                    /* Request, Grant */
+        int w;
+        sa__requesters(a, req, bufs, mt, j, r);
+        sa__keep_top_column(a, r, prio, j);
+        w = sa__first_from_set(r, n, a->out_ptr[j]);
+        granted_by[j] = (int16_t)w;
+        if (w >= 0 && rrm) a->out_ptr[j] = (uint16_t)(w + 1 == n ? 0 : w + 1);
     }
     for (i = 0; i < n; i++) {                                    /* Accept */
-        uint64_t g = grants[i] & ~sa__twin_blocks(bufs, mt, i);
-        if (g == 0) continue;
-        j = sa__first_from(g, a->in_ptr[i]);
+        sa__clear_set(g, m);
+        for (j = 0; j < m; j++)
+            if (granted_by[j] == i) sa__add(g, j);
+        g[0] &= ~sa__twin_blocks(bufs, mt, i);
+        sa__keep_top(g, m, sa__prio_row(a, prio, i));
+        j = sa__first_from_set(g, m, a->in_ptr[i]);
+        if (j < 0) continue;
         sa__match_add(mt, i, j);
-        if (rrm || first) a->in_ptr[i] = (uint8_t)(j + 1 == m ? 0 : j + 1);
-        if (!rrm && first) a->out_ptr[j] = (uint8_t)(i + 1 == n ? 0 : i + 1);
+        if (rrm || first) a->in_ptr[i] = (uint16_t)(j + 1 == m ? 0 : j + 1);
+        if (!rrm && first) a->out_ptr[j] = (uint16_t)(i + 1 == n ? 0 : i + 1);
     }
     return mt->size - before;
 }
 
-SA_API int sa__islip(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs, sa_match *mt) {
+SA_API int sa__islip(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs,
+                     sa_match *mt) {
     int it;
-    sa__match_clear(mt);
+    sa__match_clear(a, mt);
     for (it = 0; a->iterations < 0 || it < a->iterations; it++)
-        if (sa__grant_accept(a, req, bufs, 0, it == 0, mt) == 0) break;
+        if (sa__grant_accept(a, req, prio, bufs, 0, it == 0, mt) == 0) break;
     return mt->size;
 }
 
-SA_API int sa__separable_output(sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
-                                sa_match *mt) {
-    sa__match_clear(mt);
-    sa__grant_accept(a, req, bufs, 1, 1, mt);
+SA_API int sa__separable_output(sa_switch *a, const uint64_t *req, const int32_t *prio,
+                                const sa_read_buffer *bufs, sa_match *mt) {
+    sa__match_clear(a, mt);
+    sa__grant_accept(a, req, prio, bufs, a->pointer_rule == SA_POINTER_RRM, 1, mt);
     return mt->size;
 }
 
@@ -2455,73 +2925,79 @@ SA_API int sa__separable_output(sa_alloc *a, const uint64_t *req, const sa_read_
  * 002 Figure 2)
  *
  *   1. Each input arbiter nominates one of its requests: the first at or
- *      after its pointer (OPF: among those of highest priority, the caller's
- *      packet ages).
+ *      after its pointer among those of highest priority (OPF: the
+ *      caller's packet ages).
  *   2. Each output arbiter grants one of its nominations: the first at or
- *      after its pointer (OPF: among those of highest priority).
+ *      after its pointer among those of highest priority.
  * The pointers of a granted pair move just past each other.  Inputs and
  * outputs interact once, so collisions (several inputs nominating one
  * output) cost matches: Figure 2's point.  With read-port pairing, read
  * port 2b+1 nominates after its twin and skips the outputs that would need
- * the same packet.
+ * the same packet.  SA_SWITCH_OPF and SA_SWITCH_SEP_INPUT are the same
+ * allocator; OPF names the use with packet ages.
  * ====================================================================== */
 
-/* The first member of cand at or after pointer, among those of highest
- * priority when prio is given (prio[x] for member x). */
-SA_API int sa__rr_prio(uint64_t cand, const uint8_t *prio, int pointer) {
-    if (prio != NULL && cand != 0) cand = sa__top_priority(cand, prio);
-    return sa__first_from(cand, pointer);
-}
-
-SA_API int sa__separable_input(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+SA_API int sa__separable_input(sa_switch *a, const uint64_t *req, const int32_t *prio,
                                const sa_read_buffer *bufs, sa_match *mt) {
-    uint8_t nom_prio[SA_ALLOC_MAX];
-    int8_t nom[SA_ALLOC_MAX];
+    int16_t nom[SA_SWITCH_MAX], first[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
+    int32_t nom_prio[SA_SWITCH_MAX];
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
     int i, j, n = a->num_inputs, m = a->num_outputs;
-    sa__match_clear(mt);
+    sa__match_clear(a, mt);
     for (i = 0; i < n; i++) {                                    /* 1. nominate */
-        uint64_t r = sa__requests(a, req, i);
-        if (i & 1) r &= ~sa__twin_clash(bufs, i, nom[i - 1]);
-        nom[i] = (int8_t)sa__rr_prio(r, prio ? prio + (size_t)i * (size_t)m : NULL, a->in_ptr[i]);
-        nom_prio[i] = prio != NULL && nom[i] >= 0 ? prio[(size_t)i * (size_t)m + (size_t)nom[i]] : 0;
+        const int32_t *p = sa__prio_row(a, prio, i);
+        sa__requests(a, req, i, r);
+        if (i & 1) r[0] &= ~sa__twin_clash(bufs, i, nom[i - 1]);
+        sa__keep_top(r, m, p);
+        nom[i] = (int16_t)sa__first_from_set(r, m, a->in_ptr[i]);
+        nom_prio[i] = p != NULL && nom[i] >= 0 ? p[nom[i]] : 0;
     }
+    for (j = 0; j < m; j++) first[j] = -1;
+    for (i = n - 1; i >= 0; i--)
+        if (nom[i] >= 0) {
+            next[i] = first[nom[i]];
+            first[nom[i]] = (int16_t)i;
+        }
     for (j = 0; j < m; j++) {                                    /* 2. grant */
-        uint64_t nominators = 0;
         int w;
-        for (i = 0; i < n; i++)
-            if (nom[i] == j) nominators |= (uint64_t)1 << i;
-        w = sa__rr_prio(nominators, prio ? nom_prio : NULL, a->out_ptr[j]);
-        if (w < 0) continue;
+        if (first[j] < 0) continue;
+        sa__clear_set(r, n);
+        for (i = first[j]; i >= 0; i = next[i]) sa__add(r, i);
+        sa__keep_top(r, n, prio != NULL ? nom_prio : NULL);
+        w = sa__first_from_set(r, n, a->out_ptr[j]);
         sa__match_add(mt, w, j);
-        a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
-        a->in_ptr[w] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+        a->out_ptr[j] = (uint16_t)(w + 1 == n ? 0 : w + 1);
+        a->in_ptr[w] = (uint16_t)(j + 1 == m ? 0 : j + 1);
     }
     return mt->size;
 }
 
 /* >>mcm ================================================================
  * Maximum-cardinality matching (seed 002 Section 3: "MCM exhaustively
- * searches the space for the maximum number of matches"; the upper bound)
+ * searches the space for the maximum number of matches"; the upper bound;
+ * priorities are not read)
  * ====================================================================== */
 
 /* Kuhn's augmenting paths: for each input in increasing order, a
  * breadth-first search over alternating paths (outputs visited in
  * increasing order), then the path found is flipped. */
-SA_API int sa__mcm_plain(const sa_alloc *a, const uint64_t *req, sa_match *mt) {
-    int u, n = a->num_inputs;
-    int8_t via[SA_ALLOC_MAX], queue[SA_ALLOC_MAX];
-    for (u = 0; u < n && mt->size < a->num_outputs; u++) {
-        uint64_t seen = 0;
+SA_API int sa__mcm_plain(const sa_switch *a, const uint64_t *req, sa_match *mt) {
+    uint64_t seen[SA_WORDS(SA_SWITCH_MAX)], r[SA_WORDS(SA_SWITCH_MAX)];
+    int16_t via[SA_SWITCH_MAX], queue[SA_SWITCH_MAX];
+    int u, n = a->num_inputs, m = a->num_outputs;
+    for (u = 0; u < n && mt->size < m; u++) {
         int head = 0, tail = 0, found = -1, j;
-        if (sa__requests(a, req, u) == 0) continue;
-        queue[tail++] = (int8_t)u;
+        sa__requests(a, req, u, r);
+        if (sa__next(r, m, 0) < 0) continue;
+        sa__clear_set(seen, m);
+        queue[tail++] = (int16_t)u;
         while (head < tail && found < 0) {
             int x = queue[head++];
-            uint64_t next = sa__requests(a, req, x) & ~seen, r;
-            seen |= next;
-            for (r = next; r; r &= r - 1) {
-                j = sa__ctz64(r);
-                via[j] = (int8_t)x;
+            sa__requests(a, req, x, r);
+            for (j = sa__next(r, m, 0); j >= 0; j = sa__next(r, m, j + 1)) {
+                if (sa__has(seen, j)) continue;
+                sa__add(seen, j);
+                via[j] = (int16_t)x;
                 if (mt->input_of[j] < 0) { found = j; break; }
                 queue[tail++] = mt->input_of[j];
             }
@@ -2530,18 +3006,19 @@ SA_API int sa__mcm_plain(const sa_alloc *a, const uint64_t *req, sa_match *mt) {
         /* Flip the path: input via[j] takes j, its old output moves on. */
         for (j = found;;) {
             int x = via[j], old = mt->output_of[x];
-            mt->output_of[x] = (int8_t)j;
-            mt->input_of[j] = (int8_t)x;
+            mt->output_of[x] = (int16_t)j;
+            mt->input_of[j] = (int16_t)x;
             if (x == u) break;
             j = old;
         }
         mt->size++;
     }
-    mt->inputs = mt->outputs = 0;
+    sa__clear_set(mt->inputs, n);
+    sa__clear_set(mt->outputs, m);
     for (u = 0; u < n; u++)
         if (mt->output_of[u] >= 0) {
-            mt->inputs |= (uint64_t)1 << u;
-            mt->outputs |= (uint64_t)1 << mt->output_of[u];
+            sa__add(mt->inputs, u);
+            sa__add(mt->outputs, mt->output_of[u]);
         }
     return mt->size;
 }
@@ -2552,15 +3029,17 @@ SA_API int sa__mcm_plain(const sa_alloc *a, const uint64_t *req, sa_match *mt) {
  * port's output, or a pair of outputs its two read ports can serve with
  * distinct packets.  The largest reachable set (the smallest such S) is
  * then walked back, each buffer taking the first option that leads to it. */
-SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs,
+SA_API int sa__mcm_pairs(const sa_switch *a, const uint64_t *req, const sa_read_buffer *bufs,
                          sa_match *mt) {
     static const int none = -1;
-    uint8_t reach[SA_ALLOC_MAX / 2 + 1][256];
+    uint8_t reach[64 / 2 + 1][256];
     int nb = a->num_inputs / 2, b, s, best = 0;
-    memset(reach, 0, sizeof reach);
+    memset(reach, 0, (size_t)(nb + 1) * sizeof reach[0]);
     reach[0][0] = 1;
     for (b = 0; b < nb; b++) {
-        uint64_t r0 = sa__requests(a, req, 2 * b), r1 = sa__requests(a, req, 2 * b + 1);
+        uint64_t r0, r1;
+        sa__requests(a, req, 2 * b, &r0);
+        sa__requests(a, req, 2 * b + 1, &r1);
         for (s = 0; s < 256; s++) {
             uint64_t x, y;
             if (!reach[b][s]) continue;
@@ -2577,8 +3056,10 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *req, const sa_read_b
     for (s = 0; s < 256; s++)
         if (reach[nb][s] && sa__popcount64((uint64_t)s) > sa__popcount64((uint64_t)best)) best = s;
     for (b = nb - 1; b >= 0; b--) {
-        uint64_t r0 = sa__requests(a, req, 2 * b), r1 = sa__requests(a, req, 2 * b + 1), x, y;
+        uint64_t r0, r1, x, y;
         int o0 = none, o1 = none, done = reach[b][best];
+        sa__requests(a, req, 2 * b, &r0);
+        sa__requests(a, req, 2 * b + 1, &r1);
         for (x = r0 & (uint64_t)best; x && !done; x &= x - 1) {
             int c0 = sa__ctz64(x);
             uint64_t ok1 = r1 & ~sa_read_buffer_clash(&bufs[b], c0) & ~((uint64_t)1 << c0);
@@ -2600,8 +3081,8 @@ SA_API int sa__mcm_pairs(const sa_alloc *a, const uint64_t *req, const sa_read_b
     return mt->size;
 }
 
-SA_API int sa__mcm(const sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs, sa_match *mt) {
-    sa__match_clear(mt);
+SA_API int sa__mcm(const sa_switch *a, const uint64_t *req, const sa_read_buffer *bufs, sa_match *mt) {
+    sa__match_clear(a, mt);
     return bufs != NULL ? sa__mcm_pairs(a, req, bufs, mt) : sa__mcm_plain(a, req, mt);
 }
 
@@ -2612,20 +3093,20 @@ SA_API int sa__mcm(const sa_alloc *a, const uint64_t *req, const sa_read_buffer 
 /* The fast kernels' dispatch (>>fast): runs the allocation and returns 1
  * when a kernel covers this call, else returns 0 without changing
  * anything. */
-SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio,
                              const sa_read_buffer *bufs, sa_match *match);
 
-/* Precondition of sa_allocate (SA_ASSERT): no request at or above
+/* Precondition of sa_switch_allocate (SA_ASSERT): no request at or above
  * num_outputs; with read-port pairs, requests within the buffers' views. */
-SA_API void sa__assert_requests(const sa_alloc *a, const uint64_t *req, const sa_read_buffer *bufs) {
+SA_API void sa__assert_requests(const sa_switch *a, const uint64_t *req, const sa_read_buffer *bufs) {
 #ifndef NDEBUG
-    uint64_t all = 0;
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
     int i;
-    for (i = 0; i < a->num_inputs; i++) {
-        all |= req[i];
-        SA_ASSERT(bufs == NULL || (sa__requests(a, req, i) & ~bufs[i >> 1].any) == 0);
+    SA_ASSERT(sa_switch_check_requests(a, req) == SA_OK);
+    for (i = 0; i < a->num_inputs && bufs != NULL; i++) {
+        sa__requests(a, req, i, r);
+        SA_ASSERT((r[0] & ~bufs[i >> 1].any) == 0);
     }
-    SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
 #else
     (void)a;
     (void)req;
@@ -2636,48 +3117,52 @@ SA_API void sa__assert_requests(const sa_alloc *a, const uint64_t *req, const sa
 /**
  * Allocate: compute one matching of input arbiters to outputs with the
  * allocator's algorithm and update its state as that algorithm says (each
- * algorithm's section gives its steps and its choices where the paper
- * leaves one open).
+ * algorithm's section gives its steps, what it does with priorities, and
+ * its choices where the paper leaves one open).
  *
  * Every result is a matching of requested, connected cells; with read-port
- * pairing no two matched twins need the same packet.  The state moves on
- * every call, even one without requests: WFA's start cell and wrapped WFA's
- * priority diagonal advance once per call.
+ * pairing no two matched twins need the same packet.  With SA_IDLE_ADVANCE
+ * (the default) the state moves on every call, even one without requests:
+ * WFA's start cell and wrapped WFA's priority diagonal advance once per
+ * call; with SA_IDLE_HOLD a call without requests changes nothing.
  *
  * :param a: the allocator.
- * :param req: num_inputs request masks.  Precondition (SA_ASSERT): no bit at
- *             or above num_outputs (sa_alloc_check_requests returns an
- *             error instead; with SA_ASSERT compiled out such bits are
- *             ignored); requests on unconnected cells are ignored.
- * :param prio: NULL, or row-major num_inputs x num_outputs priorities
- *              (SPAA's nomination and OPF's two steps; larger first).
- *              The other algorithms do not read it.
+ * :param req: num_inputs request rows of a->row_words words.  Precondition
+ *             (SA_ASSERT): no bit at or above num_outputs
+ *             (sa_switch_check_requests returns an error instead; with
+ *             SA_ASSERT compiled out such bits are ignored); requests on
+ *             unconnected cells are ignored.
+ * :param prio: NULL (all equal), or row-major num_inputs x num_outputs
+ *              priorities, larger first (read for requested cells only).
+ *              MCM does not read them.
  * :param bufs: with read-port pairing, num_inputs/2 buffer views whose
  *              ``any`` contains both twins' requests; NULL (or an
  *              allocator without pairing) disables the twin check.
- * :param match: receives the matching.
+ * :param match: receives the matching (entries beyond the sizes are not
+ *               written).
  * :returns: the number of matched pairs.
  * :paper: seed 002 Sections 3.1-3.4 (PIM, PIM1, WFA, SPAA, Rotary Rule),
  *         Section 3 (MCM), Figure 2 (OPF).
  */
-SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
-                       const sa_read_buffer *bufs, sa_match *match) {
+SA_API int sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio,
+                              const sa_read_buffer *bufs, sa_match *match) {
     if (!a->read_port_pairs) bufs = NULL;
     sa__assert_requests(a, req, bufs);
     if (sa__fast_allocate(a, req, prio, bufs, match)) return match->size;
     switch (a->kind) {
-    case SA_ALLOC_SPAA: return sa__spaa(a, req, prio, bufs, match);
-    case SA_ALLOC_WFA: return sa__wfa(a, req, bufs, match);
-    case SA_ALLOC_WFA_WRAPPED: return sa__wfa_wrapped(a, req, bufs, match);
-    case SA_ALLOC_PIM: return sa__pim(a, req, bufs, match);
-    case SA_ALLOC_ISLIP: return sa__islip(a, req, bufs, match);
-    case SA_ALLOC_OPF: return sa__separable_input(a, req, prio, bufs, match);
-    case SA_ALLOC_SEP_INPUT: return sa__separable_input(a, req, NULL, bufs, match);
-    case SA_ALLOC_SEP_OUTPUT: return sa__separable_output(a, req, bufs, match);
-    case SA_ALLOC_MCM: return sa__mcm(a, req, bufs, match);
-    default: SA_ASSERT(0); sa__match_clear(match); return 0;
+    case SA_SWITCH_SPAA: return sa__spaa(a, req, prio, bufs, match);
+    case SA_SWITCH_WFA: return sa__wfa(a, req, prio, bufs, match);
+    case SA_SWITCH_WFA_WRAPPED: return sa__wfa_wrapped(a, req, prio, bufs, match);
+    case SA_SWITCH_PIM: return sa__pim(a, req, prio, bufs, match);
+    case SA_SWITCH_ISLIP: return sa__islip(a, req, prio, bufs, match);
+    case SA_SWITCH_OPF:
+    case SA_SWITCH_SEP_INPUT: return sa__separable_input(a, req, prio, bufs, match);
+    case SA_SWITCH_SEP_OUTPUT: return sa__separable_output(a, req, prio, bufs, match);
+    case SA_SWITCH_MCM: return sa__mcm(a, req, bufs, match);
+    default: SA_ASSERT(0); sa__match_clear(a, match); return 0;
     }
 }
+
 /* >>fast ===============================================================
  * Fast kernels (SSE2)
  *
@@ -2708,16 +3193,16 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
 
 #ifndef SA_SIMD_SSE2
 
-SA_API size_t sa__fast_memory_size(const sa_alloc_desc *desc) {
+SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
     (void)desc;
     return 0;
 }
 
-SA_API void sa__fast_init(sa_alloc *a) { (void)a; }
+SA_API void sa__fast_init(sa_switch *a) { (void)a; }
 
-SA_API void sa__fast_release(sa_alloc *a) { (void)a; }
+SA_API void sa__fast_release(sa_switch *a) { (void)a; }
 
-SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio,
                              const sa_read_buffer *bufs, sa_match *match) {
     (void)a;
     (void)req;
@@ -2729,9 +3214,20 @@ SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *pr
 
 #else /* SA_SIMD_SSE2 */
 
+/* The kernels' sizes: up to 64 inputs and outputs (a request row is one
+ * word). */
+#define SA__FAST_MAX (SA_SWITCH_MAX < 64 ? SA_SWITCH_MAX : 64)
+
 /* Unaligned SSE2 load and store of two words. */
 #define SA__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define SA__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+
+/* Store 16 signed bytes as 16 int16_t (a matching's entries). */
+SA_API void sa__store_i16(int16_t *p, __m128i v) {
+    __m128i sign = _mm_cmplt_epi8(v, _mm_setzero_si128());
+    SA__ST(p, _mm_unpacklo_epi8(v, sign));
+    SA__ST(p + 8, _mm_unpackhi_epi8(v, sign));
+}
 
 /* ---- SPAA's arbiters, bit-sliced (>>spaa's sa_spaa_nominate and
  * sa_spaa_grant).
@@ -2752,17 +3248,17 @@ SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *pr
  * (a call with priorities, with read-port views, or the pipelined
  * functions). */
 
-#if SA_ALLOC_MAX > 32
+#if SA__FAST_MAX > 32
 #define SA__SPAA_PLANES 6
-#elif SA_ALLOC_MAX > 16
+#elif SA__FAST_MAX > 16
 #define SA__SPAA_PLANES 5
-#elif SA_ALLOC_MAX > 8
+#elif SA__FAST_MAX > 8
 #define SA__SPAA_PLANES 4
 #else
 #define SA__SPAA_PLANES 3
 #endif
 /* Words per plane (even, so that SSE2 takes two at a time). */
-#define SA__SPAA_WORDS ((SA_ALLOC_MAX + 1) & ~1)
+#define SA__SPAA_WORDS ((SA__FAST_MAX + 1) & ~1)
 
 /* The fast state of a SPAA allocator: both banks, and the connection
  * matrix in the input bank's lanes. */
@@ -2783,46 +3279,48 @@ SA_API int sa__lane_lw(int size) {
 /* The sizes the SPAA kernels take: up to 16 inputs x 8 outputs, and 33 to
  * 64 of both (64-bit lanes in both banks). */
 SA_API int sa__spaa_fast_size(int n, int m) {
-    return (n <= 16 && m <= 8) || (SA_ALLOC_MAX > 32 && n > 32 && m > 32);
+    return (n <= 16 && m <= 8) || (SA__FAST_MAX > 32 && n > 32 && m > 32);
 }
 
-/* A bank's planes from its arbiters (rows arbiters over `size`), and back. */
-SA_API void sa__planes_from_arbs(uint64_t *plane, const sa_matrix_arb *arb, int rows, int size) {
+/* A bank's planes from its arbiters' ranks (rows arbiters over `size`
+ * requesters, row-major), and back. */
+SA_API void sa__planes_from_ranks(uint64_t *plane, const uint16_t *rank, int rows, int size) {
     int lw = sa__lane_lw(size), r, c, b;
     memset(plane, 0, SA__SPAA_PLANES * SA__SPAA_WORDS * sizeof(uint64_t));
     for (r = 0; r < rows; r++)
         for (c = 0; c < size; c++)
             for (b = 0; b < lw; b++) {
                 int bit = (r << lw) + c;
-                plane[b * SA__SPAA_WORDS + (bit >> 6)] |= (uint64_t)((arb[r].rank[c] >> b) & 1u) << (bit & 63);
+                plane[b * SA__SPAA_WORDS + (bit >> 6)] |=
+                    (uint64_t)((rank[(size_t)r * size + c] >> b) & 1u) << (bit & 63);
             }
 }
 
-SA_API void sa__arbs_from_planes(sa_matrix_arb *arb, const uint64_t *plane, int rows, int size) {
+SA_API void sa__ranks_from_planes(uint16_t *rank, const uint64_t *plane, int rows, int size) {
     int lw = sa__lane_lw(size), r, c, b;
     for (r = 0; r < rows; r++)
         for (c = 0; c < size; c++) {
-            int bit = (r << lw) + c, rank = 0;
+            int bit = (r << lw) + c, v = 0;
             for (b = 0; b < lw; b++)
-                rank |= (int)((plane[b * SA__SPAA_WORDS + (bit >> 6)] >> (bit & 63)) & 1u) << b;
-            arb[r].rank[c] = (uint8_t)rank;
+                v |= (int)((plane[b * SA__SPAA_WORDS + (bit >> 6)] >> (bit & 63)) & 1u) << b;
+            rank[(size_t)r * size + c] = (uint16_t)v;
         }
 }
 
 /* Make the banks hold SPAA's state (the kernels run next). */
-SA_API void sa__spaa_hold(sa_alloc *a) {
+SA_API void sa__spaa_hold(sa_switch *a) {
     sa__banks *k = SA__BANKS(a);
     if (a->fast_holds_state) return;
-    sa__planes_from_arbs(k->in, a->in_arb, a->num_inputs, a->num_outputs);
-    sa__planes_from_arbs(k->out, a->out_arb, a->num_outputs, a->num_inputs);
+    sa__planes_from_ranks(k->in, a->in_rank, a->num_inputs, a->num_outputs);
+    sa__planes_from_ranks(k->out, a->out_rank, a->num_outputs, a->num_inputs);
     a->fast_holds_state = 1;
 }
 
-SA_API void sa__fast_release(sa_alloc *a) {
+SA_API void sa__fast_release(sa_switch *a) {
     sa__banks *k = SA__BANKS(a);
     if (!a->fast_holds_state) return;
-    sa__arbs_from_planes(a->in_arb, k->in, a->num_inputs, a->num_outputs);
-    sa__arbs_from_planes(a->out_arb, k->out, a->num_outputs, a->num_inputs);
+    sa__ranks_from_planes(a->in_rank, k->in, a->num_inputs, a->num_outputs);
+    sa__ranks_from_planes(a->out_rank, k->out, a->num_outputs, a->num_inputs);
     a->fast_holds_state = 0;
 }
 
@@ -2973,7 +3471,6 @@ SA_API int sa__bits8(unsigned x) {
     sa__banks *k_ = SA__BANKS(a); \
     __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gt, bo, t, d0, d1, d2, f0, f1, f2, f3; \
     unsigned outs; \
-    int i; \
     /* Step 1: nominations (input bank select; d0..d2: planes xor the \
      * nominees' rank bits), and the ranks above each nominee's. */ \
     x = _mm_and_si128(sa__pack_bytes16_sse2(req, (N)), SA__LD(k_->connect)); \
@@ -2988,9 +3485,9 @@ SA_API int sa__bits8(unsigned x) {
     SA__GT1(gt, p2, d2); \
     /* Nominating inputs of each output: the output bank's lanes. */ \
     c = sa__nom_columns_sse2(x, (LWO), (M)); \
-    if (a->rotary && a->network_inputs) { \
-        __m128i nw = (LWO) == 4 ? _mm_set1_epi16((short)a->network_inputs) \
-                                : _mm_set1_epi8((char)a->network_inputs); \
+    if (a->rotary && a->network_inputs[0]) { \
+        __m128i nw = (LWO) == 4 ? _mm_set1_epi16((short)a->network_inputs[0]) \
+                                : _mm_set1_epi8((char)a->network_inputs[0]); \
         __m128i cn = _mm_and_si128(c, nw); \
         c = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), c)); \
     } \
@@ -3047,30 +3544,25 @@ SA_API int sa__bits8(unsigned x) {
     bo = _mm_andnot_si128(p1, bo); \
     SA__ST(k_->in + 2 * S, _mm_xor_si128(p2, _mm_and_si128(e, SA__FLIP(bo, p2, x, (M), 2)))); \
     /* The matching. */ \
-    SA__ST(mt->output_of, _mm_or_si128(sa__onehot_index8_sse2(x), ne_e)); \
+    sa__store_i16(mt->output_of, _mm_or_si128(sa__onehot_index8_sse2(x), ne_e)); \
     t = (LWO) == 4 ? sa__bit_index16_sse2(g) : sa__bit_index8_sse2(g); \
-    SA__ST(mt->input_of, t); \
+    sa__store_i16(mt->input_of, t); \
     outs = (unsigned)_mm_movemask_epi8(t) ^ 0xFFFFu; \
-    mt->outputs = outs; \
-    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) { \
-        SA__ST(mt->output_of + i, _mm_set1_epi8(-1)); \
-        SA__ST(mt->input_of + i, _mm_set1_epi8(-1)); \
-    } \
-    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1; \
-    mt->inputs = (unsigned)_mm_movemask_epi8(e); \
+    mt->outputs[0] = outs; \
+    mt->inputs[0] = (unsigned)_mm_movemask_epi8(e); \
     mt->size = sa__bits8(outs); \
     return mt->size; \
 }
-#if SA_ALLOC_MAX >= 16
-SA_API int sa__spaa_reg_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
+#if SA__FAST_MAX >= 16
+SA_API int sa__spaa_reg_sse2_3(sa_switch *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 3)
-SA_API int sa__spaa_reg_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
+SA_API int sa__spaa_reg_sse2_4(sa_switch *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 4)
-SA_API int sa__spaa_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+SA_API int sa__spaa_16x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(16, 7, 4)
-SA_API int sa__spaa_8x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+SA_API int sa__spaa_8x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(8, 8, 3)
-SA_API int sa__spaa_7x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+SA_API int sa__spaa_7x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(7, 7, 3)
 #endif
 #undef SA__SEL1
@@ -3079,7 +3571,7 @@ SA_API int sa__spaa_7x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
 #undef SA__FLIP
 #undef SA__NEWBIT
 
-#if SA_ALLOC_MAX > 32
+#if SA__FAST_MAX > 32
 /* ---- SPAA from 33 to 64 inputs and outputs (64-bit lanes: arbiter r is
  * word r of every plane): equals sa__spaa without priorities or read-port
  * views.  The input bank selects four arbiters at a time straight from the
@@ -3117,7 +3609,7 @@ SA_API void sa__st_pair(uint64_t *a, uint64_t *b, __m128i v) {
 
 /* Step 1 for every input: c[i] receives input i's nomination (one-hot, or
  * 0), k the nominations' rank bits (plane b at k + b * SA__SPAA_WORDS). */
-SA_API void sa__spaa_select6_sse2(const sa_alloc *a, const uint64_t *req, uint64_t *c, uint64_t *k) {
+SA_API void sa__spaa_select6_sse2(const sa_switch *a, const uint64_t *req, uint64_t *c, uint64_t *k) {
     const uint64_t *plane = SA__BANKS(a)->in;
     int w = 0, n = a->num_inputs, words = (n + 1) & ~1;
     __m128i x, x2, z, e, z2, e2;
@@ -3162,17 +3654,17 @@ SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
  * pout for the update), the winners' rank bits stored in kout. */
 #define SA__L6_SELK(b) \
     pv = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
-    SA__ST(pout + (b) * (SA_ALLOC_MAX + 2) + t, pv); \
+    SA__ST(pout + (b) * (SA__FAST_MAX + 2) + t, pv); \
     z = _mm_andnot_si128(pv, x); \
     e = SA__ZERO64(z); \
     x = _mm_or_si128(z, _mm_and_si128(e, x)); \
-    SA__ST(kout + (b) * (SA_ALLOC_MAX + 2) + t, e);
+    SA__ST(kout + (b) * (SA__FAST_MAX + 2) + t, e);
 /* Bottom up, gt over rank bits 0..b: the requesters ranked behind the
  * winner whose rank bits are kb (from the saved planes and bits, or from
  * the bank and k). */
 #define SA__L6_CMPC(b) \
-    p##b = SA__LD(pout + (b) * (SA_ALLOC_MAX + 2) + s); \
-    kb = SA__LD(kout + (b) * (SA_ALLOC_MAX + 2) + s); \
+    p##b = SA__LD(pout + (b) * (SA__FAST_MAX + 2) + s); \
+    kb = SA__LD(kout + (b) * (SA__FAST_MAX + 2) + s); \
     gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
 #define SA__L6_CMP(b) \
     p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
@@ -3192,12 +3684,12 @@ SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
  * num_inputs and num_outputs (constants in the 64 x 64 instance). */
 #define SA__GRANT6_BODY(SZO, SZI) { \
     sa__banks *k_ = SA__BANKS(a); \
-    uint64_t bits, ins = 0, kout[6 * (SA_ALLOC_MAX + 2)], xs[SA_ALLOC_MAX + 2]; \
-    uint64_t pout[6 * (SA_ALLOC_MAX + 2)]; \
-    uint8_t orow[SA_ALLOC_MAX + 2]; \
-    const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs); \
-    int t, count = 0, rot = a->rotary && a->network_inputs != 0; \
-    sa__match_clear(match); \
+    uint64_t bits, ins = 0, kout[6 * (SA__FAST_MAX + 2)], xs[SA__FAST_MAX + 2]; \
+    uint64_t pout[6 * (SA__FAST_MAX + 2)]; \
+    uint8_t orow[SA__FAST_MAX + 2]; \
+    const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs[0]); \
+    int t, count = 0, rot = a->rotary && a->network_inputs[0] != 0; \
+    sa__match_clear(a, match); \
     for (bits = outs; bits != 0; bits &= bits - 1) orow[count++] = (uint8_t)sa__ctz64(bits); \
     orow[count] = orow[count - (count > 0)]; /* an odd count: the last with itself */ \
     for (t = 0; t < count + 2; t += 2) { \
@@ -3225,10 +3717,10 @@ SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
                 SA__L6_DEC(0, SZO) SA__L6_DEC(1, SZO) SA__L6_DEC(2, SZO) \
                 SA__L6_DEC(3, SZO) SA__L6_DEC(4, SZO) SA__L6_DEC(5, SZO) \
             } \
-            match->input_of[ja] = (int8_t)ia; \
-            match->output_of[ia] = (int8_t)ja; \
-            match->input_of[jb] = (int8_t)ib; \
-            match->output_of[ib] = (int8_t)jb; \
+            match->input_of[ja] = (int16_t)ia; \
+            match->output_of[ia] = (int16_t)ja; \
+            match->input_of[jb] = (int16_t)ib; \
+            match->output_of[ib] = (int16_t)jb; \
             ins |= ga | gb; \
             { \
                 int ra = ia, rb = ib; \
@@ -3243,15 +3735,15 @@ SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
             } \
         } \
     } \
-    match->inputs = ins; \
-    match->outputs = outs; \
+    match->inputs[0] = ins; \
+    match->outputs[0] = outs; \
     match->size = count; \
     return count; \
 }
-SA_API int sa__spaa_grant6_64_sse2(sa_alloc *a, const uint64_t *col, uint64_t outs,
+SA_API int sa__spaa_grant6_64_sse2(sa_switch *a, const uint64_t *col, uint64_t outs,
                                    const uint64_t *kin, sa_match *match)
     SA__GRANT6_BODY(64, 64)
-SA_API int sa__spaa_grant6_any_sse2(sa_alloc *a, const uint64_t *col, uint64_t outs,
+SA_API int sa__spaa_grant6_any_sse2(sa_switch *a, const uint64_t *col, uint64_t outs,
                                     const uint64_t *kin, sa_match *match)
     SA__GRANT6_BODY(a->num_inputs, a->num_outputs)
 #undef SA__L6_SELK
@@ -3260,14 +3752,14 @@ SA_API int sa__spaa_grant6_any_sse2(sa_alloc *a, const uint64_t *col, uint64_t o
 #undef SA__L6_DEC
 #undef SA__ZERO64
 
-SA_API int sa__spaa6_sse2(sa_alloc *a, const uint64_t *req, sa_match *match) {
+SA_API int sa__spaa6_sse2(sa_switch *a, const uint64_t *req, sa_match *match) {
     uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS], outs;
     sa__spaa_select6_sse2(a, req, nom, kin);
     outs = sa__spaa_columns6(nom, a->num_inputs, col);
     return a->num_inputs == 64 && a->num_outputs == 64 ? sa__spaa_grant6_64_sse2(a, col, outs, kin, match)
                                                        : sa__spaa_grant6_any_sse2(a, col, outs, kin, match);
 }
-#endif /* SA_ALLOC_MAX > 32 */
+#endif /* SA__FAST_MAX > 32 */
 
 /* ---- Shared pieces of the kernels below: bit-matrix transposes, the
  * request matrix by columns, and branch-free selections. */
@@ -3365,7 +3857,7 @@ SA_API int sa__pow2_at_least(int n) {
 /* The connected requests by columns: bit i of col[j] set when input i
  * requests output j on a connected cell.  col receives max(n, m) rounded
  * up to a power of two entries, those at and above m zero. */
-SA_API void sa__columns(const sa_alloc *a, const uint64_t *req, uint64_t *col) {
+SA_API void sa__columns(const sa_switch *a, const uint64_t *req, uint64_t *col) {
     int i, n = a->num_inputs, m = a->num_outputs, t = sa__pow2_at_least(n > m ? n : m);
     for (i = 0; i < n; i++) col[i] = req[i] & a->connect[i];
     for (; i < t; i++) col[i] = 0;
@@ -3378,16 +3870,16 @@ SA_API void sa__columns(const sa_alloc *a, const uint64_t *req, uint64_t *col) {
 /* Steps 2-3 on the request columns (the reference's sa__grant_accept
  * without twins): grants and accepts are word operations per output and
  * per input. */
-SA_API int sa__grant_accept_cols(sa_alloc *a, const uint64_t *col, int rrm, int first, sa_match *mt) {
-    uint64_t grants[SA_ALLOC_MAX], granted = 0, o, g;
-    uint64_t free_in = sa__low_mask(a->num_inputs) & ~mt->inputs;
+SA_API int sa__grant_accept_cols(sa_switch *a, const uint64_t *col, int rrm, int first, sa_match *mt) {
+    uint64_t grants[SA__FAST_MAX], granted = 0, o, g;
+    uint64_t free_in = sa__low_mask(a->num_inputs) & ~mt->inputs[0];
     int before = mt->size, n = a->num_inputs, m = a->num_outputs;
-    for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
+    for (o = sa__low_mask(m) & ~mt->outputs[0]; o; o &= o - 1) {
         int j = sa__ctz64(o), i;
         uint64_t c = col[j] & free_in;
         if (c == 0) continue;
         i = sa__first_from(c, a->out_ptr[j]);
-        if (rrm) a->out_ptr[j] = (uint8_t)(i + 1 == n ? 0 : i + 1);
+        if (rrm) a->out_ptr[j] = (uint16_t)(i + 1 == n ? 0 : i + 1);
         if (!((granted >> i) & 1u)) grants[i] = 0;
         granted |= (uint64_t)1 << i;
         grants[i] |= (uint64_t)1 << j;
@@ -3395,23 +3887,23 @@ SA_API int sa__grant_accept_cols(sa_alloc *a, const uint64_t *col, int rrm, int 
     for (g = granted; g; g &= g - 1) {
         int i = sa__ctz64(g), j = sa__first_from(grants[i], a->in_ptr[i]);
         sa__match_add(mt, i, j);
-        if (rrm || first) a->in_ptr[i] = (uint8_t)(j + 1 == m ? 0 : j + 1);
-        if (!rrm && first) a->out_ptr[j] = (uint8_t)(i + 1 == n ? 0 : i + 1);
+        if (rrm || first) a->in_ptr[i] = (uint16_t)(j + 1 == m ? 0 : j + 1);
+        if (!rrm && first) a->out_ptr[j] = (uint16_t)(i + 1 == n ? 0 : i + 1);
     }
     return mt->size - before;
 }
 
-SA_API int sa__islip_cols(sa_alloc *a, const uint64_t *req, int rrm, sa_match *mt) {
+SA_API int sa__islip_cols(sa_switch *a, const uint64_t *req, int rrm, int k, sa_match *mt) {
     uint64_t col[64];
-    int it, k = rrm ? 1 : a->iterations;
+    int it;
     sa__columns(a, req, col);
-    sa__match_clear(mt);
+    sa__match_clear(a, mt);
     for (it = 0; k < 0 || it < k; it++)
         if (sa__grant_accept_cols(a, col, rrm, it == 0, mt) == 0) break;
     return mt->size;
 }
 
-#if SA_ALLOC_MAX >= 16
+#if SA__FAST_MAX >= 16
 /* Up to 16 inputs x 8 outputs the request matrix is one vector, row i in
  * byte i, and every arbiter of a step works at once without a branch on
  * the requests: a grant is, per column, the first requesting row at or
@@ -3473,8 +3965,8 @@ SA_API __m128i sa__lanes_bit_index(__m128i x) {
 
 /* The output pointers as a byte matrix: bit j of byte i set when
  * i >= out_ptr[j]. */
-SA_API __m128i sa__pointer_rows(const uint8_t *out_ptr) {
-    __m128i o = _mm_loadl_epi64((const __m128i *)(const void *)out_ptr), v = _mm_setzero_si128();
+SA_API __m128i sa__pointer_rows(const uint16_t *out_ptr) {
+    __m128i o = _mm_packus_epi16(SA__LD(out_ptr), _mm_setzero_si128()), v = _mm_setzero_si128();
     o = _mm_unpacklo_epi64(o, o);
 #define SA__ROWS(k) v = _mm_insert_epi16(v, _mm_movemask_epi8(_mm_cmpgt_epi8(                    \
         _mm_set_epi8(k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9,                      \
@@ -3487,7 +3979,7 @@ SA_API __m128i sa__pointer_rows(const uint8_t *out_ptr) {
 
 /* Grant: per column, the first requesting row of b at or after the
  * output's pointer. */
-SA_API __m128i sa__grant16x8(const sa_alloc *a, __m128i b) {
+SA_API __m128i sa__grant16x8(const sa_switch *a, __m128i b) {
     __m128i h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
     __m128i s = _mm_or_si128(h, _mm_andnot_si128(sa__bytes_or_all(h), b));
     return _mm_andnot_si128(_mm_slli_si128(sa__bytes_prefix_or(s), 1), s);
@@ -3503,23 +3995,22 @@ SA_API __m128i sa__accept16x8(__m128i g, __m128i ip) {
 }
 
 /* Input pointers past each row's accepted grant ac (bits: its index). */
-SA_API void sa__in_ptr_update16x8(sa_alloc *a, __m128i ac, __m128i bits, __m128i ip) {
+SA_API void sa__in_ptr_update16x8(sa_switch *a, __m128i ac, __m128i bits, __m128i ip) {
     __m128i keep = _mm_cmpeq_epi8(ac, _mm_setzero_si128());
     __m128i nx = _mm_add_epi8(bits, _mm_set1_epi8(1));
     nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)a->num_outputs)), nx);
-    SA__ST(a->in_ptr, _mm_or_si128(_mm_and_si128(keep, ip), _mm_andnot_si128(keep, nx)));
+    nx = _mm_or_si128(_mm_and_si128(keep, ip), _mm_andnot_si128(keep, nx));
+    SA__ST(a->in_ptr, _mm_unpacklo_epi8(nx, _mm_setzero_si128()));
+    SA__ST(a->in_ptr + 8, _mm_unpackhi_epi8(nx, _mm_setzero_si128()));
 }
 
 /* Output pointers past each column's winner (ucol: the winner's bit per
  * 16-bit lane, upd: its index); columns without one keep theirs. */
-SA_API void sa__out_ptr_update16x8(sa_alloc *a, __m128i ucol, __m128i upd) {
+SA_API void sa__out_ptr_update16x8(sa_switch *a, __m128i ucol, __m128i upd) {
     __m128i keep = _mm_cmpeq_epi16(ucol, _mm_setzero_si128());
     upd = _mm_add_epi16(upd, _mm_set1_epi16(1));
     upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)a->num_inputs)), upd);
-    upd = _mm_or_si128(_mm_andnot_si128(keep, upd),
-                       _mm_and_si128(keep, _mm_unpacklo_epi8(_mm_loadl_epi64(
-                           (const __m128i *)(const void *)a->out_ptr), _mm_setzero_si128())));
-    _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, _mm_setzero_si128()));
+    SA__ST(a->out_ptr, _mm_or_si128(_mm_andnot_si128(keep, upd), _mm_and_si128(keep, SA__LD(a->out_ptr))));
 }
 
 /* Write the matching: acc (one accepted bit per row), bits (its index per
@@ -3527,31 +4018,28 @@ SA_API void sa__out_ptr_update16x8(sa_alloc *a, __m128i ucol, __m128i upd) {
 SA_API int sa__write_match16x8(sa_match *mt, __m128i acc, __m128i bits, __m128i col, __m128i lanes) {
     const __m128i z = _mm_setzero_si128();
     __m128i cnone = _mm_cmpeq_epi16(col, z), none = _mm_cmpeq_epi8(acc, z), cnt;
-    int i;
-    _mm_storel_epi64((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(lanes, cnone), z));
-    SA__ST(mt->output_of, _mm_or_si128(bits, none));
-    for (i = 8; i < 16; i++) mt->input_of[i] = -1;
-    for (i = 16; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
-    mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
-    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(cnone, z)) & 0xFFu;
+    SA__ST(mt->input_of, _mm_or_si128(lanes, cnone));
+    sa__store_i16(mt->output_of, _mm_or_si128(bits, none));
+    mt->inputs[0] = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
+    mt->outputs[0] = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(cnone, z)) & 0xFFu;
     cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z);
     mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
     return mt->size;
 }
 
 /* The requests of up to 16 inputs, connected cells only, one byte each. */
-SA_API __m128i sa__req_bytes16(const sa_alloc *a, const uint64_t *req) {
+SA_API __m128i sa__req_bytes16(const sa_switch *a, const uint64_t *req) {
     return _mm_and_si128(sa__pack_bytes16_sse2(req, a->num_inputs), SA__LD(a->fast));
 }
 
 /* iSLIP-k (rrm 0) and separable output-first (rrm 1, one iteration). */
-SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *req, int rrm, sa_match *mt) {
+SA_API int sa__islip16x8_sse2(sa_switch *a, const uint64_t *req, int rrm, int iterations, sa_match *mt) {
     const __m128i z = _mm_setzero_si128();
     __m128i b = sa__req_bytes16(a, req), acc = z, col = z, lanes = z, bits = z;
-    int it, later = 0, iterations = rrm ? 1 : a->iterations;
+    int it, later = 0;
     for (it = 0; iterations < 0 || it < iterations; it++) {
         __m128i g = sa__grant16x8(a, b), ac, ip;
-        ip = SA__LD(a->in_ptr);
+        ip = _mm_packus_epi16(SA__LD(a->in_ptr), SA__LD(a->in_ptr + 8));
         ac = sa__accept16x8(g, ip);
         if (_mm_movemask_epi8(_mm_cmpeq_epi8(ac, z)) == 0xFFFF) break; /* no new match */
         if (it == 0) {
@@ -3581,7 +4069,7 @@ SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *req, int rrm, sa_matc
     bits = _mm_andnot_si128(_mm_cmpeq_epi8(acc, z), sa__bit_index8_sse2(acc));
     return sa__write_match16x8(mt, acc, bits, col, lanes);
 }
-#endif /* SA_ALLOC_MAX >= 16 */
+#endif /* SA__FAST_MAX >= 16 */
 
 /* ---- The wrapped wave-front arbiter (>>wrapped: sa__wfa_wrapped without
  * read-port views).  The request matrix, each row rotated by its index and
@@ -3617,7 +4105,7 @@ SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int
     *fc_io = fc;
 }
 
-SA_API int sa__wfa_wrapped_diag(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+SA_API int sa__wfa_wrapped_diag(sa_switch *a, const uint64_t *req, sa_match *mt) {
     uint64_t diag[64], gd[64], matched = 0, x;
     int i, n = a->num_inputs, m = a->num_outputs, s = n > m ? n : m, t = sa__pow2_at_least(s);
     uint64_t fc = sa__low_mask(m);
@@ -3625,147 +4113,64 @@ SA_API int sa__wfa_wrapped_diag(sa_alloc *a, const uint64_t *req, sa_match *mt) 
     for (; i < t; i++) diag[i] = 0;
     sa__transpose(diag, t);
     for (i = 0; i < t; i++) gd[i] = 0;
-    if (a->rotary && a->network_inputs) {
-        sa__wfa_wrapped_pass(diag, a->network_inputs, s, a->start_col, &matched, &fc, gd);
-        sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs, s, a->start_col, &matched, &fc, gd);
+    if (a->rotary && a->network_inputs[0]) {
+        sa__wfa_wrapped_pass(diag, a->network_inputs[0], s, a->start_col, &matched, &fc, gd);
+        sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs[0], s, a->start_col, &matched, &fc, gd);
     } else {
         sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, &matched, &fc, gd);
     }
     sa__transpose(gd, t); /* gd[i]: bit d set when row i won on diagonal d */
-    sa__match_clear(mt);
+    sa__match_clear(a, mt);
     for (x = matched; x; x &= x - 1) {
         int j;
         i = sa__ctz64(x);
         j = (i + sa__ctz64(gd[i])) % s;
-        mt->output_of[i] = (int8_t)j;
-        mt->input_of[j] = (int8_t)i;
+        mt->output_of[i] = (int16_t)j;
+        mt->input_of[j] = (int16_t)i;
     }
-    mt->inputs = matched;
-    mt->outputs = sa__low_mask(m) & ~fc;
+    mt->inputs[0] = matched;
+    mt->outputs[0] = sa__low_mask(m) & ~fc;
     mt->size = sa__popcount64(matched);
     a->start_col = a->start_col + 1 >= s ? 0 : a->start_col + 1;
     return mt->size;
 }
 
 /* ---- The separable input-first allocator and OPF (>>separable:
- * sa__separable_input without read-port views).  The output arbiters run
- * all at once: each nomination carries the key (priority << 8) |
- * (255 - d), d its input's round-robin distance from the output's pointer,
- * and each output keeps the largest key it receives, which is exactly its
- * highest-priority nominator, the first from its pointer among equals. */
+ * sa__separable_input without read-port views or priorities).  The output
+ * arbiters run all at once: each nomination carries the key 255 - d, d its
+ * input's round-robin distance from the output's pointer, and each output
+ * keeps the largest key it receives, which is exactly the first nominator
+ * from its pointer. */
 
-/* The 16-byte chunks of one row's priorities prio[0..n-1], 16 <= n <= 64,
- * at 0, 16, ... and, when n is not a multiple of 16, one ending at n (the
- * overlap changes neither the maximum nor the ties), each byte kept only
- * where its candidate bit of req is set: v[0..3], and their bytewise
- * maximum as the result. */
-SA_API __m128i sa__prio_chunks_sse2(uint64_t req, const uint8_t *prio, int n, __m128i *v) {
-    __m128i e, lo, hi;
-    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
-    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
-    uint64_t w = n == 64 ? req
-        : (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
-#if defined(__x86_64__) || defined(_M_X64)
-    e = _mm_cvtsi64_si128((long long)w);
-#else
-    e = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)(uint32_t)w), _mm_cvtsi32_si128((int)(uint32_t)(w >> 32)));
-#endif
-    e = _mm_unpacklo_epi8(e, e);
-    lo = _mm_unpacklo_epi16(e, e);
-    hi = _mm_unpackhi_epi16(e, e);
-#define SA__CHUNK(o, x) _mm_and_si128(SA__LD(prio + (o)), _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
-    v[0] = SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo));
-    v[1] = SA__CHUNK(o1, _mm_unpackhi_epi32(lo, lo));
-    v[2] = SA__CHUNK(o2, _mm_unpacklo_epi32(hi, hi));
-    v[3] = SA__CHUNK(o3, _mm_unpackhi_epi32(hi, hi));
-#undef SA__CHUNK
-    return _mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3]));
-}
-
-/* The candidates of req whose chunk byte equals the row's maximum, given
- * in every byte of mx (a non-candidate's byte is 0 and ties only with a
- * maximum of 0: masked by req). */
-SA_API uint64_t sa__prio_ties_sse2(const __m128i *v, __m128i mx, uint64_t req, int n) {
-    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
-    uint64_t ties = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], mx)) |
-                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], mx)) << o1) |
-                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], mx)) << o2) |
-                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[3], mx)) << o3);
-    return ties & req;
-}
-
-/* sa__top_priority for rows of 16 to 64 priorities. */
-SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int n) {
-    __m128i v[4], mx = sa__prio_chunks_sse2(req, prio, n, v);
-    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0x4E));
-    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0xB1));
-    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi32(mx, 16), _mm_slli_epi32(mx, 16)));
-    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
-    return sa__prio_ties_sse2(v, mx, req, n);
-}
-
-/* sa__top_priority_row_sse2 for four rows at once (req[0..3], priorities
- * prio + k * n): their horizontal maxima folded together in one register. */
-SA_API void sa__top_priority4_sse2(const uint64_t *req, const uint8_t *prio, int n, uint64_t *ties) {
-    __m128i va[4], vb[4], vc[4], vd[4], a, b, c, d, z;
-    a = sa__prio_chunks_sse2(req[0], prio, n, va);
-    b = sa__prio_chunks_sse2(req[1], prio + n, n, vb);
-    c = sa__prio_chunks_sse2(req[2], prio + 2 * n, n, vc);
-    d = sa__prio_chunks_sse2(req[3], prio + 3 * n, n, vd);
-    a = _mm_max_epu8(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)); /* row 0 | row 1 */
-    c = _mm_max_epu8(_mm_unpacklo_epi64(c, d), _mm_unpackhi_epi64(c, d)); /* row 2 | row 3 */
-    z = _mm_max_epu8(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0x88)),
-                     _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0xDD)));
-    z = _mm_max_epu8(z, _mm_shufflehi_epi16(_mm_shufflelo_epi16(z, 0xB1), 0xB1));
-    z = _mm_max_epu8(z, _mm_or_si128(_mm_srli_epi16(z, 8), _mm_slli_epi16(z, 8)));
-    ties[0] = sa__prio_ties_sse2(va, _mm_shuffle_epi32(z, 0x00), req[0], n);
-    ties[1] = sa__prio_ties_sse2(vb, _mm_shuffle_epi32(z, 0x55), req[1], n);
-    ties[2] = sa__prio_ties_sse2(vc, _mm_shuffle_epi32(z, 0xAA), req[2], n);
-    ties[3] = sa__prio_ties_sse2(vd, _mm_shuffle_epi32(z, 0xFF), req[3], n);
-}
-
-SA_API int sa__separable_keys(sa_alloc *a, const uint64_t *req, const uint8_t *prio, sa_match *mt) {
-    uint64_t best[SA_ALLOC_MAX], eff[SA_ALLOC_MAX], cand[SA_ALLOC_MAX], outs = 0, ins = 0, o;
+SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    uint64_t best[SA__FAST_MAX], outs = 0, ins = 0, o;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
-    for (i = 0; i < n; i++) cand[i] = eff[i] = req[i] & a->connect[i];
-    if (prio != NULL) {
-        /* the rows' highest-priority candidates first, four rows at a time */
-        if (m >= 16) {
-            for (i = 0; i + 4 <= n; i += 4) sa__top_priority4_sse2(eff + i, prio + (size_t)i * (size_t)m, m, cand + i);
-            for (; i < n; i++) cand[i] = sa__top_priority_row_sse2(eff[i], prio + (size_t)i * (size_t)m, m);
-        } else {
-            for (i = 0; i < n; i++)
-                if (cand[i]) cand[i] = sa__top_priority(cand[i], prio + (size_t)i * (size_t)m);
-        }
-    }
     for (i = 0; i < m; i++) best[i] = 0;
     for (i = 0; i < n; i++) {
-        uint64_t r = cand[i], key, b, live;
+        uint64_t r = req[i] & a->connect[i], key, b, live;
         int j, d;
         j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
         live = sa__mask_if(r != 0);             /* no nomination: key 0 changes nothing */
         d = i + n - a->out_ptr[j];
         d -= d >= n ? n : 0;
-        key = (uint64_t)(255 - d);
-        if (prio != NULL) key |= (uint64_t)prio[(size_t)i * (size_t)m + (size_t)j] << 8;
-        key &= live;
+        key = (uint64_t)(255 - d) & live;
         b = best[j];
         best[j] = key > b ? key : b;
         outs |= ((uint64_t)1 << j) & live;
     }
-    sa__match_clear(mt);
+    sa__match_clear(a, mt);
     for (o = outs; o; o &= o - 1) {
         int j = sa__ctz64(o), w = a->out_ptr[j] + 255 - (int)(best[j] & 255);
         w = w >= n ? w - n : w;
-        mt->output_of[w] = (int8_t)j;
-        mt->input_of[j] = (int8_t)w;
+        mt->output_of[w] = (int16_t)j;
+        mt->input_of[j] = (int16_t)w;
         ins |= (uint64_t)1 << w;
         size++;
-        a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
-        a->in_ptr[w] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+        a->out_ptr[j] = (uint16_t)(w + 1 == n ? 0 : w + 1);
+        a->in_ptr[w] = (uint16_t)(j + 1 == m ? 0 : j + 1);
     }
-    mt->inputs = ins;
-    mt->outputs = outs;
+    mt->inputs[0] = ins;
+    mt->outputs[0] = outs;
     mt->size = size;
     return size;
 }
@@ -3943,7 +4348,7 @@ SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__p
         if (ca[l]) ka[l] = (uint16_t)sa__pim_index(ua[l], ca[l], d);
     return _mm_loadu_si128((const __m128i *)(const void *)ka);
 }
-#if SA_ALLOC_MAX >= 16
+#if SA__FAST_MAX >= 16
 /* ---- PIM's 16 x 8 lanes: helpers of sa__pim_sse2_small and
  * sa__pim1_16x7_sse2 ---- */
 
@@ -4046,7 +4451,7 @@ SA_API __m128i sa__pim_cols16x7_sse2(__m128i rows) {
  * candidate of a lane is found by descending its population-count tree
  * (byte, nibble, pair, bit: sa__pim_kth16_sse2, sa__pim_kth8_sse2).  Same
  * decisions and draws as sa__pim_general.  Fills mt completely. */
-SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+SA_API int sa__pim_sse2_small(sa_switch *a, const uint64_t *req, sa_match *mt) {
     const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
     const __m128i lanebit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
     int n = a->num_inputs, m = a->num_outputs, it, i, rotary;
@@ -4075,8 +4480,8 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
      * column j (inputs 0-7 in its low byte). */
     t = sa__transpose8x2(rows);
     cols = _mm_unpacklo_epi8(t, _mm_unpackhi_epi64(t, t));
-    net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs : 0));
-    rotary = a->rotary && a->network_inputs;
+    net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs[0] : 0));
+    rotary = a->rotary && a->network_inputs[0];
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
         __m128i x, lp, p2, p4, cnt, u, k, lo, h, gpos, P, G, q2, c8, u0, u1, k0, k1, nz, acc, pos8, h8;
         uint64_t next;
@@ -4145,16 +4550,11 @@ SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
         free_in &= ~(uint64_t)ins;
     }
     a->rng.state = s;
-    _mm_storeu_si128((__m128i *)(void *)mt->output_of, outof);
-    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(inof, ones));
-    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
-        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
-        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
-    }
-    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
-    mt->inputs = sa__low_mask(n) & ~free_in;
-    mt->outputs = outs;
-    mt->size = sa__popcount64(mt->inputs);
+    sa__store_i16(mt->output_of, outof);
+    SA__ST(mt->input_of, inof);
+    mt->inputs[0] = sa__low_mask(n) & ~free_in;
+    mt->outputs[0] = outs;
+    mt->size = sa__popcount64(mt->inputs[0]);
     return mt->size;
 }
 
@@ -4180,9 +4580,9 @@ SA_API __m128i sa__pim1_accept_sse2(__m128i G, __m128i u0, __m128i u1, __m128i *
  * of the accepted inputs rides above it (above bit 7 when there is no
  * output 7).  Returns the size. */
 SA_API int sa__pim1_write_sse2(sa_match *mt, __m128i h8, __m128i pos8, __m128i gpos, int m8) {
-    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    const __m128i zero = _mm_setzero_si128();
     __m128i nz = _mm_cmpeq_epi8(h8, zero), acc;
-    int i, v, sh = m8 ? 8 : 7;
+    int v, sh = m8 ? 8 : 7;
     if (m8)
         acc = _mm_add_epi64(_mm_sad_epu8(h8, zero),
                             _mm_slli_epi64(_mm_sad_epu8(_mm_andnot_si128(nz, _mm_set1_epi8(1)), zero), 8));
@@ -4192,24 +4592,19 @@ SA_API int sa__pim1_write_sse2(sa_match *mt, __m128i h8, __m128i pos8, __m128i g
     v = _mm_cvtsi128_si32(acc);
     acc = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
     acc = _mm_cmpeq_epi16(_mm_and_si128(acc, _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, (short)(m8 ? 128 : 0))), zero);
-    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(pos8, nz));
-    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(gpos, acc), ones));
-    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
-        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
-        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
-    }
-    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
-    mt->inputs = (uint64_t)(_mm_movemask_epi8(nz) ^ 0xFFFF);
-    mt->outputs = (uint64_t)(v & ((1 << sh) - 1));
+    sa__store_i16(mt->output_of, _mm_or_si128(pos8, nz));
+    SA__ST(mt->input_of, _mm_or_si128(gpos, acc));
+    mt->inputs[0] = (uint64_t)(_mm_movemask_epi8(nz) ^ 0xFFFF);
+    mt->outputs[0] = (uint64_t)(v & ((1 << sh) - 1));
     mt->size = v >> sh;
     return mt->size;
 }
 
 /* The Rotary Rule on columns x: where a column has network candidates,
  * only those. */
-SA_API __m128i sa__pim1_rotary_sse2(const sa_alloc *a, __m128i x) {
-    if (a->rotary && a->network_inputs) {
-        __m128i nn = _mm_and_si128(x, _mm_set1_epi16((short)a->network_inputs));
+SA_API __m128i sa__pim1_rotary_sse2(const sa_switch *a, __m128i x) {
+    if (a->rotary && a->network_inputs[0]) {
+        __m128i nn = _mm_and_si128(x, _mm_set1_epi16((short)a->network_inputs[0]));
         x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, _mm_setzero_si128())));
     }
     return x;
@@ -4240,12 +4635,12 @@ SA_API __m128i sa__pim1_rotary_sse2(const sa_alloc *a, __m128i x) {
  * the allocations) nothing has been written yet and sa__pim_sse2_small
  * does the allocation.  Same decisions and draws as sa__pim_general.
  * Fills mt. */
-SA_API int sa__pim1_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+SA_API int sa__pim1_16x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
     uint64_t s = a->rng.state;
     __m128i rows, x, rej, gpos, G, pos8, h8;
     rows = _mm_and_si128(sa__pack_bytes16_sse2(req, 16), SA__LD(a->fast));
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
-        sa__match_clear(mt); /* no requests: the state does not move */
+        sa__match_clear(a, mt); /* no requests: the state does not move */
         return 0;
     }
     x = sa__pim1_rotary_sse2(a, sa__pim_cols16x7_sse2(rows));
@@ -4262,13 +4657,13 @@ SA_API int sa__pim1_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
  * ceil(m/4) generator outputs, the accept block the next ceil(n/4) (the
  * draws of lanes beyond m or n are computed but, those lanes having no
  * candidate, not used). */
-SA_API int sa__pim1_16x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+SA_API int sa__pim1_16x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
     const uint64_t gamma = 0x9E3779B97F4A7C15ull;
     int n = a->num_inputs, m = a->num_outputs;
     uint64_t s = a->rng.state, sa = s + (uint64_t)((m + 3) >> 2) * gamma;
     __m128i rows = sa__req_bytes16(a, req), x, rej, gpos, G, pos8, h8;
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
-        sa__match_clear(mt);
+        sa__match_clear(a, mt);
         return 0;
     }
     x = sa__pim_cols16x7_sse2(rows);
@@ -4612,11 +5007,11 @@ SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64
  * -1 for none; first_end: the generator state after its draws, taken if
  * some output picked).  Same decisions and draws as sa__pim_general.
  * Fills mt except the -1 entries (mt must be empty on entry). */
-SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64_t first_end, sa_match *mt) {
+SA_API int sa__pim_lanes(sa_switch *a, uint64_t *col, const int8_t *first, uint64_t first_end, sa_match *mt) {
     uint16_t u16[64];
     uint8_t cnt[SA__PIM_CNT], lst[SA__PIM_LST];
     int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
-    uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
+    uint64_t net = a->rotary ? a->network_inputs[0] : 0, ins = 0, outs = 0;
     for (j = m; j < mr; j++) col[j] = 0;
     /* the draws of inputs with one grant are read but do not matter:
      * defined, and not 0 (0 would take the rejection check's slow path) */
@@ -4651,27 +5046,27 @@ SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64
             unsigned c = cnt[i], prod = u16[i] * c;
             if ((prod & 0xFFFFu) < c) prod = (unsigned)sa__pim_index(u16[i], c, &d) << 16;
             jj = lst[((size_t)(prod >> 16) << 7) + i];
-            mt->output_of[i] = (int8_t)jj;
-            mt->input_of[jj] = (int8_t)i;
+            mt->output_of[i] = (int16_t)jj;
+            mt->input_of[jj] = (int16_t)i;
             outs |= (uint64_t)1 << jj;
         }
         a->rng.state = sa__pim_draws_end(&d);
         ins |= granted;
     }
-    mt->inputs = ins;
-    mt->outputs = outs;
+    mt->inputs[0] = ins;
+    mt->outputs[0] = outs;
     mt->size = sa__popcount64(ins);
     return mt->size;
 }
 
 /* PIM above 16 x 8: the first grant (all outputs free, no Rotary Rule)
  * eight lanes at a time straight from the columns, then sa__pim_lanes. */
-SA_API int sa__pim64(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+SA_API int sa__pim64(sa_switch *a, const uint64_t *req, sa_match *mt) {
     uint64_t col[64];
     int n = a->num_inputs, m = a->num_outputs;
     sa__columns(a, req, col);
-    sa__match_clear(mt);
-    if (!a->rotary || a->network_inputs == 0) {
+    sa__match_clear(a, mt);
+    if (!a->rotary || a->network_inputs[0] == 0) {
         sa__pim_draws d;
         int8_t gpos[64];
         int j;
@@ -4684,16 +5079,16 @@ SA_API int sa__pim64(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 }
 
 /* SPAA: which kernel, if any. */
-SA_API int sa__fast_spaa(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+SA_API int sa__fast_spaa(sa_switch *a, const uint64_t *req, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs;
     sa__spaa_hold(a);
-#if SA_ALLOC_MAX >= 16
+#if SA__FAST_MAX >= 16
     if (n == 16 && m == 7) return sa__spaa_16x7_sse2(a, req, mt);
     if (n == 8 && m == 8) return sa__spaa_8x8_sse2(a, req, mt);
     if (n == 7 && m == 7) return sa__spaa_7x7_sse2(a, req, mt);
     if (n <= 16 && m <= 8) return n > 8 ? sa__spaa_reg_sse2_4(a, req, mt) : sa__spaa_reg_sse2_3(a, req, mt);
 #endif
-#if SA_ALLOC_MAX > 32
+#if SA__FAST_MAX > 32
     return sa__spaa6_sse2(a, req, mt);
 #else
     (void)n;
@@ -4708,49 +5103,75 @@ SA_API int sa__fast_spaa(sa_alloc *a, const uint64_t *req, sa_match *mt) {
 
 /* Fast state: SPAA's banks; the connection matrix as 16 bytes for the
  * other kernels up to 16 x 8. */
-SA_API size_t sa__fast_memory_size(const sa_alloc_desc *desc) {
+SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
     int n = desc->num_inputs, m = desc->num_outputs;
-    if (desc->kind == SA_ALLOC_SPAA)
-        return sa__spaa_fast_size(n, m) && (SA_ALLOC_MAX >= 16 || n > 32) ? sizeof(sa__banks) : 0;
-    if (desc->kind == SA_ALLOC_ISLIP || desc->kind == SA_ALLOC_SEP_OUTPUT || desc->kind == SA_ALLOC_PIM)
-        return SA_ALLOC_MAX >= 16 && n <= 16 && m <= 8 ? 2 * sizeof(uint64_t) : 0;
+    if (n > SA__FAST_MAX || m > SA__FAST_MAX) return 0;
+    if (desc->kind == SA_SWITCH_SPAA)
+        return sa__spaa_fast_size(n, m) && (SA__FAST_MAX >= 16 || n > 32) ? sizeof(sa__banks) : 0;
+    if (desc->kind == SA_SWITCH_ISLIP || desc->kind == SA_SWITCH_SEP_OUTPUT || desc->kind == SA_SWITCH_PIM)
+        return SA__FAST_MAX >= 16 && n <= 16 && m <= 8 ? 2 * sizeof(uint64_t) : 0;
     return 0;
 }
 
-SA_API void sa__fast_init(sa_alloc *a) {
+SA_API void sa__fast_init(sa_switch *a) {
     int i, lw = sa__lane_lw(a->num_outputs);
     uint64_t *connect = a->fast; /* sa__banks' first member */
     if (a->fast == NULL) return;
-    memset(connect, 0, (a->kind == SA_ALLOC_SPAA ? SA__SPAA_WORDS : 2) * sizeof(uint64_t));
+    memset(connect, 0, (a->kind == SA_SWITCH_SPAA ? SA__SPAA_WORDS : 2) * sizeof(uint64_t));
     for (i = 0; i < a->num_inputs; i++) {
         int bit = i << lw;
         connect[bit >> 6] |= a->connect[i] << (bit & 63);
     }
 }
 
-SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
+/* Whether the count priorities are all equal (an allocation then decides
+ * as without them). */
+SA_API int sa__uniform(const int32_t *prio, int count) {
+    __m128i first = _mm_set1_epi32(prio[0]), diff = _mm_setzero_si128();
+    int k = 0;
+    for (; k + 4 <= count; k += 4) diff = _mm_or_si128(diff, _mm_xor_si128(SA__LD(prio + k), first));
+    for (; k < count; k++) diff = _mm_or_si128(diff, _mm_cvtsi32_si128(prio[k] ^ prio[0]));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(diff, _mm_setzero_si128())) == 0xFFFF;
+}
+
+/* Whether the connected requests are none. */
+SA_API int sa__fast_empty(const sa_switch *a, const uint64_t *req) {
+    uint64_t any = 0;
+    int i;
+    for (i = 0; i < a->num_inputs; i++) any |= req[i] & a->connect[i];
+    return any == 0;
+}
+
+SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio,
                              const sa_read_buffer *bufs, sa_match *match) {
-    int n = a->num_inputs, m = a->num_outputs, small = SA_ALLOC_MAX >= 16 && n <= 16 && m <= 8;
-    if (bufs != NULL) return 0; /* read-port views: the reference */
+    int n = a->num_inputs, m = a->num_outputs, small = SA__FAST_MAX >= 16 && n <= 16 && m <= 8;
+    int rrm = a->kind == SA_SWITCH_SEP_OUTPUT && a->pointer_rule == SA_POINTER_RRM;
+    if (bufs != NULL || n > SA__FAST_MAX || m > SA__FAST_MAX) return 0; /* views, sizes: the reference */
+    if (prio != NULL && !sa__uniform(prio, n * m)) return 0;            /* priorities: the reference */
     switch (a->kind) {
-    case SA_ALLOC_SPAA:
-        if (a->fast == NULL || prio != NULL) return 0;
+    case SA_SWITCH_SPAA:
+        if (a->fast == NULL) return 0;
         sa__fast_spaa(a, req, match);
         return 1;
-    case SA_ALLOC_WFA_WRAPPED:
-        if (n < 16 && m < 16) return 0; /* below, the kernel gains less than 1.25x */
+    case SA_SWITCH_WFA_WRAPPED:
+        if ((n < 16 && m < 16) || a->wavefront != SA_WAVEFRONT_DIAGONAL) return 0;
+        if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
+            sa__match_clear(a, match); /* nothing to do, nothing moves */
+            return 1;
+        }
         sa__wfa_wrapped_diag(a, req, match);
         return 1;
-    case SA_ALLOC_ISLIP:
-    case SA_ALLOC_SEP_OUTPUT:
-#if SA_ALLOC_MAX >= 16
-        if (small) sa__islip16x8_sse2(a, req, a->kind == SA_ALLOC_SEP_OUTPUT, match);
+    case SA_SWITCH_ISLIP:
+    case SA_SWITCH_SEP_OUTPUT:
+        /* (separable output-first with SA_POINTER_ON_MATCH is iSLIP-1) */
+#if SA__FAST_MAX >= 16
+        if (small) sa__islip16x8_sse2(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
         else
 #endif
-            sa__islip_cols(a, req, a->kind == SA_ALLOC_SEP_OUTPUT, match);
+            sa__islip_cols(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
         return 1;
-    case SA_ALLOC_PIM:
-#if SA_ALLOC_MAX >= 16
+    case SA_SWITCH_PIM:
+#if SA__FAST_MAX >= 16
         if (small) {
             if (a->iterations != 1) sa__pim_sse2_small(a, req, match);
             else if (n == 16 && m == 7) sa__pim1_16x7_sse2(a, req, match);
@@ -4760,12 +5181,10 @@ SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *pr
 #endif
         sa__pim64(a, req, match);
         return 1;
-    case SA_ALLOC_OPF:
-    case SA_ALLOC_SEP_INPUT:
-        /* the kernel gains 1.25x or more from about 16 x 7 with
-         * priorities (OPF), 16 x 16 without */
-        if (n * m < (a->kind == SA_ALLOC_OPF && prio != NULL ? 100 : 256)) return 0;
-        sa__separable_keys(a, req, a->kind == SA_ALLOC_OPF ? prio : NULL, match);
+    case SA_SWITCH_OPF:
+    case SA_SWITCH_SEP_INPUT:
+        if (n * m < 256) return 0; /* below, the kernel gains less than 1.25x */
+        sa__separable_keys(a, req, match);
         return 1;
     default:
         (void)small;
