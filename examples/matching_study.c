@@ -94,8 +94,13 @@ static uint64_t draw_packet(sa_rng *r, int port, double adaptive) {
     return opts;
 }
 
+/* Bytes of memory each allocator of the 21364 (16 x 7) gets: more than
+ * sa_alloc_memory_size asks for (router_init checks). */
+#define ALLOC_MEMORY 8192
+
 typedef struct router_state {
     sa_alloc alloc[NALG];
+    uint64_t memory[NALG][ALLOC_MEMORY / 8];
 } router_state;
 
 static void router_init(router_state *st, const study_cfg *cfg) {
@@ -115,7 +120,7 @@ static void router_init(router_state *st, const study_cfg *cfg) {
             for (p = 0; p < NPORTS; p++) d.no_connect[2 * p] &= d.no_connect[2 * p + 1];
         }
         d.seed = 1000 + (uint64_t)a;
-        if (sa_alloc_init(&st->alloc[a], &d) != SA_OK) {
+        if (sa_alloc_init(&st->alloc[a], &d, st->memory[a], sizeof st->memory[a]) != SA_OK) {
             fprintf(stderr, "sa_alloc_init failed\n");
             exit(1);
         }
