@@ -124,9 +124,33 @@ $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(BENCH_CC) $< -o $@ -lm
 
+# bench_alloc times the reference and the fast build of the allocators in
+# one run: its timed loops (bench/alloc_kernel.c) are compiled twice.
+$(B)/bench/alloc_kernel_fast.o: bench/alloc_kernel.c bench/alloc_kernel.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(BENCH_CC) -DBA_PREFIX=ba_fast_ -c $< -o $@
+$(B)/bench/alloc_kernel_ref.o: bench/alloc_kernel.c bench/alloc_kernel.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(BENCH_CC) -DSA_NO_SIMD -DBA_PREFIX=ba_ref_ -c $< -o $@
+$(B)/bench/bench_alloc: bench/bench_alloc.c bench/bench.h bench/alloc_kernel.h \
+                       $(B)/bench/alloc_kernel_fast.o $(B)/bench/alloc_kernel_ref.o
+	@mkdir -p $(@D)
+	$(BENCH_CC) bench/bench_alloc.c $(B)/bench/alloc_kernel_fast.o $(B)/bench/alloc_kernel_ref.o -o $@ -lm
+
 bench: $(BENCH_BIN)
 	@mkdir -p bench/out
 	@for b in $(BENCH_BIN); do n=$$(basename $$b); echo "== $$n"; ./$$b | tee bench/out/$$n.csv; done
+
+# results-bench: bench_alloc's reference and fast figures at density 0.5
+# and the build cost of a caller, into docs/data/ (docs/performance.rst
+# shows them; about 5 minutes).
+results-bench: $(B)/bench/bench_alloc
+	@mkdir -p docs/data
+	./$(B)/bench/bench_alloc --density 0.5 > docs/data/bench_alloc.csv.tmp
+	@mv docs/data/bench_alloc.csv.tmp docs/data/bench_alloc.csv
+	sh bench/build_cost.sh > docs/data/alloc_build_cost.csv.tmp
+	@mv docs/data/alloc_build_cost.csv.tmp docs/data/alloc_build_cost.csv
+.PHONY: results-bench
 
 # ----------------------------------------------------------------- docs
 docs:

@@ -52,11 +52,13 @@
  *               sa_result sa_age_config_validate(const sa_age_config *cfg)
  *               sa_result sa_age_clock_init(sa_age_clock *clk, const sa_age_config *cfg)
  *               sa_result sa_age_clock_set_period(sa_age_clock *clk, uint32_t period)
+ *               sa_result sa_age_clock_check(const sa_age_clock *clk)
  *               sa_result sa_age_arrive(sa_age_clock *clk, const sa_age_config *cfg, int port, int vc, uint16_t *age_field)
  *               unsigned  sa_age_at_head(const sa_age_clock *clk, uint16_t age_field)
  *               sa_result sa_age_depart(sa_age_clock *clk, uint16_t *age_field)
  *               void      sa_age_tick(sa_age_clock *clk)
  *   >>output    sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num_vcs)
+ *               sa_result sa_output_arb_check(const sa_output_arb *arb)
  *               int       sa_output_num_candidates(const sa_output_arb *arb)
  *               int       sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg, const sa_age_clock *clk, uint64_t eligible, const uint8_t *ages, sa_grant *grant)
  *               void      sa_output_update(sa_output_arb *arb, const sa_grant *grant)
@@ -79,9 +81,11 @@
  *               int       sa_rr_select(const sa_rr_arb *arb, uint64_t req)
  *               int       sa_rr_select_prio(const sa_rr_arb *arb, uint64_t req, const uint8_t *prio)
  *               void      sa_rr_update(sa_rr_arb *arb, int winner)
+ *               sa_result sa_rr_arb_check(const sa_rr_arb *arb)
  *               sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size)
  *               int       sa_matrix_select(const sa_matrix_arb *arb, uint64_t req)
  *               void      sa_matrix_update(sa_matrix_arb *arb, int winner)
+ *               sa_result sa_matrix_arb_check(const sa_matrix_arb *arb)
  *               int       sa_matrix_select_prio(const sa_matrix_arb *arb, uint64_t req, const uint8_t *prio)
  *   >>readports sa_result sa_read_buffer_build(sa_read_buffer *buf, const uint64_t *packet_outputs, int num_packets)
  *               uint64_t  sa_read_buffer_clash(const sa_read_buffer *buf, int k)
@@ -91,6 +95,7 @@
  *               size_t    sa_alloc_memory_size(const sa_alloc_desc *desc)
  *               sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc, void *memory, size_t memory_size)
  *               sa_result sa_alloc_copy(sa_alloc *dst, void *dst_memory, size_t dst_memory_size, const sa_alloc *src)
+ *               sa_result sa_alloc_check(const sa_alloc *a)
  *               sa_result sa_alloc_check_requests(const sa_alloc *a, const uint64_t *req)
  *               const char *sa_alloc_kind_name(sa_alloc_kind kind)
  *   >>spaa      int       sa_spaa_nominate(sa_alloc *a, const uint64_t *req, const uint8_t *prio, const sa_read_buffer *bufs, int8_t *nomination)
@@ -158,6 +163,11 @@ extern "C" {
 #define SA_MAX_AGE 255
 /** Largest number of dimensions the Section 3 functions accept. */
 #define SA_MAX_DIMS 8
+/** Largest radix the Section 3 functions accept (a bound that keeps their
+ *  integer arithmetic exact; SeaStar's 15-bit node IDs need at most 32K). */
+#define SA_MAX_RADIX 65536
+/** Largest buffer or packet size, in flits, of the Section 3.2 estimate. */
+#define SA_MAX_FLITS (1 << 20)
 
 /** Result code of every function that can fail.  ``SA_OK`` is zero. */
 typedef enum sa_result {
@@ -173,12 +183,15 @@ typedef enum sa_result {
     SA_ERR_COUNT_UNDERFLOW,     /**< a packet departs from an epoch with no packets */
     SA_ERR_ZERO_PACKETS,        /**< a ratio has no packets to divide by */
     SA_ERR_DIM_RANGE,           /**< a dimension count is 0 or above SA_MAX_DIMS */
-    SA_ERR_RADIX_RANGE,         /**< a radix is below 2 */
+    SA_ERR_RADIX_RANGE,         /**< a radix is below 2 or above SA_MAX_RADIX */
     SA_ERR_PARAM_RANGE,         /**< another parameter is out of its range */
     SA_ERR_SIZE_RANGE,          /**< an allocator size is 0 or above its maximum */
     SA_ERR_REQUEST_RANGE,       /**< a request names an output that is not configured */
     SA_ERR_MEMORY,              /**< the memory given is smaller than asked for,
                                      or not aligned to 8 bytes */
+    SA_ERR_STATE,               /**< a state struct holds values its functions
+                                     never produce (it was corrupted, or never
+                                     initialised) */
     SA_RESULT_COUNT             /**< number of result codes (not a result) */
 } sa_result;
 
@@ -203,12 +216,13 @@ SA_API const char *sa_result_string(sa_result r) {
     case SA_ERR_COUNT_UNDERFLOW: return "a packet departs from an epoch whose packet count is 0";
     case SA_ERR_ZERO_PACKETS: return "no packets: the ratio is undefined";
     case SA_ERR_DIM_RANGE: return "the number of dimensions is 0 or above SA_MAX_DIMS";
-    case SA_ERR_RADIX_RANGE: return "a radix is below 2";
+    case SA_ERR_RADIX_RANGE: return "a radix is below 2 or above SA_MAX_RADIX (65536)";
     case SA_ERR_PARAM_RANGE: return "a parameter is out of its range";
     case SA_ERR_SIZE_RANGE: return "an allocator size is 0 or above its maximum";
     case SA_ERR_REQUEST_RANGE: return "a request names an output that is not configured";
     case SA_ERR_MEMORY:
         return "the memory given is smaller than sa_alloc_memory_size or not aligned to 8 bytes";
+    case SA_ERR_STATE: return "a state struct holds values its functions never produce (corrupted?)";
     default: return "unknown result";
     }
 }
@@ -249,7 +263,7 @@ SA_API uint64_t sa__low_mask(int n) {
 SA_API int sa__first_from(uint64_t mask, int start) {
     uint64_t hi;
     if (mask == 0) return -1;
-    hi = mask & (~(uint64_t)0 << start);
+    hi = mask & (~(uint64_t)0 << (start & 63));
     return sa__ctz64(hi ? hi : mask);
 }
 
@@ -414,6 +428,26 @@ SA_API sa_result sa_age_clock_set_period(sa_age_clock *clk, uint32_t period) {
 }
 
 /**
+ * Check an age clock's state: the values sa_age_clock_init and the
+ * procedures produce (a clock corrupted by a stray write, or never
+ * initialised, is reported instead of read past its arrays).
+ *
+ * :param clk: the clock.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if AGE_CLK_PERIOD is 0, the
+ *           countdown is 0 or above the period, the epoch or the inhibit
+ *           flag is above 1, or the clock is inhibited with a timestamp
+ *           other than 255.
+ */
+SA_API sa_result sa_age_clock_check(const sa_age_clock *clk) {
+    if (clk == NULL) return SA_ERR_NULL;
+    if (clk->age_clock_period == 0 || clk->age_clock_period_reg == 0 ||
+        clk->age_clock_period_reg > clk->age_clock_period || clk->epoch > 1 || clk->inhibit > 1 ||
+        (clk->inhibit && clk->timestamp != 255))
+        return SA_ERR_STATE;
+    return SA_OK;
+}
+
+/**
  * Procedure 1: a packet arrives at an input port.
  *
  * Reads the packet age from bits 7:0 of ``*age_field``, adds the port's
@@ -442,7 +476,7 @@ SA_API sa_result sa_age_arrive(sa_age_clock *clk, const sa_age_config *cfg,
     age = *age_field & SA_AGE_FIELD_AGE_MASK;                       /* line 1 */
     age += vc < 2 ? cfg->req_age_bias[port] : cfg->rsp_age_bias[port]; /* 2-6 */
     if (age > SA_MAX_AGE) age = SA_MAX_AGE;                         /* 7-9 */
-    clk->packet_count[clk->epoch]++;                                /* 10 */
+    clk->packet_count[clk->epoch & 1u]++;                           /* 10 */
     *age_field = (uint16_t)(((unsigned)clk->epoch << SA_AGE_FIELD_EPOCH_BIT) /* 11 */
                  | ((age - clk->timestamp) & 0x1FFu));              /* 12 */
     return SA_OK;
@@ -510,7 +544,7 @@ SA_API sa_result sa_age_depart(sa_age_clock *clk, uint16_t *age_field) {
 
 /* True when the epoch after the current one still holds packets. */
 SA_API int sa__next_epoch_busy(const sa_age_clock *clk) {
-    return clk->packet_count[clk->epoch ^ 1u] > 0;
+    return clk->packet_count[(clk->epoch ^ 1u) & 1u] > 0;
 }
 
 /**
@@ -621,6 +655,26 @@ SA_API sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num
     return SA_OK;
 }
 
+/**
+ * Check an output arbiter's state (as sa_age_clock_check does a clock's).
+ *
+ * :param arb: the arbiter.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if its sizes are out of
+ *           range, a pointer is not a candidate, the grant counter is 64 or
+ *           more, or the reciprocal does not match num_vcs.
+ */
+SA_API sa_result sa_output_arb_check(const sa_output_arb *arb) {
+    int n;
+    if (arb == NULL) return SA_ERR_NULL;
+    n = (int)arb->num_sources * (int)arb->num_vcs;
+    if (arb->num_sources < 1 || arb->num_sources > SA_MAX_SOURCES || arb->num_vcs < 1 ||
+        arb->num_vcs > SA_MAX_VCS || n > SA_MAX_CANDIDATES || arb->rr_pointer >= n ||
+        arb->age_pointer >= n || arb->grant_counter > 63 ||
+        arb->vc_reciprocal != (65536u + arb->num_vcs - 1u) / arb->num_vcs)
+        return SA_ERR_STATE;
+    return SA_OK;
+}
+
 /** Number of candidates of an output arbiter (sources x VCs). */
 SA_API int sa_output_num_candidates(const sa_output_arb *arb) {
     return (int)arb->num_sources * (int)arb->num_vcs;
@@ -668,7 +722,7 @@ SA_API int sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg,
                             const uint8_t *ages, sa_grant *grant) {
     int n = sa_output_num_candidates(arb), c;
     int inhibit = clk != NULL && clk->inhibit;
-    int policy = (!inhibit && ages != NULL && ((cfg->age_rr_select >> arb->grant_counter) & 1u))
+    int policy = (!inhibit && ages != NULL && ((cfg->age_rr_select >> (arb->grant_counter & 63u)) & 1u))
                ? SA_POLICY_AGE : SA_POLICY_ROUND_ROBIN;
     unsigned age = 0;
     SA_ASSERT((eligible & ~sa__low_mask(n)) == 0);
@@ -788,7 +842,7 @@ SA_API sa_result sa_occupancy(uint64_t stalled_cycles, uint64_t packets_vc0,
  * destinations including the source's own ordinate) and (k+1)/3 for a mesh
  * (Eq 6-7; exact as the average over distinct ordinates).
  *
- * :param radix: k, at least 2.
+ * :param radix: k, 2..SA_MAX_RADIX.
  * :param torus: non-zero for a torus dimension, 0 for a mesh dimension.
  * :param hops: receives the average.
  * :returns: SA_OK, SA_ERR_NULL or SA_ERR_RADIX_RANGE.
@@ -796,7 +850,7 @@ SA_API sa_result sa_occupancy(uint64_t stalled_cycles, uint64_t packets_vc0,
  */
 SA_API sa_result sa_average_hops_dim(int radix, int torus, double *hops) {
     if (hops == NULL) return SA_ERR_NULL;
-    if (radix < 2) return SA_ERR_RADIX_RANGE;
+    if (radix < 2 || radix > SA_MAX_RADIX) return SA_ERR_RADIX_RANGE;
     *hops = torus ? radix / 4.0 : (radix + 1) / 3.0;
     return SA_OK;
 }
@@ -806,7 +860,7 @@ SA_API sa_result sa__check_dims(int n, const int *radix) {
     int i;
     if (radix == NULL) return SA_ERR_NULL;
     if (n < 1 || n > SA_MAX_DIMS) return SA_ERR_DIM_RANGE;
-    for (i = 0; i < n; i++) if (radix[i] < 2) return SA_ERR_RADIX_RANGE;
+    for (i = 0; i < n; i++) if (radix[i] < 2 || radix[i] > SA_MAX_RADIX) return SA_ERR_RADIX_RANGE;
     return SA_OK;
 }
 
@@ -816,7 +870,7 @@ SA_API sa_result sa__check_dims(int n, const int *radix) {
  * and Eq 6 when every radix is equal).
  *
  * :param n: number of dimensions, 1..SA_MAX_DIMS.
- * :param radix: radix[i] of dimension i, each at least 2.
+ * :param radix: radix[i] of dimension i, each 2..SA_MAX_RADIX.
  * :param torus: torus[i] non-zero for a torus dimension; NULL means all tori.
  * :param hops: receives the sum.
  * :returns: SA_OK, SA_ERR_NULL, SA_ERR_DIM_RANGE or SA_ERR_RADIX_RANGE.
@@ -842,7 +896,7 @@ SA_API sa_result sa_average_hops(int n, const int *radix, const int *torus, doub
  * worst-case pattern sends all traffic across the bisection and doubles it:
  * k/4 and k/2 (footnote 8).
  *
- * :param radix: k, at least 2.
+ * :param radix: k, 2..SA_MAX_RADIX.
  * :param torus: non-zero for a torus, 0 for a mesh.
  * :param worst_case: non-zero for the doubled worst-case load.
  * :param load: receives gamma_c.
@@ -851,7 +905,7 @@ SA_API sa_result sa_average_hops(int n, const int *radix, const int *torus, doub
  */
 SA_API sa_result sa_channel_load(int radix, int torus, int worst_case, double *load) {
     if (load == NULL) return SA_ERR_NULL;
-    if (radix < 2) return SA_ERR_RADIX_RANGE;
+    if (radix < 2 || radix > SA_MAX_RADIX) return SA_ERR_RADIX_RANGE;
     *load = radix / (torus ? 8.0 : 4.0) * (worst_case ? 2.0 : 1.0);
     return SA_OK;
 }
@@ -866,7 +920,7 @@ SA_API sa_result sa_channel_load(int radix, int torus, int worst_case, double *l
  * between its + and - ports (Eq 13): P(i+) = P(i-) = p[i] / 2.
  *
  * :param n: number of dimensions, 1..SA_MAX_DIMS.
- * :param radix: radix[i] of dimension i, each at least 2.
+ * :param radix: radix[i] of dimension i, each 2..SA_MAX_RADIX.
  * :param p: receives p[0..n-1].
  * :returns: SA_OK, SA_ERR_NULL, SA_ERR_DIM_RANGE or SA_ERR_RADIX_RANGE.
  * :paper: seed 000 Section 3.1, Eq 10-13.
@@ -895,7 +949,7 @@ SA_API sa_result sa_ejection_probabilities(int n, const int *radix, double *p) {
  * Section 3.1).  For SeaStar Bc = 4.8 GB/s and Ep is about 2 GB/s.
  *
  * :param n: number of dimensions, 1..SA_MAX_DIMS.
- * :param radix: radix[i] of dimension i, each at least 2.
+ * :param radix: radix[i] of dimension i, each 2..SA_MAX_RADIX.
  * :param torus: torus[i] non-zero for a torus dimension; NULL means all tori.
  * :param channel_bw: Bc, the channel bandwidth (any unit), > 0.
  * :param eject_bw: Ep, the processor ejection bandwidth (same unit), > 0.
@@ -946,14 +1000,19 @@ SA_API sa_result sa_bias_ordering(int n, uint8_t *bias) {
  */
 typedef struct sa_period_desc {
     int num_dims;                 /**< n, 1..SA_MAX_DIMS (required) */
-    int radix[SA_MAX_DIMS];       /**< k_i, each at least 2 (required) */
+    int radix[SA_MAX_DIMS];       /**< k_i, each 2..SA_MAX_RADIX (required) */
     int mesh[SA_MAX_DIMS];        /**< non-zero: dimension i is a mesh */
     int bias[SA_MAX_DIMS];        /**< age bias per dimension (0: sa_bias_ordering) */
-    int input_buffer_flits;       /**< flits per input VC buffer (96) */
-    int staging_buffer_flits;     /**< flits per staging buffer (16) */
-    int max_packet_flits;         /**< largest packet, header + data (9) */
-    int vcs_sharing_link;         /**< VCs that share a link's bandwidth (2) */
-    int target_age;               /**< centre of the age distribution (128) */
+    int input_buffer_flits;       /**< flits per input VC buffer, up to
+                                       SA_MAX_FLITS (96) */
+    int staging_buffer_flits;     /**< flits per staging buffer, up to
+                                       SA_MAX_FLITS (16) */
+    int max_packet_flits;         /**< largest packet, header + data, up to
+                                       SA_MAX_FLITS (9) */
+    int vcs_sharing_link;         /**< VCs that share a link's bandwidth,
+                                       1..64 (2) */
+    int target_age;               /**< centre of the age distribution,
+                                       1..SA_MAX_AGE (128) */
 } sa_period_desc;
 
 /** Output of the age-clock-period estimate; each step of Section 3.2. */
@@ -987,8 +1046,10 @@ SA_API int sa__round_ratio(int num, int den) {
  * :param est: receives every step.
  * :returns: SA_OK; SA_ERR_NULL; SA_ERR_DIM_RANGE; SA_ERR_RADIX_RANGE;
  *           SA_ERR_BIAS_RANGE for a bias above 7; SA_ERR_PARAM_RANGE for a
- *           negative size, buffers smaller than one packet, or biases that
- *           alone reach the target age.
+ *           negative size, a size above its bound (SA_MAX_FLITS flits, 64
+ *           VCs, an age of SA_MAX_AGE), buffers smaller than one packet, or
+ *           biases that alone reach the target age.  (The bounds keep every
+ *           step's integer arithmetic exact.)
  * :paper: seed 000 Section 3.2.
  */
 SA_API sa_result sa_age_clock_period_estimate(const sa_period_desc *desc,
@@ -1008,6 +1069,9 @@ SA_API sa_result sa_age_clock_period_estimate(const sa_period_desc *desc,
     pkt = desc->max_packet_flits ? desc->max_packet_flits : 9;
     vcs = desc->vcs_sharing_link ? desc->vcs_sharing_link : 2;
     target = desc->target_age ? desc->target_age : 128;
+    if (in_flits > SA_MAX_FLITS || st_flits > SA_MAX_FLITS || pkt > SA_MAX_FLITS || vcs > 64 ||
+        target > SA_MAX_AGE)
+        return SA_ERR_PARAM_RANGE;
     if (in_flits < pkt || st_flits < pkt) return SA_ERR_PARAM_RANGE;
     if (n <= SA_MAX_AGE_BIAS) sa_bias_ordering(n, order);
     est->total_hops = est->bias_total = 0;
@@ -1216,6 +1280,18 @@ SA_API void sa_rr_update(sa_rr_arb *arb, int winner) {
 }
 
 /**
+ * Check a round-robin arbiter's state.
+ *
+ * :param arb: the arbiter.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if its size is not in
+ *           1..64 or its pointer is not below it.
+ */
+SA_API sa_result sa_rr_arb_check(const sa_rr_arb *arb) {
+    if (arb == NULL) return SA_ERR_NULL;
+    return arb->size >= 1 && arb->size <= 64 && arb->pointer < arb->size ? SA_OK : SA_ERR_STATE;
+}
+
+/**
  * A matrix arbiter: grants the least-recently-selected requester.
  *
  * The hardware keeps a priority matrix (bit [a][b] set when a beats b); a
@@ -1279,11 +1355,31 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, uint64_t req) {
 SA_API void sa_matrix_update(sa_matrix_arb *arb, int winner) {
     int i, k;
     if (winner < 0) return;
-    SA_ASSERT(winner < arb->size);
+    SA_ASSERT(winner < arb->size && arb->size <= SA_ALLOC_MAX);
     k = arb->rank[winner];
     for (i = 0; i < arb->size; i++)
         if (arb->rank[i] > k) arb->rank[i]--;
     arb->rank[winner] = (uint8_t)(arb->size - 1);
+}
+
+/**
+ * Check a matrix arbiter's state: its ranks are a permutation of
+ * 0..size-1.
+ *
+ * :param arb: the arbiter.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE.
+ */
+SA_API sa_result sa_matrix_arb_check(const sa_matrix_arb *arb) {
+    uint64_t seen = 0;
+    int i;
+    if (arb == NULL) return SA_ERR_NULL;
+    if (arb->size < 1 || arb->size > SA_ALLOC_MAX) return SA_ERR_STATE;
+    for (i = 0; i < SA_ALLOC_MAX; i++) {
+        unsigned r = arb->rank[i];
+        if (i >= arb->size ? r != 0 : (r >= arb->size || ((seen >> r) & 1u))) return SA_ERR_STATE;
+        if (i < arb->size) seen |= (uint64_t)1 << r;
+    }
+    return SA_OK;
 }
 
 /**
@@ -1386,39 +1482,56 @@ SA_API uint64_t sa_read_buffer_clash(const sa_read_buffer *buf, int k) {
     return (buf->multi & bit) ? 0 : buf->sole[k];
 }
 
+/* The oldest packet (lowest index) that can use an output of mask, other
+ * than packet skip; -1 if none. */
+SA_API int sa__oldest_packet(const uint64_t *packet_outputs, int num_packets, uint64_t mask, int skip) {
+    int p;
+    for (p = 0; p < num_packets; p++)
+        if (p != skip && (packet_outputs[p] & mask)) return p;
+    return -1;
+}
+
 /**
  * Pick the packets that the two read ports of one buffer send, given the
  * outputs they were matched to: the first (oldest) suitable packet for each,
  * never the same packet for both.
  *
  * :param packet_outputs: as for sa_read_buffer_build, oldest packet first.
- * :param num_packets: number of packets.
+ * :param num_packets: number of packets (0 or more).
  * :param out0: output of read port 0 (input arbiter 2b), or -1.
  * :param out1: output of read port 1 (input arbiter 2b+1), or -1.
  * :param pkt0: receives read port 0's packet index, or -1.
  * :param pkt1: receives read port 1's packet index, or -1.
- * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_REQUEST_RANGE if no two distinct
- *           packets serve the two outputs (the allocation did not respect
- *           sa_read_buffer_clash).
+ * :returns: SA_OK; SA_ERR_NULL; SA_ERR_PARAM_RANGE if num_packets < 0;
+ *           SA_ERR_REQUEST_RANGE if an output is below -1 or at or above
+ *           SA_ALLOC_MAX, or if no two distinct packets serve the two
+ *           outputs (the allocation did not respect sa_read_buffer_clash).
+ *           On an error both packets are -1.
  */
 SA_API sa_result sa_read_buffer_assign(const uint64_t *packet_outputs, int num_packets,
                                        int out0, int out1, int *pkt0, int *pkt1) {
-    int p, a = -1, b = -1;
-    uint64_t m0 = out0 >= 0 && out0 < 64 ? (uint64_t)1 << out0 : 0;
-    uint64_t m1 = out1 >= 0 && out1 < 64 ? (uint64_t)1 << out1 : 0;
+    uint64_t m0, m1;
+    int a, b;
     if (pkt0 == NULL || pkt1 == NULL || (packet_outputs == NULL && num_packets > 0))
         return SA_ERR_NULL;
-    /* Oldest packet for out0, then the oldest other packet for out1; if that
-     * fails, the other way round (which succeeds whenever any pair does). */
-    for (p = 0; p < num_packets && m0 && a < 0; p++) if (packet_outputs[p] & m0) a = p;
-    for (p = 0; p < num_packets && m1 && b < 0; p++) if (p != a && (packet_outputs[p] & m1)) b = p;
-    if (m1 && b < 0 && a >= 0) {
-        b = a;
-        for (a = -1, p = 0; p < num_packets && a < 0; p++) if (p != b && (packet_outputs[p] & m0)) a = p;
+    *pkt0 = *pkt1 = -1;
+    if (num_packets < 0) return SA_ERR_PARAM_RANGE;
+    if (out0 < -1 || out0 >= SA_ALLOC_MAX || out1 < -1 || out1 >= SA_ALLOC_MAX) return SA_ERR_REQUEST_RANGE;
+    m0 = out0 >= 0 ? (uint64_t)1 << out0 : 0;
+    m1 = out1 >= 0 ? (uint64_t)1 << out1 : 0;
+    /* The oldest packet for out0, then the oldest other packet for out1; if
+     * out1 then has none, its only packets are out0's choice: the oldest
+     * packet for out1, then the oldest other one for out0.  (That second
+     * try succeeds whenever any pair of distinct packets does.) */
+    a = sa__oldest_packet(packet_outputs, num_packets, m0, -1);
+    b = sa__oldest_packet(packet_outputs, num_packets, m1, a);
+    if (m1 && b < 0) {
+        b = sa__oldest_packet(packet_outputs, num_packets, m1, -1);
+        a = sa__oldest_packet(packet_outputs, num_packets, m0, b);
     }
+    if ((m0 && a < 0) || (m1 && b < 0)) return SA_ERR_REQUEST_RANGE;
     *pkt0 = a;
     *pkt1 = b;
-    if ((m0 && a < 0) || (m1 && b < 0)) return SA_ERR_REQUEST_RANGE;
     return SA_OK;
 }
 
@@ -1663,8 +1776,10 @@ SA_API void sa__alloc_layout_of(const sa_alloc_desc *d, sa__alloc_layout *l) {
     l->in_arb = l->fast + sa__fast_memory_size(d);
     l->out_arb = l->in_arb + (spaa ? n * sizeof(sa_matrix_arb) : 0);
     l->in_ptr = l->out_arb + (spaa ? m * sizeof(sa_matrix_arb) : 0);
-    l->out_ptr = l->in_ptr + (pointers ? n : 0);
-    l->end = l->out_ptr + (pointers ? m : 0);
+    /* (the pointer arrays padded to whole 16-byte vectors, which the fast
+     * kernels read and write) */
+    l->out_ptr = l->in_ptr + (pointers ? (n + 15) / 16 * 16 : 0);
+    l->end = l->out_ptr + (pointers ? (m + 15) / 16 * 16 : 0);
 }
 
 /**
@@ -1750,10 +1865,7 @@ SA_API sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc, void *mem
         for (i = 0; i < a->num_inputs; i++) sa_matrix_arb_init(&a->in_arb[i], a->num_outputs);
         for (i = 0; i < a->num_outputs; i++) sa_matrix_arb_init(&a->out_arb[i], a->num_inputs);
     }
-    if (a->in_ptr != NULL) {
-        memset(a->in_ptr, 0, (size_t)a->num_inputs);
-        memset(a->out_ptr, 0, (size_t)a->num_outputs);
-    }
+    if (a->in_ptr != NULL) memset(a->in_ptr, 0, l.end - l.in_ptr);
     a->fast_holds_state = 0;
     sa__fast_init(a);
     return SA_OK;
@@ -1785,6 +1897,58 @@ SA_API sa_result sa_alloc_copy(sa_alloc *dst, void *dst_memory, size_t dst_memor
     memmove(dst_memory, src->connect, src->memory_size);
     *dst = *src;
     sa__alloc_attach(dst, &l, dst_memory);
+    return SA_OK;
+}
+
+/**
+ * Check an allocator's state: every field within what sa_alloc_init and
+ * sa_allocate produce (a stray write into the struct or its memory is
+ * reported here instead of read past an array later).
+ *
+ * :param a: an initialised allocator.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_STATE if a field is out of range:
+ *           the kind, sizes, iterations or flags; network inputs or
+ *           connections beyond the sizes; the array pointers or the memory
+ *           size not those of its kind and sizes; the start cell, a
+ *           round-robin pointer or a matrix arbiter's ranks (while the
+ *           allocator holds them) out of range.
+ */
+SA_API sa_result sa_alloc_check(const sa_alloc *a) {
+    sa_alloc_desc d;
+    sa__alloc_layout l;
+    int i, n, m, s;
+    if (a == NULL) return SA_ERR_NULL;
+    n = a->num_inputs;
+    m = a->num_outputs;
+    memset(&d, 0, sizeof d);
+    d.kind = a->kind;
+    d.num_inputs = n;
+    d.num_outputs = m;
+    d.iterations = a->iterations;
+    if (sa__alloc_defaults(&d, &d) != SA_OK || a->iterations == 0 || (a->rotary & ~1) ||
+        (a->fast_holds_state & ~1) || (a->fast_holds_state && a->fast == NULL) ||
+        (a->read_port_pairs & ~1) || (a->network_inputs & ~sa__low_mask(n)) || a->connect == NULL)
+        return SA_ERR_STATE;
+    sa__alloc_layout_of(&d, &l);
+    s = n > m ? n : m;
+    if (a->memory_size != l.end || (a->in_arb != NULL) != (l.out_arb > l.in_arb) ||
+        (a->in_ptr != NULL) != (l.end > l.in_ptr) || (a->fast != NULL) != (l.in_arb > l.fast) ||
+        a->start_row < 0 || a->start_row >= n || a->start_col < 0 ||
+        a->start_col >= (a->kind == SA_ALLOC_WFA_WRAPPED ? s : m))
+        return SA_ERR_STATE;
+    for (i = 0; i < n; i++) {
+        if (a->connect[i] & ~sa__low_mask(m)) return SA_ERR_STATE;
+        if (a->in_ptr != NULL && a->in_ptr[i] >= m) return SA_ERR_STATE;
+        if (a->in_arb != NULL && !a->fast_holds_state &&
+            (sa_matrix_arb_check(&a->in_arb[i]) != SA_OK || a->in_arb[i].size != m))
+            return SA_ERR_STATE;
+    }
+    for (i = 0; i < m; i++) {
+        if (a->out_ptr != NULL && a->out_ptr[i] >= n) return SA_ERR_STATE;
+        if (a->out_arb != NULL && !a->fast_holds_state &&
+            (sa_matrix_arb_check(&a->out_arb[i]) != SA_OK || a->out_arb[i].size != n))
+            return SA_ERR_STATE;
+    }
     return SA_OK;
 }
 
@@ -2506,10 +2670,31 @@ SA_API int sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
     }
 }
 /* >>fast ===============================================================
- * Fast kernels (SSE2).  Each equals a reference function above, decision
- * for decision and state for state; sa__fast_allocate is the one place that
- * chooses them.  Without SSE2 (or with SA_NO_SIMD) this section only
- * defines the dispatch hooks, which then do nothing.
+ * Fast kernels (SSE2)
+ *
+ * Each kernel equals one reference function above, decision for decision
+ * and state for state, on the calls sa__fast_allocate (at the end of this
+ * section, the one place that chooses them) gives it: calls without
+ * read-port views, and for SPAA also without priorities.  Every other call
+ * runs the reference.  tests/test_alloc_diff.c runs both builds side by
+ * side on random request sets.  A kernel is kept where it is at least 1.25x
+ * faster than its reference as simulators call it (bench_alloc's "sim"
+ * figure, docs/data/bench_alloc.csv):
+ *
+ *   kernel                  equals                    sizes
+ *   sa__fast_spaa           sa__spaa (no priorities)  n <= 16 and m <= 8; 33..64 both
+ *   sa__islip16x8_sse2      sa__islip, sa__separable_output   n <= 16 and m <= 8
+ *   sa__islip_cols          sa__islip, sa__separable_output   larger
+ *   sa__pim1_16x7_sse2,
+ *   sa__pim1_16x8_sse2,
+ *   sa__pim_sse2_small      sa__pim                   n <= 16 and m <= 8
+ *   sa__pim64               sa__pim                   larger
+ *   sa__wfa_wrapped_diag    sa__wfa_wrapped           from 16 rows or columns
+ *   sa__separable_keys      sa__separable_input       from n m >= 100 (OPF), 256
+ *
+ * WFA, MCM and the output arbiter have no kernel: their references are as
+ * fast.  Without SSE2, or with SA_NO_SIMD, this section only defines the
+ * hooks the reference calls, and they do nothing.
  * ====================================================================== */
 
 #ifndef SA_SIMD_SSE2
@@ -2535,23 +2720,2048 @@ SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *pr
 
 #else /* SA_SIMD_SSE2 */
 
+/* Unaligned SSE2 load and store of two words. */
+#define SA__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define SA__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+
+/* ---- SPAA's arbiters, bit-sliced (>>spaa's sa_spaa_nominate and
+ * sa_spaa_grant).
+ *
+ * The fast SPAA kernels keep the two banks of matrix arbiters in another
+ * form.  Every arbiter of a bank is one lane of 2^lw bits (lw 3..6: 8, 16,
+ * 32 or 64 bits, the smallest that holds one bit per requester), lane r at
+ * bits r * 2^lw.. of a string of 64-bit words; plane b (words b * S..)
+ * holds bit b of every requester's rank (the rank of sa_matrix_arb).  One
+ * pass over the planes, top bit first, selects in every arbiter at once:
+ * each lane keeps those of its candidates whose rank bit is 0 if it has
+ * any, else all of them, so the least recently selected one is left.  The
+ * update compares every rank with the winner's, bit-serially, decrements
+ * those above it with a borrow chain, and gives the winner the last rank.
+ * The allocator holds its arbiters in one form at a time
+ * (a->fast_holds_state): the kernels convert the reference's arbiters when
+ * they first run, sa__fast_release converts back when the reference runs
+ * (a call with priorities, with read-port views, or the pipelined
+ * functions). */
+
+#if SA_ALLOC_MAX > 32
+#define SA__SPAA_PLANES 6
+#elif SA_ALLOC_MAX > 16
+#define SA__SPAA_PLANES 5
+#elif SA_ALLOC_MAX > 8
+#define SA__SPAA_PLANES 4
+#else
+#define SA__SPAA_PLANES 3
+#endif
+/* Words per plane (even, so that SSE2 takes two at a time). */
+#define SA__SPAA_WORDS ((SA_ALLOC_MAX + 1) & ~1)
+
+/* The fast state of a SPAA allocator: both banks, and the connection
+ * matrix in the input bank's lanes. */
+typedef struct sa__banks {
+    uint64_t connect[SA__SPAA_WORDS];               /* connect[i] in lane i (first:
+                                                       the other kernels keep it too) */
+    uint64_t in[SA__SPAA_PLANES * SA__SPAA_WORDS];  /* input arbiter i over the outputs */
+    uint64_t out[SA__SPAA_PLANES * SA__SPAA_WORDS]; /* output arbiter j over the inputs */
+} sa__banks;
+
+#define SA__BANKS(a) ((sa__banks *)(void *)(a)->fast)
+
+/* Lane width (log2 of bits, 3..6) of arbiters over `size` requesters. */
+SA_API int sa__lane_lw(int size) {
+    return size <= 8 ? 3 : size <= 16 ? 4 : size <= 32 ? 5 : 6;
+}
+
+/* The sizes the SPAA kernels take: up to 16 inputs x 8 outputs, and 33 to
+ * 64 of both (64-bit lanes in both banks). */
+SA_API int sa__spaa_fast_size(int n, int m) {
+    return (n <= 16 && m <= 8) || (SA_ALLOC_MAX > 32 && n > 32 && m > 32);
+}
+
+/* A bank's planes from its arbiters (rows arbiters over `size`), and back. */
+SA_API void sa__planes_from_arbs(uint64_t *plane, const sa_matrix_arb *arb, int rows, int size) {
+    int lw = sa__lane_lw(size), r, c, b;
+    memset(plane, 0, SA__SPAA_PLANES * SA__SPAA_WORDS * sizeof(uint64_t));
+    for (r = 0; r < rows; r++)
+        for (c = 0; c < size; c++)
+            for (b = 0; b < lw; b++) {
+                int bit = (r << lw) + c;
+                plane[b * SA__SPAA_WORDS + (bit >> 6)] |= (uint64_t)((arb[r].rank[c] >> b) & 1u) << (bit & 63);
+            }
+}
+
+SA_API void sa__arbs_from_planes(sa_matrix_arb *arb, const uint64_t *plane, int rows, int size) {
+    int lw = sa__lane_lw(size), r, c, b;
+    for (r = 0; r < rows; r++)
+        for (c = 0; c < size; c++) {
+            int bit = (r << lw) + c, rank = 0;
+            for (b = 0; b < lw; b++)
+                rank |= (int)((plane[b * SA__SPAA_WORDS + (bit >> 6)] >> (bit & 63)) & 1u) << b;
+            arb[r].rank[c] = (uint8_t)rank;
+        }
+}
+
+/* Make the banks hold SPAA's state (the kernels run next). */
+SA_API void sa__spaa_hold(sa_alloc *a) {
+    sa__banks *k = SA__BANKS(a);
+    if (a->fast_holds_state) return;
+    sa__planes_from_arbs(k->in, a->in_arb, a->num_inputs, a->num_outputs);
+    sa__planes_from_arbs(k->out, a->out_arb, a->num_outputs, a->num_inputs);
+    a->fast_holds_state = 1;
+}
+
+SA_API void sa__fast_release(sa_alloc *a) {
+    sa__banks *k = SA__BANKS(a);
+    if (!a->fast_holds_state) return;
+    sa__arbs_from_planes(a->in_arb, k->in, a->num_inputs, a->num_outputs);
+    sa__arbs_from_planes(a->out_arb, k->out, a->num_outputs, a->num_inputs);
+    a->fast_holds_state = 0;
+}
+
+/* All ones in every zero lane of x (lanes of 2^lw bits). */
+SA_API __m128i sa__lanes_zero_sse2(__m128i x, int lw) {
+    __m128i z = _mm_setzero_si128();
+    if (lw == 3) return _mm_cmpeq_epi8(x, z);
+    if (lw == 4) return _mm_cmpeq_epi16(x, z);
+    if (lw == 5) return _mm_cmpeq_epi32(x, z);
+    return _mm_cmpeq_epi32(_mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1))), z);
+}
+
+/* ---- SPAA up to 16 inputs x 8 outputs, in SSE2 registers: equals
+ * sa__spaa without priorities or read-port views.  The input bank is 16
+ * byte lanes (one register per plane), the output bank 8 lanes of 8 bits
+ * (n <= 8) or 16; the whole allocation stays in registers. */
+
+/* Rows req[r] and req[r + 1] as one register (rows at or above n: zero). */
+SA_API __m128i sa__row_pair_sse2(const uint64_t *req, int r, int n) {
+    if (r + 1 < n) return SA__LD(req + r);
+    if (r < n) return _mm_loadl_epi64((const __m128i *)(const void *)(req + r));
+    return _mm_setzero_si128();
+}
+
+/* The low 32 bits of rows req[r..r+4) (zero at or above n), four lanes. */
+SA_API __m128i sa__rows4_lo32_sse2(const uint64_t *req, int r, int n) {
+    return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(sa__row_pair_sse2(req, r, n)),
+                                           _mm_castsi128_ps(sa__row_pair_sse2(req, r + 2, n)),
+                                           _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+/* The low bytes of rows req[0..n) (n <= 16) as the bytes of a register,
+ * bytes n..15 zero (higher bits dropped, as the connection mask would). */
+SA_API __m128i sa__pack_bytes16_sse2(const uint64_t *req, int n) {
+    const __m128i lo8 = _mm_set1_epi32(0xFF), z = _mm_setzero_si128();
+    __m128i r0 = _mm_and_si128(sa__rows4_lo32_sse2(req, 0, n), lo8), r1, r2, r3;
+    if (n <= 4) return _mm_packus_epi16(_mm_packs_epi32(r0, z), z);
+    r1 = _mm_and_si128(sa__rows4_lo32_sse2(req, 4, n), lo8);
+    if (n <= 8) return _mm_packus_epi16(_mm_packs_epi32(r0, r1), z);
+    r2 = _mm_and_si128(sa__rows4_lo32_sse2(req, 8, n), lo8);
+    r3 = n <= 12 ? z : _mm_and_si128(sa__rows4_lo32_sse2(req, 12, n), lo8);
+    return _mm_packus_epi16(_mm_packs_epi32(r0, r1), _mm_packs_epi32(r2, r3));
+}
+
+/* Index of the set bit of every byte of v (one-hot or zero; 0 for 0). */
+SA_API __m128i sa__onehot_index8_sse2(__m128i v) {
+    __m128i b0 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xAA)), _mm_set1_epi8(1));
+    __m128i b1 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xCC)), _mm_set1_epi8(2));
+    __m128i b2 = _mm_min_epu8(_mm_and_si128(v, _mm_set1_epi8((char)0xF0)), _mm_set1_epi8(4));
+    return _mm_or_si128(_mm_or_si128(b0, b1), b2);
+}
+
+/* The same with -1 for a zero byte. */
+SA_API __m128i sa__bit_index8_sse2(__m128i v) {
+    return _mm_or_si128(sa__onehot_index8_sse2(v), _mm_cmpeq_epi8(v, _mm_setzero_si128()));
+}
+
+/* Index of the set bit of every 16-bit lane (one-hot or zero) of v, -1 for
+ * 0, as bytes 0..7 (bytes 8..15 are -1): the exponent of the lane
+ * converted to float (exact for powers of two). */
+SA_API __m128i sa__bit_index16_sse2(__m128i v) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i lo = _mm_castps_si128(_mm_cvtepi32_ps(_mm_unpacklo_epi16(v, z)));
+    __m128i hi = _mm_castps_si128(_mm_cvtepi32_ps(_mm_unpackhi_epi16(v, z)));
+    __m128i e = _mm_packs_epi32(_mm_srli_epi32(lo, 23), _mm_srli_epi32(hi, 23));
+    e = _mm_max_epi16(_mm_sub_epi16(e, _mm_set1_epi16(127)), _mm_set1_epi16(-1));
+    return _mm_packs_epi16(e, _mm_set1_epi8(-1));
+}
+
+/* The output bank's lanes from one-hot nomination bytes x of up to 16
+ * inputs and m <= 8 outputs (lane j: bit i set when byte i of x has bit
+ * j): one movemask per output, each byte doubled to bring the next lower
+ * bit to its top, in two chains (bits 7..4 of x, and bits 3..0 from x
+ * shifted up four bits), into 16-bit lanes (lwo 4) or bytes (lwo 3). */
+SA_API __m128i sa__nom_columns_sse2(__m128i x, int lwo, int m) {
+    __m128i y = _mm_slli_epi16(x, 4);
+    uint64_t m7 = m > 7 ? (unsigned)_mm_movemask_epi8(x) : 0, m6, m5, m4, m3, m2, m1, m0;
+    m3 = (unsigned)_mm_movemask_epi8(y);
+    x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
+    m6 = (unsigned)_mm_movemask_epi8(x);
+    m2 = (unsigned)_mm_movemask_epi8(y);
+    x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
+    m5 = (unsigned)_mm_movemask_epi8(x);
+    m1 = (unsigned)_mm_movemask_epi8(y);
+    x = _mm_add_epi8(x, x);
+    y = _mm_add_epi8(y, y);
+    m4 = (unsigned)_mm_movemask_epi8(x);
+    m0 = (unsigned)_mm_movemask_epi8(y);
+    if (lwo == 4)
+        return _mm_set_epi64x((long long)(((m7 << 48) | (m6 << 32) | (m5 << 16)) | m4),
+                              (long long)(((m3 << 48) | (m2 << 32) | (m1 << 16)) | m0));
+    return _mm_cvtsi64_si128((long long)((((m7 << 56) | (m6 << 48)) | ((m5 << 40) | (m4 << 32)) |
+                                          ((m3 << 24) | (m2 << 16)) | (m1 << 8)) | m0));
+}
+
+/* Number of set bits of an 8-bit x, from a table. */
+SA_API int sa__bits8(unsigned x) {
+#define SA__B2(k) k, k + 1, k + 1, k + 2
+#define SA__B4(k) SA__B2(k), SA__B2(k + 1), SA__B2(k + 1), SA__B2(k + 2)
+#define SA__B6(k) SA__B4(k), SA__B4(k + 1), SA__B4(k + 1), SA__B4(k + 2)
+    static const uint8_t bits[256] = { SA__B6(0), SA__B6(1), SA__B6(1), SA__B6(2) };
+#undef SA__B2
+#undef SA__B4
+#undef SA__B6
+    return bits[x & 0xFFu];
+}
+
+/* One plane of a bank select on register x (lanes of 2^LW bits, plane P):
+ * D gets P xor the winner's rank bit (over its lane; 1 in an empty lane).
+ * Where the lane has a candidate with bit 0, D is P and the candidates
+ * with bit 1 leave; elsewhere D clears none of them. */
+#define SA__SEL1(x, P, D, LW) do { \
+        __m128i z_ = _mm_andnot_si128((P), (x)); \
+        z_ = (LW) == 3 ? _mm_cmpeq_epi8(z_, _mm_setzero_si128()) \
+                       : _mm_cmpeq_epi16(z_, _mm_setzero_si128()); \
+        (D) = _mm_xor_si128(z_, (P)); \
+        (x) = _mm_andnot_si128((D), (x)); \
+    } while (0)
+/* New plane of a bank update: T the plane with the borrow applied, G the
+ * winners (one-hot lanes), bit b of SIZE - 1 the winners' new rank bit. */
+#define SA__NEWBIT(T, G, SIZE, b) \
+    ((((SIZE) - 1) >> (b)) & 1 ? _mm_or_si128((T), (G)) : _mm_andnot_si128((G), (T)))
+/* One step of the bit-serial comparison with the winners' ranks: plane P
+ * (D: P xor the winner's bit) over the result GT of the lower planes. */
+#define SA__GT1(GT, P, D) (GT) = _mm_xor_si128((GT), _mm_and_si128(_mm_xor_si128((GT), (P)), (D)))
+/* One plane of a bank update: the borrow BO taken from plane P, then the
+ * winners G given bit b of SIZE - 1, stored at D. */
+#define SA__UPD1(D, P, BO, G, SIZE, b) do { \
+        __m128i t_ = _mm_xor_si128((P), (BO)); \
+        (BO) = _mm_and_si128((BO), t_); \
+        SA__ST((D), SA__NEWBIT(t_, (G), (SIZE), (b))); \
+    } while (0)
+/* The bits of plane P an update flips where it applies: the borrow BO, and
+ * the winners' bits G that differ from bit b of SIZE - 1. */
+#define SA__FLIP(BO, P, G, SIZE, b) \
+    _mm_xor_si128((BO), (((SIZE) - 1) >> (b)) & 1 ? _mm_andnot_si128((P), (G)) : _mm_and_si128((P), (G)))
+
+/* The whole allocation, N <= 16 inputs and M <= 8 outputs (constants in the
+ * 16 x 7, 8 x 8 and 7 x 7 instances).  It is one chain of dependent steps
+ * (pack, input select, columns, output select, granted inputs, input
+ * update), so the work off that chain is done beside it: the input bank's
+ * flips are computed before the grant is known and selected by it. */
+#define SA__SPAA_REG_BODY(N, M, LWO) { \
+    const int S = SA__SPAA_WORDS; \
+    const __m128i z = _mm_setzero_si128(); \
+    sa__banks *k_ = SA__BANKS(a); \
+    __m128i p0, p1, p2, q0, q1, q2, q3, x, c, g, b, e, ne_e, gt, bo, t, d0, d1, d2, f0, f1, f2, f3; \
+    unsigned outs; \
+    int i; \
+    /* Step 1: nominations (input bank select; d0..d2: planes xor the \
+     * nominees' rank bits), and the ranks above each nominee's. */ \
+    x = _mm_and_si128(sa__pack_bytes16_sse2(req, (N)), SA__LD(k_->connect)); \
+    p2 = SA__LD(k_->in + 2 * S); \
+    SA__SEL1(x, p2, d2, 3); \
+    p1 = SA__LD(k_->in + S); \
+    SA__SEL1(x, p1, d1, 3); \
+    p0 = SA__LD(k_->in); \
+    SA__SEL1(x, p0, d0, 3); \
+    gt = _mm_and_si128(p0, d0); \
+    SA__GT1(gt, p1, d1); \
+    SA__GT1(gt, p2, d2); \
+    /* Nominating inputs of each output: the output bank's lanes. */ \
+    c = sa__nom_columns_sse2(x, (LWO), (M)); \
+    if (a->rotary && a->network_inputs) { \
+        __m128i nw = (LWO) == 4 ? _mm_set1_epi16((short)a->network_inputs) \
+                                : _mm_set1_epi8((char)a->network_inputs); \
+        __m128i cn = _mm_and_si128(c, nw); \
+        c = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), c)); \
+    } \
+    /* Step 2: grants (output bank select) and the output bank's update. */ \
+    g = c; \
+    q2 = SA__LD(k_->out + 2 * S); \
+    if ((LWO) == 4) { \
+        q3 = SA__LD(k_->out + 3 * S); \
+        SA__SEL1(g, q3, f3, 4); \
+    } \
+    SA__SEL1(g, q2, f2, (LWO)); \
+    q1 = SA__LD(k_->out + S); \
+    SA__SEL1(g, q1, f1, (LWO)); \
+    q0 = SA__LD(k_->out); \
+    SA__SEL1(g, q0, f0, (LWO)); \
+    bo = _mm_and_si128(q0, f0); \
+    SA__GT1(bo, q1, f1); \
+    SA__GT1(bo, q2, f2); \
+    if ((LWO) == 4) SA__GT1(bo, q3, f3); \
+    SA__UPD1(k_->out, q0, bo, g, (N), 0); \
+    SA__UPD1(k_->out + S, q1, bo, g, (N), 1); \
+    if ((LWO) == 4) { \
+        SA__UPD1(k_->out + 2 * S, q2, bo, g, (N), 2); \
+        SA__ST(k_->out + 3 * S, SA__NEWBIT(_mm_xor_si128(q3, bo), g, (N), 3)); \
+    } else { \
+        SA__ST(k_->out + 2 * S, SA__NEWBIT(_mm_xor_si128(q2, bo), g, (N), 2)); \
+    } \
+    /* Granted inputs: the OR of the grant lanes, spread over the input \
+     * lanes (e: all ones where granted, ne_e: all ones elsewhere). */ \
+    if ((LWO) == 4) { \
+        b = _mm_or_si128(g, _mm_shuffle_epi32(g, _MM_SHUFFLE(1, 0, 3, 2))); \
+        b = _mm_or_si128(b, _mm_shuffle_epi32(b, _MM_SHUFFLE(2, 3, 0, 1))); \
+        b = _mm_or_si128(b, _mm_shufflelo_epi16(b, _MM_SHUFFLE(2, 3, 0, 1))); \
+        b = _mm_unpacklo_epi8(b, b); \
+        b = _mm_shuffle_epi32(_mm_shufflelo_epi16(b, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(1, 1, 0, 0)); \
+    } else { \
+        b = _mm_or_si128(g, _mm_srli_epi64(g, 32)); \
+        b = _mm_or_si128(b, _mm_srli_epi64(b, 16)); \
+        b = _mm_or_si128(b, _mm_srli_epi64(b, 8)); \
+        b = _mm_unpacklo_epi8(b, b); \
+        b = _mm_move_epi64(_mm_shufflelo_epi16(b, _MM_SHUFFLE(0, 0, 0, 0))); \
+    } \
+    { \
+        const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1); \
+        b = _mm_and_si128(b, sel); \
+        e = _mm_cmpeq_epi8(b, sel); \
+        ne_e = _mm_cmpeq_epi8(b, z); \
+    } \
+    /* Input bank update where granted: the nominees take rank M-1, the \
+     * ranks above them move down one. */ \
+    SA__ST(k_->in, _mm_xor_si128(p0, _mm_and_si128(e, SA__FLIP(gt, p0, x, (M), 0)))); \
+    bo = _mm_andnot_si128(p0, gt); \
+    SA__ST(k_->in + S, _mm_xor_si128(p1, _mm_and_si128(e, SA__FLIP(bo, p1, x, (M), 1)))); \
+    bo = _mm_andnot_si128(p1, bo); \
+    SA__ST(k_->in + 2 * S, _mm_xor_si128(p2, _mm_and_si128(e, SA__FLIP(bo, p2, x, (M), 2)))); \
+    /* The matching. */ \
+    SA__ST(mt->output_of, _mm_or_si128(sa__onehot_index8_sse2(x), ne_e)); \
+    t = (LWO) == 4 ? sa__bit_index16_sse2(g) : sa__bit_index8_sse2(g); \
+    SA__ST(mt->input_of, t); \
+    outs = (unsigned)_mm_movemask_epi8(t) ^ 0xFFFFu; \
+    mt->outputs = outs; \
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) { \
+        SA__ST(mt->output_of + i, _mm_set1_epi8(-1)); \
+        SA__ST(mt->input_of + i, _mm_set1_epi8(-1)); \
+    } \
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1; \
+    mt->inputs = (unsigned)_mm_movemask_epi8(e); \
+    mt->size = sa__bits8(outs); \
+    return mt->size; \
+}
+#if SA_ALLOC_MAX >= 16
+SA_API int sa__spaa_reg_sse2_3(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 3)
+SA_API int sa__spaa_reg_sse2_4(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 4)
+SA_API int sa__spaa_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(16, 7, 4)
+SA_API int sa__spaa_8x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(8, 8, 3)
+SA_API int sa__spaa_7x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_REG_BODY(7, 7, 3)
+#endif
+#undef SA__SEL1
+#undef SA__GT1
+#undef SA__UPD1
+#undef SA__FLIP
+#undef SA__NEWBIT
+
+#if SA_ALLOC_MAX > 32
+/* ---- SPAA from 33 to 64 inputs and outputs (64-bit lanes: arbiter r is
+ * word r of every plane): equals sa__spaa without priorities or read-port
+ * views.  The input bank selects four arbiters at a time straight from the
+ * requests; the output bank selects and updates only at the nominated
+ * outputs, two at a time, and the input bank updates only at the granted
+ * inputs. */
+
+/* Plane b of a pair of arbiters (words a and b) as one register, and back. */
+SA_API __m128i sa__ld_pair(const uint64_t *a, const uint64_t *b) {
+    return _mm_castps_si128(_mm_loadh_pi(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)a)),
+                                         (const __m64 *)(const void *)b));
+}
+SA_API void sa__st_pair(uint64_t *a, uint64_t *b, __m128i v) {
+    _mm_storel_epi64((__m128i *)(void *)a, v);
+    _mm_storeh_pi((__m64 *)(void *)b, _mm_castsi128_ps(v));
+}
+
+/* One plane of the input bank's select of two pairs (x, x2) at word w;
+ * the winners' rank bits (all ones for 1) go to k. */
+#define SA__SEL6_2PLANE(b) \
+    z = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w), x); \
+    z2 = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w + 2), x2); \
+    e = sa__lanes_zero_sse2(z, 6); \
+    e2 = sa__lanes_zero_sse2(z2, 6); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    x2 = _mm_or_si128(z2, _mm_and_si128(e2, x2)); \
+    SA__ST(k + (b) * SA__SPAA_WORDS + w, e); \
+    SA__ST(k + (b) * SA__SPAA_WORDS + w + 2, e2);
+/* The same for the last pair alone. */
+#define SA__SEL6_PLANE(b) \
+    z = _mm_andnot_si128(SA__LD(plane + (b) * SA__SPAA_WORDS + w), x); \
+    e = sa__lanes_zero_sse2(z, 6); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    SA__ST(k + (b) * SA__SPAA_WORDS + w, e);
+
+/* Step 1 for every input: c[i] receives input i's nomination (one-hot, or
+ * 0), k the nominations' rank bits (plane b at k + b * SA__SPAA_WORDS). */
+SA_API void sa__spaa_select6_sse2(const sa_alloc *a, const uint64_t *req, uint64_t *c, uint64_t *k) {
+    const uint64_t *plane = SA__BANKS(a)->in;
+    int w = 0, n = a->num_inputs, words = (n + 1) & ~1;
+    __m128i x, x2, z, e, z2, e2;
+    for (; w + 4 <= n; w += 4) {
+        x = _mm_and_si128(SA__LD(req + w), SA__LD(a->connect + w));
+        x2 = _mm_and_si128(SA__LD(req + w + 2), SA__LD(a->connect + w + 2));
+        SA__SEL6_2PLANE(5) SA__SEL6_2PLANE(4) SA__SEL6_2PLANE(3)
+        SA__SEL6_2PLANE(2) SA__SEL6_2PLANE(1) SA__SEL6_2PLANE(0)
+        SA__ST(c + w, x);
+        SA__ST(c + w + 2, x2);
+    }
+    for (; w < words; w += 2) {
+        c[w] = w < n ? req[w] & a->connect[w] : 0;
+        c[w + 1] = w + 1 < n ? req[w + 1] & a->connect[w + 1] : 0;
+        x = SA__LD(c + w);
+        SA__SEL6_PLANE(5) SA__SEL6_PLANE(4) SA__SEL6_PLANE(3)
+        SA__SEL6_PLANE(2) SA__SEL6_PLANE(1) SA__SEL6_PLANE(0)
+        SA__ST(c + w, x);
+    }
+}
+#undef SA__SEL6_2PLANE
+#undef SA__SEL6_PLANE
+
+/* The output bank's candidates: col[j] gets bit i for every c[i] = 1 << j
+ * (i < n); returns the nominated outputs. */
+SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
+    uint64_t outs = 0, bit = 1;
+    int i;
+    memset(col, 0, SA__SPAA_WORDS * sizeof(uint64_t));
+    for (i = 0; i < n; i++, bit <<= 1) {
+        uint64_t x = c[i];
+        outs |= x;
+        /* x 0: ORs 0 into the last word */
+        col[sa__ctz64(x | ((uint64_t)1 << (SA__SPAA_WORDS - 1)))] |= bit & (0 - (uint64_t)(x != 0));
+    }
+    return outs;
+}
+
+/* All ones in every zero 64-bit lane of x. */
+#define SA__ZERO64(x) sa__lanes_zero_sse2((x), 6)
+/* Select in a pair of output arbiters: plane b of the pair (pv, stored in
+ * pout for the update), the winners' rank bits stored in kout. */
+#define SA__L6_SELK(b) \
+    pv = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    SA__ST(pout + (b) * (SA_ALLOC_MAX + 2) + t, pv); \
+    z = _mm_andnot_si128(pv, x); \
+    e = SA__ZERO64(z); \
+    x = _mm_or_si128(z, _mm_and_si128(e, x)); \
+    SA__ST(kout + (b) * (SA_ALLOC_MAX + 2) + t, e);
+/* Bottom up, gt over rank bits 0..b: the requesters ranked behind the
+ * winner whose rank bits are kb (from the saved planes and bits, or from
+ * the bank and k). */
+#define SA__L6_CMPC(b) \
+    p##b = SA__LD(pout + (b) * (SA_ALLOC_MAX + 2) + s); \
+    kb = SA__LD(kout + (b) * (SA_ALLOC_MAX + 2) + s); \
+    gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
+#define SA__L6_CMP(b) \
+    p##b = sa__ld_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS); \
+    kb = sa__ld_pair(k + ra + (b) * SA__SPAA_WORDS, k + rb + (b) * SA__SPAA_WORDS); \
+    gt = _mm_or_si128(_mm_and_si128(gt, p##b), _mm_andnot_si128(kb, _mm_or_si128(gt, p##b)));
+/* The update of plane b: the borrow, and the winners' new rank SZ - 1. */
+#define SA__L6_DEC(b, SZ) \
+    y = _mm_xor_si128(p##b, bo); \
+    bo = _mm_andnot_si128(p##b, bo); \
+    sa__st_pair(pa + (b) * SA__SPAA_WORDS, pb + (b) * SA__SPAA_WORDS, \
+                (((SZ) - 1) >> (b)) & 1 ? _mm_or_si128(y, x) : _mm_andnot_si128(x, y));
+
+/* Steps 2-3 over the nominated outputs outs, two at a time and
+ * software-pipelined: the grant (select) of pair t, a long dependency
+ * chain, beside the independent work of pair t - 2 (its updates in both
+ * banks and the matching).  kin: the nominations' rank bits.  SZO, SZI:
+ * num_inputs and num_outputs (constants in the 64 x 64 instance). */
+#define SA__GRANT6_BODY(SZO, SZI) { \
+    sa__banks *k_ = SA__BANKS(a); \
+    uint64_t bits, ins = 0, kout[6 * (SA_ALLOC_MAX + 2)], xs[SA_ALLOC_MAX + 2]; \
+    uint64_t pout[6 * (SA_ALLOC_MAX + 2)]; \
+    uint8_t orow[SA_ALLOC_MAX + 2]; \
+    const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs); \
+    int t, count = 0, rot = a->rotary && a->network_inputs != 0; \
+    sa__match_clear(match); \
+    for (bits = outs; bits != 0; bits &= bits - 1) orow[count++] = (uint8_t)sa__ctz64(bits); \
+    orow[count] = orow[count - (count > 0)]; /* an odd count: the last with itself */ \
+    for (t = 0; t < count + 2; t += 2) { \
+        if (t < count) { \
+            int ra = orow[t], rb = orow[t + 1]; \
+            const uint64_t *pa = k_->out + ra, *pb = k_->out + rb; \
+            __m128i x = sa__ld_pair(col + ra, col + rb), z, e, pv; \
+            if (rot) { \
+                __m128i xp = _mm_and_si128(x, pref); \
+                x = _mm_or_si128(xp, _mm_and_si128(SA__ZERO64(xp), x)); \
+            } \
+            SA__L6_SELK(5) SA__L6_SELK(4) SA__L6_SELK(3) SA__L6_SELK(2) SA__L6_SELK(1) SA__L6_SELK(0) \
+            SA__ST(xs + t, x); \
+        } \
+        if (t > 0) { \
+            uint64_t ga = xs[t - 2], gb = xs[t - 1]; \
+            int ja = orow[t - 2], jb = orow[t - 1], ia = sa__ctz64(ga), ib = sa__ctz64(gb); \
+            { \
+                int s = t - 2; \
+                uint64_t *pa = k_->out + ja, *pb = k_->out + jb; \
+                __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
+                __m128i x = SA__LD(xs + s); \
+                SA__L6_CMPC(0) SA__L6_CMPC(1) SA__L6_CMPC(2) SA__L6_CMPC(3) SA__L6_CMPC(4) SA__L6_CMPC(5) \
+                bo = gt; \
+                SA__L6_DEC(0, SZO) SA__L6_DEC(1, SZO) SA__L6_DEC(2, SZO) \
+                SA__L6_DEC(3, SZO) SA__L6_DEC(4, SZO) SA__L6_DEC(5, SZO) \
+            } \
+            match->input_of[ja] = (int8_t)ia; \
+            match->output_of[ia] = (int8_t)ja; \
+            match->input_of[jb] = (int8_t)ib; \
+            match->output_of[ib] = (int8_t)jb; \
+            ins |= ga | gb; \
+            { \
+                int ra = ia, rb = ib; \
+                const uint64_t *k = kin; \
+                uint64_t *pa = k_->in + ra, *pb = k_->in + rb; \
+                __m128i p0, p1, p2, p3, p4, p5, kb, y, bo, gt = _mm_setzero_si128(); \
+                __m128i x = _mm_set_epi64x((long long)((uint64_t)1 << jb), (long long)((uint64_t)1 << ja)); \
+                SA__L6_CMP(0) SA__L6_CMP(1) SA__L6_CMP(2) SA__L6_CMP(3) SA__L6_CMP(4) SA__L6_CMP(5) \
+                bo = gt; \
+                SA__L6_DEC(0, SZI) SA__L6_DEC(1, SZI) SA__L6_DEC(2, SZI) \
+                SA__L6_DEC(3, SZI) SA__L6_DEC(4, SZI) SA__L6_DEC(5, SZI) \
+            } \
+        } \
+    } \
+    match->inputs = ins; \
+    match->outputs = outs; \
+    match->size = count; \
+    return count; \
+}
+SA_API int sa__spaa_grant6_64_sse2(sa_alloc *a, const uint64_t *col, uint64_t outs,
+                                   const uint64_t *kin, sa_match *match)
+    SA__GRANT6_BODY(64, 64)
+SA_API int sa__spaa_grant6_any_sse2(sa_alloc *a, const uint64_t *col, uint64_t outs,
+                                    const uint64_t *kin, sa_match *match)
+    SA__GRANT6_BODY(a->num_inputs, a->num_outputs)
+#undef SA__L6_SELK
+#undef SA__L6_CMPC
+#undef SA__L6_CMP
+#undef SA__L6_DEC
+#undef SA__ZERO64
+
+SA_API int sa__spaa6_sse2(sa_alloc *a, const uint64_t *req, sa_match *match) {
+    uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS], outs;
+    sa__spaa_select6_sse2(a, req, nom, kin);
+    outs = sa__spaa_columns6(nom, a->num_inputs, col);
+    return a->num_inputs == 64 && a->num_outputs == 64 ? sa__spaa_grant6_64_sse2(a, col, outs, kin, match)
+                                                       : sa__spaa_grant6_any_sse2(a, col, outs, kin, match);
+}
+#endif /* SA_ALLOC_MAX > 32 */
+
+/* ---- Shared pieces of the kernels below: bit-matrix transposes, the
+ * request matrix by columns, and branch-free selections. */
+
+/* Hide a value from the optimiser (GCC and clang), so that it cannot turn
+ * the mask arithmetic of a branch-free selection back into a branch that
+ * the data would make unpredictable. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SA__OPAQUE(v) __asm__("" : "+r"(v))
+#else
+#define SA__OPAQUE(v) ((void)0)
+#endif
+
+/* All ones when c is nonzero, else 0, opaque to the optimiser. */
+SA_API uint64_t sa__mask_if(int c) {
+    uint64_t m = (uint64_t)(c != 0);
+    SA__OPAQUE(m);
+    return 0 - m;
+}
+
+/* sa__first_from without a branch (0 when x is 0). */
+SA_API int sa__first_from_bf(uint64_t x, int p) {
+    uint64_t h = x & (~(uint64_t)0 << p);
+    h |= x & ~sa__mask_if(h != 0);
+    return sa__ctz64(h | (uint64_t)(h == 0));
+}
+
+/* Transpose the 8 x 8 bit matrix held in one word (row r in byte r): bit
+ * 8r + c moves to bit 8c + r. */
+SA_API uint64_t sa__transpose8(uint64_t x) {
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ (t << 28);
+    return x;
+}
+
+/* One round of the block-swap transpose of a t x t bit matrix (t = 16, 32
+ * or 64), J the block size (J >= 2): rows k and k + J exchange their J x J
+ * blocks, two row pairs per instruction. */
+#define SA__TRANSPOSE_ROUND(a, t, J, M) {                                           \
+        int b_, k_;                                                                 \
+        const __m128i m_ = _mm_set1_epi64x((long long)(M));                         \
+        for (b_ = 0; b_ < (t); b_ += 2 * (J))                                       \
+            for (k_ = b_; k_ < b_ + (J); k_ += 2) {                                 \
+                __m128i u_ = SA__LD((a) + k_), v_ = SA__LD((a) + k_ + (J)), x_;     \
+                x_ = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(u_, J), v_), m_);  \
+                SA__ST((a) + k_, _mm_xor_si128(u_, _mm_slli_epi64(x_, J)));         \
+                SA__ST((a) + k_ + (J), _mm_xor_si128(v_, x_));                      \
+            }                                                                       \
+    }
+
+/* Transpose the t x t bit matrix a in place (row r = a[r], column c = bit
+ * c), t a power of two in 1..64. */
+SA_API void sa__transpose(uint64_t *a, int t) {
+    __m128i m, u, v, x, lo, hi;
+    int k;
+    if (t <= 8) {
+        uint64_t w = 0;
+        for (k = 0; k < t; k++) w |= a[k] << (8 * k);
+        w = sa__transpose8(w);
+        for (k = 0; k < t; k++) a[k] = (w >> (8 * k)) & 0xFF;
+        return;
+    }
+    if (t == 64) SA__TRANSPOSE_ROUND(a, 64, 32, 0x00000000FFFFFFFFull)
+    if (t >= 32) SA__TRANSPOSE_ROUND(a, t, 16, 0x0000FFFF0000FFFFull)
+    SA__TRANSPOSE_ROUND(a, t, 8, 0x00FF00FF00FF00FFull)
+    SA__TRANSPOSE_ROUND(a, t, 4, 0x0F0F0F0F0F0F0F0Full)
+    SA__TRANSPOSE_ROUND(a, t, 2, 0x3333333333333333ull)
+    m = _mm_set1_epi64x(0x5555555555555555ll);
+    for (k = 0; k < t; k += 4) {
+        u = SA__LD(a + k);
+        v = SA__LD(a + k + 2);
+        lo = _mm_unpacklo_epi64(u, v); /* rows k, k+2 */
+        hi = _mm_unpackhi_epi64(u, v); /* rows k+1, k+3 */
+        x = _mm_and_si128(_mm_xor_si128(_mm_srli_epi64(lo, 1), hi), m);
+        lo = _mm_xor_si128(lo, _mm_slli_epi64(x, 1));
+        hi = _mm_xor_si128(hi, x);
+        SA__ST(a + k, _mm_unpacklo_epi64(lo, hi));
+        SA__ST(a + k + 2, _mm_unpackhi_epi64(lo, hi));
+    }
+}
+#undef SA__TRANSPOSE_ROUND
+
+/* Smallest power of two >= n (n in 1..64). */
+SA_API int sa__pow2_at_least(int n) {
+    int t = 1;
+    while (t < n) t <<= 1;
+    return t;
+}
+
+/* The connected requests by columns: bit i of col[j] set when input i
+ * requests output j on a connected cell.  col receives max(n, m) rounded
+ * up to a power of two entries, those at and above m zero. */
+SA_API void sa__columns(const sa_alloc *a, const uint64_t *req, uint64_t *col) {
+    int i, n = a->num_inputs, m = a->num_outputs, t = sa__pow2_at_least(n > m ? n : m);
+    for (i = 0; i < n; i++) col[i] = req[i] & a->connect[i];
+    for (; i < t; i++) col[i] = 0;
+    sa__transpose(col, t);
+}
+
+/* ---- iSLIP-k and separable output-first (>>islip: sa__islip and
+ * sa__separable_output, without read-port views). */
+
+/* Steps 2-3 on the request columns (the reference's sa__grant_accept
+ * without twins): grants and accepts are word operations per output and
+ * per input. */
+SA_API int sa__grant_accept_cols(sa_alloc *a, const uint64_t *col, int rrm, int first, sa_match *mt) {
+    uint64_t grants[SA_ALLOC_MAX], granted = 0, o, g;
+    uint64_t free_in = sa__low_mask(a->num_inputs) & ~mt->inputs;
+    int before = mt->size, n = a->num_inputs, m = a->num_outputs;
+    for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
+        int j = sa__ctz64(o), i;
+        uint64_t c = col[j] & free_in;
+        if (c == 0) continue;
+        i = sa__first_from(c, a->out_ptr[j]);
+        if (rrm) a->out_ptr[j] = (uint8_t)(i + 1 == n ? 0 : i + 1);
+        if (!((granted >> i) & 1u)) grants[i] = 0;
+        granted |= (uint64_t)1 << i;
+        grants[i] |= (uint64_t)1 << j;
+    }
+    for (g = granted; g; g &= g - 1) {
+        int i = sa__ctz64(g), j = sa__first_from(grants[i], a->in_ptr[i]);
+        sa__match_add(mt, i, j);
+        if (rrm || first) a->in_ptr[i] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+        if (!rrm && first) a->out_ptr[j] = (uint8_t)(i + 1 == n ? 0 : i + 1);
+    }
+    return mt->size - before;
+}
+
+SA_API int sa__islip_cols(sa_alloc *a, const uint64_t *req, int rrm, sa_match *mt) {
+    uint64_t col[64];
+    int it, k = rrm ? 1 : a->iterations;
+    sa__columns(a, req, col);
+    sa__match_clear(mt);
+    for (it = 0; k < 0 || it < k; it++)
+        if (sa__grant_accept_cols(a, col, rrm, it == 0, mt) == 0) break;
+    return mt->size;
+}
+
+#if SA_ALLOC_MAX >= 16
+/* Up to 16 inputs x 8 outputs the request matrix is one vector, row i in
+ * byte i, and every arbiter of a step works at once without a branch on
+ * the requests: a grant is, per column, the first requesting row at or
+ * after the output's pointer (rows at or after it if any, then an
+ * exclusive prefix OR); an accept is, per row, the lowest grant at or
+ * after the input's pointer, else its lowest grant. */
+
+/* Every byte: the OR of all 16 bytes (the nonempty columns). */
+SA_API __m128i sa__bytes_or_all(__m128i x) {
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0x4E));
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, 0xB1));
+    x = _mm_or_si128(x, _mm_or_si128(_mm_srli_epi32(x, 16), _mm_slli_epi32(x, 16)));
+    return _mm_or_si128(x, _mm_or_si128(_mm_srli_epi16(x, 8), _mm_slli_epi16(x, 8)));
+}
+
+/* Byte i: the OR of bytes 0..i. */
+SA_API __m128i sa__bytes_prefix_or(__m128i x) {
+    x = _mm_or_si128(x, _mm_slli_si128(x, 1));
+    x = _mm_or_si128(x, _mm_slli_si128(x, 2));
+    x = _mm_or_si128(x, _mm_slli_si128(x, 4));
+    return _mm_or_si128(x, _mm_slli_si128(x, 8));
+}
+
+/* Per byte: 0xFF << p for p = the byte (0..7): the columns at or after a
+ * round-robin pointer. */
+SA_API __m128i sa__bytes_from(__m128i p) {
+    __m128i x = _mm_set1_epi8(-1), c;
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(1)), _mm_set1_epi8(1));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_set1_epi8(1)));
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(2)), _mm_set1_epi8(2));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_xor_si128(x, _mm_and_si128(_mm_slli_epi16(x, 2), _mm_set1_epi8((char)0xFC)))));
+    c = _mm_cmpeq_epi8(_mm_and_si128(p, _mm_set1_epi8(4)), _mm_set1_epi8(4));
+    x = _mm_xor_si128(x, _mm_and_si128(c, _mm_xor_si128(x, _mm_and_si128(_mm_slli_epi16(x, 4), _mm_set1_epi8((char)0xF0)))));
+    return x;
+}
+
+/* The byte matrix x (16 rows x 8 columns) by columns: 16-bit lane j holds
+ * column j (bit i: row i). */
+SA_API __m128i sa__bytes_to_columns(__m128i x) {
+    __m128i t;
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
+    return _mm_unpacklo_epi8(x, _mm_unpackhi_epi64(x, x));
+}
+
+/* Per 16-bit lane: the index of its one set bit (0 when none). */
+SA_API __m128i sa__lanes_bit_index(__m128i x) {
+    const __m128i z = _mm_setzero_si128();
+#define SA__BIT(mask, v) _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(x, _mm_set1_epi16((short)(mask))), z), \
+                                          _mm_set1_epi16(v))
+    return _mm_or_si128(_mm_or_si128(SA__BIT(0xAAAA, 1), SA__BIT(0xCCCC, 2)),
+                        _mm_or_si128(SA__BIT(0xF0F0, 4), SA__BIT(0xFF00, 8)));
+#undef SA__BIT
+}
+
+/* The output pointers as a byte matrix: bit j of byte i set when
+ * i >= out_ptr[j]. */
+SA_API __m128i sa__pointer_rows(const uint8_t *out_ptr) {
+    __m128i o = _mm_loadl_epi64((const __m128i *)(const void *)out_ptr), v = _mm_setzero_si128();
+    o = _mm_unpacklo_epi64(o, o);
+#define SA__ROWS(k) v = _mm_insert_epi16(v, _mm_movemask_epi8(_mm_cmpgt_epi8(                    \
+        _mm_set_epi8(k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9,                      \
+                     k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1), o)), k)
+    SA__ROWS(0); SA__ROWS(1); SA__ROWS(2); SA__ROWS(3);
+    SA__ROWS(4); SA__ROWS(5); SA__ROWS(6); SA__ROWS(7);
+#undef SA__ROWS
+    return _mm_packus_epi16(_mm_and_si128(v, _mm_set1_epi16(0xFF)), _mm_srli_epi16(v, 8));
+}
+
+/* Grant: per column, the first requesting row of b at or after the
+ * output's pointer. */
+SA_API __m128i sa__grant16x8(const sa_alloc *a, __m128i b) {
+    __m128i h = _mm_and_si128(b, sa__pointer_rows(a->out_ptr));
+    __m128i s = _mm_or_si128(h, _mm_andnot_si128(sa__bytes_or_all(h), b));
+    return _mm_andnot_si128(_mm_slli_si128(sa__bytes_prefix_or(s), 1), s);
+}
+
+/* Accept: per row, the lowest grant of g at or after the input's pointer
+ * (ip: the pointers as bytes), else its lowest grant. */
+SA_API __m128i sa__accept16x8(__m128i g, __m128i ip) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i h = _mm_and_si128(g, sa__bytes_from(ip));
+    __m128i s = _mm_or_si128(h, _mm_and_si128(_mm_cmpeq_epi8(h, z), g));
+    return _mm_and_si128(s, _mm_sub_epi8(z, s));
+}
+
+/* Input pointers past each row's accepted grant ac (bits: its index). */
+SA_API void sa__in_ptr_update16x8(sa_alloc *a, __m128i ac, __m128i bits, __m128i ip) {
+    __m128i keep = _mm_cmpeq_epi8(ac, _mm_setzero_si128());
+    __m128i nx = _mm_add_epi8(bits, _mm_set1_epi8(1));
+    nx = _mm_andnot_si128(_mm_cmpeq_epi8(nx, _mm_set1_epi8((char)a->num_outputs)), nx);
+    SA__ST(a->in_ptr, _mm_or_si128(_mm_and_si128(keep, ip), _mm_andnot_si128(keep, nx)));
+}
+
+/* Output pointers past each column's winner (ucol: the winner's bit per
+ * 16-bit lane, upd: its index); columns without one keep theirs. */
+SA_API void sa__out_ptr_update16x8(sa_alloc *a, __m128i ucol, __m128i upd) {
+    __m128i keep = _mm_cmpeq_epi16(ucol, _mm_setzero_si128());
+    upd = _mm_add_epi16(upd, _mm_set1_epi16(1));
+    upd = _mm_andnot_si128(_mm_cmpeq_epi16(upd, _mm_set1_epi16((short)a->num_inputs)), upd);
+    upd = _mm_or_si128(_mm_andnot_si128(keep, upd),
+                       _mm_and_si128(keep, _mm_unpacklo_epi8(_mm_loadl_epi64(
+                           (const __m128i *)(const void *)a->out_ptr), _mm_setzero_si128())));
+    _mm_storel_epi64((__m128i *)(void *)a->out_ptr, _mm_packus_epi16(upd, _mm_setzero_si128()));
+}
+
+/* Write the matching: acc (one accepted bit per row), bits (its index per
+ * row), col and lanes (the matched row's bit and index per column). */
+SA_API int sa__write_match16x8(sa_match *mt, __m128i acc, __m128i bits, __m128i col, __m128i lanes) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i cnone = _mm_cmpeq_epi16(col, z), none = _mm_cmpeq_epi8(acc, z), cnt;
+    int i;
+    _mm_storel_epi64((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(lanes, cnone), z));
+    SA__ST(mt->output_of, _mm_or_si128(bits, none));
+    for (i = 8; i < 16; i++) mt->input_of[i] = -1;
+    for (i = 16; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
+    mt->outputs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(cnone, z)) & 0xFFu;
+    cnt = _mm_sad_epu8(_mm_andnot_si128(none, _mm_set1_epi8(1)), z);
+    mt->size = _mm_cvtsi128_si32(_mm_add_epi32(cnt, _mm_unpackhi_epi64(cnt, cnt)));
+    return mt->size;
+}
+
+/* The requests of up to 16 inputs, connected cells only, one byte each. */
+SA_API __m128i sa__req_bytes16(const sa_alloc *a, const uint64_t *req) {
+    return _mm_and_si128(sa__pack_bytes16_sse2(req, a->num_inputs), SA__LD(a->fast));
+}
+
+/* iSLIP-k (rrm 0) and separable output-first (rrm 1, one iteration). */
+SA_API int sa__islip16x8_sse2(sa_alloc *a, const uint64_t *req, int rrm, sa_match *mt) {
+    const __m128i z = _mm_setzero_si128();
+    __m128i b = sa__req_bytes16(a, req), acc = z, col = z, lanes = z, bits = z;
+    int it, later = 0, iterations = rrm ? 1 : a->iterations;
+    for (it = 0; iterations < 0 || it < iterations; it++) {
+        __m128i g = sa__grant16x8(a, b), ac, ip;
+        ip = SA__LD(a->in_ptr);
+        ac = sa__accept16x8(g, ip);
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(ac, z)) == 0xFFFF) break; /* no new match */
+        if (it == 0) {
+            bits = sa__bit_index8_sse2(ac);
+            bits = _mm_andnot_si128(_mm_cmpeq_epi8(ac, z), bits);
+            sa__in_ptr_update16x8(a, ac, bits, ip);
+            col = sa__bytes_to_columns(ac);
+            lanes = sa__lanes_bit_index(col);
+            if (rrm) {
+                __m128i gcol = sa__bytes_to_columns(g);
+                sa__out_ptr_update16x8(a, gcol, sa__lanes_bit_index(gcol));
+            } else {
+                sa__out_ptr_update16x8(a, col, lanes);
+            }
+        } else {
+            later = 1;
+        }
+        acc = _mm_or_si128(acc, ac);
+        if (it + 1 == iterations) break;
+        /* drop the matched rows and columns */
+        b = _mm_andnot_si128(sa__bytes_or_all(acc), _mm_and_si128(b, _mm_cmpeq_epi8(acc, z)));
+    }
+    if (later) {
+        col = sa__bytes_to_columns(acc);
+        lanes = sa__lanes_bit_index(col);
+    }
+    bits = _mm_andnot_si128(_mm_cmpeq_epi8(acc, z), sa__bit_index8_sse2(acc));
+    return sa__write_match16x8(mt, acc, bits, col, lanes);
+}
+#endif /* SA_ALLOC_MAX >= 16 */
+
+/* ---- The wrapped wave-front arbiter (>>wrapped: sa__wfa_wrapped without
+ * read-port views).  The request matrix, each row rotated by its index and
+ * transposed once, gives every wrapped diagonal as a mask of rows
+ * (diag[d], bit i: cell (i, (i + d) mod s) requested); a diagonal is then
+ * three word operations on the free rows and columns. */
+
+/* Rotate the low s bits of x right (left) by d, 0 <= d < s <= 64, without
+ * a branch (x has no bit at or above s). */
+SA_API uint64_t sa__rotr_bf(uint64_t x, int d, int s) {
+    return ((x >> d) | ((x << 1) << (s - d - 1))) & (~(uint64_t)0 >> (64 - s));
+}
+SA_API uint64_t sa__rotl_bf(uint64_t x, int d, int s) {
+    return ((x << d) | ((x >> 1) >> (s - d - 1))) & (~(uint64_t)0 >> (64 - s));
+}
+
+/* One pass over the rows of `rows`: the diagonals from p, each granting at
+ * once its requested cells whose row and column are free, its grants ORed
+ * into gd[d].  No branch but the loop's. */
+SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int p,
+                                 uint64_t *matched, uint64_t *fc_io, uint64_t *gd) {
+    uint64_t fr = rows & ~*matched, fc = *fc_io, got = 0;
+    int k, d = p;
+    for (k = 0; k < s && fr && fc; k++) {
+        uint64_t g = diag[d] & fr & sa__rotr_bf(fc, d, s);
+        fr &= ~g;
+        got |= g;
+        fc &= ~sa__rotl_bf(g, d, s);
+        gd[d] |= g;
+        d = d + 1 == s ? 0 : d + 1;
+    }
+    *matched |= got;
+    *fc_io = fc;
+}
+
+SA_API int sa__wfa_wrapped_diag(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    uint64_t diag[64], gd[64], matched = 0, x;
+    int i, n = a->num_inputs, m = a->num_outputs, s = n > m ? n : m, t = sa__pow2_at_least(s);
+    uint64_t fc = sa__low_mask(m);
+    for (i = 0; i < n; i++) diag[i] = sa__rotr_bf(req[i] & a->connect[i], i, s);
+    for (; i < t; i++) diag[i] = 0;
+    sa__transpose(diag, t);
+    for (i = 0; i < t; i++) gd[i] = 0;
+    if (a->rotary && a->network_inputs) {
+        sa__wfa_wrapped_pass(diag, a->network_inputs, s, a->start_col, &matched, &fc, gd);
+        sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs, s, a->start_col, &matched, &fc, gd);
+    } else {
+        sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, &matched, &fc, gd);
+    }
+    sa__transpose(gd, t); /* gd[i]: bit d set when row i won on diagonal d */
+    sa__match_clear(mt);
+    for (x = matched; x; x &= x - 1) {
+        int j;
+        i = sa__ctz64(x);
+        j = (i + sa__ctz64(gd[i])) % s;
+        mt->output_of[i] = (int8_t)j;
+        mt->input_of[j] = (int8_t)i;
+    }
+    mt->inputs = matched;
+    mt->outputs = sa__low_mask(m) & ~fc;
+    mt->size = sa__popcount64(matched);
+    a->start_col = a->start_col + 1 >= s ? 0 : a->start_col + 1;
+    return mt->size;
+}
+
+/* ---- The separable input-first allocator and OPF (>>separable:
+ * sa__separable_input without read-port views).  The output arbiters run
+ * all at once: each nomination carries the key (priority << 8) |
+ * (255 - d), d its input's round-robin distance from the output's pointer,
+ * and each output keeps the largest key it receives, which is exactly its
+ * highest-priority nominator, the first from its pointer among equals. */
+
+/* The 16-byte chunks of one row's priorities prio[0..n-1], 16 <= n <= 64,
+ * at 0, 16, ... and, when n is not a multiple of 16, one ending at n (the
+ * overlap changes neither the maximum nor the ties), each byte kept only
+ * where its candidate bit of req is set: v[0..3], and their bytewise
+ * maximum as the result. */
+SA_API __m128i sa__prio_chunks_sse2(uint64_t req, const uint8_t *prio, int n, __m128i *v) {
+    __m128i e, lo, hi;
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
+    uint64_t w = n == 64 ? req
+        : (req & 0xFFFF) | ((req >> o1) & 0xFFFF) << 16 | ((req >> o2) & 0xFFFF) << 32 | (req >> o3) << 48;
+#if defined(__x86_64__) || defined(_M_X64)
+    e = _mm_cvtsi64_si128((long long)w);
+#else
+    e = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)(uint32_t)w), _mm_cvtsi32_si128((int)(uint32_t)(w >> 32)));
+#endif
+    e = _mm_unpacklo_epi8(e, e);
+    lo = _mm_unpacklo_epi16(e, e);
+    hi = _mm_unpackhi_epi16(e, e);
+#define SA__CHUNK(o, x) _mm_and_si128(SA__LD(prio + (o)), _mm_cmpeq_epi8(_mm_and_si128((x), sel), sel))
+    v[0] = SA__CHUNK(0, _mm_unpacklo_epi32(lo, lo));
+    v[1] = SA__CHUNK(o1, _mm_unpackhi_epi32(lo, lo));
+    v[2] = SA__CHUNK(o2, _mm_unpacklo_epi32(hi, hi));
+    v[3] = SA__CHUNK(o3, _mm_unpackhi_epi32(hi, hi));
+#undef SA__CHUNK
+    return _mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3]));
+}
+
+/* The candidates of req whose chunk byte equals the row's maximum, given
+ * in every byte of mx (a non-candidate's byte is 0 and ties only with a
+ * maximum of 0: masked by req). */
+SA_API uint64_t sa__prio_ties_sse2(const __m128i *v, __m128i mx, uint64_t req, int n) {
+    int o1 = n >= 32 ? 16 : n - 16, o2 = n >= 48 ? 32 : n - 16, o3 = n - 16;
+    uint64_t ties = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], mx)) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], mx)) << o1) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], mx)) << o2) |
+                    ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[3], mx)) << o3);
+    return ties & req;
+}
+
+/* sa__top_priority for rows of 16 to 64 priorities. */
+SA_API uint64_t sa__top_priority_row_sse2(uint64_t req, const uint8_t *prio, int n) {
+    __m128i v[4], mx = sa__prio_chunks_sse2(req, prio, n, v);
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0x4E));
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, 0xB1));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi32(mx, 16), _mm_slli_epi32(mx, 16)));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
+    return sa__prio_ties_sse2(v, mx, req, n);
+}
+
+/* sa__top_priority_row_sse2 for four rows at once (req[0..3], priorities
+ * prio + k * n): their horizontal maxima folded together in one register. */
+SA_API void sa__top_priority4_sse2(const uint64_t *req, const uint8_t *prio, int n, uint64_t *ties) {
+    __m128i va[4], vb[4], vc[4], vd[4], a, b, c, d, z;
+    a = sa__prio_chunks_sse2(req[0], prio, n, va);
+    b = sa__prio_chunks_sse2(req[1], prio + n, n, vb);
+    c = sa__prio_chunks_sse2(req[2], prio + 2 * n, n, vc);
+    d = sa__prio_chunks_sse2(req[3], prio + 3 * n, n, vd);
+    a = _mm_max_epu8(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)); /* row 0 | row 1 */
+    c = _mm_max_epu8(_mm_unpacklo_epi64(c, d), _mm_unpackhi_epi64(c, d)); /* row 2 | row 3 */
+    z = _mm_max_epu8(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0x88)),
+                     _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(c), 0xDD)));
+    z = _mm_max_epu8(z, _mm_shufflehi_epi16(_mm_shufflelo_epi16(z, 0xB1), 0xB1));
+    z = _mm_max_epu8(z, _mm_or_si128(_mm_srli_epi16(z, 8), _mm_slli_epi16(z, 8)));
+    ties[0] = sa__prio_ties_sse2(va, _mm_shuffle_epi32(z, 0x00), req[0], n);
+    ties[1] = sa__prio_ties_sse2(vb, _mm_shuffle_epi32(z, 0x55), req[1], n);
+    ties[2] = sa__prio_ties_sse2(vc, _mm_shuffle_epi32(z, 0xAA), req[2], n);
+    ties[3] = sa__prio_ties_sse2(vd, _mm_shuffle_epi32(z, 0xFF), req[3], n);
+}
+
+SA_API int sa__separable_keys(sa_alloc *a, const uint64_t *req, const uint8_t *prio, sa_match *mt) {
+    uint64_t best[SA_ALLOC_MAX], eff[SA_ALLOC_MAX], cand[SA_ALLOC_MAX], outs = 0, ins = 0, o;
+    int i, n = a->num_inputs, m = a->num_outputs, size = 0;
+    for (i = 0; i < n; i++) cand[i] = eff[i] = req[i] & a->connect[i];
+    if (prio != NULL) {
+        /* the rows' highest-priority candidates first, four rows at a time */
+        if (m >= 16) {
+            for (i = 0; i + 4 <= n; i += 4) sa__top_priority4_sse2(eff + i, prio + (size_t)i * (size_t)m, m, cand + i);
+            for (; i < n; i++) cand[i] = sa__top_priority_row_sse2(eff[i], prio + (size_t)i * (size_t)m, m);
+        } else {
+            for (i = 0; i < n; i++)
+                if (cand[i]) cand[i] = sa__top_priority(cand[i], prio + (size_t)i * (size_t)m);
+        }
+    }
+    for (i = 0; i < m; i++) best[i] = 0;
+    for (i = 0; i < n; i++) {
+        uint64_t r = cand[i], key, b, live;
+        int j, d;
+        j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
+        live = sa__mask_if(r != 0);             /* no nomination: key 0 changes nothing */
+        d = i + n - a->out_ptr[j];
+        d -= d >= n ? n : 0;
+        key = (uint64_t)(255 - d);
+        if (prio != NULL) key |= (uint64_t)prio[(size_t)i * (size_t)m + (size_t)j] << 8;
+        key &= live;
+        b = best[j];
+        best[j] = key > b ? key : b;
+        outs |= ((uint64_t)1 << j) & live;
+    }
+    sa__match_clear(mt);
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o), w = a->out_ptr[j] + 255 - (int)(best[j] & 255);
+        w = w >= n ? w - n : w;
+        mt->output_of[w] = (int8_t)j;
+        mt->input_of[j] = (int8_t)w;
+        ins |= (uint64_t)1 << w;
+        size++;
+        a->out_ptr[j] = (uint8_t)(w + 1 == n ? 0 : w + 1);
+        a->in_ptr[w] = (uint8_t)(j + 1 == m ? 0 : j + 1);
+    }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = size;
+    return size;
+}
+
+/* ---- PIM-k and PIM1 (>>pim: sa__pim without read-port views).  The
+ * draw protocol is computed by position instead of by stream: SplitMix64's
+ * state only moves by a constant, so word w of a stage's block is
+ * sa__rng_at(s, w), and a stage's lanes can draw at once. */
+
+/* Byte-wise prefix counts of x: byte b holds the number of set bits of x in
+ * bytes 0..b (so the top byte is the population count). */
+SA_API uint64_t sa__prefix_counts(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return x * 0x0101010101010101ull;
+}
+
+/* First byte of p (byte-wise counts, each at most 64) that is at least c
+ * (1 <= c <= 64), as a bit offset 8b; p must have such a byte. */
+SA_API int sa__first_byte_at_least(uint64_t p, int c) {
+    uint64_t ge = ((p | 0x8080808080808080ull) - (uint64_t)c * 0x0101010101010101ull) &
+                  0x8080808080808080ull;
+    return sa__ctz64(ge) & ~7;
+}
+
+/* Position of the k-th (0-based) set bit of x, given p =
+ * sa__prefix_counts(x); k < number of set bits.  Branch-free: the byte is
+ * found from the prefix counts, then the bit within the byte by spreading
+ * its bits over the bytes of a word and counting again. */
+SA_API int sa__select_bit_counted(uint64_t x, uint64_t p, int k) {
+    int b = sa__first_byte_at_least(p, k + 1);
+    uint64_t byte = (x >> b) & 0xFF, q;
+    k -= (int)(((p << 8) >> b) & 0xFF);
+    /* Bit i of byte to bit 7 of byte i, then prefix counts of those. */
+    q = (byte * 0x0101010101010101ull) & 0x8040201008040201ull;
+    q = ((((q & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | q) & 0x8080808080808080ull) >> 7;
+    return b + (sa__first_byte_at_least(q * 0x0101010101010101ull, k + 1) >> 3);
+}
+
+
+/* The SplitMix64 finaliser: sa_rng_next returns sa__rng_mix(state) of the
+ * advanced state. */
+SA_API uint64_t sa__rng_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The (w+1)-th output sa_rng_next would return from state s (SplitMix64's
+ * state only moves by a constant, so any output can be computed directly):
+ * word w of a PIM stage's block. */
+SA_API uint64_t sa__rng_at(uint64_t s, uint64_t w) {
+    return sa__rng_mix(s + (w + 1) * 0x9E3779B97F4A7C15ull);
+}
+
+/* A PIM stage's draws: the block (word w holds the 16-bit draws of lanes
+ * 4w..4w+3, lowest bits first) and, after it, the redraw stream from which
+ * rejected lanes take further draws in lane order. */
+typedef struct sa__pim_draws {
+    uint64_t s;    /* generator state at the start of the stage */
+    uint64_t next; /* index of the next word of the redraw stream */
+    uint64_t buf;  /* unused draws of the current redraw word */
+    int left;      /* how many */
+} sa__pim_draws;
+
+/* Start a stage of `lanes` lanes at generator state s. */
+SA_API void sa__pim_draws_start(sa__pim_draws *d, uint64_t s, int lanes) {
+    d->s = s;
+    d->next = (uint64_t)((lanes + 3) >> 2);
+    d->buf = 0;
+    d->left = 0;
+}
+
+/* Generator state after the stage (block and redraw words consumed). */
+SA_API uint64_t sa__pim_draws_end(const sa__pim_draws *d) {
+    return d->s + d->next * 0x9E3779B97F4A7C15ull;
+}
+
+/* Next draw of the redraw stream. */
+SA_API uint32_t sa__pim_redraw(sa__pim_draws *d) {
+    uint32_t u;
+    if (d->left == 0) {
+        d->buf = sa__rng_at(d->s, d->next++);
+        d->left = 4;
+    }
+    u = (uint32_t)(d->buf & 0xFFFFu);
+    d->buf >>= 16;
+    d->left--;
+    return u;
+}
+
+/* Index below c (1 <= c <= 64) from the 16-bit draw u: the high half of
+ * u * c, Lemire's rejection (redraw while the low half is below 65536 mod
+ * c) taking its redraws from the stage's redraw stream.  Every index has
+ * probability exactly 1/c. */
+SA_API int sa__pim_index(uint32_t u, uint32_t c, sa__pim_draws *d) {
+    uint32_t prod = u * c;
+    if ((prod & 0xFFFFu) < c) {
+        uint32_t threshold = 65536u % c;
+        while ((prod & 0xFFFFu) < threshold) prod = sa__pim_redraw(d) * c;
+    }
+    return (int)(prod >> 16);
+}
+
+/* Position of the k-th (0-based) set bit of x given p =
+ * sa__prefix_counts(x) (k below the population count): the same result as
+ * sa__select_bit_counted, the bit within the byte from a table (nibble k
+ * of entry v: the position of the k-th set bit of the byte v). */
+SA_API int sa__pim_select(uint64_t x, uint64_t p, int k) {
+    static const uint32_t sel8[256] = {
+        0x00000000, 0x00000000, 0x00000001, 0x00000010, 0x00000002, 0x00000020, 0x00000021, 0x00000210,
+        0x00000003, 0x00000030, 0x00000031, 0x00000310, 0x00000032, 0x00000320, 0x00000321, 0x00003210,
+        0x00000004, 0x00000040, 0x00000041, 0x00000410, 0x00000042, 0x00000420, 0x00000421, 0x00004210,
+        0x00000043, 0x00000430, 0x00000431, 0x00004310, 0x00000432, 0x00004320, 0x00004321, 0x00043210,
+        0x00000005, 0x00000050, 0x00000051, 0x00000510, 0x00000052, 0x00000520, 0x00000521, 0x00005210,
+        0x00000053, 0x00000530, 0x00000531, 0x00005310, 0x00000532, 0x00005320, 0x00005321, 0x00053210,
+        0x00000054, 0x00000540, 0x00000541, 0x00005410, 0x00000542, 0x00005420, 0x00005421, 0x00054210,
+        0x00000543, 0x00005430, 0x00005431, 0x00054310, 0x00005432, 0x00054320, 0x00054321, 0x00543210,
+        0x00000006, 0x00000060, 0x00000061, 0x00000610, 0x00000062, 0x00000620, 0x00000621, 0x00006210,
+        0x00000063, 0x00000630, 0x00000631, 0x00006310, 0x00000632, 0x00006320, 0x00006321, 0x00063210,
+        0x00000064, 0x00000640, 0x00000641, 0x00006410, 0x00000642, 0x00006420, 0x00006421, 0x00064210,
+        0x00000643, 0x00006430, 0x00006431, 0x00064310, 0x00006432, 0x00064320, 0x00064321, 0x00643210,
+        0x00000065, 0x00000650, 0x00000651, 0x00006510, 0x00000652, 0x00006520, 0x00006521, 0x00065210,
+        0x00000653, 0x00006530, 0x00006531, 0x00065310, 0x00006532, 0x00065320, 0x00065321, 0x00653210,
+        0x00000654, 0x00006540, 0x00006541, 0x00065410, 0x00006542, 0x00065420, 0x00065421, 0x00654210,
+        0x00006543, 0x00065430, 0x00065431, 0x00654310, 0x00065432, 0x00654320, 0x00654321, 0x06543210,
+        0x00000007, 0x00000070, 0x00000071, 0x00000710, 0x00000072, 0x00000720, 0x00000721, 0x00007210,
+        0x00000073, 0x00000730, 0x00000731, 0x00007310, 0x00000732, 0x00007320, 0x00007321, 0x00073210,
+        0x00000074, 0x00000740, 0x00000741, 0x00007410, 0x00000742, 0x00007420, 0x00007421, 0x00074210,
+        0x00000743, 0x00007430, 0x00007431, 0x00074310, 0x00007432, 0x00074320, 0x00074321, 0x00743210,
+        0x00000075, 0x00000750, 0x00000751, 0x00007510, 0x00000752, 0x00007520, 0x00007521, 0x00075210,
+        0x00000753, 0x00007530, 0x00007531, 0x00075310, 0x00007532, 0x00075320, 0x00075321, 0x00753210,
+        0x00000754, 0x00007540, 0x00007541, 0x00075410, 0x00007542, 0x00075420, 0x00075421, 0x00754210,
+        0x00007543, 0x00075430, 0x00075431, 0x00754310, 0x00075432, 0x00754320, 0x00754321, 0x07543210,
+        0x00000076, 0x00000760, 0x00000761, 0x00007610, 0x00000762, 0x00007620, 0x00007621, 0x00076210,
+        0x00000763, 0x00007630, 0x00007631, 0x00076310, 0x00007632, 0x00076320, 0x00076321, 0x00763210,
+        0x00000764, 0x00007640, 0x00007641, 0x00076410, 0x00007642, 0x00076420, 0x00076421, 0x00764210,
+        0x00007643, 0x00076430, 0x00076431, 0x00764310, 0x00076432, 0x00764320, 0x00764321, 0x07643210,
+        0x00000765, 0x00007650, 0x00007651, 0x00076510, 0x00007652, 0x00076520, 0x00076521, 0x00765210,
+        0x00007653, 0x00076530, 0x00076531, 0x00765310, 0x00076532, 0x00765320, 0x00765321, 0x07653210,
+        0x00007654, 0x00076540, 0x00076541, 0x00765410, 0x00076542, 0x00765420, 0x00765421, 0x07654210,
+        0x00076543, 0x00765430, 0x00765431, 0x07654310, 0x00765432, 0x07654320, 0x07654321, 0x76543210
+    };
+    int b = sa__first_byte_at_least(p, k + 1);
+    k -= (int)(((p << 8) >> b) & 0xFF);
+    return b + (int)((sel8[(x >> b) & 0xFF] >> (4 * k)) & 15u);
+}
+
+/* m ? x : y, lane by lane (m's lanes all ones or all zeros). */
+SA_API __m128i sa__sel128(__m128i m, __m128i x, __m128i y) {
+    return _mm_xor_si128(y, _mm_and_si128(_mm_xor_si128(x, y), m));
+}
+
+/* sa__transpose8 on both 64-bit halves. */
+SA_API __m128i sa__transpose8x2(__m128i x) {
+    __m128i t;
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00AA00AA00AA00AAll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000CCCC0000CCCCll));
+    x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000F0F0F0F0ll));
+    return _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
+}
+
+/* Lanes of k whose draw was (possibly) rejected: redo them in lane order
+ * with sa__pim_index, which gives the same index for the others. */
+SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__pim_draws *d, int first) {
+    uint16_t ua[8], ca[8], ka[8];
+    int l;
+    _mm_storeu_si128((__m128i *)(void *)ua, u);
+    _mm_storeu_si128((__m128i *)(void *)ca, cnt);
+    _mm_storeu_si128((__m128i *)(void *)ka, k);
+    for (l = 0; l < 8 && first + l < lanes; l++)
+        if (ca[l]) ka[l] = (uint16_t)sa__pim_index(ua[l], ca[l], d);
+    return _mm_loadu_si128((const __m128i *)(const void *)ka);
+}
+#if SA_ALLOC_MAX >= 16
+/* ---- PIM's 16 x 8 lanes: helpers of sa__pim_sse2_small and
+ * sa__pim1_16x7_sse2 ---- */
+
+/* Population-count tree of x's lanes, valid for 16-bit and for byte lanes
+ * (no field carries into the next): *lp = the counts of the lower bit
+ * pair of each nibble (2-bit fields at bits 0-1 of each nibble, the rest
+ * 0), *p2 = the nibble counts, returned: the byte counts (one per byte). */
+SA_API __m128i sa__pim_tree_sse2(__m128i x, __m128i *lp, __m128i *p2) {
+    const __m128i m3 = _mm_set1_epi8(0x33);
+    __m128i a = _mm_sub_epi8(x, _mm_and_si128(_mm_srli_epi16(x, 1), _mm_set1_epi8(0x55)));
+    __m128i b = _mm_and_si128(a, m3);
+    *lp = b;
+    b = _mm_add_epi8(b, _mm_and_si128(_mm_srli_epi16(a, 2), m3));
+    *p2 = b;
+    return _mm_and_si128(_mm_add_epi8(b, _mm_srli_epi16(b, 4)), _mm_set1_epi8(0x0F));
+}
+
+/* The k-th (0-based) set bit of each 16-bit lane of x, one-hot (0 where x
+ * is 0, where k must be 0; elsewhere k is below the lane's count), and in
+ * *pos its position (anything where x is 0).  lp, p2, p4 are x's
+ * population-count tree (sa__pim_tree_sse2).  The descent (byte, nibble,
+ * pair, bit) narrows a window mask instead of shifting the lane: the count
+ * of the window's lower half is the one nonzero field of a masked tree
+ * level, which a multiply brings to the top; the last step takes the
+ * lowest (k = 0) or the highest (k = 1) of the window's at most two bits. */
+SA_API __m128i sa__pim_kth16_sse2(__m128i x, __m128i lp, __m128i p2, __m128i p4, __m128i k, __m128i *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i L, tk, keep, ps, w, h;
+    L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+    tk = _mm_cmpgt_epi16(L, k); /* in the low byte */
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_xor_si128(tk, _mm_set1_epi16((short)0xFF00));
+    ps = _mm_andnot_si128(tk, _mm_set1_epi16(8));
+    L = _mm_and_si128(_mm_and_si128(p2, _mm_set1_epi16(0x0F0F)), keep);
+    L = _mm_srli_epi16(_mm_mullo_epi16(L, _mm_set1_epi16(0x0101)), 8);
+    tk = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xF0F0)));
+    ps = _mm_add_epi16(ps, _mm_andnot_si128(tk, _mm_set1_epi16(4)));
+    L = _mm_srli_epi16(_mm_mullo_epi16(_mm_and_si128(lp, keep), _mm_set1_epi16(0x1111)), 12);
+    tk = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi16((short)0xCCCC)));
+    ps = _mm_add_epi16(ps, _mm_andnot_si128(tk, _mm_set1_epi16(2)));
+    w = _mm_and_si128(x, keep);
+    h = _mm_and_si128(w, _mm_xor_si128(_mm_add_epi16(w, _mm_set1_epi16(-1)), _mm_cmpeq_epi16(k, zero)));
+    *pos = _mm_sub_epi16(ps, _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x5555)), zero));
+    return h;
+}
+
+/* sa__pim_kth16_sse2 for byte lanes: lp, q2 from sa__pim_tree_sse2; the
+ * window's lower-pair count is the one nonzero nibble field of the masked
+ * lp, ORed down. */
+SA_API __m128i sa__pim_kth8_sse2(__m128i x, __m128i lp, __m128i q2, __m128i k, __m128i *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i L, tk, keep, ps, w, h;
+    L = _mm_and_si128(q2, _mm_set1_epi8(0x0F));
+    tk = _mm_cmpgt_epi8(L, k); /* in the low nibble */
+    k = _mm_sub_epi8(k, _mm_andnot_si128(tk, L));
+    keep = _mm_xor_si128(tk, _mm_set1_epi8((char)0xF0));
+    ps = _mm_andnot_si128(tk, _mm_set1_epi8(4));
+    L = _mm_and_si128(lp, keep);
+    L = _mm_and_si128(_mm_or_si128(L, _mm_srli_epi16(L, 4)), _mm_set1_epi8(0x03));
+    tk = _mm_cmpgt_epi8(L, k);
+    k = _mm_sub_epi8(k, _mm_andnot_si128(tk, L));
+    keep = _mm_and_si128(keep, _mm_xor_si128(tk, _mm_set1_epi8((char)0xCC)));
+    ps = _mm_add_epi8(ps, _mm_andnot_si128(tk, _mm_set1_epi8(2)));
+    w = _mm_and_si128(x, keep);
+    h = _mm_and_si128(w, _mm_xor_si128(_mm_add_epi8(w, _mm_set1_epi8(-1)), _mm_cmpeq_epi8(k, zero)));
+    *pos = _mm_sub_epi8(ps, _mm_cmpeq_epi8(_mm_and_si128(h, _mm_set1_epi8(0x55)), zero));
+    return h;
+}
+
+/* The columns of a 16 x 7 bit matrix held as 16 bytes (byte i = row i,
+ * bit 7 ignored): 16-bit lane j = column j (bit i = bit j of row i) for j
+ * < 7, lane 7 = 0.  Each doubling of the bytes brings the next column to
+ * their top bits, which pmovmskb gathers; the seven masks are joined in two
+ * 64-bit words (a chain of pinsrw would be longer). */
+SA_API __m128i sa__pim_cols16x7_sse2(__m128i rows) {
+    __m128i t = _mm_add_epi8(rows, rows);
+    uint64_t c6 = (uint64_t)_mm_movemask_epi8(t), c5, c4, c3, c2, c1, c0;
+    t = _mm_add_epi8(t, t);
+    c5 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c4 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c3 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c2 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c1 = (uint64_t)_mm_movemask_epi8(t);
+    t = _mm_add_epi8(t, t);
+    c0 = (uint64_t)_mm_movemask_epi8(t);
+    return _mm_set_epi64x((long long)(c4 | c5 << 16 | c6 << 32), (long long)(c0 | c1 << 16 | (c2 | c3 << 16) << 32));
+}
+
+/* PIM without read-port pairing for n <= 16 inputs and m <= 8 outputs, all
+ * outputs at once: grant in 16-bit lanes (one per output, the column of its
+ * requesters), accept in byte lanes (one per input, its grants).  The k-th
+ * candidate of a lane is found by descending its population-count tree
+ * (byte, nibble, pair, bit: sa__pim_kth16_sse2, sa__pim_kth8_sse2).  Same
+ * decisions and draws as sa__pim_general.  Fills mt completely. */
+SA_API int sa__pim_sse2_small(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    const __m128i lanebit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+    int n = a->num_inputs, m = a->num_outputs, it, i, rotary;
+    uint64_t s = a->rng.state, free_in = sa__low_mask(n), outs = 0;
+    __m128i rows, t, cols, net16, outof = ones, inof = ones;
+    if (n == 16) {
+        const uint64_t *c = a->connect;
+        __m128i v0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 0)), _mm_loadu_si128((const __m128i *)(const void *)(c + 0)));
+        __m128i v1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 2)), _mm_loadu_si128((const __m128i *)(const void *)(c + 2)));
+        __m128i v2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 4)), _mm_loadu_si128((const __m128i *)(const void *)(c + 4)));
+        __m128i v3 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 6)), _mm_loadu_si128((const __m128i *)(const void *)(c + 6)));
+        __m128i v4 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 8)), _mm_loadu_si128((const __m128i *)(const void *)(c + 8)));
+        __m128i v5 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 10)), _mm_loadu_si128((const __m128i *)(const void *)(c + 10)));
+        __m128i v6 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 12)), _mm_loadu_si128((const __m128i *)(const void *)(c + 12)));
+        __m128i v7 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(req + 14)), _mm_loadu_si128((const __m128i *)(const void *)(c + 14)));
+        /* rows are below 256: (r, 0) 32-bit pairs pack down to bytes */
+        __m128i b0 = _mm_packs_epi32(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+        __m128i b1 = _mm_packs_epi32(_mm_packs_epi32(v4, v5), _mm_packs_epi32(v6, v7));
+        rows = _mm_packus_epi16(b0, b1);
+    } else {
+        uint64_t w[2] = { 0, 0 };
+        for (i = 0; i < n; i++) w[i >> 3] |= (req[i] & a->connect[i]) << (8 * (i & 7));
+        rows = _mm_set_epi64x((long long)w[1], (long long)w[0]);
+    }
+    /* Columns: 8 x 8 transposes of inputs 0-7 and 8-15, then lane j =
+     * column j (inputs 0-7 in its low byte). */
+    t = sa__transpose8x2(rows);
+    cols = _mm_unpacklo_epi8(t, _mm_unpackhi_epi64(t, t));
+    net16 = _mm_set1_epi16((short)(a->rotary ? a->network_inputs : 0));
+    rotary = a->rotary && a->network_inputs;
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        __m128i x, lp, p2, p4, cnt, u, k, lo, h, gpos, P, G, q2, c8, u0, u1, k0, k1, nz, acc, pos8, h8;
+        uint64_t next;
+        int nb = (m + 3) >> 2, ins;
+        /* Grant. */
+        x = it == 0 ? cols : _mm_and_si128(_mm_and_si128(cols, _mm_set1_epi16((short)free_in)), _mm_cmpeq_epi16(inof, ones));
+        if (rotary) {
+            __m128i nn = _mm_and_si128(x, net16);
+            x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, zero)));
+        }
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(x, zero)) == 0xFFFF) break;
+        p4 = sa__pim_tree_sse2(x, &lp, &p2);
+        cnt = _mm_srli_epi16(_mm_mullo_epi16(p4, _mm_set1_epi16(0x0101)), 8);
+        u = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        k = _mm_mulhi_epu16(u, cnt);
+        lo = _mm_mullo_epi16(u, cnt);
+        next = (uint64_t)nb;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(cnt, lo), zero)) != 0xFFFF) {
+            sa__pim_draws d;
+            sa__pim_draws_start(&d, s, m);
+            k = sa__pim_fix16(u, cnt, k, m, &d, 0);
+            next = d.next;
+        }
+        s += next * 0x9E3779B97F4A7C15ull;
+        /* k-th set bit of each lane, and its one-hot mask h (0 where no
+         * candidate). */
+        h = sa__pim_kth16_sse2(x, lp, p2, p4, k, &gpos);
+        /* Grants per input: byte i of G = the outputs that granted input i. */
+        P = _mm_packus_epi16(_mm_and_si128(h, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h, 8));
+        G = sa__transpose8x2(P);
+        /* Accept. */
+        c8 = sa__pim_tree_sse2(G, &lp, &q2);
+        nb = (n + 3) >> 2;
+        u0 = _mm_set_epi64x(nb > 1 ? (long long)sa__rng_at(s, 1) : 0, (long long)sa__rng_at(s, 0));
+        u1 = nb > 2 ? _mm_set_epi64x(nb > 3 ? (long long)sa__rng_at(s, 3) : 0, (long long)sa__rng_at(s, 2)) : zero;
+        {
+            __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
+            __m128i r0 = _mm_cmpeq_epi16(_mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)), zero);
+            __m128i r1 = _mm_cmpeq_epi16(_mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)), zero);
+            k0 = _mm_mulhi_epu16(u0, c0);
+            k1 = _mm_mulhi_epu16(u1, c1);
+            next = (uint64_t)nb;
+            if (_mm_movemask_epi8(_mm_and_si128(r0, r1)) != 0xFFFF) {
+                sa__pim_draws d;
+                sa__pim_draws_start(&d, s, n);
+                k0 = sa__pim_fix16(u0, c0, k0, n, &d, 0);
+                k1 = sa__pim_fix16(u1, c1, k1, n, &d, 8);
+                next = d.next;
+            }
+            s += next * 0x9E3779B97F4A7C15ull;
+        }
+        h8 = sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), &pos8);
+        /* The matches of this iteration. */
+        nz = _mm_cmpeq_epi8(c8, zero);
+        outof = sa__sel128(nz, outof, pos8);
+        /* the accepted outputs: distinct one-hot bytes, so their OR is their sum */
+        acc = _mm_sad_epu8(_mm_andnot_si128(nz, h8), zero);
+        acc = _mm_add_epi64(acc, _mm_shuffle_epi32(acc, 0x4E));
+        {
+            __m128i nm = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+            nm = _mm_cmpeq_epi16(_mm_and_si128(nm, lanebit), lanebit);
+            inof = sa__sel128(nm, gpos, inof);
+            outs |= (uint64_t)(_mm_cvtsi128_si32(acc) & 0xFF);
+        }
+        ins = ~_mm_movemask_epi8(nz) & 0xFFFF;
+        free_in &= ~(uint64_t)ins;
+    }
+    a->rng.state = s;
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, outof);
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(inof, ones));
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = sa__low_mask(n) & ~free_in;
+    mt->outputs = outs;
+    mt->size = sa__popcount64(mt->inputs);
+    return mt->size;
+}
+
+/* ---- PIM1 up to 16 x 8 (the Alpha 21364's 16 x 7 first) ---- */
+
+/* PIM1's accept on the grants G with the block draws u0 (inputs 0-7) and
+ * u1 (8-15): each input's accepted output, one-hot (0: none), *pos8 its
+ * position (anything where none); *rej gets the lanes whose draw may be
+ * rejected ORed in. */
+SA_API __m128i sa__pim1_accept_sse2(__m128i G, __m128i u0, __m128i u1, __m128i *rej, __m128i *pos8) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i lp, q2, c8 = sa__pim_tree_sse2(G, &lp, &q2);
+    __m128i c0 = _mm_unpacklo_epi8(c8, zero), c1 = _mm_unpackhi_epi8(c8, zero);
+    __m128i k0 = _mm_mulhi_epu16(u0, c0), k1 = _mm_mulhi_epu16(u1, c1);
+    *rej = _mm_or_si128(*rej, _mm_subs_epu16(c0, _mm_mullo_epi16(u0, c0)));
+    *rej = _mm_or_si128(*rej, _mm_subs_epu16(c1, _mm_mullo_epi16(u1, c1)));
+    return sa__pim_kth8_sse2(G, lp, q2, _mm_packus_epi16(k0, k1), pos8);
+}
+
+/* Write PIM1's matching from each input's accepted output h8 (one-hot, 0:
+ * none) at position pos8 and each output's granted input gpos; m8: there
+ * may be an output 7.  The accepted outputs' OR is their sum, and a count
+ * of the accepted inputs rides above it (above bit 7 when there is no
+ * output 7).  Returns the size. */
+SA_API int sa__pim1_write_sse2(sa_match *mt, __m128i h8, __m128i pos8, __m128i gpos, int m8) {
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+    __m128i nz = _mm_cmpeq_epi8(h8, zero), acc;
+    int i, v, sh = m8 ? 8 : 7;
+    if (m8)
+        acc = _mm_add_epi64(_mm_sad_epu8(h8, zero),
+                            _mm_slli_epi64(_mm_sad_epu8(_mm_andnot_si128(nz, _mm_set1_epi8(1)), zero), 8));
+    else
+        acc = _mm_sad_epu8(_mm_or_si128(h8, _mm_andnot_si128(nz, _mm_set1_epi8((char)0x80))), zero);
+    acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
+    v = _mm_cvtsi128_si32(acc);
+    acc = _mm_shuffle_epi32(_mm_shufflelo_epi16(acc, 0), 0);
+    acc = _mm_cmpeq_epi16(_mm_and_si128(acc, _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, (short)(m8 ? 128 : 0))), zero);
+    _mm_storeu_si128((__m128i *)(void *)mt->output_of, _mm_or_si128(pos8, nz));
+    _mm_storeu_si128((__m128i *)(void *)mt->input_of, _mm_packs_epi16(_mm_or_si128(gpos, acc), ones));
+    for (i = 16; i + 16 <= SA_ALLOC_MAX; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(mt->output_of + i), ones);
+        _mm_storeu_si128((__m128i *)(void *)(mt->input_of + i), ones);
+    }
+    for (; i < SA_ALLOC_MAX; i++) mt->output_of[i] = mt->input_of[i] = -1;
+    mt->inputs = (uint64_t)(_mm_movemask_epi8(nz) ^ 0xFFFF);
+    mt->outputs = (uint64_t)(v & ((1 << sh) - 1));
+    mt->size = v >> sh;
+    return mt->size;
+}
+
+/* The Rotary Rule on columns x: where a column has network candidates,
+ * only those. */
+SA_API __m128i sa__pim1_rotary_sse2(const sa_alloc *a, __m128i x) {
+    if (a->rotary && a->network_inputs) {
+        __m128i nn = _mm_and_si128(x, _mm_set1_epi16((short)a->network_inputs));
+        x = _mm_or_si128(nn, _mm_and_si128(x, _mm_cmpeq_epi16(nn, _mm_setzero_si128())));
+    }
+    return x;
+}
+
+/* PIM1's grant stage on the candidate columns X (16-bit lane j: output
+ * j's requesters) with the block draws U: G gets per input the outputs
+ * that granted it (byte i), GPOS the granted input of each output lane,
+ * REJ nonzero in the lanes whose draw may be rejected.  (A macro: GCC does
+ * not inline it as a function into both of its users, and the call costs
+ * PIM1 at 16 x 7 about 5% more instructions.) */
+#define SA__PIM1_GRANT(X, U, REJ, GPOS, G) do { \
+        __m128i lp_, p2_, p4_, cnt_, h_; \
+        p4_ = sa__pim_tree_sse2((X), &lp_, &p2_); \
+        cnt_ = _mm_srli_epi16(_mm_mullo_epi16(p4_, _mm_set1_epi16(0x0101)), 8); \
+        (REJ) = _mm_subs_epu16(cnt_, _mm_mullo_epi16((U), cnt_)); \
+        h_ = sa__pim_kth16_sse2((X), lp_, p2_, p4_, _mm_mulhi_epu16((U), cnt_), &(GPOS)); \
+        (G) = sa__transpose8x2(_mm_packus_epi16(_mm_and_si128(h_, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h_, 8))); \
+    } while (0)
+
+/* PIM1 (one iteration, no read-port pairing) at exactly 16 inputs and 7
+ * outputs, straight-line: the rows packed to bytes and ANDed with
+ * spaa_connect (connect[] as bytes); the columns by pmovmskb; the grant in
+ * 16-bit lanes (one per output) and the accept in byte lanes (one per
+ * input), each a population-count tree, Lemire's multiply on the block
+ * draws (the six generator outputs the two blocks take when nothing is
+ * rejected) and sa__pim_kth*.  When a draw may be rejected (below 0.3% of
+ * the allocations) nothing has been written yet and sa__pim_sse2_small
+ * does the allocation.  Same decisions and draws as sa__pim_general.
+ * Fills mt. */
+SA_API int sa__pim1_16x7_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    uint64_t s = a->rng.state;
+    __m128i rows, x, rej, gpos, G, pos8, h8;
+    rows = _mm_and_si128(sa__pack_bytes16_sse2(req, 16), SA__LD(a->fast));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
+        sa__match_clear(mt); /* no requests: the state does not move */
+        return 0;
+    }
+    x = sa__pim1_rotary_sse2(a, sa__pim_cols16x7_sse2(rows));
+    /* grant: generator outputs 0 and 1; accept: 2 to 5 */
+    SA__PIM1_GRANT(x, _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0)), rej, gpos, G);
+    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(s, 3), (long long)sa__rng_at(s, 2)),
+                              _mm_set_epi64x((long long)sa__rng_at(s, 5), (long long)sa__rng_at(s, 4)), &rej, &pos8);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
+    a->rng.state = s + 6 * 0x9E3779B97F4A7C15ull;
+    return sa__pim1_write_sse2(mt, h8, pos8, gpos, 0);
+}
+
+/* sa__pim1_16x7_sse2 for any n <= 16 and m <= 8: the grant block is
+ * ceil(m/4) generator outputs, the accept block the next ceil(n/4) (the
+ * draws of lanes beyond m or n are computed but, those lanes having no
+ * candidate, not used). */
+SA_API int sa__pim1_16x8_sse2(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    const uint64_t gamma = 0x9E3779B97F4A7C15ull;
+    int n = a->num_inputs, m = a->num_outputs;
+    uint64_t s = a->rng.state, sa = s + (uint64_t)((m + 3) >> 2) * gamma;
+    __m128i rows = sa__req_bytes16(a, req), x, rej, gpos, G, pos8, h8;
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
+        sa__match_clear(mt);
+        return 0;
+    }
+    x = sa__pim_cols16x7_sse2(rows);
+    if (m == 8) x = _mm_insert_epi16(x, _mm_movemask_epi8(rows), 7);
+    x = sa__pim1_rotary_sse2(a, x);
+    SA__PIM1_GRANT(x, _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0)), rej, gpos, G);
+    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(sa, 1), (long long)sa__rng_at(sa, 0)),
+                              _mm_set_epi64x((long long)sa__rng_at(sa, 3), (long long)sa__rng_at(sa, 2)), &rej, &pos8);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
+    a->rng.state = sa + (uint64_t)((n + 3) >> 2) * gamma;
+    return sa__pim1_write_sse2(mt, h8, pos8, gpos, m == 8);
+}
+#undef SA__PIM1_GRANT
+#endif
+/* Store the four 16-bit draws of the word x at u[0..3], lowest first. */
+SA_API void sa__pim_put4(uint16_t *u, uint64_t x) {
+    memcpy(u, &x, 8); /* (x86: little-endian) */
+}
+
+/* A PIM stage's block draws as 16-bit values: u16[l] = lane l's draw for
+ * every lane l in the block words that hold a lane of the set `lanes`
+ * (when ten or more words are needed, all 16 words: a loop of fixed length,
+ * without a branch per word).  Other entries are not written. */
+SA_API void sa__pim_draws16(const sa__pim_draws *d, uint64_t lanes, uint16_t *u16) {
+    /* bit 4w: word w holds a lane of the set */
+    uint64_t need = (lanes | lanes >> 1 | lanes >> 2 | lanes >> 3) & 0x1111111111111111ull;
+    uint64_t z = d->s;
+    size_t w4;
+    if (sa__popcount64(need) >= 10) {
+        for (w4 = 0; w4 < 64; w4 += 4) sa__pim_put4(u16 + w4, sa__rng_mix(z += 0x9E3779B97F4A7C15ull));
+        return;
+    }
+    for (; need; need &= need - 1) {
+        w4 = (size_t)sa__ctz64(need); /* 4w */
+        sa__pim_put4(u16 + w4, sa__rng_mix(z + (uint64_t)((w4 >> 2) + 1) * 0x9E3779B97F4A7C15ull));
+    }
+}
+
+/* One lane's pick: the position of candidate number idx(u, count) of the
+ * mask x (not 0), redraws from d. */
+SA_API int sa__pim_pick1(uint64_t x, uint32_t u, sa__pim_draws *d) {
+    /* (no shortcut for few candidates: its branch mispredicts more than
+     * the counting costs) */
+    uint64_t p = sa__prefix_counts(x);
+    return sa__pim_select(x, p, sa__pim_index(u, (uint32_t)(p >> 56), d));
+}
+
+/* Population count of each 16-bit lane. */
+SA_API __m128i sa__popcnt16_sse2(__m128i x) {
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    x = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+    x = _mm_add_epi16(_mm_and_si128(x, m3), _mm_and_si128(_mm_srli_epi16(x, 2), m3));
+    x = _mm_and_si128(_mm_add_epi16(x, _mm_srli_epi16(x, 4)), m0f);
+    return _mm_srli_epi16(_mm_add_epi16(x, _mm_slli_epi16(x, 8)), 8);
+}
+
+/* Position of set bit number k (k below the lane's population count) of
+ * each 16-bit lane of x: down the lane's population-count tree (byte,
+ * nibble, pair, bit), one lane-wise select per level. */
+SA_API __m128i sa__select16_sse2(__m128i x, __m128i k) {
+    const __m128i m5 = _mm_set1_epi8(0x55), m3 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F);
+    __m128i p1, p2, p4, L, t, pos;
+    p1 = _mm_sub_epi16(x, _mm_and_si128(_mm_srli_epi16(x, 1), m5));
+    p2 = _mm_add_epi16(_mm_and_si128(p1, m3), _mm_and_si128(_mm_srli_epi16(p1, 2), m3));
+    p4 = _mm_and_si128(_mm_add_epi16(p2, _mm_srli_epi16(p2, 4)), m0f);
+    L = _mm_and_si128(p4, _mm_set1_epi16(0x00FF));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    p2 = sa__sel128(t, p2, _mm_srli_epi16(p2, 8));
+    p1 = sa__sel128(t, p1, _mm_srli_epi16(p1, 8));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 8));
+    pos = _mm_andnot_si128(t, _mm_set1_epi16(8));
+    L = _mm_and_si128(p2, _mm_set1_epi16(0x000F));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    p1 = sa__sel128(t, p1, _mm_srli_epi16(p1, 4));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 4));
+    pos = _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(4)));
+    L = _mm_and_si128(p1, _mm_set1_epi16(3));
+    t = _mm_cmpgt_epi16(L, k);
+    k = _mm_sub_epi16(k, _mm_andnot_si128(t, L));
+    x = sa__sel128(t, x, _mm_srli_epi16(x, 2));
+    pos = _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(2)));
+    t = _mm_cmpgt_epi16(_mm_and_si128(x, _mm_set1_epi16(1)), k);
+    return _mm_add_epi16(pos, _mm_andnot_si128(t, _mm_set1_epi16(1)));
+}
+
+/* The picks of eight lanes from their masks' 16-bit chunks v0..v3 (chunk q:
+ * bits 16q..16q+15; only the first `chunks` may be nonzero) and draws u:
+ * the draw picks the chunk from the chunks' running counts, then the bit
+ * within it.  Lanes b..b+7 of a stage of `lanes` lanes (for the redraws);
+ * returns the positions, -1 for an empty mask. */
+SA_API __m128i sa__pim_pick8_sse2(__m128i v0, __m128i v1, __m128i v2, __m128i v3, int chunks, __m128i u,
+                                  int lanes, int b, sa__pim_draws *d) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i n0, s1, s2, tot, k, t0, t1, t2, x, below, base;
+    n0 = sa__popcnt16_sse2(v0);
+    s1 = s2 = tot = n0; /* chunks beyond `chunks` are 0 */
+    if (chunks > 1) s1 = s2 = tot = _mm_add_epi16(n0, sa__popcnt16_sse2(v1));
+    if (chunks > 2) s2 = tot = _mm_add_epi16(s1, sa__popcnt16_sse2(v2));
+    if (chunks > 3) tot = _mm_add_epi16(s2, sa__popcnt16_sse2(v3));
+    k = _mm_mulhi_epu16(u, tot);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(tot, _mm_mullo_epi16(u, tot)), zero)) != 0xFFFF)
+        k = sa__pim_fix16(u, tot, k, lanes, d, b);
+    if (chunks == 1) {
+        x = sa__select16_sse2(v0, k);
+    } else {
+        t0 = _mm_cmpgt_epi16(n0, k);
+        t1 = _mm_cmpgt_epi16(s1, k);
+        t2 = _mm_cmpgt_epi16(s2, k);
+        x = sa__sel128(t0, v0, sa__sel128(t1, v1, sa__sel128(t2, v2, v3)));
+        below = _mm_andnot_si128(t0, sa__sel128(t1, n0, sa__sel128(t2, s1, s2)));
+        base = _mm_andnot_si128(t0, sa__sel128(t1, _mm_set1_epi16(16),
+                                               sa__sel128(t2, _mm_set1_epi16(32), _mm_set1_epi16(48))));
+        x = _mm_add_epi16(base, sa__select16_sse2(x, _mm_sub_epi16(k, below)));
+    }
+    return _mm_or_si128(x, _mm_cmpeq_epi16(tot, zero));
+}
+
+/* The stage's block draws of lanes b..b+7 (b a multiple of 8). */
+SA_API __m128i sa__pim_block8_sse2(const sa__pim_draws *d, int b) {
+    return _mm_set_epi64x((long long)sa__rng_at(d->s, (uint64_t)(b >> 2) + 1),
+                          (long long)sa__rng_at(d->s, (uint64_t)(b >> 2)));
+}
+
+/* The picks of one PIM stage's lanes 0..lanes-1 (pos[l] = the position of
+ * candidate number idx(u_l, count) of mask[l], as sa__pim_pick1 gives it,
+ * redraws in lane order), eight lanes at a time: each 64-bit mask is split into four 16-bit chunks (one vector per chunk; only
+ * the first `chunks` may be nonzero), then sa__pim_pick8_sse2; pos gets -1
+ * for an empty mask.  mask and pos hold lanes rounded up to
+ * 8 entries (mask zero beyond lanes).  draws: NULL (lane l's draw is the
+ * stage's block draw l), or the lanes' draws (for lanes gathered from a
+ * stage's lanes, in their order). */
+SA_API void sa__pim_pick_sse2(const uint64_t *mask, int lanes, int chunks, const uint16_t *draws,
+                              sa__pim_draws *d, int8_t *pos) {
+    const __m128i zero = _mm_setzero_si128();
+    int b;
+    for (b = 0; b < lanes; b += 8) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b));
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 2));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 4));
+        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(mask + b + 6));
+        __m128i b0, b1, b2, b3, u, x;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)), zero)) == 0xFFFF) {
+            _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_set1_epi8(-1));
+            continue;
+        }
+        /* chunk q (bits 16q..16q+15) of the eight masks */
+        b0 = _mm_unpacklo_epi16(a0, a1);
+        b1 = _mm_unpackhi_epi16(a0, a1);
+        b2 = _mm_unpacklo_epi16(a2, a3);
+        b3 = _mm_unpackhi_epi16(a2, a3);
+        a0 = _mm_unpacklo_epi16(b0, b1);
+        a1 = _mm_unpackhi_epi16(b0, b1);
+        a2 = _mm_unpacklo_epi16(b2, b3);
+        a3 = _mm_unpackhi_epi16(b2, b3);
+        if (draws != NULL)
+            u = _mm_loadu_si128((const __m128i *)(const void *)(draws + b));
+        else
+            u = sa__pim_block8_sse2(d, b);
+        x = sa__pim_pick8_sse2(_mm_unpacklo_epi64(a0, a2), _mm_unpackhi_epi64(a0, a2), _mm_unpacklo_epi64(a1, a3),
+                               _mm_unpackhi_epi64(a1, a3), chunks, u, lanes, b, d);
+        _mm_storel_epi64((__m128i *)(void *)(pos + b), _mm_packs_epi16(x, x));
+    }
+}
+
+/* A PIM grant stage with more than this many lanes to pick (and fewer
+ * than three quarters of all) gathers them for the eight-lane picks
+ * (sa__pim_grant_list). */
+#ifndef SA__PIM_GATHER
+#define SA__PIM_GATHER 20
+#endif
+
+/* The inputs i < n with grants (cnt[i] > 0) and with more than one. */
+SA_API void sa__pim_counted(const uint8_t *cnt, int n, uint64_t *granted, uint64_t *multi) {
+    uint64_t g = 0, mu = 0;
+    int q;
+    for (q = 0; q < n; q += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(cnt + q));
+        g |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, _mm_setzero_si128())) << q;
+        mu |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, _mm_set1_epi8(1))) << q;
+    }
+    *granted = g & sa__low_mask(n);
+    *multi = mu & sa__low_mask(n);
+}
+
+/* Set the 64 bytes p[0..63] to v. */
+SA_API void sa__pim_fill64(uint8_t *p, int v) {
+    int i;
+    for (i = 0; i < 64; i += 16) _mm_storeu_si128((__m128i *)(void *)(p + i), _mm_set1_epi8((char)v));
+}
+
+/* A PIM grant stage's candidates: cand[j] = col[j] & free_in (only the
+ * network ones if there are any and net != 0: Rotary Rule) for the free
+ * outputs j; with SSE2 computed in pairs of lanes, the other lane of a
+ * pair set to 0 (cand of the outputs not written stays as it was).
+ * Returns the set of outputs with candidates. */
+SA_API uint64_t sa__pim_candidates(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net,
+                                   uint64_t *cand) {
+    uint64_t act = 0;
+    int j;
+    {
+        const __m128i fin = _mm_set1_epi64x((long long)free_in), nt = _mm_set1_epi64x((long long)net);
+        const __m128i zero = _mm_setzero_si128();
+        static const uint64_t lane[8] = { 0, 0, ~0ull, 0, 0, ~0ull, ~0ull, ~0ull }; /* by the pair's free bits */
+        uint64_t pairs = (free_out | (free_out >> 1)) & 0x5555555555555555ull;
+        for (; pairs; pairs &= pairs - 1) {
+            __m128i c, z;
+            j = sa__ctz64(pairs);
+            c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(col + j)), fin);
+            c = _mm_and_si128(c, _mm_loadu_si128((const __m128i *)(const void *)(lane + 2 * ((free_out >> j) & 3))));
+            if (net) { /* Rotary Rule: the network candidates if any */
+                __m128i cn = _mm_and_si128(c, nt);
+                z = _mm_cmpeq_epi32(cn, zero);
+                z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+                c = _mm_or_si128(cn, _mm_and_si128(c, z));
+            }
+            _mm_storeu_si128((__m128i *)(void *)(cand + j), c);
+            z = _mm_cmpeq_epi32(c, zero);
+            z = _mm_and_si128(z, _mm_shuffle_epi32(z, 0xB1));
+            act |= (uint64_t)(~_mm_movemask_pd(_mm_castsi128_pd(z)) & 3) << j;
+        }
+    }
+    return act;
+}
+
+/* The grant lists of PIM's accept stage: cnt[i] = how many grants input i
+ * got, lst[128 r + i] = the output of its grant number r (in increasing
+ * output order).  Entry 127 of cnt, and column 127 of lst, are a sink for
+ * the lanes without a pick (-1, masked to 127): a column of its own, which
+ * no input's list shares. */
+#define SA__PIM_CNT 128
+#define SA__PIM_LST (65 * 128)
+
+/* List the picks gp[j] of every lane j < m (-1: none; cnt zero on entry). */
+SA_API void sa__pim_list_all(const int8_t *gp, int m, uint8_t *cnt, uint8_t *lst) {
+    int j;
+    for (j = 0; j < m; j++) {
+        size_t i = (uint8_t)gp[j] & 127u;
+        unsigned c = cnt[i];
+        lst[((size_t)c << 7) + i] = (uint8_t)j;
+        cnt[i] = (uint8_t)(c + 1);
+    }
+}
+
+/* List the picks gk[k] of the lanes of the set `lanes` (gk[k]: the pick of
+ * the set's lane number k in increasing order, -1 for none); *granted and
+ * *multi get the inputs with grants and with more than one. */
+SA_API void sa__pim_list_gathered(const int8_t *gk, uint64_t lanes, uint8_t *cnt, uint8_t *lst, uint64_t *granted,
+                                  uint64_t *multi) {
+    uint64_t g = 0, mu = 0;
+    for (; lanes; lanes &= lanes - 1, gk++) {
+        size_t i = (uint8_t)*gk;
+        unsigned c;
+        uint64_t bit;
+        if (*gk < 0) continue;
+        c = cnt[i];
+        bit = (uint64_t)1 << i;
+        lst[((size_t)c << 7) + i] = (uint8_t)sa__ctz64(lanes);
+        cnt[i] = (uint8_t)(c + 1);
+        mu |= g & bit;
+        g |= bit;
+    }
+    *granted = g;
+    *multi = mu;
+}
+
+/* A PIM grant stage, its picks listed in cnt and lst (cnt zero on entry):
+ * the free outputs' candidates (col[j] & free_in, or only the network ones
+ * if there are any and net != 0: Rotary Rule) and picks with the stage's
+ * draws d (u16: scratch).  With SSE2, eight lanes at a time when there are
+ * enough of them (all lanes when most outputs are free, else, above
+ * SA__PIM_GATHER free outputs, theirs gathered), else one at a time; same
+ * picks and draws.  Returns the outputs with candidates (0: the stage has
+ * no draws, and *granted, *multi are not set); *granted and *multi get the
+ * inputs with grants and with more than one. */
+SA_API uint64_t sa__pim_grant_list(const uint64_t *col, uint64_t free_in, uint64_t free_out, uint64_t net, int n,
+                                   int m, sa__pim_draws *d, uint16_t *u16, uint8_t *cnt, uint8_t *lst,
+                                   uint64_t *granted, uint64_t *multi) {
+    uint64_t act = 0, o, g = 0, mu = 0;
+    int c = sa__popcount64(free_out), chunks = (n + 15) >> 4;
+    if (c > 8 && 4 * c >= 3 * m) {
+        uint64_t cand[64];
+        int8_t gpos[64];
+        memset(cand, 0, (size_t)((m + 7) & ~7) * sizeof(uint64_t));
+        act = sa__pim_candidates(col, free_in, free_out, net, cand);
+        if (act == 0) return 0;
+        sa__pim_pick_sse2(cand, m, chunks, NULL, d, gpos);
+        sa__pim_list_all(gpos, m, cnt, lst);
+        sa__pim_counted(cnt, n, granted, multi);
+        return act;
+    }
+    if (c > SA__PIM_GATHER) {
+        uint64_t gm[64];
+        uint16_t gu[64];
+        int8_t gk[64];
+        int k = 0;
+        sa__pim_draws16(d, free_out, u16);
+        for (o = free_out; o; o &= o - 1, k++) {
+            int j = sa__ctz64(o);
+            uint64_t x = col[j] & free_in, xn = x & net;
+            x = xn ? xn : x; /* Rotary Rule */
+            gm[k] = x;
+            gu[k] = u16[j];
+            act |= (uint64_t)(x != 0) << j;
+        }
+        if (act == 0) return 0;
+        for (; k & 7; k++) gm[k] = gu[k] = 0;
+        sa__pim_pick_sse2(gm, c, chunks, gu, d, gk); /* -1 without candidates */
+        sa__pim_list_gathered(gk, free_out, cnt, lst, granted, multi);
+        return act;
+    }
+    sa__pim_draws16(d, free_out, u16);
+    for (o = free_out; o; o &= o - 1) {
+        size_t j = (size_t)sa__ctz64(o), i;
+        uint64_t x = col[j] & free_in, xn = x & net;
+        unsigned r;
+        x = xn ? xn : x; /* Rotary Rule */
+        if (x == 0) continue;
+        act |= (uint64_t)1 << j;
+        i = (size_t)sa__pim_pick1(x, u16[j], d);
+        r = cnt[i];
+        lst[((size_t)r << 7) + i] = (uint8_t)j;
+        cnt[i] = (uint8_t)(r + 1);
+        mu |= g & ((uint64_t)1 << i);
+        g |= (uint64_t)1 << i;
+    }
+    *granted = g;
+    *multi = mu;
+    return act;
+}
+
+/* PIM without read-port pairing, any size, from the requests' column
+ * masks col (m rounded up to 8 entries; changed): each grant stage takes
+ * its candidates from the columns as it picks (sa__pim_grant_list).
+ * The accept stage needs no masks: the grants are listed per input in
+ * increasing output order (lst[128 r + i]: the output of input i's grant
+ * number r; cnt[i]: how many), and input i takes grant number
+ * idx(u_i, cnt[i]) (for one grant that is 0 with any draw, and no redraw).
+ * first: NULL, or the first grant already made (first[j]: output j's pick,
+ * -1 for none; first_end: the generator state after its draws, taken if
+ * some output picked).  Same decisions and draws as sa__pim_general.
+ * Fills mt except the -1 entries (mt must be empty on entry). */
+SA_API int sa__pim_lanes(sa_alloc *a, uint64_t *col, const int8_t *first, uint64_t first_end, sa_match *mt) {
+    uint16_t u16[64];
+    uint8_t cnt[SA__PIM_CNT], lst[SA__PIM_LST];
+    int n = a->num_inputs, m = a->num_outputs, mr = (m + 7) & ~7, it, j;
+    uint64_t net = a->rotary ? a->network_inputs : 0, ins = 0, outs = 0;
+    for (j = m; j < mr; j++) col[j] = 0;
+    /* the draws of inputs with one grant are read but do not matter:
+     * defined, and not 0 (0 would take the rejection check's slow path) */
+    sa__pim_fill64((uint8_t *)(void *)u16, 0xFF);
+    sa__pim_fill64((uint8_t *)(void *)(u16 + 32), 0xFF);
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        uint64_t free_in = sa__low_mask(n) & ~ins, granted, multi, o;
+        sa__pim_draws d;
+        sa__pim_fill64(cnt, 0);
+        cnt[SA__PIM_CNT - 1] = 0;
+        if (first != NULL) { /* the first grant is done (all outputs free) */
+            sa__pim_list_all(first, m, cnt, lst);
+            first = NULL;
+            sa__pim_counted(cnt, n, &granted, &multi);
+            if (granted == 0) break; /* no requests: the state does not move */
+            a->rng.state = first_end;
+        } else {
+            sa__pim_draws_start(&d, a->rng.state, m);
+            if (sa__pim_grant_list(col, free_in, sa__low_mask(m) & ~outs, net, n, m, &d, u16, cnt, lst, &granted,
+                                   &multi) == 0)
+                break;
+            a->rng.state = sa__pim_draws_end(&d);
+        }
+        /* accept: every input with grants takes one, in increasing input
+         * order (the redraws' order); an input with one grant takes grant
+         * number (u * 1) >> 16 = 0 whatever its draw u, so only the inputs
+         * with more than one need theirs */
+        sa__pim_draws_start(&d, a->rng.state, n);
+        sa__pim_draws16(&d, multi, u16);
+        for (o = granted; o; o &= o - 1) {
+            size_t i = (size_t)sa__ctz64(o), jj;
+            unsigned c = cnt[i], prod = u16[i] * c;
+            if ((prod & 0xFFFFu) < c) prod = (unsigned)sa__pim_index(u16[i], c, &d) << 16;
+            jj = lst[((size_t)(prod >> 16) << 7) + i];
+            mt->output_of[i] = (int8_t)jj;
+            mt->input_of[jj] = (int8_t)i;
+            outs |= (uint64_t)1 << jj;
+        }
+        a->rng.state = sa__pim_draws_end(&d);
+        ins |= granted;
+    }
+    mt->inputs = ins;
+    mt->outputs = outs;
+    mt->size = sa__popcount64(ins);
+    return mt->size;
+}
+
+/* PIM above 16 x 8: the first grant (all outputs free, no Rotary Rule)
+ * eight lanes at a time straight from the columns, then sa__pim_lanes. */
+SA_API int sa__pim64(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    uint64_t col[64];
+    int n = a->num_inputs, m = a->num_outputs;
+    sa__columns(a, req, col);
+    sa__match_clear(mt);
+    if (!a->rotary || a->network_inputs == 0) {
+        sa__pim_draws d;
+        int8_t gpos[64];
+        int j;
+        for (j = m; j < ((m + 7) & ~7); j++) col[j] = 0;
+        sa__pim_draws_start(&d, a->rng.state, m);
+        sa__pim_pick_sse2(col, m, (n + 15) >> 4, NULL, &d, gpos);
+        return sa__pim_lanes(a, col, gpos, sa__pim_draws_end(&d), mt);
+    }
+    return sa__pim_lanes(a, col, NULL, 0, mt);
+}
+
+/* SPAA: which kernel, if any. */
+SA_API int sa__fast_spaa(sa_alloc *a, const uint64_t *req, sa_match *mt) {
+    int n = a->num_inputs, m = a->num_outputs;
+    sa__spaa_hold(a);
+#if SA_ALLOC_MAX >= 16
+    if (n == 16 && m == 7) return sa__spaa_16x7_sse2(a, req, mt);
+    if (n == 8 && m == 8) return sa__spaa_8x8_sse2(a, req, mt);
+    if (n == 7 && m == 7) return sa__spaa_7x7_sse2(a, req, mt);
+    if (n <= 16 && m <= 8) return n > 8 ? sa__spaa_reg_sse2_4(a, req, mt) : sa__spaa_reg_sse2_3(a, req, mt);
+#endif
+#if SA_ALLOC_MAX > 32
+    return sa__spaa6_sse2(a, req, mt);
+#else
+    (void)n;
+    (void)m;
+    (void)req;
+    (void)mt;
+    return 0;
+#endif
+}
+
+/* ---- The dispatch. */
+
+/* Fast state: SPAA's banks; the connection matrix as 16 bytes for the
+ * other kernels up to 16 x 8. */
 SA_API size_t sa__fast_memory_size(const sa_alloc_desc *desc) {
-    (void)desc;
+    int n = desc->num_inputs, m = desc->num_outputs;
+    if (desc->kind == SA_ALLOC_SPAA)
+        return sa__spaa_fast_size(n, m) && (SA_ALLOC_MAX >= 16 || n > 32) ? sizeof(sa__banks) : 0;
+    if (desc->kind == SA_ALLOC_ISLIP || desc->kind == SA_ALLOC_SEP_OUTPUT || desc->kind == SA_ALLOC_PIM)
+        return SA_ALLOC_MAX >= 16 && n <= 16 && m <= 8 ? 2 * sizeof(uint64_t) : 0;
     return 0;
 }
 
-SA_API void sa__fast_init(sa_alloc *a) { (void)a; }
-
-SA_API void sa__fast_release(sa_alloc *a) { (void)a; }
+SA_API void sa__fast_init(sa_alloc *a) {
+    int i, lw = sa__lane_lw(a->num_outputs);
+    uint64_t *connect = a->fast; /* sa__banks' first member */
+    if (a->fast == NULL) return;
+    memset(connect, 0, (a->kind == SA_ALLOC_SPAA ? SA__SPAA_WORDS : 2) * sizeof(uint64_t));
+    for (i = 0; i < a->num_inputs; i++) {
+        int bit = i << lw;
+        connect[bit >> 6] |= a->connect[i] << (bit & 63);
+    }
+}
 
 SA_API int sa__fast_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio,
                              const sa_read_buffer *bufs, sa_match *match) {
-    (void)a;
-    (void)req;
-    (void)prio;
-    (void)bufs;
-    (void)match;
-    return 0;
+    int n = a->num_inputs, m = a->num_outputs, small = SA_ALLOC_MAX >= 16 && n <= 16 && m <= 8;
+    if (bufs != NULL) return 0; /* read-port views: the reference */
+    switch (a->kind) {
+    case SA_ALLOC_SPAA:
+        if (a->fast == NULL || prio != NULL) return 0;
+        sa__fast_spaa(a, req, match);
+        return 1;
+    case SA_ALLOC_WFA_WRAPPED:
+        if (n < 16 && m < 16) return 0; /* below, the kernel gains less than 1.25x */
+        sa__wfa_wrapped_diag(a, req, match);
+        return 1;
+    case SA_ALLOC_ISLIP:
+    case SA_ALLOC_SEP_OUTPUT:
+#if SA_ALLOC_MAX >= 16
+        if (small) sa__islip16x8_sse2(a, req, a->kind == SA_ALLOC_SEP_OUTPUT, match);
+        else
+#endif
+            sa__islip_cols(a, req, a->kind == SA_ALLOC_SEP_OUTPUT, match);
+        return 1;
+    case SA_ALLOC_PIM:
+#if SA_ALLOC_MAX >= 16
+        if (small) {
+            if (a->iterations != 1) sa__pim_sse2_small(a, req, match);
+            else if (n == 16 && m == 7) sa__pim1_16x7_sse2(a, req, match);
+            else sa__pim1_16x8_sse2(a, req, match);
+            return 1;
+        }
+#endif
+        sa__pim64(a, req, match);
+        return 1;
+    case SA_ALLOC_OPF:
+    case SA_ALLOC_SEP_INPUT:
+        /* the kernel gains 1.25x or more from about 16 x 7 with
+         * priorities (OPF), 16 x 16 without */
+        if (n * m < (a->kind == SA_ALLOC_OPF && prio != NULL ? 100 : 256)) return 0;
+        sa__separable_keys(a, req, a->kind == SA_ALLOC_OPF ? prio : NULL, match);
+        return 1;
+    default:
+        (void)small;
+        return 0;
+    }
 }
 
 #endif /* SA_SIMD_SSE2 */

@@ -97,6 +97,17 @@ static long parse_long(const char *s, long lo, long hi, const char *what) {
     return v;
 }
 
+/* A size 1..64, the whole string. */
+static int parse_dim(const char *s, int *v) {
+    char *end;
+    long x;
+    errno = 0;
+    x = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || x < 1 || x > 64) return 0;
+    *v = (int)x;
+    return 1;
+}
+
 /* The pool of one size and density: the table rows, then the sets. */
 typedef struct pool_mem {
     uint64_t *masks, table_mask[TABLE_ROWS];
@@ -197,8 +208,8 @@ int main(int argc, char **argv) {
             if (strlen(s) >= sizeof buf || (x = strchr(strcpy(buf, s), 'x')) == NULL)
                 fail("--size: expected NxM with N, M in 1..64", s);
             *x = '\0';
-            only_n = (int)parse_long(buf, 1, 64, "--size: expected NxM with N, M in 1..64");
-            only_m = (int)parse_long(x + 1, 1, 64, "--size: expected NxM with N, M in 1..64");
+            if (!parse_dim(buf, &only_n) || !parse_dim(x + 1, &only_m))
+                fail("--size: expected NxM with N, M in 1..64", s);
         } else if (strcmp(o, "--density") == 0) {
             char *end;
             const char *s = argv[++arg];
@@ -221,16 +232,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_alloc: out of memory for %d sets\n", sets);
         return 1;
     }
-    for (si = 0; si < NSIZES; si++)
-        for (di = 0; di < 3; di++)
-            for (v = 0; v < NVARIANTS; v++) {
-                int n = only_n ? only_n : sizes[si][0], m = only_n ? only_m : sizes[si][1];
-                double d = only_d > 0 ? only_d : densities[di];
-                if ((only_n && si > 0) || (only_d > 0 && di > 0)) continue;
-                if (only && strcmp(only, variants[v].name) != 0) continue;
-                (void)n, (void)m, (void)d;
-                cases += 2;
-            }
+    cases = 2 * (only_n ? 1 : NSIZES) * (only_d > 0 ? 1 : 3) * (only ? 1 : NVARIANTS);
     printf("allocator,inputs,outputs,density,mode,ref_ns,fast_ns,ref_over_fast,mean_matches,state_bytes\n");
     for (si = 0; si < NSIZES; si++)
         for (di = 0; di < 3; di++) {
