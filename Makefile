@@ -86,7 +86,8 @@ $(B)/%/runner.log: $(B)/%/runner
 	@echo "  run     $*"
 	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
-$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh $(wildcard examples/*.c examples/common/*)
+$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh tests/exact_caller.c tests/alloc_max_check.c \
+                  tests/doc_snippets.py tests/check_index.py $(wildcard docs/*.rst examples/*.c examples/common/*)
 	@mkdir -p $(B)
 	@echo "  run     contract checks"
 	@sh tests/contract.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@

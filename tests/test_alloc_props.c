@@ -434,10 +434,11 @@ ST_TEST(alloc_bad_configuration_is_rejected) {
     ST_EQ(SA_ERR_NULL, sa_alloc_init(NULL, NULL, NULL, 0));
     ST_EQ(SA_ERR_NULL, sa_alloc_init(al, NULL, alx.memory, sizeof alx.memory));
     ST_EQ(0, (long)sa_alloc_memory_size(NULL));
-    /* Zero sizes are an error (no silent default size), in C and C++ alike
-     * from an all-zero description. */
+    /* Zero sizes are an error (no silent default size): an all-zero
+     * description is refused. */
     {
-        sa_alloc_desc z = {0};
+        sa_alloc_desc z;
+        memset(&z, 0, sizeof z);
         ST_EQ(SA_ERR_SIZE_RANGE, ta_alloc_init(&alx, &z));
         ST_EQ(0, (long)sa_alloc_memory_size(&z));
         z.num_inputs = 3;
