@@ -118,8 +118,11 @@ if make -s install DESTDIR="$tmp/stage" PREFIX=/opt/seastar >"$tmp/err" 2>&1 \
    && gcc -std=c99 $warn $flags "$tmp/inst.c" -o "$tmp/inst" 2>"$tmp/err" && "$tmp/inst"; then ok
 else bad "make install DESTDIR= PREFIX= with pkg-config"; fi
 
-# Every example builds.
+# Every example builds; the matching study (no test of its own) runs.
 if make -s examples >"$tmp/err" 2>&1; then ok; else bad "make examples"; fi
+mkdir -p "$tmp/study"
+if ./build/examples/matching_study --arbs 20 --out "$tmp/study" >"$tmp/err" 2>&1; then ok
+else bad "build/examples/matching_study --arbs 20 runs"; fi
 
 # Every public symbol of the headers has a doc comment (the check that also
 # fails `make docs`; docs/_ext/capi.py uses the standard library only, so the
