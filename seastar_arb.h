@@ -827,8 +827,9 @@ SA_API sa_result sa_occupancy(uint64_t stalled_cycles, uint64_t packets_vc0,
                               uint64_t packets_vc1, double *occupancy) {
     if (occupancy == NULL) return SA_ERR_NULL;
     *occupancy = 0.0;
-    if (packets_vc0 + packets_vc1 == 0) return SA_ERR_ZERO_PACKETS;
-    *occupancy = (double)stalled_cycles / (double)(packets_vc0 + packets_vc1);
+    if (packets_vc0 == 0 && packets_vc1 == 0) return SA_ERR_ZERO_PACKETS;
+    /* (the sum in double: two 64-bit counters may add past 2^64) */
+    *occupancy = (double)stalled_cycles / ((double)packets_vc0 + (double)packets_vc1);
     return SA_OK;
 }
 
