@@ -4,7 +4,7 @@
  * with the arbiters' orders read back through the public API; and request
  * bits outside the outputs, for every allocator kind. */
 #include "st_test.h"
-/* Preconditions go to a counter here (spaa_fast_bits_outside_outputs_never_match). */
+/* Preconditions go to a counter here (the tests of request bits outside the outputs). */
 static int ts_assert_failures;
 #define SA_ASSERT(c) ((c) ? (void)0 : (void)ts_assert_failures++)
 #include "../seastar_arb.h"
