@@ -64,33 +64,10 @@ $(B)/tests.inc: $(TEST_SRC)
 	@grep -ho 'ST_TEST([A-Za-z0-9_]*)' $(TEST_SRC) /dev/null | sed 's/ST_TEST(\(.*\))/ST_ENTRY(\1)/' > $@
 
 # Each test file is compiled on its own (in parallel, incrementally), then
-# linked into one runner per configuration.  The allocator tests are the
-# exception: every file that calls sa_allocate compiles the whole allocator
-# (about 4 s per file and configuration), so those that share the default
-# build settings are compiled together as one translation unit per group
-# (a file listed here must not define a static name another file of its
-# group defines, nor set SA_ASSERT).
-UNITY_alloc          := test_alloc test_alloc_fast test_alloc_pim test_alloc_props \
-                        test_alloc_wfa test_alloc_wfa2 test_alloc_pim64 test_alloc_spaa16 \
-                        test_alloc_pim16 \
-                        test_alloc_spaa64 test_alloc_opf \
-                        test_alloc_pimc
-UNITY_alloc_portable := test_alloc_portable test_alloc_pim_portable test_alloc_spaa_portable
-UNITY_GROUPS   := alloc alloc_portable
-UNITY_MEMBERS  := $(foreach g,$(UNITY_GROUPS),$(UNITY_$(g)))
-TEST_OBJ_NAMES := $(patsubst tests/%.c,%.o,$(filter-out $(UNITY_MEMBERS:%=tests/%.c),$(TEST_SRC)) tests/runner.c) \
-                  $(UNITY_GROUPS:%=unity_%.o)
-
-$(B)/unity_%.c: Makefile
-	@mkdir -p $(B)
-	@for f in $(UNITY_$*); do echo "#include \"$$f.c\""; done > $@
-
-define UNITY_RULES
-$(B)/$(1)/unity_$(2).o: $(B)/unity_$(2).c $(UNITY_$(2):%=tests/%.c) $(wildcard tests/*.h) $(HEADERS) $(B)/tests.inc
-	@mkdir -p $$(@D)
-	@$$(CFG_$(1)) -I$(B) -Itests -c $$< -o $$@
-endef
-$(foreach c,$(CONFIGS),$(foreach g,$(UNITY_GROUPS),$(eval $(call UNITY_RULES,$(c),$(g)))))
+# linked into one runner per configuration, with the two builds of the
+# allocators that test_alloc_diff.c compares (alloc_diff_fast.c, the
+# default build; alloc_diff_ref.c, SA_NO_SIMD).
+TEST_OBJ_NAMES := $(patsubst tests/%.c,%.o,$(TEST_SRC) tests/runner.c tests/alloc_diff_fast.c tests/alloc_diff_ref.c)
 
 define CONFIG_RULES
 $(B)/$(1)/%.o: tests/%.c $(wildcard tests/*.h examples/common/*.h) $(HEADERS) $(B)/tests.inc
@@ -109,7 +86,8 @@ $(B)/%/runner.log: $(B)/%/runner
 	@echo "  run     $*"
 	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
-$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh $(wildcard examples/*.c examples/common/*)
+$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh tests/exact_caller.c tests/alloc_max_check.c \
+                  tests/doc_snippets.py tests/check_index.py $(wildcard docs/*.rst examples/*.c examples/common/*)
 	@mkdir -p $(B)
 	@echo "  run     contract checks"
 	@sh tests/contract.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@

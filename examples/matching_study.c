@@ -94,8 +94,11 @@ static uint64_t draw_packet(sa_rng *r, int port, double adaptive) {
     return opts;
 }
 
+/* The allocators and their memory (malloc'd by router_init, which frees the
+ * previous memory: start from a zeroed router_state). */
 typedef struct router_state {
     sa_alloc alloc[NALG];
+    void *memory[NALG];
 } router_state;
 
 static void router_init(router_state *st, const study_cfg *cfg) {
@@ -105,6 +108,7 @@ static void router_init(router_state *st, const study_cfg *cfg) {
     int a;
     for (a = 0; a < NALG; a++) {
         sa_alloc_desc d;
+        size_t size;
         sa_alloc_desc_21364(&d, kinds[a], 0);
         if (a == 1) d.iterations = SA_ITERATE_TO_CONVERGENCE;
         if (!cfg->shading) memset(d.no_connect, 0, sizeof d.no_connect);
@@ -115,7 +119,10 @@ static void router_init(router_state *st, const study_cfg *cfg) {
             for (p = 0; p < NPORTS; p++) d.no_connect[2 * p] &= d.no_connect[2 * p + 1];
         }
         d.seed = 1000 + (uint64_t)a;
-        if (sa_alloc_init(&st->alloc[a], &d) != SA_OK) {
+        size = sa_alloc_memory_size(&d);
+        free(st->memory[a]);
+        st->memory[a] = malloc(size ? size : 1);
+        if (st->memory[a] == NULL || sa_alloc_init(&st->alloc[a], &d, st->memory[a], size) != SA_OK) {
             fprintf(stderr, "sa_alloc_init failed\n");
             exit(1);
         }
@@ -187,6 +194,8 @@ static void run_point(const study_cfg *cfg, router_state *st, sa_rng *rng, doubl
 static double saturation_load(const study_cfg *cfg, sa_rng *rng) {
     double lo = 0.0, hi = 40.0, mean[NALG];
     router_state st;
+    int a;
+    memset(&st, 0, sizeof st);
     router_init(&st, cfg);
     while (hi - lo > 0.02) {
         double mid = 0.5 * (lo + hi);
@@ -194,6 +203,7 @@ static double saturation_load(const study_cfg *cfg, sa_rng *rng) {
         if (mean[0] >= 0.99 * NOUT) hi = mid;
         else lo = mid;
     }
+    for (a = 0; a < NALG; a++) free(st.memory[a]);
     return hi;
 }
 
@@ -237,6 +247,7 @@ int main(int argc, char **argv) {
         }
     }
     if (cfg.arbs < 1) cfg.arbs = 1;
+    memset(&st, 0, sizeof st);
     sa_rng_seed(&rng, 21364);
     sat = saturation_load(&cfg, &rng);
 
