@@ -133,6 +133,12 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(wildcard examples/common/*)
 
 examples: $(EX_BIN)
 
+# Every program in examples/ against hostile command lines (tests/cli.sh).
+LOGS += $(B)/cli.log
+$(B)/cli.log: $(EX_BIN) tests/cli.sh
+	@echo "  run     command-line checks"
+	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+
 # The SeaStar simulator's built-in comparison of round-robin against
 # age-based arbitration (examples/seastar_sim.c; about 5 s).
 demo: $(B)/examples/seastar_sim
