@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # seastar - build, test, demo, bench, docs, install.
 #
 #   make demo        the main job on a built-in default
@@ -8,7 +9,8 @@
 #   make bench       microbenchmarks, CSV under bench/out/
 #   make docs        the Sphinx site under build/docs (installs Debian's
 #                    python3-sphinx if it is missing)
-#   make install     headers and seastar.pc under $(DESTDIR)$(PREFIX)
+#   make install     headers, seastar-router.pc and the SeastarRouter CMake
+#                    package under $(DESTDIR)$(PREFIX)
 #   make clean
 
 GCC      ?= gcc
@@ -109,7 +111,8 @@ $(B)/%/runner.log: $(B)/%/runner
 	@echo "  run     $*"
 	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
-$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh $(wildcard examples/*.c examples/common/*)
+$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh $(wildcard examples/*.c examples/common/*) \
+                  $(PKG).pc.in $(wildcard cmake/*)
 	@mkdir -p $(B)
 	@echo "  run     contract checks"
 	@sh tests/contract.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
@@ -162,13 +165,31 @@ docs:
 	@sh docs/build.sh $(B)/docs
 
 # -------------------------------------------------------------- install
+# The package is called seastar-router (pkg-config) / SeastarRouter (CMake):
+# "seastar" is the pkg-config and CMake name of another widely installed
+# library.  The headers go into include/seastar-router/, which both the
+# pkg-config flags and the CMake target put on the include path, so the
+# documented #include "seastar_arb.h" works either way.  The version comes
+# from seastar_route.h's SEASTAR_ROUTE_VERSION_* macros.
+PKG       := seastar-router
+VER_PART   = $(shell sed -n 's/^\#define SEASTAR_ROUTE_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' seastar_route.h)
+VERSION   := $(call VER_PART,MAJOR).$(call VER_PART,MINOR).$(call VER_PART,PATCH)
+INC_DIR    = $(DESTDIR)$(PREFIX)/include/$(PKG)
+PC_DIR     = $(DESTDIR)$(PREFIX)/share/pkgconfig
+CMAKE_DIR  = $(DESTDIR)$(PREFIX)/share/cmake/SeastarRouter
+
 install:
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/pkgconfig
-	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/
-	sed 's|@PREFIX@|$(PREFIX)|' seastar.pc.in > $(DESTDIR)$(PREFIX)/share/pkgconfig/seastar.pc
+	install -d $(INC_DIR) $(PC_DIR) $(CMAKE_DIR)
+	install -m 644 $(HEADERS) $(INC_DIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $(PKG).pc.in > $(PC_DIR)/$(PKG).pc
+	install -m 644 cmake/SeastarRouterConfig.cmake $(CMAKE_DIR)/
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@MAJOR@|$(call VER_PART,MAJOR)|' -e 's|@MINOR@|$(call VER_PART,MINOR)|' \
+	    cmake/SeastarRouterConfigVersion.cmake.in > $(CMAKE_DIR)/SeastarRouterConfigVersion.cmake
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/,$(HEADERS)) $(DESTDIR)$(PREFIX)/share/pkgconfig/seastar.pc
+	rm -f $(addprefix $(INC_DIR)/,$(HEADERS)) $(PC_DIR)/$(PKG).pc \
+	      $(CMAKE_DIR)/SeastarRouterConfig.cmake $(CMAKE_DIR)/SeastarRouterConfigVersion.cmake
+	-rmdir $(INC_DIR) $(CMAKE_DIR) 2>/dev/null
 
 clean:
 	rm -rf $(B) bench/out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_sim.c - speed and memory of the SeaStar network simulator
  * (examples/common/seastar_net.h): simulated router-cycles per second on
  * 8x8x8 and 32x32x32 tori at 30% uniform load, the BookSim2 comparison

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Reproduce the SeaStar simulator results and draw them:
 #
 #   sh examples/plot_seastar.sh [CSVDIR]      (default build/plots)

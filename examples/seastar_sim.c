@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seastar_sim.c - a cycle-level simulator of a Cray XT SeaStar torus that
  * embeds seastar_arb.h (age-based output arbitration, Procedures 1-3) and
  * seastar_route.h (per-input-port GLUT/LUT routing tables).

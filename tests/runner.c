@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* runner.c - main() of the test runner; see st_test.h. */
 #include "st_test.h"
 #include <stdlib.h>

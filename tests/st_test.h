@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* st_test.h - the project's small test runner (tests only, not installed).
  *
  * A test is a function declared with ST_TEST(name) in any tests/test_*.c

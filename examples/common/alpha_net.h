@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alpha_net.h - a timing model of a 2-D torus of Alpha 21364 routers, the
  * network of seed 002 (Mukherjee et al., ASPLOS'02) Sections 2 and 4, with
  * the switch allocators of seastar_arb.h section 2 (SPAA, WFA, PIM1 and the

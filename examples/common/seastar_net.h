@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seastar_net.h - a cycle-level model of a network of Cray XT SeaStar
  * routers, embedding seastar_arb.h (age-based output arbitration) and
  * routing every packet by a per-input-port lookup.  Example code (it
