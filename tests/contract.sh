@@ -8,6 +8,7 @@
 #    SeastarRouter CMake package, and a consumer builds against that copy
 #    with pkg-config and with CMake find_package(SeastarRouter CONFIG);
 #  - every program in examples/ builds;
+#  - the test runner survives crashing tests;
 #  - every allocator works at several values of SA_ALLOC_MAX, optimised,
 #    with and without SIMD (tests/alloc_max_check.c).
 cd "$(dirname "$0")/.." || exit 2
@@ -122,6 +123,28 @@ if command -v cmake >/dev/null 2>&1 \
    && ! cmake -S "$tmp/cm" -B "$tmp/cm/build99" -DCMAKE_PREFIX_PATH="$stage$prefix" >"$tmp/err" 2>&1 \
    && grep -q "SeastarRouterConfig.cmake, version: $ver" "$tmp/err"; then ok
 else bad "find_package(SeastarRouter 99 CONFIG REQUIRED) is refused by the version file"; fi
+
+# The test runner isolates each test: a test that crashes (here a null
+# write and an abort) is reported as a failure of that test, and the tests
+# after it still run and count.
+mkdir -p "$tmp/rt"
+printf 'ST_ENTRY(before)\nST_ENTRY(segv)\nST_ENTRY(aborts)\nST_ENTRY(fails)\nST_ENTRY(after)\n' > "$tmp/rt/tests.inc"
+cat > "$tmp/rt/t.c" <<'EOC'
+#include <stdlib.h>
+#include "st_test.h"
+static volatile int *volatile nowhere;
+ST_TEST(before) { ST_EQ(1, 1); }
+ST_TEST(segv) { *nowhere = 1; ST_EQ(1, 1); }
+ST_TEST(aborts) { (void)st__ctx; abort(); }
+ST_TEST(fails) { ST_EQ(1, 2); }
+ST_TEST(after) { ST_EQ(2, 2); }
+EOC
+if gcc -std=c99 $warn -I"$tmp/rt" -Itests tests/runner.c "$tmp/rt/t.c" -o "$tmp/rt/runner" 2>"$tmp/err"; then
+    "$tmp/rt/runner" > "$tmp/rt/out" 2> "$tmp/err"; st=$?
+    if [ $st -eq 1 ] && [ "$(tail -n 1 "$tmp/rt/out")" = "2 passed, 3 failed" ] \
+       && grep -q "FAIL segv" "$tmp/err" && grep -q "FAIL aborts" "$tmp/err" && grep -q "crashed: killed by signal" "$tmp/err"; then ok
+    else { echo "exit status $st"; cat "$tmp/rt/out"; } >> "$tmp/err"; bad "the test runner reports crashing tests as failures and runs the rest"; fi
+else bad "the test runner builds with a crashing test"; fi
 
 # Every example builds.
 if make -s examples >"$tmp/err" 2>&1; then ok; else bad "make examples"; fi
