@@ -5,7 +5,8 @@
 #   make test        every test in C99, C11 and C++ (gcc, and clang where
 #                    installed) plus one ASan+UBSan build; ends with the line
 #                    "N passed, N failed"
-#   make check-long  the long exhaustive and fuzzing variants (not in CI)
+#   make check-long  the long exhaustive variants and a run of every fuzz
+#                    harness (tests/fuzz/; not in CI)
 #   make bench       microbenchmarks, CSV under bench/out/
 #   make docs        the Sphinx site under build/docs (installs Debian's
 #                    python3-sphinx if it is missing)
@@ -122,8 +123,30 @@ test:
 	@$(MAKE) --no-print-directory -j$(JOBS) $(LOGS)
 	@sh tests/summarize.sh $(LOGS)
 
-check-long: $(B)/gcc-c11/runner
+check-long: $(B)/gcc-c11/runner fuzz
 	@./$(B)/gcc-c11/runner --long
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(B)/fuzz
+
+# ------------------------------------------------------------------ fuzz
+# One harness per group of public entry points (tests/fuzz/fuzz_*.c), with
+# libFuzzer when clang is installed, else on tests/fuzz/driver.c's random
+# inputs; both under ASan+UBSan.  make check-long runs each FUZZ_SECONDS.
+FUZZ_SECONDS ?= 20
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+ifneq ($(CLANG),)
+FUZZ_CC  := $(CLANG) -std=c11 $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_DRV :=
+else
+FUZZ_CC  := $(GCC) -std=c11 $(WARN) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_DRV := tests/fuzz/driver.c
+endif
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/driver.c $(HEADERS)
+	@mkdir -p $(@D)
+	@echo "  build   $@"
+	@$(FUZZ_CC) $< $(FUZZ_DRV) -o $@ -lm
+fuzz: $(FUZZ_BIN)
+.PHONY: fuzz
 
 # ------------------------------------------------------------- examples
 EX_CC    := $(GCC) -std=c99 $(WARN) -O2
