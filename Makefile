@@ -113,7 +113,7 @@ $(B)/%/runner.log: $(B)/%/runner
 	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
 $(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh $(wildcard examples/*.c examples/common/*) \
-                  $(PKG).pc.in $(wildcard cmake/*)
+                  seastar-router.pc.in $(wildcard cmake/*)
 	@mkdir -p $(B)
 	@echo "  run     contract checks"
 	@sh tests/contract.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
