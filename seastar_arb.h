@@ -3107,11 +3107,11 @@ SA_API void sa__assert_requests(const sa_switch *a, const uint64_t *req, const s
         sa__requests(a, req, i, r);
         SA_ASSERT((r[0] & ~bufs[i >> 1].any) == 0);
     }
-#else
+    (void)r; /* (SA_ASSERT may be defined to nothing) */
+#endif
     (void)a;
     (void)req;
     (void)bufs;
-#endif
 }
 
 /**
@@ -3874,13 +3874,13 @@ SA_API int sa__grant_accept_cols(sa_switch *a, const uint64_t *col, int rrm, int
     uint64_t grants[SA__FAST_MAX], granted = 0, o, g;
     uint64_t free_in = sa__low_mask(a->num_inputs) & ~mt->inputs[0];
     int before = mt->size, n = a->num_inputs, m = a->num_outputs;
+    memset(grants, 0, (size_t)n * sizeof grants[0]);
     for (o = sa__low_mask(m) & ~mt->outputs[0]; o; o &= o - 1) {
         int j = sa__ctz64(o), i;
         uint64_t c = col[j] & free_in;
         if (c == 0) continue;
         i = sa__first_from(c, a->out_ptr[j]);
         if (rrm) a->out_ptr[j] = (uint16_t)(i + 1 == n ? 0 : i + 1);
-        if (!((granted >> i) & 1u)) grants[i] = 0;
         granted |= (uint64_t)1 << i;
         grants[i] |= (uint64_t)1 << j;
     }
