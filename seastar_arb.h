@@ -29,13 +29,13 @@
  *   SA_API        linkage of every function (default: static inline)
  *   SA_ASSERT(c)  precondition check on hot paths (default: assert(c))
  *   SA_NO_SIMD    use the reference code only (same decisions)
- *   SA_ALLOC_MAX  largest switch allocator side, 1..64 (default 64)
+ *   SA_SWITCH_MAX largest switch allocator side, 1..512 (default 512)
  *
  * Naming: public functions and types start with sa_, macros with SA_,
  * private helpers with sa__.  Sections carry searchable tags:
  *   >>config >>aging >>output >>counters >>section3 >>rng >>arbiters
- *   >>readports >>switch >>spaa >>wfa >>wrapped >>pim >>islip >>separable
- *   >>mcm >>allocate >>fast
+ *   >>readports >>switch >>requests >>spaa >>wfa >>wrapped >>pim >>islip
+ *   >>separable >>mcm >>allocate >>fast
  *
  * Order of one router cycle, as the library expects it:
  *   packets arriving at input ports   -> sa_age_arrive      (Procedure 1)
@@ -43,12 +43,12 @@
  *                     choose a winner -> sa_output_select + sa_output_update
  *                     winner leaves   -> sa_age_depart      (Procedure 2)
  *   end of the cycle                  -> sa_age_tick        (Procedure 3)
- *   a switch allocation (21364 style) -> sa_allocate
+ *   a switch allocation (21364 style) -> sa_switch_allocate
  *
  * >>index: every public function, by section (all return SA_OK or an
  * sa_result error unless another type is shown)
  *
- *   >>config    const char *sa_result_string(sa_result r)
+ *   >>config    const char * sa_result_string(sa_result r)
  *   >>aging     sa_result sa_age_config_default(sa_age_config *cfg, int num_ports)
  *               sa_result sa_age_config_validate(const sa_age_config *cfg)
  *               sa_result sa_age_clock_init(sa_age_clock *clk, const sa_age_config *cfg)
@@ -61,9 +61,11 @@
  *   >>output    sa_result sa_output_arb_init(sa_output_arb *arb, int num_sources, int num_vcs)
  *               sa_result sa_output_arb_check(const sa_output_arb *arb)
  *               int       sa_output_num_candidates(const sa_output_arb *arb)
+ *               int       sa_output_select_set(const sa_output_arb *arb, const sa_age_config *cfg, const sa_age_clock *clk, const uint64_t *eligible, const uint8_t *ages, sa_grant *grant)
  *               int       sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg, const sa_age_clock *clk, uint64_t eligible, const uint8_t *ages, sa_grant *grant)
  *               void      sa_output_update(sa_output_arb *arb, const sa_grant *grant)
  *               int       sa_output_arbitrate(sa_output_arb *arb, const sa_age_config *cfg, const sa_age_clock *clk, uint64_t eligible, const uint8_t *ages, sa_grant *grant)
+ *               int       sa_output_arbitrate_set(sa_output_arb *arb, const sa_age_config *cfg, const sa_age_clock *clk, const uint64_t *eligible, const uint8_t *ages, sa_grant *grant)
  *   >>counters  void      sa_age_histogram_record(uint64_t group[2], unsigned age)
  *               uint32_t  sa_age_histogram_bucket(const uint64_t group[2], int bucket)
  *               sa_result sa_occupancy(uint64_t stalled_cycles, uint64_t packets_vc0, uint64_t packets_vc1, double *occupancy)
@@ -79,29 +81,34 @@
  *               uint32_t  sa_rng_below(sa_rng *rng, uint32_t n)
  *               int       sa_rng_pick(sa_rng *rng, uint64_t mask)
  *   >>arbiters  sa_result sa_rr_arb_init(sa_rr_arb *arb, int size)
- *               int       sa_rr_select(const sa_rr_arb *arb, uint64_t req)
- *               int       sa_rr_select_prio(const sa_rr_arb *arb, uint64_t req, const uint8_t *prio)
+ *               int       sa_rr_select(const sa_rr_arb *arb, const uint64_t *req, const int32_t *prio)
  *               void      sa_rr_update(sa_rr_arb *arb, int winner)
  *               sa_result sa_rr_arb_check(const sa_rr_arb *arb)
- *               sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size)
- *               int       sa_matrix_select(const sa_matrix_arb *arb, uint64_t req)
+ *               sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size, uint16_t *rank)
+ *               int       sa_matrix_select(const sa_matrix_arb *arb, const uint64_t *req, const int32_t *prio)
  *               void      sa_matrix_update(sa_matrix_arb *arb, int winner)
  *               sa_result sa_matrix_arb_check(const sa_matrix_arb *arb)
- *               int       sa_matrix_select_prio(const sa_matrix_arb *arb, uint64_t req, const uint8_t *prio)
  *   >>readports sa_result sa_read_buffer_build(sa_read_buffer *buf, const uint64_t *packet_outputs, int num_packets)
  *               uint64_t  sa_read_buffer_clash(const sa_read_buffer *buf, int k)
  *               sa_result sa_read_buffer_assign(const uint64_t *packet_outputs, int num_packets, int out0, int out1, int *pkt0, int *pkt1)
  *   >>switch    void      sa_21364_no_connect(uint64_t *no_connect)
- *               sa_result sa_alloc_desc_21364(sa_alloc_desc *desc, sa_alloc_kind kind, int rotary)
- *               size_t    sa_alloc_memory_size(const sa_alloc_desc *desc)
- *               sa_result sa_alloc_init(sa_alloc *a, const sa_alloc_desc *desc, void *memory, size_t memory_size)
- *               sa_result sa_alloc_copy(sa_alloc *dst, void *dst_memory, size_t dst_memory_size, const sa_alloc *src)
- *               sa_result sa_alloc_check(const sa_alloc *a)
- *               sa_result sa_alloc_check_requests(const sa_alloc *a, const uint64_t *req)
- *               const char *sa_alloc_kind_name(sa_alloc_kind kind)
- *   >>spaa      int       sa_spaa_nominate(sa_alloc *a, const uint64_t *req, const uint8_t *prio, const sa_read_buffer *bufs, int8_t *nomination)
- *               int       sa_spaa_grant(sa_alloc *a, const int8_t *nomination, sa_match *match)
- *   >>allocate  int       sa_allocate(sa_alloc *a, const uint64_t *req, const uint8_t *prio, const sa_read_buffer *bufs, sa_match *match)
+ *               sa_result sa_switch_desc_21364(sa_switch_desc *desc, sa_switch_kind kind, int rotary)
+ *               uint64_t  sa_switch_seed(uint64_t simulation_seed, uint64_t instance)
+ *               size_t    sa_switch_memory_size(const sa_switch_desc *desc)
+ *               sa_result sa_switch_init(sa_switch *a, const sa_switch_desc *desc, void *memory, size_t memory_size)
+ *               sa_result sa_switch_copy(sa_switch *dst, void *dst_memory, size_t dst_memory_size, const sa_switch *src)
+ *               sa_result sa_switch_check(const sa_switch *a)
+ *               sa_result sa_switch_check_requests(const sa_switch *a, const uint64_t *req)
+ *               const char * sa_switch_kind_name(sa_switch_kind kind)
+ *   >>requests  size_t    sa_requests_memory_size(int num_inputs, int num_outputs)
+ *               sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_outputs, void *memory, size_t memory_size)
+ *               void      sa_requests_clear(sa_requests *r)
+ *               void      sa_requests_add(sa_requests *r, int input, int output, int32_t priority)
+ *               void      sa_requests_remove(sa_requests *r, int input, int output)
+ *               const int32_t * sa_requests_priorities(const sa_requests *r)
+ *   >>spaa      int       sa_spaa_nominate(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs, int16_t *nomination)
+ *               int       sa_spaa_grant(sa_switch *a, const int16_t *nomination, sa_match *match)
+ *   >>allocate  int       sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs, sa_match *match)
  */
 #ifndef SEASTAR_ARB_H
 #define SEASTAR_ARB_H
