@@ -1363,7 +1363,7 @@ SA_API sa_result sa_rr_arb_init(sa_rr_arb *arb, int size) {
  * :returns: the winner, or -1 if there is no requester.
  */
 SA_API int sa_rr_select(const sa_rr_arb *arb, const uint64_t *req, const int32_t *prio) {
-    uint64_t top[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t top[SA_WORDS(SA_SWITCH_MAX)] = {0};
     int w;
     SA_ASSERT(arb->size >= 1 && arb->size <= SA_SWITCH_MAX);
     for (w = 0; w < SA_WORDS(arb->size); w++) top[w] = req[w];
@@ -1445,7 +1445,7 @@ SA_API sa_result sa_matrix_arb_init(sa_matrix_arb *arb, int size, uint16_t *rank
  * :returns: the winner, or -1 if there is no requester.
  */
 SA_API int sa_matrix_select(const sa_matrix_arb *arb, const uint64_t *req, const int32_t *prio) {
-    uint64_t top[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t top[SA_WORDS(SA_SWITCH_MAX)] = {0};
     int w, i, best = -1;
     SA_ASSERT(arb->size >= 1 && arb->size <= SA_SWITCH_MAX);
     for (w = 0; w < SA_WORDS(arb->size); w++) top[w] = req[w];
@@ -2296,23 +2296,14 @@ typedef struct sa_requests {
     int row_words;      /**< SA_WORDS(num_outputs) */
     uint64_t *rows;     /**< the request rows, for sa_switch_allocate */
     int32_t *prio;      /**< each cell's priority (valid where requested) */
-    uint16_t *used;     /**< the rows that have had a request since the
-                             last clear, num_used of them */
-    uint8_t *listed;    /**< listed[i]: row i is in used */
-    int num_used;       /**< entries of used */
-    int prio_varies;    /**< two added priorities differed */
-    int32_t first_prio; /**< the first priority added since the last clear */
-    int any;            /**< a request was added since the last clear */
+    uint64_t used[SA_WORDS(SA_SWITCH_MAX)]; /**< rows added to since the
+                                                 last clear */
+    int32_t low, high;  /**< the least and greatest priority added since
+                             the last clear (low > high: none) */
 } sa_requests;
 
-/* Where sa_requests_init puts each array (byte offsets). */
-SA_API size_t sa__requests_layout(int n, int m, size_t *prio, size_t *used, size_t *listed) {
-    size_t rows = (size_t)n * SA_WORDS(m) * sizeof(uint64_t);
-    *prio = rows;
-    *used = *prio + (size_t)n * (size_t)m * sizeof(int32_t);
-    *listed = *used + (size_t)n * sizeof(uint16_t);
-    return (*listed + (size_t)n + 7) / 8 * 8;
-}
+/* Bytes before the priorities in sa_requests_init's memory (the rows). */
+SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * SA_WORDS(m) * sizeof(uint64_t); }
 
 /**
  * Bytes of memory a request set of these sizes needs.
@@ -2322,9 +2313,8 @@ SA_API size_t sa__requests_layout(int n, int m, size_t *prio, size_t *used, size
  * :returns: the size in bytes, or 0 for sizes out of range.
  */
 SA_API size_t sa_requests_memory_size(int num_inputs, int num_outputs) {
-    size_t p, u, l;
     if (num_inputs < 1 || num_inputs > SA_SWITCH_MAX || num_outputs < 1 || num_outputs > SA_SWITCH_MAX) return 0;
-    return sa__requests_layout(num_inputs, num_outputs, &p, &u, &l);
+    return sa__requests_rows_bytes(num_inputs, num_outputs) + (size_t)num_inputs * (size_t)num_outputs * sizeof(int32_t);
 }
 
 /**
@@ -2339,23 +2329,19 @@ SA_API size_t sa_requests_memory_size(int num_inputs, int num_outputs) {
  */
 SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_outputs, void *memory,
                                   size_t memory_size) {
-    size_t p, u, l, end;
-    unsigned char *base = (unsigned char *)memory;
+    size_t need = sa_requests_memory_size(num_inputs, num_outputs);
     if (r == NULL || memory == NULL) return SA_ERR_NULL;
-    if (num_inputs < 1 || num_inputs > SA_SWITCH_MAX || num_outputs < 1 || num_outputs > SA_SWITCH_MAX)
-        return SA_ERR_SIZE_RANGE;
-    end = sa__requests_layout(num_inputs, num_outputs, &p, &u, &l);
-    if (memory_size < end || ((uintptr_t)memory & 7u) != 0) return SA_ERR_MEMORY;
-    memset(memory, 0, end);
+    if (need == 0) return SA_ERR_SIZE_RANGE;
+    if (memory_size < need || ((uintptr_t)memory & 7u) != 0) return SA_ERR_MEMORY;
+    memset(memory, 0, need);
+    memset(r, 0, sizeof *r);
     r->num_inputs = num_inputs;
     r->num_outputs = num_outputs;
     r->row_words = SA_WORDS(num_outputs);
     r->rows = (uint64_t *)memory;
-    r->prio = (int32_t *)(void *)(base + p);
-    r->used = (uint16_t *)(void *)(base + u);
-    r->listed = base + l;
-    r->num_used = r->prio_varies = r->any = 0;
-    r->first_prio = 0;
+    r->prio = (int32_t *)(void *)((unsigned char *)memory + sa__requests_rows_bytes(num_inputs, num_outputs));
+    r->low = INT32_MAX;
+    r->high = INT32_MIN;
     return SA_OK;
 }
 
@@ -2366,13 +2352,12 @@ SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_output
  * :param r: the request set.
  */
 SA_API void sa_requests_clear(sa_requests *r) {
-    int k, w;
-    for (k = 0; k < r->num_used; k++) {
-        int i = r->used[k];
+    int i, w;
+    for (i = sa__next(r->used, r->num_inputs, 0); i >= 0; i = sa__next(r->used, r->num_inputs, i + 1))
         for (w = 0; w < r->row_words; w++) r->rows[(size_t)i * r->row_words + w] = 0;
-        r->listed[i] = 0;
-    }
-    r->num_used = r->prio_varies = r->any = 0;
+    sa__clear_set(r->used, r->num_inputs);
+    r->low = INT32_MAX;
+    r->high = INT32_MIN;
 }
 
 /**
@@ -2387,24 +2372,16 @@ SA_API void sa_requests_clear(sa_requests *r) {
  * :param priority: any int32_t.
  */
 SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t priority) {
-    uint64_t *row;
+    uint64_t *word, bit = (uint64_t)1 << (output & 63);
     int32_t *p;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
-    row = r->rows + (size_t)input * r->row_words;
+    word = r->rows + (size_t)input * r->row_words + (output >> 6);
     p = r->prio + (size_t)input * r->num_outputs + output;
-    if (!r->listed[input]) {
-        r->listed[input] = 1;
-        r->used[r->num_used++] = (uint16_t)input;
-    }
-    if (sa__has(row, output) && *p >= priority) return;
-    sa__add(row, output);
-    *p = priority;
-    if (!r->any) {
-        r->any = 1;
-        r->first_prio = priority;
-    } else if (priority != r->first_prio) {
-        r->prio_varies = 1;
-    }
+    if (!(*word & bit) || *p < priority) *p = priority;
+    *word |= bit;
+    sa__add(r->used, input);
+    if (priority < r->low) r->low = priority;
+    if (priority > r->high) r->high = priority;
 }
 
 /**
@@ -2420,15 +2397,15 @@ SA_API void sa_requests_remove(sa_requests *r, int input, int output) {
 }
 
 /**
- * The priorities to pass to sa_switch_allocate: NULL while every request
- * added since the last clear had the same priority (the allocators then
- * take their fast paths), the cells' priorities otherwise.
+ * The priorities to pass to sa_switch_allocate: NULL while every priority
+ * added since the last clear was the same (the allocators then take their
+ * fast paths), the cells' priorities otherwise.
  *
  * :param r: the request set.
  * :returns: NULL or r->prio.
  */
 SA_API const int32_t *sa_requests_priorities(const sa_requests *r) {
-    return r->prio_varies ? r->prio : NULL;
+    return r->low < r->high ? r->prio : NULL;
 }
 
 /* >>spaa ===============================================================
@@ -4078,6 +4055,57 @@ SA_API int sa__islip16x8_sse2(sa_switch *a, const uint64_t *req, int rrm, int it
 }
 #endif /* SA__FAST_MAX >= 16 */
 
+/* Whether the connected requests are none. */
+SA_API int sa__fast_empty(const sa_switch *a, const uint64_t *req) {
+    uint64_t any = 0;
+    int i;
+    for (i = 0; i < a->num_inputs; i++) any |= req[i] & a->connect[i];
+    return any == 0;
+}
+
+/* ---- The wave-front arbiter, WFA-base and WFA-rotary (>>wfa: sa__wfa
+ * without read-port views or priorities).  The same row-by-row sweep as
+ * the reference, with each row and the set of taken columns in one word. */
+
+/* The rows of `rows` in cyclic order from r, each taking its first free
+ * requested column at or after c. */
+SA_API void sa__wfa_word_rows(const sa_switch *a, const uint64_t *req, uint64_t rows, int r, int c,
+                              sa_match *mt) {
+    uint64_t x, part[2];
+    int k;
+    part[0] = rows & ~sa__low_mask(r); /* rows r..n-1, then 0..r-1 */
+    part[1] = rows & sa__low_mask(r);
+    for (k = 0; k < 2; k++)
+        for (x = part[k]; x; x &= x - 1) {
+            int i = sa__ctz64(x), j = sa__first_from(req[i] & a->connect[i] & ~mt->outputs[0], c);
+            if (j >= 0) sa__match_add(mt, i, j);
+        }
+}
+
+SA_API int sa__wfa_word(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col;
+    uint64_t all = sa__low_mask(n), net = a->network_inputs[0];
+    int rotary = a->rotary && net != 0;
+    sa__match_clear(a, mt);
+    if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) return 0;
+    if (rotary) {
+        sa__wfa_word_rows(a, req, net, r, c, mt);
+        sa__wfa_word_rows(a, req, all & ~net, r, c, mt);
+    } else {
+        sa__wfa_word_rows(a, req, all, r, c, mt);
+    }
+    do { /* the next start cell, as sa__wfa */
+        r++;
+        if (r == n) {
+            r = 0;
+            c = c + 1 == m ? 0 : c + 1;
+        }
+    } while (rotary && !((net >> r) & 1u));
+    a->start_row = r;
+    a->start_col = c;
+    return mt->size;
+}
+
 /* ---- The wrapped wave-front arbiter (>>wrapped: sa__wfa_wrapped without
  * read-port views).  The request matrix, each row rotated by its index and
  * transposed once, gives every wrapped diagonal as a mask of rows
@@ -4143,24 +4171,45 @@ SA_API int sa__wfa_wrapped_diag(sa_switch *a, const uint64_t *req, sa_match *mt)
 }
 
 /* ---- The separable input-first allocator and OPF (>>separable:
- * sa__separable_input without read-port views or priorities).  The output
- * arbiters run all at once: each nomination carries the key 255 - d, d its
- * input's round-robin distance from the output's pointer, and each output
- * keeps the largest key it receives, which is exactly the first nominator
- * from its pointer. */
+ * sa__separable_input without read-port views).  The output arbiters run
+ * all at once: each nomination carries the key (p << 8) | (255 - d), p its
+ * priority as an unsigned number in the same order and d its input's
+ * round-robin distance from the output's pointer, and each output keeps
+ * the largest key it receives: exactly its highest-priority nominator, the
+ * first from its pointer among equals. */
 
-SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, sa_match *mt) {
+/* The members of the row r whose priority (prio[j]) is the row's highest
+ * (two passes without data-dependent branches: the maximum, then the
+ * members equal to it). */
+SA_API uint64_t sa__top_priority_word(uint64_t r, const int32_t *prio) {
+    uint64_t x, top = 0;
+    int32_t best = INT32_MIN;
+    for (x = r; x; x &= x - 1) {
+        int32_t p = prio[sa__ctz64(x)];
+        best = p > best ? p : best;
+    }
+    for (x = r; x; x &= x - 1) {
+        int j = sa__ctz64(x);
+        top |= (uint64_t)(prio[j] == best) << j;
+    }
+    return top;
+}
+
+SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
     uint64_t best[SA__FAST_MAX], outs = 0, ins = 0, o;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
     for (i = 0; i < m; i++) best[i] = 0;
     for (i = 0; i < n; i++) {
         uint64_t r = req[i] & a->connect[i], key, b, live;
         int j, d;
+        if (prio != NULL && r != 0) r = sa__top_priority_word(r, prio + (size_t)i * (size_t)m);
         j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
         live = sa__mask_if(r != 0);             /* no nomination: key 0 changes nothing */
         d = i + n - a->out_ptr[j];
         d -= d >= n ? n : 0;
-        key = (uint64_t)(255 - d) & live;
+        key = (uint64_t)(255 - d);
+        if (prio != NULL) key |= (uint64_t)((uint32_t)prio[(size_t)i * (size_t)m + (size_t)j] ^ 0x80000000u) << 8;
+        key &= live;
         b = best[j];
         best[j] = key > b ? key : b;
         outs |= ((uint64_t)1 << j) & live;
@@ -5141,27 +5190,25 @@ SA_API int sa__uniform(const int32_t *prio, int count) {
     return _mm_movemask_epi8(_mm_cmpeq_epi8(diff, _mm_setzero_si128())) == 0xFFFF;
 }
 
-/* Whether the connected requests are none. */
-SA_API int sa__fast_empty(const sa_switch *a, const uint64_t *req) {
-    uint64_t any = 0;
-    int i;
-    for (i = 0; i < a->num_inputs; i++) any |= req[i] & a->connect[i];
-    return any == 0;
-}
 
 SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio,
                              const sa_read_buffer *bufs, sa_match *match) {
     int n = a->num_inputs, m = a->num_outputs, small = SA__FAST_MAX >= 16 && n <= 16 && m <= 8;
     int rrm = a->kind == SA_SWITCH_SEP_OUTPUT && a->pointer_rule == SA_POINTER_RRM;
     if (bufs != NULL || n > SA__FAST_MAX || m > SA__FAST_MAX) return 0; /* views, sizes: the reference */
-    if (prio != NULL && !sa__uniform(prio, n * m)) return 0;            /* priorities: the reference */
+    if (prio != NULL && sa__uniform(prio, n * m)) prio = NULL;          /* equal priorities: as none */
+    if (prio != NULL && a->kind != SA_SWITCH_OPF && a->kind != SA_SWITCH_SEP_INPUT)
+        return 0; /* priorities: the reference, except for the separable input-first kernel */
     switch (a->kind) {
+    case SA_SWITCH_WFA:
+        sa__wfa_word(a, req, match);
+        return 1;
     case SA_SWITCH_SPAA:
         if (a->fast == NULL) return 0;
         sa__fast_spaa(a, req, match);
         return 1;
     case SA_SWITCH_WFA_WRAPPED:
-        if ((n < 16 && m < 16) || a->wavefront != SA_WAVEFRONT_DIAGONAL) return 0;
+        if (a->wavefront != SA_WAVEFRONT_DIAGONAL) return 0;
         if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
             sa__match_clear(a, match); /* nothing to do, nothing moves */
             return 1;
@@ -5190,8 +5237,7 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         return 1;
     case SA_SWITCH_OPF:
     case SA_SWITCH_SEP_INPUT:
-        if (n * m < 256) return 0; /* below, the kernel gains less than 1.25x */
-        sa__separable_keys(a, req, match);
+        sa__separable_keys(a, req, prio, match);
         return 1;
     default:
         (void)small;

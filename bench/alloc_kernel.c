@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc_kernel.c - the timed loops of bench_alloc, compiled twice: once as
  * the build users get by default (the >>fast kernels where the target has
  * SSE2; BA_PREFIX ba_fast_) and once with SA_NO_SIMD (the reference;
@@ -13,25 +14,31 @@
 #define BA(name) BA_CAT(BA_PREFIX, name)
 
 struct ba_alloc {
-    sa_alloc a;
+    sa_switch a;
     void *memory;
+    sa_requests r;     /* the sim mode's request builder */
+    void *r_memory;
+    sa_match match;
 };
 
 ba_alloc *BA(make)(int kind, int n, int m, int iterations, uint64_t seed) {
-    sa_alloc_desc d;
+    sa_switch_desc d;
     ba_alloc *x = (ba_alloc *)calloc(1, sizeof *x);
-    size_t size;
+    size_t size, rsize = sa_requests_memory_size(n, m);
     if (x == NULL) return NULL;
     memset(&d, 0, sizeof d);
-    d.kind = (sa_alloc_kind)kind;
+    d.kind = (sa_switch_kind)kind;
     d.num_inputs = n;
     d.num_outputs = m;
     d.iterations = iterations;
     d.seed = seed;
-    size = sa_alloc_memory_size(&d);
+    size = sa_switch_memory_size(&d);
     x->memory = size ? malloc(size) : NULL;
-    if (x->memory == NULL || sa_alloc_init(&x->a, &d, x->memory, size) != SA_OK) {
+    x->r_memory = rsize ? malloc(rsize) : NULL;
+    if (x->memory == NULL || x->r_memory == NULL || sa_switch_init(&x->a, &d, x->memory, size) != SA_OK ||
+        sa_requests_init(&x->r, n, m, x->r_memory, rsize) != SA_OK) {
         free(x->memory);
+        free(x->r_memory);
         free(x);
         return NULL;
     }
@@ -41,42 +48,44 @@ ba_alloc *BA(make)(int kind, int n, int m, int iterations, uint64_t seed) {
 void BA(free)(ba_alloc *x) {
     if (x == NULL) return;
     free(x->memory);
+    free(x->r_memory);
     free(x);
 }
 
 /* One pass over the pool: every set allocated once.  Returns the total
  * number of matches (which also keeps the work alive). */
 long BA(pass)(ba_alloc *x, const ba_pool *p, int sim) {
-    sa_match mt;
-    uint64_t req[64];
     long total = 0;
-    int s, n = p->n;
+    int s, n = p->n, m = p->m;
     for (s = 0; s < p->sets; s++) {
-        const uint8_t *prio = p->prio ? p->prio + (size_t)(s % p->prio_sets) * (size_t)(n * p->m) : NULL;
+        const int32_t *prio = p->prio ? p->prio + (size_t)(s % p->prio_sets) * (size_t)n * (size_t)m : NULL;
         if (sim) {
-            /* As a simulator builds them: each input's row cleared, then one
-             * bit per output it has a packet for. */
+            /* As a simulator builds them: the requests cleared, then one
+             * (input, output, priority) triple per packet that wants an
+             * output, through the request builder. */
             const uint16_t *rows = p->row_of + (size_t)s * (size_t)n;
             int i, k;
+            sa_requests_clear(&x->r);
             for (i = 0; i < n; i++) {
-                const uint8_t *out = p->row_outputs + 64 * (size_t)rows[i];
+                const uint16_t *out = p->row_outputs + (size_t)m * rows[i];
                 int count = p->row_count[rows[i]];
-                req[i] = 0;
-                for (k = 0; k < count; k++) req[i] |= (uint64_t)1 << out[k];
+                for (k = 0; k < count; k++)
+                    sa_requests_add(&x->r, i, out[k], prio ? prio[(size_t)i * m + out[k]] : 0);
             }
-            total += sa_allocate(&x->a, req, prio, NULL, &mt);
+            total += sa_switch_allocate(&x->a, x->r.rows, sa_requests_priorities(&x->r), NULL, &x->match);
         } else {
-            total += sa_allocate(&x->a, p->masks + (size_t)s * (size_t)n, prio, NULL, &mt);
+            total += sa_switch_allocate(&x->a, p->masks + (size_t)s * (size_t)n * (size_t)p->w, prio, NULL,
+                                        &x->match);
         }
     }
     return total;
 }
 
 size_t BA(memory_size)(int kind, int n, int m) {
-    sa_alloc_desc d;
+    sa_switch_desc d;
     memset(&d, 0, sizeof d);
-    d.kind = (sa_alloc_kind)kind;
+    d.kind = (sa_switch_kind)kind;
     d.num_inputs = n;
     d.num_outputs = m;
-    return sizeof(sa_alloc) + sa_alloc_memory_size(&d);
+    return sizeof(sa_switch) + sa_switch_memory_size(&d);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc_kernel.h - interface of bench_alloc's timed loops (alloc_kernel.c,
  * compiled once per build of the header: ba_fast_ and ba_ref_). */
 #ifndef ALLOC_KERNEL_H
@@ -6,18 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A pool of request sets, each in two forms: its n request masks, and,
- * for each input, the list of outputs it has packets for, from which a
- * simulator would build the masks.  Input i of set s takes its requests
+/* A pool of request sets, each in two forms: its request rows (w words a
+ * row), and, for each input, the list of outputs it has packets for, from
+ * which a simulator builds the rows.  Input i of set s takes its requests
  * from row row_of[s * n + i] of a table of random rows (so the sets are
  * distinct while the lists stay in cache, as a simulator's state would). */
 typedef struct ba_pool {
-    int n, m, sets;
-    const uint64_t *masks;      /* sets x n masks */
-    const uint16_t *row_of;     /* sets x n table rows */
-    const uint8_t *row_outputs; /* 64 outputs per table row */
-    const uint8_t *row_count;   /* outputs of each table row */
-    const uint8_t *prio;        /* NULL, or prio_sets x n x m priorities */
+    int n, m, w, sets;
+    const uint64_t *masks;       /* sets x n rows of w words */
+    const uint16_t *row_of;      /* sets x n table rows */
+    const uint16_t *row_outputs; /* m outputs per table row */
+    const uint16_t *row_count;   /* outputs of each table row */
+    const int32_t *prio;         /* NULL, or prio_sets x n x m priorities */
     int prio_sets;
 } ba_pool;
 

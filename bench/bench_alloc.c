@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_alloc.c - nanoseconds per allocation of every switch allocator of
  * seastar_arb.h, on the reference path (the header built with SA_NO_SIMD)
  * and on the fast path (the default build: the >>fast kernels where they
@@ -5,20 +6,23 @@
  *
  * Each case allocates every set of a pool of distinct random request sets
  * (65,536 by default, enough that the branch predictor cannot learn them;
- * each cell requested independently with the given density), in two modes:
+ * 256 above 64 x 64, where one set has more cells than the predictor could
+ * ever learn; each cell requested independently with the given density),
+ * in two modes:
  *
- *   masks  sa_allocate on request masks already in memory;
- *   sim    as a simulator calls it: each input's mask built from its list
- *          of requested outputs, then sa_allocate.
+ *   masks  sa_switch_allocate on request rows already in memory;
+ *   sim    as a simulator calls it: the request builder (sa_requests)
+ *          cleared, one sa_requests_add per (input, output) pair, then
+ *          sa_switch_allocate.
  *
  * The time of a case is the median, over --repeats passes over the pool, of
  * the thread CPU time per allocation; the reference and fast passes
  * alternate so that both see the same machine.  CSV on stdout:
  *
- *   allocator,inputs,outputs,density,mode,ref_ns,fast_ns,ref_over_fast,mean_matches,state_bytes
+ *   allocator,inputs,outputs,density,mode,sets,ref_ns,fast_ns,ref_over_fast,mean_matches,state_bytes
  *
  * ref_over_fast is ref_ns / fast_ns of this run; state_bytes is the size of
- * the sa_alloc struct plus its memory (sa_alloc_memory_size) on the fast
+ * the sa_switch struct plus its memory (sa_switch_memory_size) on the fast
  * build.  The run stops with exit 1 if the two paths ever disagree on the
  * number of matches.  Progress goes to stderr.
  *
@@ -32,7 +36,7 @@
 #include "bench.h"
 #include "alloc_kernel.h"
 
-/* The kinds, as numbered by sa_alloc_kind (alloc_kernel.c builds from
+/* The kinds, as numbered by sa_switch_kind (alloc_kernel.c builds from
  * them; this file does not include the header, which the two kernel
  * objects include in two builds). */
 enum { K_SPAA, K_WFA, K_WFA_WRAPPED, K_PIM, K_ISLIP, K_OPF, K_SEP_INPUT, K_SEP_OUTPUT, K_MCM };
@@ -57,10 +61,11 @@ static const variant variants[] = {
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
-static const int sizes[][2] = { { 1, 1 }, { 5, 5 }, { 7, 7 }, { 16, 7 }, { 8, 8 }, { 16, 16 }, { 64, 64 } };
+static const int sizes[][2] = { { 1, 1 }, { 5, 5 }, { 7, 7 }, { 16, 7 }, { 8, 8 }, { 16, 16 }, { 64, 64 },
+                                { 128, 128 }, { 512, 512 } };
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 static const double densities[] = { 0.25, 0.5, 0.9 };
-#define TABLE_ROWS 4096
+#define TABLE_ROWS 4096 /* (uint16_t row numbers) */
 #define PRIO_SETS 256
 
 static uint64_t rng_state = 0x5EED;
@@ -76,9 +81,10 @@ static void usage(FILE *f) {
             "usage: bench_alloc [options]\n"
             "  --quick        4,096 sets and 3 repeats (a smoke run)\n"
             "  --only NAME    one allocator, as named in the CSV (default: all)\n"
-            "  --size NxM     one size, N and M in 1..64 (default: 1x1 5x5 7x7 16x7 8x8 16x16 64x64)\n"
+            "  --size NxM     one size, N and M in 1..512 (default: 1x1 5x5 7x7 16x7 8x8 16x16 64x64\n"
+            "                 128x128 512x512)\n"
             "  --density D    one density, 0 < D <= 1 (default: 0.25 0.5 0.9)\n"
-            "  --pool SETS    request sets per pool, 1..1048576 (default 65536)\n"
+            "  --pool SETS    request sets per pool, 1..1048576 (default 65536; at most 256 above 64x64)\n"
             "  --repeats R    timed passes per case and path, 1..99 (default 7)\n"
             "  --help         this text\n");
 }
@@ -103,48 +109,52 @@ static int parse_dim(const char *s, int *v) {
     long x;
     errno = 0;
     x = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || x < 1 || x > 64) return 0;
+    if (errno || end == s || *end != '\0' || x < 1 || x > 512) return 0;
     *v = (int)x;
     return 1;
 }
 
 /* The pool of one size and density: the table rows, then the sets. */
 typedef struct pool_mem {
-    uint64_t *masks, table_mask[TABLE_ROWS];
-    uint16_t *row_of;
-    uint8_t row_outputs[TABLE_ROWS * 64], row_count[TABLE_ROWS];
-    uint8_t *prio;
+    uint64_t *masks, *table_mask;
+    uint16_t *row_of, *row_outputs, *row_count;
+    int32_t *prio;
     ba_pool p;
 } pool_mem;
 
 static void pool_fill(pool_mem *pm, int n, int m, double density, int sets) {
     uint64_t thr = (uint64_t)(density * 18446744073709551615.0);
-    int r, j, s, i;
+    int r, j, s, i, w = (m + 63) / 64, prio_sets = 64 * 1024 * 1024 / (4 * n * m);
+    if (prio_sets > PRIO_SETS) prio_sets = PRIO_SETS;
+    if (prio_sets < 1) prio_sets = 1;
     for (r = 0; r < TABLE_ROWS; r++) {
-        pm->table_mask[r] = 0;
+        uint64_t *row = pm->table_mask + (size_t)r * w;
+        memset(row, 0, (size_t)w * sizeof(uint64_t));
         pm->row_count[r] = 0;
         for (j = 0; j < m; j++)
             if (density >= 1.0 || next_rand() < thr) {
-                pm->table_mask[r] |= (uint64_t)1 << j;
-                pm->row_outputs[64 * r + pm->row_count[r]++] = (uint8_t)j;
+                row[j >> 6] |= (uint64_t)1 << (j & 63);
+                pm->row_outputs[(size_t)m * r + pm->row_count[r]++] = (uint16_t)j;
             }
     }
     for (s = 0; s < sets; s++)
         for (i = 0; i < n; i++) {
             uint16_t row = (uint16_t)(next_rand() % TABLE_ROWS);
             pm->row_of[(size_t)s * (size_t)n + (size_t)i] = row;
-            pm->masks[(size_t)s * (size_t)n + (size_t)i] = pm->table_mask[row];
+            memcpy(pm->masks + ((size_t)s * (size_t)n + (size_t)i) * w, pm->table_mask + (size_t)row * w,
+                   (size_t)w * sizeof(uint64_t));
         }
-    for (i = 0; i < PRIO_SETS * n * m; i++) pm->prio[i] = (uint8_t)next_rand();
+    for (i = 0; i < prio_sets * n * m; i++) pm->prio[i] = (int32_t)(next_rand() & 255);
     pm->p.n = n;
     pm->p.m = m;
+    pm->p.w = w;
     pm->p.sets = sets;
     pm->p.masks = pm->masks;
     pm->p.row_of = pm->row_of;
     pm->p.row_outputs = pm->row_outputs;
     pm->p.row_count = pm->row_count;
     pm->p.prio = NULL;
-    pm->p.prio_sets = PRIO_SETS;
+    pm->p.prio_sets = prio_sets;
 }
 
 /* Median ns per allocation of the two paths over `repeats` alternating
@@ -206,10 +216,10 @@ int main(int argc, char **argv) {
             char buf[32], *x;
             const char *s = argv[++arg];
             if (strlen(s) >= sizeof buf || (x = strchr(strcpy(buf, s), 'x')) == NULL)
-                fail("--size: expected NxM with N, M in 1..64", s);
+                fail("--size: expected NxM with N, M in 1..512", s);
             *x = '\0';
             if (!parse_dim(buf, &only_n) || !parse_dim(x + 1, &only_m))
-                fail("--size: expected NxM with N, M in 1..64", s);
+                fail("--size: expected NxM with N, M in 1..512", s);
         } else if (strcmp(o, "--density") == 0) {
             char *end;
             const char *s = argv[++arg];
@@ -226,32 +236,42 @@ int main(int argc, char **argv) {
         }
     }
     pm = (pool_mem *)calloc(1, sizeof *pm);
-    if (pm == NULL || !(pm->masks = (uint64_t *)malloc((size_t)sets * 64 * sizeof(uint64_t))) ||
-        !(pm->row_of = (uint16_t *)malloc((size_t)sets * 64 * sizeof(uint16_t))) ||
-        !(pm->prio = (uint8_t *)malloc((size_t)PRIO_SETS * 64 * 64))) {
-        fprintf(stderr, "bench_alloc: out of memory for %d sets\n", sets);
-        return 1;
+    {
+        /* room for the largest pool: 64 x 64 with `sets` sets, or 512 x 512
+         * with 256 */
+        size_t rows = (size_t)sets * 64 > (size_t)256 * 512 ? (size_t)sets * 64 : (size_t)256 * 512;
+        if (pm == NULL || !(pm->masks = (uint64_t *)malloc(rows * 8 * sizeof(uint64_t))) ||
+            !(pm->row_of = (uint16_t *)malloc(rows * sizeof(uint16_t))) ||
+            !(pm->table_mask = (uint64_t *)malloc((size_t)TABLE_ROWS * 8 * sizeof(uint64_t))) ||
+            !(pm->row_outputs = (uint16_t *)malloc((size_t)TABLE_ROWS * 512 * sizeof(uint16_t))) ||
+            !(pm->row_count = (uint16_t *)malloc((size_t)TABLE_ROWS * sizeof(uint16_t))) ||
+            !(pm->prio = (int32_t *)malloc((size_t)64 * 1024 * 1024 + (size_t)PRIO_SETS * 64 * 64 * 4))) {
+            fprintf(stderr, "bench_alloc: out of memory for %d sets\n", sets);
+            return 1;
+        }
     }
     cases = 2 * (only_n ? 1 : NSIZES) * (only_d > 0 ? 1 : 3) * (only ? 1 : NVARIANTS);
-    printf("allocator,inputs,outputs,density,mode,ref_ns,fast_ns,ref_over_fast,mean_matches,state_bytes\n");
+    printf("allocator,inputs,outputs,density,mode,sets,ref_ns,fast_ns,ref_over_fast,mean_matches,state_bytes\n");
     for (si = 0; si < NSIZES; si++)
         for (di = 0; di < 3; di++) {
             int n = only_n ? only_n : sizes[si][0], m = only_n ? only_m : sizes[si][1];
             double d = only_d > 0 ? only_d : densities[di];
+            int big = n * m > 64 * 64, case_sets = big && sets > 256 ? 256 : sets;
             if ((only_n && si > 0) || (only_d > 0 && di > 0)) continue;
-            pool_fill(pm, n, m, d, sets);
+            pool_fill(pm, n, m, d, case_sets);
             for (v = 0; v < NVARIANTS; v++) {
                 if (only && strcmp(only, variants[v].name) != 0) continue;
                 pm->p.prio = variants[v].kind == K_OPF ? pm->prio : NULL;
                 for (mode = 0; mode < 2; mode++) {
                     double ref_ns = 0, fast_ns = 0, mean = 0, el;
-                    if (!time_case(&variants[v], &pm->p, mode, repeats, &ref_ns, &fast_ns, &mean)) {
+                    if (!time_case(&variants[v], &pm->p, mode, big && repeats > 3 ? 3 : repeats, &ref_ns, &fast_ns,
+                                   &mean)) {
                         fprintf(stderr, "bench_alloc: %s %dx%d: the reference and fast paths disagree\n",
                                 variants[v].name, n, m);
                         return 1;
                     }
-                    printf("%s,%d,%d,%.2f,%s,%.1f,%.1f,%.2f,%.3f,%zu\n", variants[v].name, n, m, d,
-                           mode ? "sim" : "masks", ref_ns, fast_ns, ref_ns / fast_ns, mean,
+                    printf("%s,%d,%d,%.2f,%s,%d,%.1f,%.1f,%.2f,%.3f,%zu\n", variants[v].name, n, m, d,
+                           mode ? "sim" : "masks", case_sets, ref_ns, fast_ns, ref_ns / fast_ns, mean,
                            ba_fast_memory_size(variants[v].kind, n, m));
                     fflush(stdout);
                     done++;
