@@ -3152,27 +3152,28 @@ SA_API int sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *
  *
  * Each kernel equals one reference function above, decision for decision
  * and state for state, on the calls sa__fast_allocate (at the end of this
- * section, the one place that chooses them) gives it: calls without
- * read-port views, and for SPAA also without priorities.  Every other call
- * runs the reference.  tests/test_alloc_diff.c runs both builds side by
- * side on random request sets.  A kernel is kept where it is at least 1.25x
- * faster than its reference as simulators call it (bench_alloc's "sim"
- * figure, docs/data/bench_alloc.csv):
+ * section, the one place that chooses them) gives it: sizes up to 64,
+ * no read-port views, and priorities absent or all equal (the separable
+ * input-first kernel also takes unequal ones).  Every other call runs the
+ * reference.  tests/test_alloc_diff.c runs both builds side by side on
+ * random request sets.  bench_alloc measures each kernel against its
+ * reference in one run (docs/data/bench_alloc.csv):
  *
  *   kernel                  equals                    sizes
- *   sa__fast_spaa           sa__spaa (no priorities)  n <= 16 and m <= 8; 33..64 both
+ *   sa__fast_spaa           sa__spaa                  n <= 16 and m <= 8; 33..64 both
+ *   sa__wfa_word            sa__wfa                   all
+ *   sa__wfa_wrapped_diag    sa__wfa_wrapped           all (SA_WAVEFRONT_DIAGONAL)
  *   sa__islip16x8_sse2      sa__islip, sa__separable_output   n <= 16 and m <= 8
  *   sa__islip_cols          sa__islip, sa__separable_output   larger
  *   sa__pim1_16x7_sse2,
  *   sa__pim1_16x8_sse2,
  *   sa__pim_sse2_small      sa__pim                   n <= 16 and m <= 8
  *   sa__pim64               sa__pim                   larger
- *   sa__wfa_wrapped_diag    sa__wfa_wrapped           from 16 rows or columns
- *   sa__separable_keys      sa__separable_input       from n m >= 100 (OPF), 256
+ *   sa__separable_keys      sa__separable_input       all (OPF, separable input-first)
  *
- * WFA, MCM and the output arbiter have no kernel: their references are as
- * fast.  Without SSE2, or with SA_NO_SIMD, this section only defines the
- * hooks the reference calls, and they do nothing.
+ * MCM and the output arbiter have no kernel.  Without SSE2, or with
+ * SA_NO_SIMD, this section only defines the hooks the reference calls,
+ * and they do nothing.
  * ====================================================================== */
 
 #ifndef SA_SIMD_SSE2
