@@ -3117,8 +3117,8 @@ SA_API void sa__assert_requests(const sa_switch *a, const uint64_t *req, const s
  *             SA_ASSERT compiled out such bits are ignored); requests on
  *             unconnected cells are ignored.
  * :param prio: NULL (all equal), or row-major num_inputs x num_outputs
- *              priorities, larger first (read for requested cells only).
- *              MCM does not read them.
+ *              priorities, larger first.  Every cell must be initialised;
+ *              only the requested cells' values decide.  MCM ignores them.
  * :param bufs: with read-port pairing, num_inputs/2 buffer views whose
  *              ``any`` contains both twins' requests; NULL (or an
  *              allocator without pairing) disables the twin check.
