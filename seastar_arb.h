@@ -116,7 +116,7 @@
 /** Version of seastar_arb.h: major (incompatible API changes). */
 #define SEASTAR_ARB_VERSION_MAJOR 0
 /** Version of seastar_arb.h: minor (additions). */
-#define SEASTAR_ARB_VERSION_MINOR 5
+#define SEASTAR_ARB_VERSION_MINOR 6
 /** Version of seastar_arb.h: patch (fixes). */
 #define SEASTAR_ARB_VERSION_PATCH 0
 

@@ -61,7 +61,7 @@
  *  carry the same numbers, see CHANGELOG.md). */
 #define SEASTAR_ROUTE_VERSION_MAJOR 0
 /** Minor version of seastar_route.h. */
-#define SEASTAR_ROUTE_VERSION_MINOR 5
+#define SEASTAR_ROUTE_VERSION_MINOR 6
 /** Patch version of seastar_route.h. */
 #define SEASTAR_ROUTE_VERSION_PATCH 0
 

@@ -124,6 +124,11 @@ need() {  # command debian-package
 prefix=/opt/seastar-router
 stage="$tmp/stage"
 ver=$(sed -n 's/^#define SEASTAR_ROUTE_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' seastar_route.h | paste -sd.)
+# The version the README and docs name is the headers' version.
+: > "$tmp/err"
+if grep -q "^This is version $ver:" README.md \
+   && ! grep -h "find_package(SeastarRouter [0-9]" README.md docs/*.rst | grep -v "find_package(SeastarRouter ${ver%.*} " | grep -q .; then ok
+else bad "README.md says 'This is version $ver:' and every find_package(SeastarRouter ...) in README.md and docs asks for ${ver%.*}"; fi
 printf '#include "seastar_arb.h"\n#include "seastar_route.h"\n#include <stdio.h>\n%s\n%s\n%s\n' \
   '#if defined(SEASTAR_ARB_VERSION_MAJOR) && (SEASTAR_ARB_VERSION_MAJOR != SEASTAR_ROUTE_VERSION_MAJOR || SEASTAR_ARB_VERSION_MINOR != SEASTAR_ROUTE_VERSION_MINOR || SEASTAR_ARB_VERSION_PATCH != SEASTAR_ROUTE_VERSION_PATCH)' \
   '#error "the two headers carry different versions"' '#endif' > "$tmp/inst.c"
