@@ -2385,7 +2385,10 @@ SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t prior
 }
 
 /**
- * Remove a request (nothing happens if it was not there).
+ * Remove a request (nothing happens if it was not there).  The priorities
+ * seen since the last clear still count for sa_requests_priorities, which
+ * may then return the array although the cells left are all equal: the
+ * decisions are the same, only the equal-priority fast path is lost.
  *
  * :param r: the request set.
  * :param input: 0..num_inputs-1.
