@@ -2286,7 +2286,8 @@ SA_API void sa__keep_top_column(const sa_switch *a, uint64_t *inputs, const int3
  * A simulator learns its requests one (input, output) pair at a time, from
  * its buffers.  sa_requests keeps the rows and priorities that
  * sa_switch_allocate reads, in memory the caller provides: add and remove
- * take constant time, and clear costs only the rows that were used.
+ * take constant time, and clear zeroes the rows (one word per input up to
+ * 64 outputs).
  * ====================================================================== */
 
 /** A request set being built (see >>requests). */
@@ -2296,8 +2297,6 @@ typedef struct sa_requests {
     int row_words;      /**< SA_WORDS(num_outputs) */
     uint64_t *rows;     /**< the request rows, for sa_switch_allocate */
     int32_t *prio;      /**< each cell's priority (valid where requested) */
-    uint64_t used[SA_WORDS(SA_SWITCH_MAX)]; /**< rows added to since the
-                                                 last clear */
     int32_t low, high;  /**< the least and greatest priority added since
                              the last clear (low > high: none) */
 } sa_requests;
@@ -2346,16 +2345,13 @@ SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_output
 }
 
 /**
- * Remove every request (the cost is that of the rows used since the last
- * clear).
+ * Remove every request (the cost is that of zeroing the rows: num_inputs
+ * x SA_WORDS(num_outputs) words, 64 at 64 x 64).
  *
  * :param r: the request set.
  */
 SA_API void sa_requests_clear(sa_requests *r) {
-    int i, w;
-    for (i = sa__next(r->used, r->num_inputs, 0); i >= 0; i = sa__next(r->used, r->num_inputs, i + 1))
-        for (w = 0; w < r->row_words; w++) r->rows[(size_t)i * r->row_words + w] = 0;
-    sa__clear_set(r->used, r->num_inputs);
+    memset(r->rows, 0, (size_t)r->num_inputs * (size_t)r->row_words * sizeof(uint64_t));
     r->low = INT32_MAX;
     r->high = INT32_MIN;
 }
@@ -2379,7 +2375,6 @@ SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t prior
     p = r->prio + (size_t)input * r->num_outputs + output;
     if (!(*word & bit) || *p < priority) *p = priority;
     *word |= bit;
-    sa__add(r->used, input);
     if (priority < r->low) r->low = priority;
     if (priority > r->high) r->high = priority;
 }
