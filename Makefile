@@ -176,7 +176,8 @@ bench: $(BENCH_BIN)
 
 # results-bench: bench_alloc's reference and fast figures at density 0.5
 # and the build cost of a caller, into docs/data/ (docs/performance.rst
-# shows them; about 5 minutes).
+# shows them; about 10 minutes of CPU, most of it the reference at
+# 512 x 512).
 results-bench: $(B)/bench/bench_alloc
 	@mkdir -p docs/data
 	./$(B)/bench/bench_alloc --density 0.5 > docs/data/bench_alloc.csv.tmp

@@ -6,8 +6,8 @@
  *
  * Each case allocates every set of a pool of distinct random request sets
  * (65,536 by default, enough that the branch predictor cannot learn them;
- * 256 above 64 x 64, where one set has more cells than the predictor could
- * ever learn; each cell requested independently with the given density),
+ * 256 above 64 x 64 and 64 above 128 x 128, where one set has more cells
+ * than the predictor could ever learn; each cell requested independently with the given density),
  * in two modes:
  *
  *   masks  sa_switch_allocate on request rows already in memory;
@@ -84,7 +84,7 @@ static void usage(FILE *f) {
             "  --size NxM     one size, N and M in 1..512 (default: 1x1 5x5 7x7 16x7 8x8 16x16 64x64\n"
             "                 128x128 512x512)\n"
             "  --density D    one density, 0 < D <= 1 (default: 0.25 0.5 0.9)\n"
-            "  --pool SETS    request sets per pool, 1..1048576 (default 65536; at most 256 above 64x64)\n"
+            "  --pool SETS    request sets per pool, 1..1048576 (default 65536; at most 256 above 64x64, 64 above 128x128)\n"
             "  --repeats R    timed passes per case and path, 1..99 (default 7)\n"
             "  --help         this text\n");
 }
@@ -256,7 +256,7 @@ int main(int argc, char **argv) {
         for (di = 0; di < 3; di++) {
             int n = only_n ? only_n : sizes[si][0], m = only_n ? only_m : sizes[si][1];
             double d = only_d > 0 ? only_d : densities[di];
-            int big = n * m > 64 * 64, case_sets = big && sets > 256 ? 256 : sets;
+            int big = n * m > 64 * 64, cap = n * m > 128 * 128 ? 64 : 256, case_sets = big && sets > cap ? cap : sets;
             if ((only_n && si > 0) || (only_d > 0 && di > 0)) continue;
             pool_fill(pm, n, m, d, case_sets);
             for (v = 0; v < NVARIANTS; v++) {
