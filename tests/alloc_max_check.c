@@ -1,12 +1,12 @@
 /* alloc_max_check.c - built by tests/contract.sh with -O2 -Werror for
- * several values of SA_ALLOC_MAX (and with SA_NO_SIMD): every allocator
+ * several values of SA_SWITCH_MAX (and with SA_NO_SIMD): every allocator
  * initialises at the largest size the value allows and returns valid
  * matchings (each matched pair requested, no input or output twice) on
- * random request sets.  Exit status 0 when all hold.  When SA_ALLOC_MAX is
+ * random request sets.  Exit status 0 when all hold.  When SA_SWITCH_MAX is
  * 16 or more it also prints a hash of every decision on a fixed workload of
  * sizes up to 16 x 16 (the 21364's, with and without its shaded cells and
  * the Rotary Rule): contract.sh checks that every build prints the same
- * hash, since the choice of SA_ALLOC_MAX and of SIMD must not change a
+ * hash, since the choice of SA_SWITCH_MAX and of SIMD must not change a
  * decision. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +15,11 @@
 
 /* An allocator with exactly the memory it asks for (malloc'd; freed by
  * done).  Returns 0 on success. */
-static int make(sa_alloc *a, const sa_alloc_desc *d, void **memory) {
-    size_t size = sa_alloc_memory_size(d);
+static int make(sa_switch *a, const sa_switch_desc *d, void **memory) {
+    size_t size = sa_switch_memory_size(d);
     *memory = size ? malloc(size) : NULL;
     if (*memory == NULL) return 1;
-    if (sa_alloc_init(a, d, *memory, size) != SA_OK) { free(*memory); *memory = NULL; return 1; }
+    if (sa_switch_init(a, d, *memory, size) != SA_OK) { free(*memory); *memory = NULL; return 1; }
     return 0;
 }
 
@@ -38,7 +38,7 @@ static uint64_t next(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
-#if SA_ALLOC_MAX >= 16
+#if SA_SWITCH_MAX >= 16
 /* FNV-1a over a matching's bytes that mean something. */
 static uint64_t mix(uint64_t h, const sa_match *mt, int n, int m) {
     int i;
@@ -50,35 +50,35 @@ static uint64_t mix(uint64_t h, const sa_match *mt, int n, int m) {
 /* Every allocator on the sizes below, each with its own request stream. */
 static uint64_t decisions_hash(void) {
     static const int sizes[][2] = {{16, 7}, {16, 8}, {8, 8}, {7, 7}, {16, 16}, {12, 5}};
-    uint64_t h = 0xCBF29CE484222325ull, seed = 7, req[SA_ALLOC_MAX];
+    uint64_t h = 0xCBF29CE484222325ull, seed = 7, req[SA_SWITCH_MAX];
     uint8_t prio[16 * 16];
     int k, z, v, t, i;
-    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++)
+    for (k = 0; k < SA_SWITCH_KIND_COUNT; k++)
         for (z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++)
             for (v = 0; v < 3; v++) { /* plain; 21364 shading; shading + Rotary Rule */
-                sa_alloc a;
-                sa_alloc_desc d;
+                sa_switch a;
+                sa_switch_desc d;
                 void *memory;
                 int n = sizes[z][0], m = sizes[z][1];
                 memset(&d, 0, sizeof d);
-                d.kind = (sa_alloc_kind)k;
+                d.kind = (sa_switch_kind)k;
                 d.num_inputs = n;
                 d.num_outputs = m;
-                d.iterations = k == SA_ALLOC_PIM && v == 2 ? SA_ITERATE_TO_CONVERGENCE : 1;
+                d.iterations = k == SA_SWITCH_PIM && v == 2 ? SA_ITERATE_TO_CONVERGENCE : 1;
                 d.seed = 99;
                 if (v > 0 && n == 16 && m == 7) sa_21364_no_connect(d.no_connect);
                 if (v == 2) {
                     d.rotary = 1;
                     d.network_inputs = 0xFFu & low_mask(n);
                 }
-                if (sa_alloc_memory_size(&d) == 0) d.rotary = 0; /* kinds without the Rotary Rule */
+                if (sa_switch_memory_size(&d) == 0) d.rotary = 0; /* kinds without the Rotary Rule */
                 if (make(&a, &d, &memory)) return 0;
                 for (t = 0; t < 300; t++) {
                     sa_match mt;
                     uint64_t keep = next(&seed);
                     for (i = 0; i < n; i++) req[i] = next(&seed) & keep & low_mask(m);
                     for (i = 0; i < n * m; i++) prio[i] = (uint8_t)(next(&seed) & 7);
-                    sa_allocate(&a, req, k == SA_ALLOC_OPF ? prio : NULL, NULL, &mt);
+                    sa_switch_allocate(&a, req, k == SA_SWITCH_OPF ? prio : NULL, NULL, &mt);
                     h = mix(h, &mt, n, m);
                 }
                 free(memory);
@@ -88,43 +88,43 @@ static uint64_t decisions_hash(void) {
 #endif
 
 int main(void) {
-    uint64_t seed = 1, req[SA_ALLOC_MAX];
-    uint8_t prio[SA_ALLOC_MAX * SA_ALLOC_MAX];
-    int k, t, i, n = SA_ALLOC_MAX, m = SA_ALLOC_MAX > 8 ? 8 : SA_ALLOC_MAX;
-    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++) {
-        sa_alloc a;
-        sa_alloc_desc d;
+    uint64_t seed = 1, req[SA_SWITCH_MAX];
+    uint8_t prio[SA_SWITCH_MAX * SA_SWITCH_MAX];
+    int k, t, i, n = SA_SWITCH_MAX, m = SA_SWITCH_MAX > 8 ? 8 : SA_SWITCH_MAX;
+    for (k = 0; k < SA_SWITCH_KIND_COUNT; k++) {
+        sa_switch a;
+        sa_switch_desc d;
         void *memory;
         memset(&d, 0, sizeof d);
-        d.kind = (sa_alloc_kind)k;
+        d.kind = (sa_switch_kind)k;
         d.num_inputs = n;
         d.num_outputs = m;
-        if (make(&a, &d, &memory)) { printf("init %s\n", sa_alloc_kind_name(d.kind)); return 1; }
+        if (make(&a, &d, &memory)) { printf("init %s\n", sa_switch_kind_name(d.kind)); return 1; }
         for (t = 0; t < 200; t++) {
             sa_match mt;
             uint64_t ins = 0, outs = 0;
             int size;
             for (i = 0; i < n; i++) req[i] = next(&seed) & low_mask(m);
             for (i = 0; i < n * m; i++) prio[i] = (uint8_t)next(&seed);
-            size = sa_allocate(&a, req, prio, NULL, &mt);
+            size = sa_switch_allocate(&a, req, prio, NULL, &mt);
             for (i = 0; i < n; i++) {
                 int j = mt.output_of[i];
                 if (j < 0) continue;
                 if (!((req[i] >> j) & 1u) || ((outs >> j) & 1u) || mt.input_of[j] != i) {
-                    printf("%s: bad pair (%d, %d)\n", sa_alloc_kind_name(d.kind), i, j);
+                    printf("%s: bad pair (%d, %d)\n", sa_switch_kind_name(d.kind), i, j);
                     return 1;
                 }
                 outs |= (uint64_t)1 << j;
                 ins |= (uint64_t)1 << i;
             }
             if (size != bits(ins) || mt.inputs != ins || mt.outputs != outs) {
-                printf("%s: size or masks disagree\n", sa_alloc_kind_name(d.kind));
+                printf("%s: size or masks disagree\n", sa_switch_kind_name(d.kind));
                 return 1;
             }
         }
         free(memory);
     }
-#if SA_ALLOC_MAX >= 16
+#if SA_SWITCH_MAX >= 16
     printf("decisions %016llx\n", (unsigned long long)decisions_hash());
 #endif
     return 0;

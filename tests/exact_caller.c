@@ -18,9 +18,9 @@
  * allocations with and without priorities, and SPAA's two steps.
  * Returns the matches, or -1. */
 #define EXACT_CALLER(N, M)                                                              \
-    static int exact_##N##x##M(sa_alloc_kind kind) {                                    \
-        sa_alloc_desc d;                                                                \
-        sa_alloc a;                                                                     \
+    static int exact_##N##x##M(sa_switch_kind kind) {                                    \
+        sa_switch_desc d;                                                                \
+        sa_switch a;                                                                     \
         sa_match mt;                                                                    \
         uint64_t req[N];                                                                \
         uint8_t prio[N * M];                                                            \
@@ -32,10 +32,10 @@
         d.kind = kind;                                                                  \
         d.num_inputs = N;                                                               \
         d.num_outputs = M;                                                              \
-        d.iterations = kind == SA_ALLOC_ISLIP ? SA_ITERATE_TO_CONVERGENCE : 1;          \
-        size = sa_alloc_memory_size(&d);                                                \
+        d.iterations = kind == SA_SWITCH_ISLIP ? SA_ITERATE_TO_CONVERGENCE : 1;          \
+        size = sa_switch_memory_size(&d);                                                \
         memory = malloc(size ? size : 1);                                               \
-        if (memory == NULL || sa_alloc_init(&a, &d, memory, size) != SA_OK) {           \
+        if (memory == NULL || sa_switch_init(&a, &d, memory, size) != SA_OK) {           \
             free(memory);                                                               \
             return -1;                                                                  \
         }                                                                               \
@@ -44,8 +44,8 @@
             for (i = 0; i < N; i++)                                                     \
                 req[i] = ((uint64_t)0x9E3779B97F4A7C15ull * (uint64_t)(i + 7 * t + 1)) \
                          >> (64 - M);                                                   \
-            total += sa_allocate(&a, req, (t & 1) ? prio : NULL, NULL, &mt);            \
-            if (kind == SA_ALLOC_SPAA) {                                                \
+            total += sa_switch_allocate(&a, req, (t & 1) ? prio : NULL, NULL, &mt);            \
+            if (kind == SA_SWITCH_SPAA) {                                                \
                 sa_spaa_nominate(&a, req, (t & 1) ? NULL : prio, NULL, nomination);     \
                 total += sa_spaa_grant(&a, nomination, &mt);                            \
             }                                                                           \
@@ -61,9 +61,9 @@ EXACT_CALLER(16, 7)
 EXACT_CALLER(64, 64)
 
 /* The 21364: 16 x 7 with read-port pairs and eight buffer views. */
-static int exact_21364(sa_alloc_kind kind) {
-    sa_alloc_desc d;
-    sa_alloc a;
+static int exact_21364(sa_switch_kind kind) {
+    sa_switch_desc d;
+    sa_switch a;
     sa_match mt;
     sa_read_buffer views[8];
     uint64_t req[16], packets[3];
@@ -72,10 +72,10 @@ static int exact_21364(sa_alloc_kind kind) {
     size_t size;
     void *memory;
     int b, i, total = 0;
-    if (sa_alloc_desc_21364(&d, kind, kind == SA_ALLOC_SPAA || kind == SA_ALLOC_PIM) != SA_OK) return -1;
-    size = sa_alloc_memory_size(&d);
+    if (sa_switch_desc_21364(&d, kind, kind == SA_SWITCH_SPAA || kind == SA_SWITCH_PIM) != SA_OK) return -1;
+    size = sa_switch_memory_size(&d);
     memory = malloc(size ? size : 1);
-    if (memory == NULL || sa_alloc_init(&a, &d, memory, size) != SA_OK) {
+    if (memory == NULL || sa_switch_init(&a, &d, memory, size) != SA_OK) {
         free(memory);
         return -1;
     }
@@ -87,9 +87,9 @@ static int exact_21364(sa_alloc_kind kind) {
         req[2 * b] = req[2 * b + 1] = views[b].any;
     }
     for (i = 0; i < 16 * 7; i++) prio[i] = (uint8_t)(i * 13);
-    total += sa_allocate(&a, req, prio, views, &mt);
-    total += sa_allocate(&a, req, NULL, views, &mt);
-    if (kind == SA_ALLOC_SPAA) {
+    total += sa_switch_allocate(&a, req, prio, views, &mt);
+    total += sa_switch_allocate(&a, req, NULL, views, &mt);
+    if (kind == SA_SWITCH_SPAA) {
         sa_spaa_nominate(&a, req, prio, views, nomination);
         total += sa_spaa_grant(&a, nomination, &mt);
     }
@@ -99,8 +99,8 @@ static int exact_21364(sa_alloc_kind kind) {
 
 int main(void) {
     int k, i;
-    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++) {
-        sa_alloc_kind kind = (sa_alloc_kind)k;
+    for (k = 0; k < SA_SWITCH_KIND_COUNT; k++) {
+        sa_switch_kind kind = (sa_switch_kind)k;
         int r[6];
         r[0] = exact_1x1(kind);
         r[1] = exact_5x5(kind);
@@ -110,7 +110,7 @@ int main(void) {
         r[5] = exact_21364(kind);
         for (i = 0; i < 6; i++)
             if (r[i] < 0) {
-                printf("%s: case %d failed\n", sa_alloc_kind_name(kind), i);
+                printf("%s: case %d failed\n", sa_switch_kind_name(kind), i);
                 return 1;
             }
     }
