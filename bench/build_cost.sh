@@ -1,7 +1,7 @@
 #!/bin/sh
 # build_cost.sh - what including seastar_arb.h costs a caller's build: the
 # compile time (fastest of five, user CPU seconds) and the code size (text
-# bytes) of one translation unit with gcc -O2, for a caller of sa_allocate
+# bytes) of one translation unit with gcc -O2, for a caller of sa_switch_allocate
 # (with the SSE2 kernels, and with SA_NO_SIMD: the reference only) and for a
 # caller of the aging functions only.  CSV on stdout:
 #
@@ -14,8 +14,8 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/alloc.c" <<'C'
 #include "seastar_arb.h"
-int call(sa_alloc *a, const uint64_t *req, sa_match *m);
-int call(sa_alloc *a, const uint64_t *req, sa_match *m) { return sa_allocate(a, req, NULL, NULL, m); }
+int call(sa_switch *a, const uint64_t *req, sa_match *m);
+int call(sa_switch *a, const uint64_t *req, sa_match *m) { return sa_switch_allocate(a, req, NULL, NULL, m); }
 C
 cat > "$tmp/aging.c" <<'C'
 #include "seastar_arb.h"

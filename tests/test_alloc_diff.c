@@ -294,7 +294,9 @@ static void ad_requests(uint64_t *seed, const ad_cfg *c, uint64_t *req, sa_read_
 
 /* Priorities for one call, or NULL: a few values (2, 4, 16 or 256, some
  * negative), the whole int32_t range, the two extremes only, or all equal
- * (*equal set; the extremes among the values).  */
+ * (*equal set; the extremes among the values).  From 20,000 cells only two
+ * values or all equal: every priority level costs the wave fronts a sweep
+ * of the matrix (wrapped WFA at 512 x 512: some 50 ms a level). */
 static const int32_t *ad_prio(uint64_t *seed, const ad_cfg *c, int32_t *prio, int *equal) {
     static const uint8_t masks[4] = { 1, 3, 15, 255 };
     static const int32_t constants[5] = { INT32_MIN, -1, 0, 7, INT32_MAX };
@@ -302,6 +304,7 @@ static const int32_t *ad_prio(uint64_t *seed, const ad_cfg *c, int32_t *prio, in
     *equal = 0;
     if (c->prio_mode == 0 || (c->prio_mode == 2 && st_rand_below(seed, 2))) return NULL;
     how = (int)st_rand_below(seed, 8);
+    if (cells >= 20000 && how != 0) how = 7;
     if (how < 4) {
         uint8_t mask = masks[how];
         int32_t bias = st_rand_below(seed, 2) ? 0 : (int32_t)mask / 2 + 1;
