@@ -90,7 +90,8 @@ $(B)/%/runner.log: $(B)/%/runner
 	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
 $(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh tests/exact_caller.c tests/alloc_max_check.c \
-                  tests/doc_snippets.py tests/check_index.py $(wildcard docs/*.rst examples/*.c examples/common/*) \
+                  tests/doc_snippets.py tests/check_index.py \
+                  $(wildcard docs/*.rst examples/*.c examples/common/* examples/cpp/*) \
                   seastar-router.pc.in $(wildcard cmake/*)
 	@mkdir -p $(B)
 	@echo "  run     contract checks"
@@ -130,16 +131,25 @@ fuzz: $(FUZZ_BIN)
 EX_CC    := $(GCC) -std=c99 $(WARN) -O2
 EX_SRC   := $(wildcard examples/*.c)
 EX_BIN   := $(patsubst examples/%.c,$(B)/examples/%,$(EX_SRC))
+# The C++ embedding example(s), as C++11 (tests/contract.sh also builds
+# them with clang++ and runs them).
+EX_CXX   := $(GXX) -std=c++11 $(WARN) -O2
+EX_CXX_SRC := $(wildcard examples/cpp/*.cpp)
+EX_CXX_BIN := $(patsubst examples/cpp/%.cpp,$(B)/examples/%,$(EX_CXX_SRC))
 
 $(B)/examples/%: examples/%.c $(HEADERS) $(wildcard examples/common/*)
 	@mkdir -p $(@D)
 	$(EX_CC) -D_POSIX_C_SOURCE=200809L $< -o $@ -lm
 
-examples: $(EX_BIN)
+$(B)/examples/%: examples/cpp/%.cpp $(HEADERS)
+	@mkdir -p $(@D)
+	$(EX_CXX) -I. $< -o $@
+
+examples: $(EX_BIN) $(EX_CXX_BIN)
 
 # Every program in examples/ against hostile command lines (tests/cli.sh).
 LOGS += $(B)/cli.log
-$(B)/cli.log: $(EX_BIN) tests/cli.sh
+$(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) tests/cli.sh
 	@echo "  run     command-line checks"
 	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 

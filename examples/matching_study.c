@@ -106,33 +106,36 @@ static uint64_t draw_packet(sa_rng *r, int port, double adaptive) {
 /* The allocators and their memory (malloc'd by router_init, which frees the
  * previous memory: start from a zeroed router_state). */
 typedef struct router_state {
-    sa_alloc alloc[NALG];
+    sa_switch alloc[NALG];
     void *memory[NALG];
 } router_state;
 
 static void router_init(router_state *st, const study_cfg *cfg) {
-    static const sa_alloc_kind kinds[NALG] = { SA_ALLOC_MCM, SA_ALLOC_PIM, SA_ALLOC_WFA,
-                                               SA_ALLOC_WFA_WRAPPED, SA_ALLOC_PIM, SA_ALLOC_SPAA,
-                                               SA_ALLOC_SPAA };
+    static const sa_switch_kind kinds[NALG] = { SA_SWITCH_MCM, SA_SWITCH_PIM, SA_SWITCH_WFA,
+                                               SA_SWITCH_WFA_WRAPPED, SA_SWITCH_PIM, SA_SWITCH_SPAA,
+                                               SA_SWITCH_SPAA };
     int a;
     for (a = 0; a < NALG; a++) {
-        sa_alloc_desc d;
+        sa_switch_desc d;
+        uint64_t no_connect[2 * NPORTS];
         size_t size;
-        sa_alloc_desc_21364(&d, kinds[a], 0);
+        sa_switch_desc_21364(&d, kinds[a], 0);
         if (a == 1) d.iterations = SA_ITERATE_TO_CONVERGENCE;
-        if (!cfg->shading) memset(d.no_connect, 0, sizeof d.no_connect);
+        sa_21364_no_connect(no_connect);
+        if (!cfg->shading) memset(no_connect, 0, sizeof no_connect);
         if (a == SPAA8) {
             /* One SPAA input arbiter per buffer, reaching what either read
              * port reaches; the odd rows get no requests. */
             int p;
-            for (p = 0; p < NPORTS; p++) d.no_connect[2 * p] &= d.no_connect[2 * p + 1];
+            for (p = 0; p < NPORTS; p++) no_connect[2 * p] &= no_connect[2 * p + 1];
         }
+        d.no_connect = no_connect;
         d.seed = 1000 + (uint64_t)a;
-        size = sa_alloc_memory_size(&d);
+        size = sa_switch_memory_size(&d);
         free(st->memory[a]);
         st->memory[a] = malloc(size ? size : 1);
-        if (st->memory[a] == NULL || sa_alloc_init(&st->alloc[a], &d, st->memory[a], size) != SA_OK) {
-            fprintf(stderr, "sa_alloc_init failed\n");
+        if (st->memory[a] == NULL || sa_switch_init(&st->alloc[a], &d, st->memory[a], size) != SA_OK) {
+            fprintf(stderr, "sa_switch_init failed\n");
             exit(1);
         }
     }
@@ -146,7 +149,7 @@ static void run_point(const study_cfg *cfg, router_state *st, sa_rng *rng, doubl
     int a;
     for (t = 0; t < cfg->arbs; t++) {
         uint64_t pkts[NPORTS][MAXPKT], req[2 * NPORTS], busy = 0;
-        uint8_t prio[2 * NPORTS * NOUT];
+        int32_t prio[2 * NPORTS * NOUT];
         sa_read_buffer views[NPORTS];
         int count[NPORTS], p, k, j;
         if (cfg->occupancy_exact) {
@@ -167,9 +170,9 @@ static void run_point(const study_cfg *cfg, router_state *st, sa_rng *rng, doubl
             /* SPAA's input arbiters pick the oldest packet: priority of a
              * cell = age rank of the oldest packet that can use it. */
             for (j = 0; j < NOUT; j++) {
-                uint8_t pr = 0;
+                int32_t pr = 0;
                 for (k = 0; k < count[p]; k++)
-                    if ((pkts[p][k] >> j) & 1u) { pr = (uint8_t)(255 - (k < 255 ? k : 254)); break; }
+                    if ((pkts[p][k] >> j) & 1u) { pr = 255 - (k < 255 ? k : 254); break; }
                 prio[(2 * p) * NOUT + j] = prio[(2 * p + 1) * NOUT + j] = pr;
             }
         }
@@ -184,7 +187,7 @@ static void run_point(const study_cfg *cfg, router_state *st, sa_rng *rng, doubl
                 r = one;
             }
             if (ns) clock_gettime(CLOCK_MONOTONIC, &t0);
-            total[a] += sa_allocate(&st->alloc[a], r, a >= 5 ? prio : NULL,
+            total[a] += sa_switch_allocate(&st->alloc[a], r, a >= 5 ? prio : NULL,
                                     cfg->pairing ? views : NULL, &mt);
             if (ns) {
                 clock_gettime(CLOCK_MONOTONIC, &t1);

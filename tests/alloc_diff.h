@@ -8,16 +8,17 @@
  *
  * Both translation units define NDEBUG and SA_ASSERT(c) to nothing, as a
  * release build does, so that request bits outside the outputs reach the
- * allocators (sa_allocate documents that they are then ignored).  Only
+ * allocators (sa_switch_allocate documents that they are then ignored).  Only
  * public functions of seastar_arb.h are called (alloc_diff_impl.h); the
- * types crossing this interface (sa_alloc_desc, sa_read_buffer, sa_match)
- * are plain structs, the same in both builds. */
+ * types crossing this interface (sa_switch_desc, sa_read_buffer, sa_match)
+ * are plain structs, the same in both builds (both use the default
+ * SA_SWITCH_MAX). */
 #ifndef ALLOC_DIFF_H
 #define ALLOC_DIFF_H
 
 #include "../seastar_arb.h"
 
-/* An allocator of one build with exactly sa_alloc_memory_size bytes of
+/* An allocator of one build with exactly sa_switch_memory_size bytes of
  * memory from malloc (so that ASan sees any write past it). */
 typedef struct ad_alloc ad_alloc;
 
@@ -29,24 +30,24 @@ typedef struct ad_state {
     uint64_t rng;
     int start_row, start_col;
     int pointers;                  /* 1 when in_ptr/out_ptr are meaningful */
-    uint8_t in_ptr[SA_ALLOC_MAX];
-    uint8_t out_ptr[SA_ALLOC_MAX];
+    uint16_t in_ptr[SA_SWITCH_MAX];
+    uint16_t out_ptr[SA_SWITCH_MAX];
 } ad_state;
 
 #define AD_DECLARE(p)                                                                       \
     int p##simd(void);                                                                      \
-    size_t p##memory_size(const sa_alloc_desc *d);                                          \
-    ad_alloc *p##make(const sa_alloc_desc *d, sa_result *r);                                \
+    size_t p##memory_size(const sa_switch_desc *d);                                          \
+    ad_alloc *p##make(const sa_switch_desc *d, sa_result *r);                                \
     ad_alloc *p##copy(const ad_alloc *x);                                                   \
     void p##free(ad_alloc *x);                                                              \
-    int p##allocate(ad_alloc *x, const uint64_t *req, const uint8_t *prio,                  \
+    int p##allocate(ad_alloc *x, const uint64_t *req, const int32_t *prio,                  \
                     const sa_read_buffer *bufs, sa_match *mt);                              \
-    int p##nominate(ad_alloc *x, const uint64_t *req, const uint8_t *prio,                  \
-                    const sa_read_buffer *bufs, int8_t *nomination);                        \
-    int p##grant(ad_alloc *x, const int8_t *nomination, sa_match *mt);                      \
+    int p##nominate(ad_alloc *x, const uint64_t *req, const int32_t *prio,                  \
+                    const sa_read_buffer *bufs, int16_t *nomination);                       \
+    int p##grant(ad_alloc *x, const int16_t *nomination, sa_match *mt);                     \
     void p##state(const ad_alloc *x, ad_state *s);                                          \
-    uint64_t p##workload_hash(int with_pim);                                                \
-    uint64_t p##scenario_hash(void);
+    uint64_t p##workload_hash(int with_pim, int prio_to_all);                               \
+    uint64_t p##scenario_hash(int prio_to_all);
 
 AD_DECLARE(ad_fast_)
 AD_DECLARE(ad_ref_)

@@ -12,7 +12,7 @@
 #define AD(name) AD_CAT(AD_PREFIX, name)
 
 struct ad_alloc {
-    sa_alloc a;
+    sa_switch a;
     void *memory;
 };
 
@@ -24,15 +24,15 @@ int AD(simd)(void) {
 #endif
 }
 
-size_t AD(memory_size)(const sa_alloc_desc *d) { return sa_alloc_memory_size(d); }
+size_t AD(memory_size)(const sa_switch_desc *d) { return sa_switch_memory_size(d); }
 
-ad_alloc *AD(make)(const sa_alloc_desc *d, sa_result *r) {
-    size_t size = sa_alloc_memory_size(d);
+ad_alloc *AD(make)(const sa_switch_desc *d, sa_result *r) {
+    size_t size = sa_switch_memory_size(d);
     ad_alloc *x = (ad_alloc *)calloc(1, sizeof *x);
     *r = SA_ERR_MEMORY;
     if (x == NULL) return NULL;
     x->memory = malloc(size ? size : 1);
-    if (x->memory == NULL || (*r = sa_alloc_init(&x->a, d, x->memory, size)) != SA_OK) {
+    if (x->memory == NULL || (*r = sa_switch_init(&x->a, d, x->memory, size)) != SA_OK) {
         free(x->memory);
         free(x);
         return NULL;
@@ -44,7 +44,7 @@ ad_alloc *AD(copy)(const ad_alloc *src) {
     ad_alloc *x = (ad_alloc *)calloc(1, sizeof *x);
     if (x == NULL) return NULL;
     x->memory = malloc(src->a.memory_size);
-    if (x->memory == NULL || sa_alloc_copy(&x->a, x->memory, src->a.memory_size, &src->a) != SA_OK) {
+    if (x->memory == NULL || sa_switch_copy(&x->a, x->memory, src->a.memory_size, &src->a) != SA_OK) {
         free(x->memory);
         free(x);
         return NULL;
@@ -58,17 +58,17 @@ void AD(free)(ad_alloc *x) {
     free(x);
 }
 
-int AD(allocate)(ad_alloc *x, const uint64_t *req, const uint8_t *prio, const sa_read_buffer *bufs,
+int AD(allocate)(ad_alloc *x, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs,
                  sa_match *mt) {
-    return sa_allocate(&x->a, req, prio, bufs, mt);
+    return sa_switch_allocate(&x->a, req, prio, bufs, mt);
 }
 
-int AD(nominate)(ad_alloc *x, const uint64_t *req, const uint8_t *prio, const sa_read_buffer *bufs,
-                 int8_t *nomination) {
+int AD(nominate)(ad_alloc *x, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs,
+                 int16_t *nomination) {
     return sa_spaa_nominate(&x->a, req, prio, bufs, nomination);
 }
 
-int AD(grant)(ad_alloc *x, const int8_t *nomination, sa_match *mt) {
+int AD(grant)(ad_alloc *x, const int16_t *nomination, sa_match *mt) {
     return sa_spaa_grant(&x->a, nomination, mt);
 }
 

@@ -1,13 +1,15 @@
 /* alloc_max_check.c - built by tests/contract.sh with -O2 -Werror for
- * several values of SA_ALLOC_MAX (and with SA_NO_SIMD): every allocator
- * initialises at the largest size the value allows and returns valid
- * matchings (each matched pair requested, no input or output twice) on
- * random request sets.  Exit status 0 when all hold.  When SA_ALLOC_MAX is
- * 16 or more it also prints a hash of every decision on a fixed workload of
- * sizes up to 16 x 16 (the 21364's, with and without its shaded cells and
- * the Rotary Rule): contract.sh checks that every build prints the same
- * hash, since the choice of SA_ALLOC_MAX and of SIMD must not change a
- * decision. */
+ * several values of SA_SWITCH_MAX (and with SA_NO_SIMD): every allocator
+ * initialises at the largest size the value allows, SA_SWITCH_MAX x 8 and
+ * SA_SWITCH_MAX x SA_SWITCH_MAX, and returns valid matchings (each matched
+ * pair requested, no input or output twice, the sets and the size as the
+ * pairs say) on random request sets, with and without priorities, and one
+ * more input or output is refused.  Exit status 0 when all hold.  When
+ * SA_SWITCH_MAX is 16 or more it also prints a hash of every decision on a
+ * fixed workload of sizes up to 16 x 16 (the 21364's, with and without its
+ * shaded cells and the Rotary Rule): contract.sh checks that every build
+ * prints the same hash, since the choice of SA_SWITCH_MAX and of SIMD must
+ * not change a decision. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +17,12 @@
 
 /* An allocator with exactly the memory it asks for (malloc'd; freed by
  * done).  Returns 0 on success. */
-static int make(sa_alloc *a, const sa_alloc_desc *d, void **memory) {
-    size_t size = sa_alloc_memory_size(d);
+static int make(sa_switch *a, const sa_switch_desc *d, void **memory) {
+    size_t size = sa_switch_memory_size(d);
     *memory = size ? malloc(size) : NULL;
     if (*memory == NULL) return 1;
-    if (sa_alloc_init(a, d, *memory, size) != SA_OK) { free(*memory); *memory = NULL; return 1; }
+    if (sa_switch_init(a, d, *memory, size) != SA_OK) { free(*memory); *memory = NULL; return 1; }
     return 0;
-}
-
-static int bits(uint64_t x) {
-    int c = 0;
-    for (; x; x &= x - 1) c++;
-    return c;
 }
 
 static uint64_t low_mask(int n) { return n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1); }
@@ -38,47 +34,51 @@ static uint64_t next(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
-#if SA_ALLOC_MAX >= 16
+#if SA_SWITCH_MAX >= 16
 /* FNV-1a over a matching's bytes that mean something. */
 static uint64_t mix(uint64_t h, const sa_match *mt, int n, int m) {
     int i;
     for (i = 0; i < n; i++) h = (h ^ (uint8_t)mt->output_of[i]) * 0x100000001B3ull;
     for (i = 0; i < m; i++) h = (h ^ (uint8_t)mt->input_of[i]) * 0x100000001B3ull;
-    return (h ^ (uint64_t)mt->size ^ (mt->inputs << 8) ^ (mt->outputs << 32)) * 0x100000001B3ull;
+    return (h ^ (uint64_t)mt->size ^ ((mt->inputs[0] & low_mask(n)) << 8) ^ ((mt->outputs[0] & low_mask(m)) << 32)) *
+           0x100000001B3ull;
 }
 
 /* Every allocator on the sizes below, each with its own request stream. */
 static uint64_t decisions_hash(void) {
     static const int sizes[][2] = {{16, 7}, {16, 8}, {8, 8}, {7, 7}, {16, 16}, {12, 5}};
-    uint64_t h = 0xCBF29CE484222325ull, seed = 7, req[SA_ALLOC_MAX];
-    uint8_t prio[16 * 16];
+    uint64_t h = 0xCBF29CE484222325ull, seed = 7, req[16], no_connect[16];
+    int32_t prio[16 * 16];
     int k, z, v, t, i;
-    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++)
+    for (k = 0; k < SA_SWITCH_KIND_COUNT; k++)
         for (z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++)
             for (v = 0; v < 3; v++) { /* plain; 21364 shading; shading + Rotary Rule */
-                sa_alloc a;
-                sa_alloc_desc d;
+                sa_switch a;
+                sa_switch_desc d;
                 void *memory;
                 int n = sizes[z][0], m = sizes[z][1];
                 memset(&d, 0, sizeof d);
-                d.kind = (sa_alloc_kind)k;
+                d.kind = (sa_switch_kind)k;
                 d.num_inputs = n;
                 d.num_outputs = m;
-                d.iterations = k == SA_ALLOC_PIM && v == 2 ? SA_ITERATE_TO_CONVERGENCE : 1;
+                d.iterations = k == SA_SWITCH_PIM && v == 2 ? SA_ITERATE_TO_CONVERGENCE : 1;
                 d.seed = 99;
-                if (v > 0 && n == 16 && m == 7) sa_21364_no_connect(d.no_connect);
+                if (v > 0 && n == 16 && m == 7) {
+                    sa_21364_no_connect(no_connect);
+                    d.no_connect = no_connect;
+                }
                 if (v == 2) {
                     d.rotary = 1;
-                    d.network_inputs = 0xFFu & low_mask(n);
+                    d.network_inputs[0] = 0xFFu & low_mask(n);
                 }
-                if (sa_alloc_memory_size(&d) == 0) d.rotary = 0; /* kinds without the Rotary Rule */
+                if (sa_switch_memory_size(&d) == 0) d.rotary = 0; /* kinds without the Rotary Rule */
                 if (make(&a, &d, &memory)) return 0;
                 for (t = 0; t < 300; t++) {
                     sa_match mt;
                     uint64_t keep = next(&seed);
                     for (i = 0; i < n; i++) req[i] = next(&seed) & keep & low_mask(m);
-                    for (i = 0; i < n * m; i++) prio[i] = (uint8_t)(next(&seed) & 7);
-                    sa_allocate(&a, req, k == SA_ALLOC_OPF ? prio : NULL, NULL, &mt);
+                    for (i = 0; i < n * m; i++) prio[i] = (int32_t)(next(&seed) & 7);
+                    sa_switch_allocate(&a, req, k == SA_SWITCH_OPF ? prio : NULL, NULL, &mt);
                     h = mix(h, &mt, n, m);
                 }
                 free(memory);
@@ -87,44 +87,73 @@ static uint64_t decisions_hash(void) {
 }
 #endif
 
-int main(void) {
-    uint64_t seed = 1, req[SA_ALLOC_MAX];
-    uint8_t prio[SA_ALLOC_MAX * SA_ALLOC_MAX];
-    int k, t, i, n = SA_ALLOC_MAX, m = SA_ALLOC_MAX > 8 ? 8 : SA_ALLOC_MAX;
-    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++) {
-        sa_alloc a;
-        sa_alloc_desc d;
+/* Every allocator at n x m: valid matchings of random requests (every
+ * other call with priorities).  Returns 0 or prints the failure and
+ * returns 1. */
+static int check_size(int n, int m, int steps, uint64_t *seed) {
+    static uint64_t req[SA_SWITCH_MAX * SA_WORDS(SA_SWITCH_MAX)];
+    static int32_t prio[SA_SWITCH_MAX * SA_SWITCH_MAX];
+    static unsigned char taken[SA_SWITCH_MAX];
+    int k, t, i, w = SA_WORDS(m);
+    for (k = 0; k < SA_SWITCH_KIND_COUNT; k++) {
+        sa_switch a;
+        sa_switch_desc d;
         void *memory;
         memset(&d, 0, sizeof d);
-        d.kind = (sa_alloc_kind)k;
+        d.kind = (sa_switch_kind)k;
         d.num_inputs = n;
         d.num_outputs = m;
-        if (make(&a, &d, &memory)) { printf("init %s\n", sa_alloc_kind_name(d.kind)); return 1; }
-        for (t = 0; t < 200; t++) {
+        if (make(&a, &d, &memory)) { printf("init %s %d x %d\n", sa_switch_kind_name(d.kind), n, m); return 1; }
+        for (t = 0; t < steps; t++) {
             sa_match mt;
-            uint64_t ins = 0, outs = 0;
-            int size;
-            for (i = 0; i < n; i++) req[i] = next(&seed) & low_mask(m);
-            for (i = 0; i < n * m; i++) prio[i] = (uint8_t)next(&seed);
-            size = sa_allocate(&a, req, prio, NULL, &mt);
+            int size, pairs = 0, j;
+            uint64_t keep = next(seed);
+            for (i = 0; i < n * w; i++) req[i] = next(seed) & (t % 3 ? keep : ~(uint64_t)0) & low_mask(m - 64 * (i % w));
+            /* (few levels on the square: a level costs wrapped WFA a sweep) */
+            for (i = 0; i < n * m; i++) prio[i] = m > 8 ? (int32_t)(next(seed) & 3) - 2 : (int32_t)next(seed);
+            size = sa_switch_allocate(&a, req, t & 1 ? prio : NULL, NULL, &mt);
+            memset(taken, 0, sizeof taken);
             for (i = 0; i < n; i++) {
-                int j = mt.output_of[i];
-                if (j < 0) continue;
-                if (!((req[i] >> j) & 1u) || ((outs >> j) & 1u) || mt.input_of[j] != i) {
-                    printf("%s: bad pair (%d, %d)\n", sa_alloc_kind_name(d.kind), i, j);
+                j = mt.output_of[i];
+                if (((mt.inputs[i / 64] >> (i % 64)) & 1u) != (j >= 0)) {
+                    printf("%s %d x %d: the set of inputs disagrees\n", sa_switch_kind_name(d.kind), n, m);
                     return 1;
                 }
-                outs |= (uint64_t)1 << j;
-                ins |= (uint64_t)1 << i;
+                if (j < 0) continue;
+                if (j >= m || !((req[i * w + j / 64] >> (j % 64)) & 1u) || taken[j] || mt.input_of[j] != i) {
+                    printf("%s %d x %d: bad pair (%d, %d)\n", sa_switch_kind_name(d.kind), n, m, i, j);
+                    return 1;
+                }
+                taken[j] = 1;
+                pairs++;
             }
-            if (size != bits(ins) || mt.inputs != ins || mt.outputs != outs) {
-                printf("%s: size or masks disagree\n", sa_alloc_kind_name(d.kind));
+            for (j = 0; j < m; j++)
+                if (((mt.outputs[j / 64] >> (j % 64)) & 1u) != taken[j] || (!taken[j] && mt.input_of[j] != -1)) {
+                    printf("%s %d x %d: the outputs disagree\n", sa_switch_kind_name(d.kind), n, m);
+                    return 1;
+                }
+            if (size != pairs || mt.size != pairs) {
+                printf("%s %d x %d: size disagrees\n", sa_switch_kind_name(d.kind), n, m);
                 return 1;
             }
         }
+        if (sa_switch_check(&a) != SA_OK) { printf("%s: check\n", sa_switch_kind_name(d.kind)); return 1; }
         free(memory);
+        /* one more input or output is refused */
+        d.num_inputs = n + 1;
+        if (n == SA_SWITCH_MAX && sa_switch_memory_size(&d) != 0) { printf("%d inputs accepted\n", n + 1); return 1; }
+        d.num_inputs = n;
+        d.num_outputs = m + 1;
+        if (m == SA_SWITCH_MAX && sa_switch_memory_size(&d) != 0) { printf("%d outputs accepted\n", m + 1); return 1; }
     }
-#if SA_ALLOC_MAX >= 16
+    return 0;
+}
+
+int main(void) {
+    uint64_t seed = 1;
+    if (check_size(SA_SWITCH_MAX, SA_SWITCH_MAX > 8 ? 8 : SA_SWITCH_MAX, 200, &seed)) return 1;
+    if (check_size(SA_SWITCH_MAX, SA_SWITCH_MAX, SA_SWITCH_MAX > 100 ? 4 : 40, &seed)) return 1;
+#if SA_SWITCH_MAX >= 16
     printf("decisions %016llx\n", (unsigned long long)decisions_hash());
 #endif
     return 0;

@@ -57,7 +57,10 @@ static int tpim_blocked(const tpim_cfg *c, const sa_read_buffer *bufs, const int
     return (int)((sa_read_buffer_clash(&bufs[i >> 1], t) >> j) & 1u);
 }
 
-static int tpim_allocate(const tpim_cfg *c, tpim_stream *st, const uint64_t *req,
+/* One allocation; prio (row-major n x m, NULL for none): an output grants
+ * among its candidates (after the Rotary Rule) of highest priority, an
+ * input accepts among its grants of highest priority. */
+static int tpim_allocate(const tpim_cfg *c, tpim_stream *st, const uint64_t *req, const int32_t *prio,
                          const sa_read_buffer *bufs, int *out_of, int *in_of) {
     static int cand[64][64];
     int it, i, j, size = 0;
@@ -65,7 +68,8 @@ static int tpim_allocate(const tpim_cfg *c, tpim_stream *st, const uint64_t *req
     for (it = 0; c->iterations < 0 || it < c->iterations; it++) {
         int cnt[64], grant[64], u[64], any = 0;
         for (j = 0; j < c->m; j++) {
-            int netc = 0;
+            int netc = 0, top_set = 0;
+            int32_t top = 0;
             cnt[j] = 0;
             for (i = 0; i < c->n; i++) {
                 cand[j][i] = in_of[j] < 0 && out_of[i] < 0 && c->conn[i][j] && ((req[i] >> j) & 1u) &&
@@ -74,6 +78,13 @@ static int tpim_allocate(const tpim_cfg *c, tpim_stream *st, const uint64_t *req
             }
             for (i = 0; i < c->n; i++) {
                 if (c->rotary && netc > 0 && !c->net[i]) cand[j][i] = 0;
+                if (cand[j][i] && prio != NULL && (!top_set || prio[i * c->m + j] > top)) {
+                    top = prio[i * c->m + j];
+                    top_set = 1;
+                }
+            }
+            for (i = 0; i < c->n; i++) {
+                if (prio != NULL && prio[i * c->m + j] != top) cand[j][i] = 0;
                 cnt[j] += cand[j][i];
             }
             if (cnt[j] > 0) any = 1;
@@ -97,12 +108,23 @@ static int tpim_allocate(const tpim_cfg *c, tpim_stream *st, const uint64_t *req
         for (i = 0; i < c->n; i++) u[i] = (int)tpim_draw(st);
         tpim_fresh(st);
         for (i = 0; i < c->n; i++) {
-            int count = 0, k, seen = 0, pick = -1;
-            for (j = 0; j < c->m; j++) count += grant[j] == i && !tpim_blocked(c, bufs, out_of, i, j);
+            int count = 0, k, seen = 0, pick = -1, ok[64], top_set = 0;
+            int32_t top = 0;
+            for (j = 0; j < c->m; j++) {
+                ok[j] = grant[j] == i && !tpim_blocked(c, bufs, out_of, i, j);
+                if (ok[j] && prio != NULL && (!top_set || prio[i * c->m + j] > top)) {
+                    top = prio[i * c->m + j];
+                    top_set = 1;
+                }
+            }
+            for (j = 0; j < c->m; j++) {
+                if (prio != NULL && prio[i * c->m + j] != top) ok[j] = 0;
+                count += ok[j];
+            }
             if (count == 0) continue;
             k = tpim_index((uint32_t)u[i], count, st);
             for (j = 0; j < c->m; j++)
-                if (grant[j] == i && !tpim_blocked(c, bufs, out_of, i, j) && seen++ == k) pick = j;
+                if (ok[j] && seen++ == k) pick = j;
             out_of[i] = pick;
             in_of[pick] = i;
             size++;
@@ -116,8 +138,9 @@ static int tpim_allocate(const tpim_cfg *c, tpim_stream *st, const uint64_t *req
 
 #ifdef TPIM_DRIVER
 /* Random configurations (sizes 1x1..64x64, biased towards n <= 16,
- * m <= 8, the sizes simulators use most), densities, iterations 1, 3 and converged, Rotary Rule
- * on/off, no_connect, read-port pairs; the library against the reference,
+ * m <= 8, the sizes simulators use most), densities, iterations 1, 3 and
+ * converged, Rotary Rule on/off, no_connect, read-port pairs, priorities
+ * on a third of the calls (sometimes all equal); the library against the reference,
  * decision by decision, and the generator state after every allocation.
  * Returns the number of mismatches; *hash gets an FNV-1a hash of every
  * decision, *rejections the number of Lemire rejections seen. */
@@ -127,39 +150,46 @@ static long TPIM_DRIVER(long trials, uint64_t *hash, long *rejections) {
     uint64_t seed = 0x5eed0001, h = 1469598103934665603ull;
     long tr, bad = 0, rej = 0;
     for (tr = 0; tr < trials; tr++) {
-        ta_alloc x;
-        sa_alloc *al = &x.a;
-        sa_alloc_desc d;
+        static int32_t prio[64 * 64];
+        ta_switch x;
+        sa_switch *al = &x.a;
+        sa_switch_desc d;
+        uint64_t nc[64];
         tpim_stream st;
         int n, m, i, j, t, small = (int)(tr % 3) != 0;
         n = small ? 1 + (int)st_rand_below(&seed, 16) : 1 + (int)st_rand_below(&seed, 64);
         m = small ? 1 + (int)st_rand_below(&seed, 8) : 1 + (int)st_rand_below(&seed, 64);
         memset(&d, 0, sizeof d);
         memset(&c, 0, sizeof c);
-        d.kind = SA_ALLOC_PIM;
+        d.kind = SA_SWITCH_PIM;
         d.num_inputs = c.n = n;
         d.num_outputs = c.m = m;
         d.iterations = c.iterations = tr % 4 == 0 ? 1 : tr % 4 == 1 ? 3 : tr % 4 == 2 ? SA_ITERATE_TO_CONVERGENCE : 1 + (int)st_rand_below(&seed, 2);
         d.rotary = c.rotary = (int)st_rand_below(&seed, 2);
-        d.network_inputs = d.rotary || st_rand_below(&seed, 2) ? st_rand(&seed) & ta_low_mask(n) : 0;
+        d.network_inputs[0] = d.rotary || st_rand_below(&seed, 2) ? st_rand(&seed) & ta_low_mask(n) : 0;
         d.read_port_pairs = c.pairs = (n % 2 == 0) && st_rand_below(&seed, 3) == 0;
         d.seed = st_rand(&seed);
-        if (st_rand_below(&seed, 2))
-            for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & ta_low_mask(m);
-        for (i = 0; i < n; i++) {
-            c.net[i] = (int)((d.network_inputs >> i) & 1u);
-            for (j = 0; j < m; j++) c.conn[i][j] = !((d.no_connect[i] >> j) & 1u);
+        for (i = 0; i < n; i++) nc[i] = 0;
+        if (st_rand_below(&seed, 2)) {
+            for (i = 0; i < n; i++) nc[i] = st_rand(&seed) & st_rand(&seed) & ta_low_mask(m);
+            d.no_connect = nc;
         }
-        if (ta_alloc_init(&x, &d) != SA_OK) return -1;
+        for (i = 0; i < n; i++) {
+            c.net[i] = (int)((d.network_inputs[0] >> i) & 1u);
+            for (j = 0; j < m; j++) c.conn[i][j] = !((nc[i] >> j) & 1u);
+        }
+        if (ta_switch_init(&x, &d) != SA_OK) return -1;
         sa_rng_seed(&st.rng, d.seed);
         st.left = 0;
         st.rejections = 0;
         for (t = 0; t < 12; t++) {
             uint64_t req[64];
             int out_of[64], in_of[64], size, dens = (int)st_rand_below(&seed, 4);
-            int use_bufs = c.pairs && st_rand_below(&seed, 4) != 0;
+            int use_bufs = c.pairs && st_rand_below(&seed, 4) != 0, use_prio = st_rand_below(&seed, 3) == 0;
+            uint32_t levels = 1 + st_rand_below(&seed, 4);
             sa_match mt;
             for (i = 0; i < n; i++) req[i] = ta_rand_request_row(&seed, dens, m);
+            for (i = 0; i < n * m && use_prio; i++) prio[i] = (int32_t)st_rand_below(&seed, levels) - 1;
             if (use_bufs)
                 for (i = 0; i < n / 2; i++) {
                     uint64_t pk[4];
@@ -172,18 +202,16 @@ static long TPIM_DRIVER(long trials, uint64_t *hash, long *rejections) {
                     req[2 * i + 1] &= views[i].any;
                     if (st_rand_below(&seed, 2)) req[2 * i] = req[2 * i + 1] = views[i].any;
                 }
-            sa_allocate(al, req, NULL, use_bufs ? views : NULL, &mt);
-            size = tpim_allocate(&c, &st, req, use_bufs ? views : NULL, out_of, in_of);
+            sa_switch_allocate(al, req, use_prio ? prio : NULL, use_bufs ? views : NULL, &mt);
+            size = tpim_allocate(&c, &st, req, use_prio ? prio : NULL, use_bufs ? views : NULL, out_of, in_of);
             if (size != mt.size || al->rng.state != st.rng.state) bad++;
             for (i = 0; i < n; i++) {
-                if (out_of[i] != mt.output_of[i] || ((mt.inputs >> i) & 1u) != (uint64_t)(out_of[i] >= 0)) bad++;
+                if (out_of[i] != mt.output_of[i] || ((mt.inputs[0] >> i) & 1u) != (uint64_t)(out_of[i] >= 0)) bad++;
                 h ^= (uint64_t)(uint8_t)mt.output_of[i];
                 h *= 1099511628211ull;
             }
             for (j = 0; j < m; j++)
-                if (in_of[j] != mt.input_of[j] || ((mt.outputs >> j) & 1u) != (uint64_t)(in_of[j] >= 0)) bad++;
-            for (i = n; i < SA_ALLOC_MAX; i++) if (mt.output_of[i] != -1) bad++;
-            for (j = m; j < SA_ALLOC_MAX; j++) if (mt.input_of[j] != -1) bad++;
+                if (in_of[j] != mt.input_of[j] || ((mt.outputs[0] >> j) & 1u) != (uint64_t)(in_of[j] >= 0)) bad++;
             h ^= al->rng.state;
             h *= 1099511628211ull;
         }

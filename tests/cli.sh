@@ -166,6 +166,31 @@ for p in $S $M $Q $A; do
     if accept $p -h && [ -s "$tmp/out" ]; then ok; else bad "$p -h exits 0"; fi
 done
 
+# The C++ example (examples/cpp/torus.cpp: its options are the ones its
+# parser compares, o == "--name").
+T=torus
+refuse $T --k         --k 1
+refuse $T --k         --k 17
+refuse $T --k         --k 4x
+refuse $T --k         --k ''
+refuse $T --k         --k                       # no value
+refuse $T --cycles    --cycles 0
+refuse $T --cycles    --cycles 10k
+refuse $T --cycles    --cycles 99999999999999999999
+refuse $T --load      --load 1.5
+refuse $T --load      --load nan
+refuse $T --load      --load 0.1x
+refuse $T --seed      --seed -1
+refuse $T --seed      --seed 2147483648
+refuse $T --allocator --allocator islip
+refuse $T --bogus     --bogus 1
+opts=$(sed -n 's/.*o == "\(--[a-z]*\)".*/\1/p' examples/cpp/torus.cpp | grep -v -e '--help')
+if accept $T --help && [ -n "$opts" ]; then
+    miss=""
+    for o in $opts; do grep -q -e " $o" "$tmp/out" || miss="$miss $o"; done
+    if [ -z "$miss" ]; then ok; else echo "not listed:$miss" > "$tmp/err"; bad "$T --help lists every option"; fi
+else bad "$T --help exits 0"; fi
+
 # Valid runs that give what was asked.
 # A link named twice, from either end, counts once (node 16 is node 0's +x
 # neighbour on 4x4x4).

@@ -53,18 +53,18 @@ static int ta_pair_feasible(const ta_buffer *b, int j0, int j1) {
     return 0;
 }
 
-/* Check that mt is a valid matching of the connected requests; with bufs
+/* Check that mt is a valid matching of the connected requests (over the
+ * allocator's sizes, the entries sa_switch_allocate specifies); with bufs
  * (packet lists), also that twins use distinct packets.  Returns 0 or a
  * message. */
 static const char *ta_check_matching(const sa_match *mt, int n, int m, const uint64_t *req,
                                      const uint64_t *no_connect, const ta_buffer *bufs) {
     int i, j, size = 0;
     uint64_t ins = 0, outs = 0;
-    for (i = 0; i < SA_ALLOC_MAX; i++) {
+    for (i = 0; i < n; i++) {
         int o = mt->output_of[i];
-        if (o < 0) continue;
-        if (i >= n) return "an input beyond num_inputs is matched";
-        if (o >= m) return "an output beyond num_outputs is matched";
+        if (o == -1) continue;
+        if (o < 0 || o >= m) return "an output beyond num_outputs is matched";
         if (!((req[i] >> o) & 1u)) return "a matched cell was not requested";
         if (no_connect && ((no_connect[i] >> o) & 1u)) return "a matched cell is not connected";
         if (mt->input_of[o] != i) return "input_of and output_of disagree";
@@ -73,12 +73,13 @@ static const char *ta_check_matching(const sa_match *mt, int n, int m, const uin
         ins |= (uint64_t)1 << i;
         size++;
     }
-    for (j = 0; j < SA_ALLOC_MAX; j++) {
+    for (j = 0; j < m; j++) {
         int x = mt->input_of[j];
-        if (x >= 0 && (x >= n || mt->output_of[x] != j)) return "input_of has a stray entry";
+        if (x != -1 && (x < 0 || x >= n || mt->output_of[x] != j)) return "input_of has a stray entry";
     }
     if (size != mt->size) return "size is wrong";
-    if (ins != mt->inputs || outs != mt->outputs) return "inputs/outputs masks are wrong";
+    if (ins != (mt->inputs[0] & ta_low_mask(n)) || outs != (mt->outputs[0] & ta_low_mask(m)))
+        return "inputs/outputs masks are wrong";
     if (bufs)
         for (i = 0; i < n; i += 2)
             if (!ta_pair_feasible(&bufs[i / 2], mt->output_of[i], mt->output_of[i + 1]))
@@ -133,12 +134,12 @@ static void ta_build_views(const ta_buffer *tb, int nb, sa_read_buffer *views, u
     }
 }
 
-static const sa_alloc_kind ta_kinds[] = {
-    SA_ALLOC_SPAA, SA_ALLOC_WFA, SA_ALLOC_WFA_WRAPPED, SA_ALLOC_PIM, SA_ALLOC_ISLIP,
-    SA_ALLOC_OPF, SA_ALLOC_SEP_INPUT, SA_ALLOC_SEP_OUTPUT, SA_ALLOC_MCM };
+static const sa_switch_kind ta_kinds[] = {
+    SA_SWITCH_SPAA, SA_SWITCH_WFA, SA_SWITCH_WFA_WRAPPED, SA_SWITCH_PIM, SA_SWITCH_ISLIP,
+    SA_SWITCH_OPF, SA_SWITCH_SEP_INPUT, SA_SWITCH_SEP_OUTPUT, SA_SWITCH_MCM };
 #define TA_NKINDS ((int)(sizeof ta_kinds / sizeof ta_kinds[0]))
 
-static void ta_desc(sa_alloc_desc *d, sa_alloc_kind kind, int n, int m) {
+static void ta_desc(sa_switch_desc *d, sa_switch_kind kind, int n, int m) {
     ta_desc_of(d, kind, n, m);
     d->seed = 12345;
 }
@@ -216,7 +217,7 @@ ST_TEST(alloc_rr_arbiter_serves_persistent_requester_within_size) {
         ST_EQ(SA_OK, sa_rr_arb_init(&arb, size));
         for (t = 0; t < 2000; t++) {
             uint64_t req = (st_rand(&seed) & ta_low_mask(size)) | ((uint64_t)1 << me);
-            int w = sa_rr_select(&arb, req);
+            int w = sa_rr_select(&arb, &req, NULL);
             ST_CHECK(w >= 0 && ((req >> w) & 1u));
             /* Round-robin order: w is the first requester at/after the pointer. */
             {
@@ -240,19 +241,20 @@ ST_TEST(alloc_matrix_arbiter_is_least_recently_selected) {
      * its column (Dally & Towles). */
     uint64_t seed = 11;
     int size;
-    for (size = 1; size <= SA_ALLOC_MAX; size += (size < 9 ? 1 : 7)) {
+    for (size = 1; size <= 64; size += (size < 9 ? 1 : 7)) {
         sa_matrix_arb arb;
         uint64_t beats[64];
-        uint8_t prio[64];
+        uint16_t rank[64];
+        int32_t prio[64];
         int a, b, t, me = size - 1, wait = 0, worst = 0;
-        ST_EQ(SA_OK, sa_matrix_arb_init(&arb, size));
+        ST_EQ(SA_OK, sa_matrix_arb_init(&arb, size, rank));
         for (a = 0; a < size; a++) {
             beats[a] = 0;
             for (b = a + 1; b < size; b++) beats[a] |= (uint64_t)1 << b;
         }
         for (t = 0; t < 3000; t++) {
             uint64_t req = (st_rand(&seed) & st_rand(&seed) & ta_low_mask(size)) | ((uint64_t)1 << me);
-            int w = sa_matrix_select(&arb, req), want = -1;
+            int w = sa_matrix_select(&arb, &req, NULL), want = -1;
             for (a = 0; a < size && want < 0; a++)
                 if (((req >> a) & 1u) && ((req & ~beats[a] & ~((uint64_t)1 << a)) == 0)) want = a;
             ST_EQ(want, w);
@@ -262,13 +264,13 @@ ST_TEST(alloc_matrix_arbiter_is_least_recently_selected) {
             wait++;
             if (w == me) { if (wait > worst) worst = wait; wait = 0; }
             /* Priorities: highest first, least recently selected among equals. */
-            for (a = 0; a < size; a++) prio[a] = (uint8_t)st_rand_below(&seed, 3);
-            w = sa_matrix_select_prio(&arb, req, prio);
+            for (a = 0; a < size; a++) prio[a] = (int32_t)st_rand_below(&seed, 3) - 1;
+            w = sa_matrix_select(&arb, &req, prio);
             for (a = 0; a < size; a++) if ((req >> a) & 1u) ST_CHECK(prio[a] <= prio[w]);
             {
                 uint64_t top = 0;
                 for (a = 0; a < size; a++) if (((req >> a) & 1u) && prio[a] == prio[w]) top |= (uint64_t)1 << a;
-                ST_EQ(sa_matrix_select(&arb, top), w);
+                ST_EQ(sa_matrix_select(&arb, &top, NULL), w);
             }
         }
         /* Bound: every loss moves a winner that was ahead of `me` behind
@@ -280,66 +282,76 @@ ST_TEST(alloc_matrix_arbiter_is_least_recently_selected) {
 
 ST_TEST(alloc_rr_priority_highest_first_round_robin_among_equals) {
     sa_rr_arb arb;
-    uint8_t prio[8] = { 1, 3, 3, 0, 3, 2, 0, 0 };
+    const int32_t prio[8] = { 1, 3, 3, 0, 3, 2, 0, 0 };
+    const int32_t extreme[4] = { INT32_MIN, INT32_MIN, INT32_MIN + 1, -1 };
+    const uint64_t all = 0xFF, some = 0xE9, none = 0, low2 = 0x3, low3 = 0x7;
     ST_EQ(SA_OK, sa_rr_arb_init(&arb, 8));
-    ST_EQ(1, sa_rr_select_prio(&arb, 0xFF, prio));
+    ST_EQ(1, sa_rr_select(&arb, &all, prio));
     sa_rr_update(&arb, 1);
-    ST_EQ(2, sa_rr_select_prio(&arb, 0xFF, prio));
+    ST_EQ(2, sa_rr_select(&arb, &all, prio));
     sa_rr_update(&arb, 2);
-    ST_EQ(4, sa_rr_select_prio(&arb, 0xFF, prio));
+    ST_EQ(4, sa_rr_select(&arb, &all, prio));
     sa_rr_update(&arb, 4);
-    ST_EQ(1, sa_rr_select_prio(&arb, 0xFF, prio));
-    ST_EQ(5, sa_rr_select_prio(&arb, 0xE9, prio));
-    ST_EQ(-1, sa_rr_select_prio(&arb, 0, prio));
+    ST_EQ(1, sa_rr_select(&arb, &all, prio));
+    ST_EQ(5, sa_rr_select(&arb, &some, prio));
+    ST_EQ(-1, sa_rr_select(&arb, &none, prio));
+    ST_EQ(5, sa_rr_select(&arb, &all, NULL)); /* no priorities: the pointer's */
+    /* the whole int32_t range */
+    ST_EQ(SA_OK, sa_rr_arb_init(&arb, 4));
+    ST_EQ(0, sa_rr_select(&arb, &low2, extreme));
+    ST_EQ(2, sa_rr_select(&arb, &low3, extreme));
+    sa_rr_update(&arb, 0);
+    ST_EQ(1, sa_rr_select(&arb, &low2, extreme));
 }
 
 /* ------------------------------------------------------------ validity */
 
 /* Every allocator on random request sets of every size n x m up to 64x64,
- * random densities and random connection masks: valid matchings; the
- * maximal ones (WFA, wrapped WFA, converged PIM and iSLIP, MCM) maximal;
- * MCM at least as large as every other. */
+ * random densities and random connection masks, with and without
+ * priorities: valid matchings; the maximal ones (WFA, wrapped WFA,
+ * converged PIM and iSLIP, MCM) maximal; MCM at least as large as every
+ * other.  (Beyond 64 x 64: test_switch_models.c.) */
 ST_TEST(alloc_every_size_gives_valid_matchings) {
     uint64_t seed = 2024;
     int n, m, k, rep, reps = ST_LONG ? 40 : 2;
     long total = 0;
-    for (n = 1; n <= SA_ALLOC_MAX; n++)
-        for (m = 1; m <= SA_ALLOC_MAX; m++) {
-            static ta_alloc al[TA_NKINDS + 2];
-            sa_alloc_desc d;
-            uint64_t req[64], eff[64];
+    for (n = 1; n <= 64; n++)
+        for (m = 1; m <= 64; m++) {
+            static ta_switch al[TA_NKINDS + 2];
+            sa_switch_desc d;
+            uint64_t req[64], eff[64], nc[64];
             unsigned dens = 20 + st_rand_below(&seed, 236);
             int conv = TA_NKINDS, conv2 = TA_NKINDS + 1, i;
-            ta_desc(&d, SA_ALLOC_SPAA, n, m);
-            for (i = 0; i < n; i++) d.no_connect[i] = (st_rand(&seed) & st_rand(&seed) & st_rand(&seed)) & ta_low_mask(m);
+            ta_desc(&d, SA_SWITCH_SPAA, n, m);
+            for (i = 0; i < n; i++) nc[i] = (st_rand(&seed) & st_rand(&seed) & st_rand(&seed)) & ta_low_mask(m);
+            d.no_connect = nc;
             for (k = 0; k < TA_NKINDS + 2; k++) {
-                d.kind = k < TA_NKINDS ? ta_kinds[k] : (k == conv ? SA_ALLOC_PIM : SA_ALLOC_ISLIP);
+                d.kind = k < TA_NKINDS ? ta_kinds[k] : (k == conv ? SA_SWITCH_PIM : SA_SWITCH_ISLIP);
                 d.iterations = k >= TA_NKINDS ? SA_ITERATE_TO_CONVERGENCE : 1;
-                ST_EQ(SA_OK, ta_alloc_init(&al[k], &d));
+                ST_EQ(SA_OK, ta_switch_init(&al[k], &d));
             }
             (void)conv2;
             for (rep = 0; rep < reps; rep++) {
                 int mcm = -1, sizes[TA_NKINDS + 2];
-                uint8_t prio[64 * 64];
+                int32_t prio[64 * 64];
                 ta_random_requests(&seed, n, m, dens, req);
-                for (i = 0; i < n * m; i++) prio[i] = (uint8_t)st_rand_below(&seed, 4);
-                for (i = 0; i < n; i++) eff[i] = req[i] & ~d.no_connect[i];
+                for (i = 0; i < n * m; i++) prio[i] = (int32_t)st_rand_below(&seed, 4);
+                for (i = 0; i < n; i++) eff[i] = req[i] & ~nc[i];
                 for (k = 0; k < TA_NKINDS + 2; k++) {
                     sa_match mt;
                     const char *err;
-                    sa_alloc_kind kind = al[k].a.kind;
-                    int use_prio = (kind == SA_ALLOC_OPF || kind == SA_ALLOC_SPAA) && (rep & 1);
-                    sizes[k] = sa_allocate(&al[k].a, req, use_prio ? prio : NULL, NULL, &mt);
+                    sa_switch_kind kind = al[k].a.kind;
+                    sizes[k] = sa_switch_allocate(&al[k].a, req, rep & 1 ? prio : NULL, NULL, &mt);
                     total++;
-                    err = ta_check_matching(&mt, n, m, req, d.no_connect, NULL);
-                    ST_CHECKF(err == 0, "%s %dx%d: %s", sa_alloc_kind_name(kind), n, m, err);
+                    err = ta_check_matching(&mt, n, m, req, nc, NULL);
+                    ST_CHECKF(err == 0, "%s %dx%d: %s", sa_switch_kind_name(kind), n, m, err);
                     ST_EQ(mt.size, sizes[k]);
-                    if (kind == SA_ALLOC_WFA || kind == SA_ALLOC_WFA_WRAPPED || kind == SA_ALLOC_MCM ||
+                    if (kind == SA_SWITCH_WFA || kind == SA_SWITCH_WFA_WRAPPED || kind == SA_SWITCH_MCM ||
                         k >= TA_NKINDS) {
                         err = ta_check_maximal(&mt, n, m, eff, NULL);
-                        ST_CHECKF(err == 0, "%s (k=%d) %dx%d: %s", sa_alloc_kind_name(kind), k, n, m, err);
+                        ST_CHECKF(err == 0, "%s (k=%d) %dx%d: %s", sa_switch_kind_name(kind), k, n, m, err);
                     }
-                    if (kind == SA_ALLOC_MCM) mcm = mt.size;
+                    if (kind == SA_SWITCH_MCM) mcm = mt.size;
                 }
                 for (k = 0; k < TA_NKINDS + 2; k++) ST_CHECK(sizes[k] <= mcm);
             }
@@ -348,8 +360,9 @@ ST_TEST(alloc_every_size_gives_valid_matchings) {
 }
 
 /* Read-port pairing: random packets (one or two outputs each) in random
- * buffers; no allocator may give both read ports of a buffer the same
- * packet, and the maximal ones stay maximal under the pairing rule. */
+ * buffers, with and without priorities; no allocator may give both read
+ * ports of a buffer the same packet, and the maximal ones stay maximal
+ * under the pairing rule. */
 ST_TEST(alloc_read_port_pairs_never_share_a_packet) {
     uint64_t seed = 77;
     long t, trials = ST_LONG ? 400000 : 12000;
@@ -358,39 +371,42 @@ ST_TEST(alloc_read_port_pairs_never_share_a_packet) {
         int k, b, i;
         ta_buffer tb[8];
         sa_read_buffer views[8];
-        uint64_t req[16], eff[16];
-        sa_alloc_desc d;
+        uint64_t req[16], eff[16], nc[16];
+        int32_t prio[16 * 8];
+        sa_switch_desc d;
         for (b = 0; b < nb; b++) ta_random_buffer(&seed, m, &tb[b]);
         ta_build_views(tb, nb, views, req);
-        ta_desc(&d, SA_ALLOC_SPAA, n, m);
+        ta_desc(&d, SA_SWITCH_SPAA, n, m);
         d.read_port_pairs = 1;
         d.seed = (uint64_t)t;
-        for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & ta_low_mask(m);
-        for (i = 0; i < n; i++) eff[i] = req[i] & ~d.no_connect[i];
+        for (i = 0; i < n; i++) nc[i] = st_rand(&seed) & st_rand(&seed) & ta_low_mask(m);
+        d.no_connect = nc;
+        for (i = 0; i < n; i++) eff[i] = req[i] & ~nc[i];
+        for (i = 0; i < n * m; i++) prio[i] = (int32_t)st_rand_below(&seed, 3);
         for (k = 0; k < TA_NKINDS + 1; k++) {
-            ta_alloc x;
-            sa_alloc *a = &x.a;
+            ta_switch x;
+            sa_switch *a = &x.a;
             sa_match mt;
             const char *err;
-            d.kind = k < TA_NKINDS ? ta_kinds[k] : SA_ALLOC_PIM;
+            d.kind = k < TA_NKINDS ? ta_kinds[k] : SA_SWITCH_PIM;
             d.iterations = k == TA_NKINDS ? SA_ITERATE_TO_CONVERGENCE : 1;
-            d.rotary = (t & 1) && (d.kind == SA_ALLOC_SPAA || d.kind == SA_ALLOC_WFA ||
-                                   d.kind == SA_ALLOC_WFA_WRAPPED || d.kind == SA_ALLOC_PIM);
-            d.network_inputs = st_rand(&seed) & ta_low_mask(n);
-            ST_EQ(SA_OK, ta_alloc_init(&x, &d));
+            d.rotary = (t & 1) && (d.kind == SA_SWITCH_SPAA || d.kind == SA_SWITCH_WFA ||
+                                   d.kind == SA_SWITCH_WFA_WRAPPED || d.kind == SA_SWITCH_PIM);
+            d.network_inputs[0] = st_rand(&seed) & ta_low_mask(n);
+            ST_EQ(SA_OK, ta_switch_init(&x, &d));
             a->start_row = (int)st_rand_below(&seed, (uint32_t)n);
-            if (d.rotary && d.kind == SA_ALLOC_WFA && d.network_inputs)
-                a->start_row = ta_lowest_bit(d.network_inputs);
-            a->start_col = (int)st_rand_below(&seed, (uint32_t)(d.kind == SA_ALLOC_WFA_WRAPPED ? (n > m ? n : m) : m));
-            sa_allocate(a, req, NULL, views, &mt);
-            err = ta_check_matching(&mt, n, m, req, d.no_connect, tb);
-            ST_CHECKF(err == 0, "%s: %s", sa_alloc_kind_name(d.kind), err);
-            if (d.kind == SA_ALLOC_WFA || d.kind == SA_ALLOC_WFA_WRAPPED || k == TA_NKINDS ||
-                d.kind == SA_ALLOC_MCM) {
+            if (d.rotary && d.kind == SA_SWITCH_WFA && d.network_inputs[0])
+                a->start_row = ta_lowest_bit(d.network_inputs[0]);
+            a->start_col = (int)st_rand_below(&seed, (uint32_t)(d.kind == SA_SWITCH_WFA_WRAPPED ? (n > m ? n : m) : m));
+            sa_switch_allocate(a, req, t & 2 ? prio : NULL, views, &mt);
+            err = ta_check_matching(&mt, n, m, req, nc, tb);
+            ST_CHECKF(err == 0, "%s: %s", sa_switch_kind_name(d.kind), err);
+            if (d.kind == SA_SWITCH_WFA || d.kind == SA_SWITCH_WFA_WRAPPED || k == TA_NKINDS ||
+                d.kind == SA_SWITCH_MCM) {
                 err = ta_check_maximal(&mt, n, m, eff, tb);
-                ST_CHECKF(err == 0, "%s: %s", sa_alloc_kind_name(d.kind), err);
+                ST_CHECKF(err == 0, "%s: %s", sa_switch_kind_name(d.kind), err);
             }
-            if (d.kind == SA_ALLOC_MCM) {
+            if (d.kind == SA_SWITCH_MCM) {
                 int outs[16];
                 if (n <= 6 && m <= 6) ST_EQ(ta_brute_max(eff, n, m, 0, 0, tb, outs), mt.size);
             }
@@ -435,29 +451,29 @@ ST_TEST(alloc_mcm_equals_brute_force_up_to_6x6) {
     uint64_t seed = 31337, req[6];
     int n, m, outs[6];
     long t, per = ST_LONG ? 200000 : 2500;
-    ta_alloc x;
-    sa_alloc_desc d;
+    ta_switch x;
+    sa_switch_desc d;
     sa_match mt;
     /* Exhaustive: every request set up to 3x4 and 4x3 (4096 sets each). */
     for (n = 1; n <= 4; n++)
         for (m = 1; m <= 4 && n * m <= 12; m++) {
             long s, sets = 1L << (n * m);
-            ta_desc(&d, SA_ALLOC_MCM, n, m);
-            ST_EQ(SA_OK, ta_alloc_init(&x, &d));
+            ta_desc(&d, SA_SWITCH_MCM, n, m);
+            ST_EQ(SA_OK, ta_switch_init(&x, &d));
             for (s = 0; s < sets; s++) {
                 int i;
                 for (i = 0; i < n; i++) req[i] = ((uint64_t)s >> (i * m)) & ta_low_mask(m);
-                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_allocate(&x.a, req, NULL, NULL, &mt));
+                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_switch_allocate(&x.a, req, NULL, NULL, &mt));
             }
         }
     /* Random: every size up to 6x6 at random densities. */
     for (n = 1; n <= 6; n++)
         for (m = 1; m <= 6; m++) {
-            ta_desc(&d, SA_ALLOC_MCM, n, m);
-            ST_EQ(SA_OK, ta_alloc_init(&x, &d));
+            ta_desc(&d, SA_SWITCH_MCM, n, m);
+            ST_EQ(SA_OK, ta_switch_init(&x, &d));
             for (t = 0; t < per; t++) {
                 ta_random_requests(&seed, n, m, 30 + st_rand_below(&seed, 200), req);
-                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_allocate(&x.a, req, NULL, NULL, &mt));
+                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_switch_allocate(&x.a, req, NULL, NULL, &mt));
                 ST_CHECK(ta_check_matching(&mt, n, m, req, NULL, NULL) == 0);
             }
         }
@@ -467,65 +483,103 @@ ST_TEST(alloc_mcm_equals_brute_force_up_to_6x6) {
 
 /* Literal Tamir-Chi wavefront, cell by cell, rows from r and columns from
  * c cyclically (ta_wfa_literal_order of alloc_test_util.h). */
-static void ta_wfa_literal(const uint64_t *eff, int n, int m, int r, int c, int8_t *out) {
+static void ta_wfa_literal(const uint64_t *eff, int n, int m, int r, int c, int16_t *out) {
     int order[64], ii;
     for (ii = 0; ii < n; ii++) order[ii] = (ii + r) % n;
     ta_wfa_literal_order(eff, n, m, order, c, out);
 }
 
 /* Literal wrapped wavefront: s = max(n, m), diagonals d = p, p+1, ...;
- * all cells (i, (i + d) mod s) of a diagonal at once. */
-static void ta_wfa_wrapped_literal(const uint64_t *eff, int n, int m, int p, int8_t *out) {
-    int s = n > m ? n : m, k, i;
+ * all cells (i, (i + d) mod s) of a diagonal at once, or with anti the
+ * cells (i, (d - i) mod s).  With priorities (NULL: none), the whole
+ * sweep once per priority level, highest first, over the cells of that
+ * level whose row and column the levels above left free. */
+static void ta_wfa_wrapped_literal(const uint64_t *eff, int n, int m, int p, int anti, const int32_t *prio,
+                                   int16_t *out) {
+    int s = n > m ? n : m, k, i, j, first = 1;
+    int32_t level = 0, above = 0;
     uint64_t row_taken = 0, col_taken = 0;
     for (i = 0; i < n; i++) out[i] = -1;
-    for (k = 0; k < s; k++) {
-        int d = (p + k) % s;
-        uint64_t rows_now = 0, cols_now = 0;
-        for (i = 0; i < n; i++) {
-            int j = (i + d) % s;
-            if (j < m && ((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u)) {
-                out[i] = (int8_t)j;
-                rows_now |= (uint64_t)1 << i;
-                cols_now |= (uint64_t)1 << j;
-            }
+    for (;; first = 0, above = level) {
+        if (prio != NULL) {
+            int found = 0;
+            for (i = 0; i < n; i++)
+                for (j = 0; j < m; j++)
+                    if (((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u) &&
+                        (first || prio[i * m + j] < above) && (!found || prio[i * m + j] > level)) {
+                        level = prio[i * m + j];
+                        found = 1;
+                    }
+            if (!found) return;
+        } else if (!first) {
+            return;
         }
-        row_taken |= rows_now;
-        col_taken |= cols_now;
+        for (k = 0; k < s; k++) {
+            int d = (p + k) % s;
+            uint64_t rows_now = 0, cols_now = 0;
+            for (i = 0; i < n; i++) {
+                j = anti ? ((d - i) % s + s) % s : (i + d) % s;
+                if (j < m && ((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u) &&
+                    (prio == NULL || prio[i * m + j] == level)) {
+                    out[i] = (int16_t)j;
+                    rows_now |= (uint64_t)1 << i;
+                    cols_now |= (uint64_t)1 << j;
+                }
+            }
+            row_taken |= rows_now;
+            col_taken |= cols_now;
+        }
     }
 }
 
+/* WFA, and wrapped WFA with either diagonals, with and without priorities
+ * and with either rule for an allocation without requests. */
 ST_TEST(alloc_wfa_equals_literal_wavefront) {
+    static int32_t prio[64 * 64];
     uint64_t seed = 4242, req[64];
     int t, trials = ST_LONG ? 200000 : 5000;
     for (t = 0; t < trials; t++) {
         int n = 1 + (int)st_rand_below(&seed, t % 4 ? 16 : 64);
-        int m = 1 + (int)st_rand_below(&seed, t % 4 ? 16 : 64), i, step;
-        ta_alloc xw, xww;
-        sa_alloc *w = &xw.a, *ww = &xww.a;
-        sa_alloc_desc d;
+        int m = 1 + (int)st_rand_below(&seed, t % 4 ? 16 : 64), i, step, s = n > m ? n : m;
+        int anti = (int)st_rand_below(&seed, 2), hold = (int)st_rand_below(&seed, 2);
+        int use_prio = (int)st_rand_below(&seed, 2);
+        ta_switch xw, xww;
+        sa_switch *w = &xw.a, *ww = &xww.a;
+        sa_switch_desc d;
         sa_match mt;
-        int8_t want[64];
-        ta_desc(&d, SA_ALLOC_WFA, n, m);
-        ST_EQ(SA_OK, ta_alloc_init(&xw, &d));
-        d.kind = SA_ALLOC_WFA_WRAPPED;
-        ST_EQ(SA_OK, ta_alloc_init(&xww, &d));
+        int16_t want[64];
+        ta_desc(&d, SA_SWITCH_WFA, n, m);
+        ST_EQ(SA_OK, ta_switch_init(&xw, &d));
+        d.kind = SA_SWITCH_WFA_WRAPPED;
+        d.wavefront = anti ? SA_WAVEFRONT_ANTIDIAGONAL : SA_WAVEFRONT_DIAGONAL;
+        d.idle = hold ? SA_IDLE_HOLD : SA_IDLE_ADVANCE;
+        ST_EQ(SA_OK, ta_switch_init(&xww, &d));
         w->start_row = (int)st_rand_below(&seed, (uint32_t)n);
         w->start_col = (int)st_rand_below(&seed, (uint32_t)m);
-        ww->start_col = (int)st_rand_below(&seed, (uint32_t)(n > m ? n : m));
-        for (step = 0; step < 3; step++) {
-            int r = w->start_row, c = w->start_col, p = ww->start_col;
-            ta_random_requests(&seed, n, m, 20 + st_rand_below(&seed, 236), req);
+        ww->start_col = (int)st_rand_below(&seed, (uint32_t)s);
+        for (step = 0; step < 4; step++) {
+            int r = w->start_row, c = w->start_col, p = ww->start_col, empty = st_rand_below(&seed, 5) == 0;
+            uint32_t levels = 1 + st_rand_below(&seed, 5);
+            uint64_t any = 0;
+            ta_random_requests(&seed, n, m, empty ? 0 : 20 + st_rand_below(&seed, 236), req);
+            for (i = 0; i < n; i++) any |= req[i];
+            empty = any == 0;
+            for (i = 0; i < n * m; i++)
+                prio[i] = levels == 5 ? ta_rand_prio32(&seed) : (int32_t)st_rand_below(&seed, levels);
             ta_wfa_literal(req, n, m, r, c, want);
-            sa_allocate(w, req, NULL, NULL, &mt);
+            sa_switch_allocate(w, req, NULL, NULL, &mt);
             for (i = 0; i < n; i++) ST_EQ(want[i], mt.output_of[i]);
             /* The start cell moves one row, and one column per row sweep. */
             ST_EQ((r + 1) % n, w->start_row);
             ST_EQ(r + 1 == n ? (c + 1) % m : c, w->start_col);
-            ta_wfa_wrapped_literal(req, n, m, p, want);
-            sa_allocate(ww, req, NULL, NULL, &mt);
-            for (i = 0; i < n; i++) ST_EQ(want[i], mt.output_of[i]);
-            ST_EQ((p + 1) % (n > m ? n : m), ww->start_col);
+            ta_wfa_wrapped_literal(req, n, m, p, anti, use_prio ? prio : NULL, want);
+            sa_switch_allocate(ww, req, use_prio ? prio : NULL, NULL, &mt);
+            for (i = 0; i < n; i++)
+                ST_CHECKF(want[i] == mt.output_of[i], "%d x %d, diagonal %d, anti %d, priorities %d: row %d got %d want %d",
+                          n, m, p, anti, use_prio, i, mt.output_of[i], want[i]);
+            /* the priority diagonal advances, unless held on an empty set */
+            ST_CHECKF(ww->start_col == (hold && empty ? p : (p + 1) % s), "%d x %d hold %d empty %d: diagonal %d -> %d",
+                      n, m, hold, empty, p, ww->start_col);
         }
     }
 }
@@ -554,20 +608,20 @@ ST_TEST(alloc_wfa_equals_literal_wavefront) {
  * would give output 1 to input 5; had the declined grant moved it (RRM),
  * out_ptr[1] would be 1 and output 1 would go to input 2. */
 ST_TEST(alloc_islip_pointer_rule_worked_example_20x20) {
-    static const int8_t want1[6] = { 0, -1, 2, 1, -1, -1 }, want2[6] = { 1, 0, -1, -1, -1, -1 };
+    static const int16_t want1[6] = { 0, -1, 2, 1, -1, -1 }, want2[6] = { 1, 0, -1, -1, -1, -1 };
     static const uint8_t in1[4] = { 1, 0, 3, 0 }, out1[4] = { 1, 0, 3, 0 };
     static const uint8_t in2[4] = { 2, 1, 3, 0 }, out2[4] = { 2, 1, 3, 0 };
-    ta_alloc x;
-    sa_alloc_desc d;
+    ta_switch x;
+    sa_switch_desc d;
     sa_match mt;
     uint64_t req[20];
     int i;
-    ta_desc_of(&d, SA_ALLOC_ISLIP, 20, 20);
+    ta_desc_of(&d, SA_SWITCH_ISLIP, 20, 20);
     d.iterations = 2;
-    ST_EQ(SA_OK, ta_alloc_init(&x, &d));
+    ST_EQ(SA_OK, ta_switch_init(&x, &d));
     memset(req, 0, sizeof req);
     req[0] = 0x3; req[1] = 0x1; req[2] = 0x6; req[3] = 0x2;
-    ST_EQ(3, sa_allocate(&x.a, req, NULL, NULL, &mt));
+    ST_EQ(3, sa_switch_allocate(&x.a, req, NULL, NULL, &mt));
     for (i = 0; i < 6; i++) ST_EQ(want1[i], mt.output_of[i]);
     for (i = 0; i < 4; i++) {
         ST_EQ(in1[i], x.a.in_ptr[i]);
@@ -579,7 +633,7 @@ ST_TEST(alloc_islip_pointer_rule_worked_example_20x20) {
     }
     memset(req, 0, sizeof req);
     req[0] = 0x3; req[1] = 0x1; req[2] = 0x2; req[3] = 0x2; req[5] = 0x2;
-    ST_EQ(2, sa_allocate(&x.a, req, NULL, NULL, &mt));
+    ST_EQ(2, sa_switch_allocate(&x.a, req, NULL, NULL, &mt));
     for (i = 0; i < 6; i++) ST_EQ(want2[i], mt.output_of[i]);
     for (i = 0; i < 4; i++) {
         ST_EQ(in2[i], x.a.in_ptr[i]);
@@ -589,30 +643,30 @@ ST_TEST(alloc_islip_pointer_rule_worked_example_20x20) {
 
 /* ------------------------------------------------------------ memory */
 
-/* Every kind at 64 x 64 fits the tests' bundle (ta_alloc); the memory
- * asked for is exactly what sa_alloc_init needs: one byte less, or an
+/* Every kind at 64 x 64 fits the tests' bundle (ta_switch); the memory
+ * asked for is exactly what sa_switch_init needs: one byte less, or an
  * address not aligned to 8, is refused and leaves the allocator alone. */
 ST_TEST(alloc_memory_fits_the_test_bundle) {
-    static uint64_t mem[TA_ALLOC_BYTES / 8 + 1];
+    static uint64_t mem[TA_SWITCH_BYTES / 8 + 1];
     int k, pairs;
-    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++)
+    for (k = 0; k < SA_SWITCH_KIND_COUNT; k++)
         for (pairs = 0; pairs < 2; pairs++) {
-            sa_alloc_desc d;
-            sa_alloc a, untouched;
+            sa_switch_desc d;
+            sa_switch a, untouched;
             size_t size;
-            int m = pairs && k == SA_ALLOC_MCM ? 8 : SA_ALLOC_MAX;
-            ta_desc_of(&d, (sa_alloc_kind)k, SA_ALLOC_MAX, m);
+            int m = pairs && k == SA_SWITCH_MCM ? 8 : 64;
+            ta_desc_of(&d, (sa_switch_kind)k, 64, m);
             d.read_port_pairs = pairs;
-            size = sa_alloc_memory_size(&d);
-            ST_CHECKF(size > 0 && size <= TA_ALLOC_BYTES, "%s: %lu bytes", sa_alloc_kind_name(d.kind),
+            size = sa_switch_memory_size(&d);
+            ST_CHECKF(size > 0 && size <= TA_SWITCH_BYTES, "%s: %lu bytes", sa_switch_kind_name(d.kind),
                       (unsigned long)size);
             memset(&a, 0x3C, sizeof a);
             untouched = a;
-            ST_EQ(SA_ERR_MEMORY, sa_alloc_init(&a, &d, mem, size - 1));
-            ST_EQ(SA_ERR_MEMORY, sa_alloc_init(&a, &d, (unsigned char *)mem + 4, size));
+            ST_EQ(SA_ERR_MEMORY, sa_switch_init(&a, &d, mem, size - 1));
+            ST_EQ(SA_ERR_MEMORY, sa_switch_init(&a, &d, (unsigned char *)mem + 4, size));
             ST_CHECK(memcmp(&a, &untouched, sizeof a) == 0);
-            ST_EQ(SA_OK, sa_alloc_init(&a, &d, mem, size));
-            ST_EQ(SA_OK, sa_alloc_init(&a, &d, (unsigned char *)mem + 8, size));
+            ST_EQ(SA_OK, sa_switch_init(&a, &d, mem, size));
+            ST_EQ(SA_OK, sa_switch_init(&a, &d, (unsigned char *)mem + 8, size));
             ST_CHECK(a.memory_size <= size);
         }
 }

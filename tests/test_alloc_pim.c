@@ -1,6 +1,7 @@
 /* test_alloc_pim.c - PIM-k and PIM1 (seed 002 Section 3.1) under the
  * library's documented draw protocol: decision-for-decision equality with a
- * literal reference implementation of the protocol (alloc_pim_ref.h), with
+ * literal reference implementation of the protocol and of PIM's
+ * priorities (alloc_pim_ref.h), with
  * the Lemire redraws forced; chi-square tests that the grant and accept
  * choices themselves are uniform and independent.  (The fast kernels
  * against the reference build: test_alloc_diff.c.) */
@@ -19,19 +20,19 @@ ST_TEST(pim_matches_reference) {
 
 /* Set up a PIM allocator and the reference's view of it: n x m, no
  * Rotary Rule, full crossbar. */
-static void tpim_setup(ta_alloc *al, tpim_cfg *c, int n, int m, int iterations, uint64_t seed) {
-    sa_alloc_desc d;
+static void tpim_setup(ta_switch *al, tpim_cfg *c, int n, int m, int iterations, uint64_t seed) {
+    sa_switch_desc d;
     int i, j;
     memset(&d, 0, sizeof d);
     memset(c, 0, sizeof *c);
-    d.kind = SA_ALLOC_PIM;
+    d.kind = SA_SWITCH_PIM;
     d.num_inputs = c->n = n;
     d.num_outputs = c->m = m;
     d.iterations = c->iterations = iterations;
     d.seed = seed;
     for (i = 0; i < n; i++)
         for (j = 0; j < m; j++) c->conn[i][j] = 1;
-    ta_alloc_init(al, &d);
+    ta_switch_init(al, &d);
 }
 
 /* Quick filter for the seed search below: how many of `lanes` lanes with
@@ -58,7 +59,7 @@ static int tpim_stage_rejections(uint64_t seed, int skip, int lanes, int cands) 
 static long tpim_forced(int n, int m, int iterations, const uint64_t *req, long want, long max_seeds,
                         int skip, int lanes, int cands) {
     static tpim_cfg c;
-    ta_alloc al;
+    ta_switch al;
     long s;
     for (s = 0; s < max_seeds; s++) {
         tpim_stream st;
@@ -69,7 +70,7 @@ static long tpim_forced(int n, int m, int iterations, const uint64_t *req, long 
         st.left = 0;
         st.rejections = 0;
         tpim_setup(&al, &c, n, m, iterations, 0);
-        tpim_allocate(&c, &st, req, NULL, out_of, in_of);
+        tpim_allocate(&c, &st, req, NULL, NULL, out_of, in_of);
         if (st.rejections >= want) {
             long bad = 0;
             int t, i;
@@ -78,8 +79,8 @@ static long tpim_forced(int n, int m, int iterations, const uint64_t *req, long 
             st.left = 0;
             for (t = 0; t < 3; t++) {
                 sa_match mt;
-                int size = tpim_allocate(&c, &st, req, NULL, out_of, in_of);
-                sa_allocate(&al.a, req, NULL, NULL, &mt);
+                int size = tpim_allocate(&c, &st, req, NULL, NULL, out_of, in_of);
+                sa_switch_allocate(&al.a, req, NULL, NULL, &mt);
                 bad += size != mt.size || st.rng.state != al.a.rng.state;
                 for (i = 0; i < n; i++) bad += out_of[i] != mt.output_of[i];
             }
@@ -138,7 +139,7 @@ static double tpim_chi2_bound(int df) { return df + 8.0 * sqrt(2.0 * df); }
  * grant is always accepted, so input_of[0] is the grant. */
 static double tpim_grant_chi2(int n, uint64_t who, long trials, uint64_t seed) {
     static tpim_cfg c;
-    ta_alloc al;
+    ta_switch al;
     sa_match mt;
     uint64_t req[64];
     long count[64], t;
@@ -149,7 +150,7 @@ static double tpim_grant_chi2(int n, uint64_t who, long trials, uint64_t seed) {
         count[i] = 0;
     }
     for (t = 0; t < trials; t++) {
-        sa_allocate(&al.a, req, NULL, NULL, &mt);
+        sa_switch_allocate(&al.a, req, NULL, NULL, &mt);
         if (mt.input_of[0] < 0) return -1;
         count[mt.input_of[0]]++;
     }
@@ -160,7 +161,7 @@ static double tpim_grant_chi2(int n, uint64_t who, long trials, uint64_t seed) {
  * output's only requester, so it is granted by all of them. */
 static double tpim_accept_chi2(int m, uint64_t what, long trials, uint64_t seed) {
     static tpim_cfg c;
-    ta_alloc al;
+    ta_switch al;
     sa_match mt;
     uint64_t req[1];
     long count[64], t;
@@ -169,7 +170,7 @@ static double tpim_accept_chi2(int m, uint64_t what, long trials, uint64_t seed)
     req[0] = what;
     for (i = 0; i < 64; i++) count[i] = 0;
     for (t = 0; t < trials; t++) {
-        sa_allocate(&al.a, req, NULL, NULL, &mt);
+        sa_switch_allocate(&al.a, req, NULL, NULL, &mt);
         if (mt.output_of[0] < 0) return -1;
         count[mt.output_of[0]]++;
     }
@@ -220,7 +221,7 @@ ST_TEST(pim_draws_are_independent) {
     int q;
     for (q = 0; q < 4; q++) {
         static tpim_cfg c;
-        ta_alloc al;
+        ta_switch al;
         sa_match mt;
         uint64_t req[8];
         long count[9], t, trials = 180000;
@@ -233,7 +234,7 @@ ST_TEST(pim_draws_are_independent) {
             for (i = 0; i < 6; i++) req[i] = (uint64_t)1 << (i < 3 ? 0 : b);
             for (i = 0; i < 9; i++) count[i] = 0;
             for (t = 0; t < trials; t++) {
-                sa_allocate(&al.a, req, NULL, NULL, &mt);
+                sa_switch_allocate(&al.a, req, NULL, NULL, &mt);
                 cell = mt.input_of[0] * 3 + (mt.input_of[b] - 3);
                 if (cell < 0 || cell > 8) { ST_CHECK(0); return; }
                 count[cell]++;
@@ -246,7 +247,7 @@ ST_TEST(pim_draws_are_independent) {
                 uint64_t r10[10] = { 0x07, 0, 0, 0, 0, 0, 0, 0, 0, 0x38 };
                 for (i = 0; i < 9; i++) count[i] = 0;
                 for (t = 0; t < trials; t++) {
-                    sa_allocate(&al.a, r10, NULL, NULL, &mt);
+                    sa_switch_allocate(&al.a, r10, NULL, NULL, &mt);
                     cell = mt.output_of[0] * 3 + (mt.output_of[9] - 3);
                     if (cell < 0 || cell > 8) { ST_CHECK(0); return; }
                     count[cell]++;

@@ -6,7 +6,8 @@
 
 #define tp_desc ta_desc_of
 
-/* Minimal validity check (the full one is in test_alloc.c). */
+/* Minimal validity check over the sizes, up to 64 x 64 (the full one is
+ * in test_alloc.c). */
 static int tp_valid(const sa_match *mt, int n, int m, const uint64_t *req) {
     int i, size = 0;
     uint64_t outs = 0;
@@ -17,7 +18,7 @@ static int tp_valid(const sa_match *mt, int n, int m, const uint64_t *req) {
         outs |= (uint64_t)1 << o;
         size++;
     }
-    return size == mt->size && outs == mt->outputs;
+    return size == mt->size && outs == (mt->outputs[0] & ta_low_mask(m));
 }
 
 /* Millions of random request sets at the sizes simulators use most. */
@@ -27,23 +28,23 @@ ST_TEST(alloc_bulk_random_sets_are_valid_matchings) {
     long per = ST_LONG ? 2000000 : 25000, t, total = 0;
     int s, k;
     for (s = 0; s < 6; s++)
-        for (k = 0; k < SA_ALLOC_KIND_COUNT; k++) {
+        for (k = 0; k < SA_SWITCH_KIND_COUNT; k++) {
             int n = sizes[s][0], m = sizes[s][1], i;
-            ta_alloc x;
-            sa_alloc_desc d;
+            ta_switch x;
+            sa_switch_desc d;
             sa_match mt;
-            tp_desc(&d, (sa_alloc_kind)k, n, m);
+            tp_desc(&d, (sa_switch_kind)k, n, m);
             d.seed = (uint64_t)k;
-            ST_EQ(SA_OK, ta_alloc_init(&x, &d));
+            ST_EQ(SA_OK, ta_switch_init(&x, &d));
             for (t = 0; t < per; t++) {
                 uint64_t mask = st_rand(&seed);
                 for (i = 0; i < n; i++) req[i] = st_rand(&seed) & (t & 1 ? mask : ~0ull) & ta_low_mask(m);
-                sa_allocate(&x.a, req, NULL, NULL, &mt);
-                ST_CHECKF(tp_valid(&mt, n, m, req), "%s %dx%d", sa_alloc_kind_name(x.a.kind), n, m);
+                sa_switch_allocate(&x.a, req, NULL, NULL, &mt);
+                ST_CHECKF(tp_valid(&mt, n, m, req), "%s %dx%d", sa_switch_kind_name(x.a.kind), n, m);
                 total++;
             }
         }
-    ST_CHECK(total >= 6L * SA_ALLOC_KIND_COUNT * per);
+    ST_CHECK(total >= 6L * SA_SWITCH_KIND_COUNT * per);
 }
 
 /* ------------------------------------------------------------ PIM1 */
@@ -61,16 +62,16 @@ ST_TEST(alloc_pim1_full_matrix_matches_one_minus_one_minus_1_over_n_to_the_n) {
         int n = ns[q], i;
         long t, trials = (ST_LONG ? 400000L : 40000L) * 8 / n;
         double sum = 0, a, b, var, sd, want;
-        ta_alloc alx;
-        sa_alloc *al = &alx.a;
-        sa_alloc_desc d;
+        ta_switch alx;
+        sa_switch *al = &alx.a;
+        sa_switch_desc d;
         sa_match mt;
         uint64_t req[64];
-        tp_desc(&d, SA_ALLOC_PIM, n, n);
+        tp_desc(&d, SA_SWITCH_PIM, n, n);
         d.seed = 1000 + (uint64_t)n;
-        ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
+        ST_EQ(SA_OK, ta_switch_init(&alx, &d));
         for (i = 0; i < n; i++) req[i] = ta_low_mask(n);
-        for (t = 0; t < trials; t++) sum += sa_allocate(al, req, NULL, NULL, &mt);
+        for (t = 0; t < trials; t++) sum += sa_switch_allocate(al, req, NULL, NULL, &mt);
         a = pow(1.0 - 1.0 / n, n);
         b = pow(1.0 - 2.0 / n, n);
         var = n * a + (double)n * (n - 1) * b - (double)n * n * a * a;
@@ -83,21 +84,21 @@ ST_TEST(alloc_pim1_full_matrix_matches_one_minus_one_minus_1_over_n_to_the_n) {
 /* PIM's grant is exactly uniform over sparse, unevenly spaced requesters:
  * output 0 requested by inputs {0, 1, 2, 40}; each should win 1/4. */
 ST_TEST(alloc_pim_grant_uniform_over_sparse_requesters) {
-    ta_alloc alx;
-    sa_alloc *al = &alx.a;
-    sa_alloc_desc d;
+    ta_switch alx;
+    sa_switch *al = &alx.a;
+    sa_switch_desc d;
     sa_match mt;
     uint64_t req[41];
     long count[41], t, trials = ST_LONG ? 2000000 : 200000;
     double chi = 0;
     int i;
-    tp_desc(&d, SA_ALLOC_PIM, 41, 1);
+    tp_desc(&d, SA_SWITCH_PIM, 41, 1);
     d.seed = 5;
-    ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
+    ST_EQ(SA_OK, ta_switch_init(&alx, &d));
     for (i = 0; i < 41; i++) { req[i] = 0; count[i] = 0; }
     req[0] = req[1] = req[2] = req[40] = 1;
     for (t = 0; t < trials; t++) {
-        sa_allocate(al, req, NULL, NULL, &mt);
+        sa_switch_allocate(al, req, NULL, NULL, &mt);
         count[mt.input_of[0]]++;
     }
     for (i = 0; i < 41; i++) {
@@ -127,14 +128,14 @@ ST_TEST(alloc_islip_desynchronises_to_full_matchings) {
     int n, trial, worst = 0;
     for (n = 1; n <= 64; n += (n < 16 ? 1 : 16)) {
         for (trial = 0; trial < (ST_LONG ? 200 : 20); trial++) {
-            ta_alloc alx;
-            sa_alloc *al = &alx.a;
-            sa_alloc_desc d;
+            ta_switch alx;
+            sa_switch *al = &alx.a;
+            sa_switch_desc d;
             sa_match mt;
             uint64_t req[64];
             int i, t, last_partial = -1;
-            tp_desc(&d, SA_ALLOC_ISLIP, n, n);
-            ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
+            tp_desc(&d, SA_SWITCH_ISLIP, n, n);
+            ST_EQ(SA_OK, ta_switch_init(&alx, &d));
             for (i = 0; i < n; i++) {
                 req[i] = ta_low_mask(n);
                 if (trial) {
@@ -143,7 +144,7 @@ ST_TEST(alloc_islip_desynchronises_to_full_matchings) {
                 }
             }
             for (t = 0; t < 5 * n; t++)
-                if (sa_allocate(al, req, NULL, NULL, &mt) != n) last_partial = t;
+                if (sa_switch_allocate(al, req, NULL, NULL, &mt) != n) last_partial = t;
             ST_CHECKF(last_partial < n, "n %d trial %d: partial matching at cycle %d", n, trial, last_partial);
             if (last_partial + 1 > worst) worst = last_partial + 1;
         }
@@ -169,13 +170,13 @@ ST_TEST(alloc_spaa_never_starves_a_persistent_requester) {
         int me = (int)st_rand_below(&seed, (uint32_t)n), j = (int)st_rand_below(&seed, (uint32_t)m);
         int t, wait = 0, worst = 0, cycles = 20 * n * m + 50, i;
         unsigned dens = 64 + st_rand_below(&seed, 192);
-        ta_alloc alx;
-        sa_alloc *al = &alx.a;
-        sa_alloc_desc d;
+        ta_switch alx;
+        sa_switch *al = &alx.a;
+        sa_switch_desc d;
         sa_match mt;
         uint64_t req[20];
-        tp_desc(&d, SA_ALLOC_SPAA, n, m);
-        ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
+        tp_desc(&d, SA_SWITCH_SPAA, n, m);
+        ST_EQ(SA_OK, ta_switch_init(&alx, &d));
         for (t = 0; t < cycles; t++) {
             for (i = 0; i < n; i++) {
                 int k;
@@ -183,7 +184,7 @@ ST_TEST(alloc_spaa_never_starves_a_persistent_requester) {
                 for (k = 0; k < m; k++) if (st_rand_below(&seed, 256) < dens) req[i] |= (uint64_t)1 << k;
             }
             req[me] |= (uint64_t)1 << j;
-            sa_allocate(al, req, NULL, NULL, &mt);
+            sa_switch_allocate(al, req, NULL, NULL, &mt);
             wait++;
             if (mt.output_of[me] == j) { if (wait > worst) worst = wait; wait = 0; }
         }
@@ -204,16 +205,16 @@ ST_TEST(alloc_spaa_rotary_prefers_network_inputs_exactly) {
     for (trial = 0; trial < 40; trial++) {
         int n = 2 + (int)st_rand_below(&seed, 30), m = 1 + (int)st_rand_below(&seed, 12), i, j, t;
         uint8_t order[16][64];
-        uint64_t req[32];
-        int8_t nom[32];
-        ta_alloc alx;
-        sa_alloc *al = &alx.a;
-        sa_alloc_desc d;
+        uint64_t req[32], net;
+        int16_t nom[32];
+        ta_switch alx;
+        sa_switch *al = &alx.a;
+        sa_switch_desc d;
         sa_match mt;
-        tp_desc(&d, SA_ALLOC_SPAA, n, m);
+        tp_desc(&d, SA_SWITCH_SPAA, n, m);
         d.rotary = 1;
-        d.network_inputs = st_rand(&seed) & ta_low_mask(n);
-        ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
+        d.network_inputs[0] = net = st_rand(&seed) & ta_low_mask(n);
+        ST_EQ(SA_OK, ta_switch_init(&alx, &d));
         for (j = 0; j < m; j++) for (i = 0; i < n; i++) order[j][i] = (uint8_t)i;
         for (t = 0; t < 300; t++) {
             for (i = 0; i < n; i++) req[i] = st_rand(&seed) & ta_low_mask(m);
@@ -227,7 +228,7 @@ ST_TEST(alloc_spaa_rotary_prefers_network_inputs_exactly) {
                 for (cls = 1; cls >= 0 && want < 0; cls--)
                     for (i = 0; i < n && want < 0; i++) {
                         int x = order[j][i];
-                        if (((noms >> x) & 1u) && (int)((d.network_inputs >> x) & 1u) == cls) { want = x; pos = i; }
+                        if (((noms >> x) & 1u) && (int)((net >> x) & 1u) == cls) { want = x; pos = i; }
                     }
                 ST_EQ(want, mt.input_of[j]);
                 if (want >= 0) {
@@ -245,37 +246,37 @@ ST_TEST(alloc_spaa_rotary_prefers_network_inputs_exactly) {
  * start cell is in a network row; in PIM an output grants a network
  * requester whenever one is unmatched.) */
 ST_TEST(alloc_rotary_rule_network_inputs_first) {
-    static const sa_alloc_kind kinds[4] = { SA_ALLOC_WFA, SA_ALLOC_WFA_WRAPPED, SA_ALLOC_PIM, SA_ALLOC_PIM };
+    static const sa_switch_kind kinds[4] = { SA_SWITCH_WFA, SA_SWITCH_WFA_WRAPPED, SA_SWITCH_PIM, SA_SWITCH_PIM };
     uint64_t seed = 29;
     int trial, k;
     for (k = 0; k < 4; k++)
         for (trial = 0; trial < 60; trial++) {
             int n = 2 + (int)st_rand_below(&seed, 40), m = 1 + (int)st_rand_below(&seed, 40), i, j, t;
-            uint64_t req[64];
-            ta_alloc alx;
-            sa_alloc *al = &alx.a;
-            sa_alloc_desc d;
+            uint64_t req[64], net;
+            ta_switch alx;
+            sa_switch *al = &alx.a;
+            sa_switch_desc d;
             sa_match mt;
             tp_desc(&d, kinds[k], n, m);
             d.rotary = 1;
             d.iterations = k == 3 ? SA_ITERATE_TO_CONVERGENCE : 1;
-            d.network_inputs = st_rand(&seed) & ta_low_mask(n);
+            d.network_inputs[0] = net = st_rand(&seed) & ta_low_mask(n);
             d.seed = (uint64_t)trial;
-            ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
+            ST_EQ(SA_OK, ta_switch_init(&alx, &d));
             for (t = 0; t < 100; t++) {
                 for (i = 0; i < n; i++) req[i] = st_rand(&seed) & st_rand(&seed) & ta_low_mask(m);
-                if (kinds[k] == SA_ALLOC_WFA && d.network_inputs)
-                    ST_CHECK((d.network_inputs >> al->start_row) & 1u);
-                sa_allocate(al, req, NULL, NULL, &mt);
+                if (kinds[k] == SA_SWITCH_WFA && net)
+                    ST_CHECK((net >> al->start_row) & 1u);
+                sa_switch_allocate(al, req, NULL, NULL, &mt);
                 ST_CHECK(tp_valid(&mt, n, m, req));
                 for (i = 0; i < n; i++) {
-                    if (!((d.network_inputs >> i) & 1u) || mt.output_of[i] >= 0) continue;
+                    if (!((net >> i) & 1u) || mt.output_of[i] >= 0) continue;
                     for (j = 0; j < m; j++) {
                         int holder = mt.input_of[j];
                         if (((req[i] >> j) & 1u) && holder >= 0)
-                            ST_CHECKF((d.network_inputs >> holder) & 1u,
+                            ST_CHECKF((net >> holder) & 1u,
                                       "%s: local input %d holds output %d wanted by free network input %d",
-                                      sa_alloc_kind_name(kinds[k]), holder, j, i);
+                                      sa_switch_kind_name(kinds[k]), holder, j, i);
                     }
                 }
             }
@@ -285,20 +286,20 @@ ST_TEST(alloc_rotary_rule_network_inputs_first) {
 /* Without the Rotary Rule, local inputs do win against network inputs
  * (the property above is not vacuous). */
 ST_TEST(alloc_rotary_rule_off_lets_local_inputs_win) {
-    ta_alloc alx;
-    sa_alloc *al = &alx.a;
-    sa_alloc_desc d;
+    ta_switch alx;
+    sa_switch *al = &alx.a;
+    sa_switch_desc d;
     sa_match mt;
     uint64_t req[2] = { 1, 1 };
     int t, local_wins = 0, net_wins = 0;
-    tp_desc(&d, SA_ALLOC_SPAA, 2, 1);
-    d.network_inputs = 2;
-    ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
-    for (t = 0; t < 10; t++) { sa_allocate(al, req, NULL, NULL, &mt); local_wins += mt.input_of[0] == 0; }
+    tp_desc(&d, SA_SWITCH_SPAA, 2, 1);
+    d.network_inputs[0] = 2;
+    ST_EQ(SA_OK, ta_switch_init(&alx, &d));
+    for (t = 0; t < 10; t++) { sa_switch_allocate(al, req, NULL, NULL, &mt); local_wins += mt.input_of[0] == 0; }
     ST_EQ(5, local_wins);
     d.rotary = 1;
-    ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
-    for (t = 0; t < 10; t++) { sa_allocate(al, req, NULL, NULL, &mt); net_wins += mt.input_of[0] == 1; }
+    ST_EQ(SA_OK, ta_switch_init(&alx, &d));
+    for (t = 0; t < 10; t++) { sa_switch_allocate(al, req, NULL, NULL, &mt); net_wins += mt.input_of[0] == 1; }
     ST_EQ(10, net_wins);
 }
 
@@ -307,12 +308,12 @@ ST_TEST(alloc_rotary_rule_off_lets_local_inputs_win) {
 ST_TEST(alloc_21364_connection_matrix_has_54_connections) {
     /* Seed 002 Section 3.1: "the total nominations for the matrix could be
      * up to 54 (unshaded boxes in Figure 5)". */
-    sa_alloc_desc d;
-    ta_alloc alx;
-    sa_alloc *al = &alx.a;
+    sa_switch_desc d;
+    ta_switch alx;
+    sa_switch *al = &alx.a;
     int i, j, cells = 0;
-    ST_EQ(SA_OK, sa_alloc_desc_21364(&d, SA_ALLOC_SPAA, 1));
-    ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
+    ST_EQ(SA_OK, sa_switch_desc_21364(&d, SA_SWITCH_SPAA, 1));
+    ST_EQ(SA_OK, ta_switch_init(&alx, &d));
     ST_EQ(16, al->num_inputs);
     ST_EQ(7, al->num_outputs);
     for (i = 0; i < 16; i++) cells += ta_bit_count(al->connect[i]);
@@ -331,22 +332,22 @@ ST_TEST(alloc_21364_connection_matrix_has_54_connections) {
 /* ------------------------------------------------------------ determinism */
 
 ST_TEST(alloc_pim_seed_changes_the_matchings) {
-    ta_alloc a1, a2, a3;
-    sa_alloc_desc d;
+    ta_switch a1, a2, a3;
+    sa_switch_desc d;
     sa_match m1, m2, m3;
     uint64_t req[16], seed = 3;
     int t, i, same12 = 1, same13 = 1;
-    tp_desc(&d, SA_ALLOC_PIM, 16, 16);
+    tp_desc(&d, SA_SWITCH_PIM, 16, 16);
     d.seed = 1;
-    ST_EQ(SA_OK, ta_alloc_init(&a1, &d));
-    ST_EQ(SA_OK, ta_alloc_init(&a2, &d));
+    ST_EQ(SA_OK, ta_switch_init(&a1, &d));
+    ST_EQ(SA_OK, ta_switch_init(&a2, &d));
     d.seed = 2;
-    ST_EQ(SA_OK, ta_alloc_init(&a3, &d));
+    ST_EQ(SA_OK, ta_switch_init(&a3, &d));
     for (t = 0; t < 100; t++) {
         for (i = 0; i < 16; i++) req[i] = st_rand(&seed) & 0xFFFF;
-        sa_allocate(&a1.a, req, NULL, NULL, &m1);
-        sa_allocate(&a2.a, req, NULL, NULL, &m2);
-        sa_allocate(&a3.a, req, NULL, NULL, &m3);
+        sa_switch_allocate(&a1.a, req, NULL, NULL, &m1);
+        sa_switch_allocate(&a2.a, req, NULL, NULL, &m2);
+        sa_switch_allocate(&a3.a, req, NULL, NULL, &m3);
         for (i = 0; i < 16; i++) {
             same12 &= m1.output_of[i] == m2.output_of[i];
             same13 &= m1.output_of[i] == m3.output_of[i];
@@ -356,150 +357,200 @@ ST_TEST(alloc_pim_seed_changes_the_matchings) {
     ST_CHECK(!same13);
 }
 
-/* sa_alloc_copy: a copy taken in the middle of a stream makes the same
+/* sa_switch_copy: a copy taken in the middle of a stream makes the same
  * decisions as the original from there on, and is independent of it: the
  * original runs a stream first, then the copy runs the same stream (had the
  * copy shared the original's memory, it would start from the original's
  * later state). */
 ST_TEST(alloc_copy_carries_on_like_the_original) {
     static const int sizes[][2] = { { 16, 7 }, { 8, 8 }, { 64, 64 }, { 5, 5 }, { 20, 13 } };
-    static ta_alloc orig, copy;
-    static uint8_t prio[64 * 64];
+    static ta_switch orig, copy;
+    static int32_t prio[64 * 64];
     uint64_t seed = 61;
     int k, s, t, i;
-    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++)
+    for (k = 0; k < SA_SWITCH_KIND_COUNT; k++)
         for (s = 0; s < 5; s++) {
             int n = sizes[s][0], m = sizes[s][1];
-            sa_alloc_desc d;
+            sa_switch_desc d;
             sa_match mo[12], mc;
             uint64_t req[12][64];
-            int8_t nom[64];
-            tp_desc(&d, (sa_alloc_kind)k, n, m);
+            int16_t nom[64];
+            tp_desc(&d, (sa_switch_kind)k, n, m);
             d.seed = (uint64_t)(k * 10 + s);
             d.iterations = s & 1 ? SA_ITERATE_TO_CONVERGENCE : 1;
-            ST_EQ(SA_OK, ta_alloc_init(&orig, &d));
-            for (i = 0; i < n * m; i++) prio[i] = (uint8_t)st_rand_below(&seed, 4);
+            ST_EQ(SA_OK, ta_switch_init(&orig, &d));
+            for (i = 0; i < n * m; i++) prio[i] = (int32_t)st_rand_below(&seed, 4);
             for (t = 0; t < 7; t++) {
                 for (i = 0; i < n; i++) req[0][i] = st_rand(&seed) & ta_low_mask(m);
-                sa_allocate(&orig.a, req[0], t & 1 ? prio : NULL, NULL, &mc);
+                sa_switch_allocate(&orig.a, req[0], t & 1 ? prio : NULL, NULL, &mc);
             }
-            ST_EQ(SA_OK, ta_alloc_copy(&copy, &orig));
+            ST_EQ(SA_OK, ta_switch_copy(&copy, &orig));
             for (t = 0; t < 12; t++) {
                 for (i = 0; i < n; i++) req[t][i] = st_rand(&seed) & ta_low_mask(m);
-                sa_allocate(&orig.a, req[t], t & 1 ? prio : NULL, NULL, &mo[t]);
+                sa_switch_allocate(&orig.a, req[t], t & 1 ? prio : NULL, NULL, &mo[t]);
             }
             for (t = 0; t < 12; t++) {
-                sa_allocate(&copy.a, req[t], t & 1 ? prio : NULL, NULL, &mc);
+                sa_switch_allocate(&copy.a, req[t], t & 1 ? prio : NULL, NULL, &mc);
                 ST_EQ(mo[t].size, mc.size);
-                ST_EQ_U64(mo[t].inputs, mc.inputs);
+                ST_EQ_U64(mo[t].inputs[0] & ta_low_mask(n), mc.inputs[0] & ta_low_mask(n));
                 for (i = 0; i < n; i++)
                     ST_CHECKF(mo[t].output_of[i] == mc.output_of[i], "%s %dx%d step %d input %d",
-                              sa_alloc_kind_name(d.kind), n, m, t, i);
+                              sa_switch_kind_name(d.kind), n, m, t, i);
             }
             ST_EQ_U64(orig.a.rng.state, copy.a.rng.state);
             ST_EQ(orig.a.start_row, copy.a.start_row);
             ST_EQ(orig.a.start_col, copy.a.start_col);
-            if (k == SA_ALLOC_SPAA) {
+            if (k == SA_SWITCH_SPAA) {
                 /* and SPAA's nominations from the same state */
-                int8_t nom2[64];
+                int16_t nom2[64];
                 for (i = 0; i < n; i++) req[0][i] = ta_low_mask(m);
                 sa_spaa_nominate(&orig.a, req[0], NULL, NULL, nom);
                 sa_spaa_nominate(&copy.a, req[0], NULL, NULL, nom2);
-                ST_CHECK(memcmp(nom, nom2, (size_t)n) == 0);
+                ST_CHECK(memcmp(nom, nom2, (size_t)n * sizeof nom[0]) == 0);
             }
         }
     /* Bad arguments leave the destination alone. */
     {
-        static uint64_t mem[TA_ALLOC_BYTES / 8];
-        sa_alloc dst;
-        ST_EQ(SA_ERR_NULL, sa_alloc_copy(NULL, mem, sizeof mem, &orig.a));
-        ST_EQ(SA_ERR_NULL, sa_alloc_copy(&dst, NULL, sizeof mem, &orig.a));
-        ST_EQ(SA_ERR_NULL, sa_alloc_copy(&dst, mem, sizeof mem, NULL));
-        ST_EQ(SA_ERR_MEMORY, sa_alloc_copy(&dst, mem, orig.a.memory_size - 1, &orig.a));
-        ST_EQ(SA_ERR_MEMORY, sa_alloc_copy(&dst, (unsigned char *)mem + 4, orig.a.memory_size, &orig.a));
-        ST_EQ(SA_OK, sa_alloc_copy(&dst, mem, orig.a.memory_size, &orig.a));
+        static uint64_t mem[TA_SWITCH_BYTES / 8];
+        sa_switch dst;
+        ST_EQ(SA_ERR_NULL, sa_switch_copy(NULL, mem, sizeof mem, &orig.a));
+        ST_EQ(SA_ERR_NULL, sa_switch_copy(&dst, NULL, sizeof mem, &orig.a));
+        ST_EQ(SA_ERR_NULL, sa_switch_copy(&dst, mem, sizeof mem, NULL));
+        ST_EQ(SA_ERR_MEMORY, sa_switch_copy(&dst, mem, orig.a.memory_size - 1, &orig.a));
+        ST_EQ(SA_ERR_MEMORY, sa_switch_copy(&dst, (unsigned char *)mem + 4, orig.a.memory_size, &orig.a));
+        ST_EQ(SA_OK, sa_switch_copy(&dst, mem, orig.a.memory_size, &orig.a));
     }
 }
 
 /* ------------------------------------------------------------ bad input */
 
 ST_TEST(alloc_bad_configuration_is_rejected) {
-    ta_alloc alx;
-    sa_alloc *al = &alx.a;
-    sa_alloc_desc d;
+    ta_switch alx;
+    sa_switch *al = &alx.a;
+    sa_switch_desc d;
     uint64_t req[16];
     sa_read_buffer v;
     uint64_t pk[2] = { 1, 2 };
     int i;
-    ST_EQ(SA_ERR_NULL, sa_alloc_init(NULL, NULL, NULL, 0));
-    ST_EQ(SA_ERR_NULL, sa_alloc_init(al, NULL, alx.memory, sizeof alx.memory));
-    ST_EQ(0, (long)sa_alloc_memory_size(NULL));
+    ST_EQ(SA_ERR_NULL, sa_switch_init(NULL, NULL, NULL, 0));
+    ST_EQ(SA_ERR_NULL, sa_switch_init(al, NULL, alx.memory, sizeof alx.memory));
+    ST_EQ(0, (long)sa_switch_memory_size(NULL));
     /* Zero sizes are an error (no silent default size): an all-zero
      * description is refused. */
     {
-        sa_alloc_desc z;
+        sa_switch_desc z;
         memset(&z, 0, sizeof z);
-        ST_EQ(SA_ERR_SIZE_RANGE, ta_alloc_init(&alx, &z));
-        ST_EQ(0, (long)sa_alloc_memory_size(&z));
+        ST_EQ(SA_ERR_SIZE_RANGE, ta_switch_init(&alx, &z));
+        ST_EQ(0, (long)sa_switch_memory_size(&z));
         z.num_inputs = 3;
-        ST_EQ(SA_ERR_SIZE_RANGE, ta_alloc_init(&alx, &z));
+        ST_EQ(SA_ERR_SIZE_RANGE, ta_switch_init(&alx, &z));
         z.num_inputs = 0;
         z.num_outputs = 3;
-        ST_EQ(SA_ERR_SIZE_RANGE, ta_alloc_init(&alx, &z));
+        ST_EQ(SA_ERR_SIZE_RANGE, ta_switch_init(&alx, &z));
         z.num_inputs = 3;
-        ST_EQ(SA_OK, ta_alloc_init(&alx, &z));
+        ST_EQ(SA_OK, ta_switch_init(&alx, &z));
         /* the other zero fields are the defaults: SPAA, one iteration */
-        ST_EQ(SA_ALLOC_SPAA, al->kind);
+        ST_EQ(SA_SWITCH_SPAA, al->kind);
         ST_EQ(1, al->iterations);
         ST_EQ(0, al->rotary);
         ST_EQ(0, al->read_port_pairs);
         ST_EQ_U64(7, al->connect[0] | al->connect[1] | al->connect[2]);
-        ST_EQ(SA_ERR_NULL, sa_alloc_init(al, &z, NULL, 64));
+        ST_EQ(SA_ERR_NULL, sa_switch_init(al, &z, NULL, 64));
     }
-    tp_desc(&d, SA_ALLOC_PIM, 65, 4);
-    ST_EQ(SA_ERR_SIZE_RANGE, ta_alloc_init(&alx, &d));
-    d.num_inputs = 4; d.num_outputs = 65;
-    ST_EQ(SA_ERR_SIZE_RANGE, ta_alloc_init(&alx, &d));
+    tp_desc(&d, SA_SWITCH_PIM, SA_SWITCH_MAX + 1, 4);
+    ST_EQ(SA_ERR_SIZE_RANGE, ta_switch_init(&alx, &d));
+    d.num_inputs = 4; d.num_outputs = SA_SWITCH_MAX + 1;
+    ST_EQ(SA_ERR_SIZE_RANGE, ta_switch_init(&alx, &d));
     d.num_outputs = -1;
-    ST_EQ(SA_ERR_SIZE_RANGE, ta_alloc_init(&alx, &d));
+    ST_EQ(SA_ERR_SIZE_RANGE, ta_switch_init(&alx, &d));
     d.num_outputs = 4; d.iterations = -2;
-    ST_EQ(SA_ERR_PARAM_RANGE, ta_alloc_init(&alx, &d));
-    d.iterations = 1; d.kind = (sa_alloc_kind)99;
-    ST_EQ(SA_ERR_PARAM_RANGE, ta_alloc_init(&alx, &d));
-    d.kind = SA_ALLOC_PIM; d.network_inputs = 1u << 4;
-    ST_EQ(SA_ERR_PARAM_RANGE, ta_alloc_init(&alx, &d));
-    d.network_inputs = 0; d.no_connect[1] = 1u << 4;
-    ST_EQ(SA_ERR_PARAM_RANGE, ta_alloc_init(&alx, &d));
-    d.no_connect[1] = 0; d.no_connect[4] = 1;
-    ST_EQ(SA_ERR_PARAM_RANGE, ta_alloc_init(&alx, &d));
-    d.no_connect[4] = 0; d.num_inputs = 3; d.read_port_pairs = 1;
-    ST_EQ(SA_ERR_PARAM_RANGE, ta_alloc_init(&alx, &d));
-    d.num_inputs = 4; d.kind = SA_ALLOC_MCM; d.num_outputs = 9;
-    ST_EQ(SA_ERR_SIZE_RANGE, ta_alloc_init(&alx, &d));
+    ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+    d.iterations = 1; d.kind = (sa_switch_kind)99;
+    ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+    /* network inputs and unconnected cells beyond the sizes */
+    d.kind = SA_SWITCH_PIM; d.network_inputs[0] = 1u << 4;
+    ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+    d.network_inputs[0] = 0; d.network_inputs[SA_WORDS(SA_SWITCH_MAX) - 1] = (uint64_t)1 << 63;
+    ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+    d.network_inputs[SA_WORDS(SA_SWITCH_MAX) - 1] = 0;
+    {
+        uint64_t nc[2 * 4] = { 0 };
+        d.no_connect = nc;
+        nc[1] = 1u << 4;
+        ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+        nc[1] = 1u << 3;
+        ST_EQ(SA_OK, ta_switch_init(&alx, &d));
+        ST_EQ_U64(0x7, al->connect[1]);
+        /* 65 outputs: rows of two words, bits 65..127 of word 1 beyond them */
+        d.num_outputs = 65;
+        nc[1] = 0;
+        nc[2 * 3 + 1] = 1u << 1;
+        ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+        nc[2 * 3 + 1] = 1u << 0;
+        nc[2 * 3] = ~(uint64_t)0;
+        ST_EQ(SA_OK, ta_switch_init(&alx, &d));
+        ST_EQ_U64(0, al->connect[2 * 3] | al->connect[2 * 3 + 1]);
+        ST_EQ_U64(1, al->connect[2 * 2 + 1]);
+        d.num_outputs = 4;
+        d.no_connect = NULL;
+    }
+    /* options: only the documented values */
+    d.wavefront = 2;
+    ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+    d.wavefront = SA_WAVEFRONT_ANTIDIAGONAL; d.pointer_rule = -1;
+    ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+    d.pointer_rule = SA_POINTER_ON_MATCH; d.idle = 2;
+    ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+    d.idle = SA_IDLE_HOLD;
+    ST_EQ(SA_OK, ta_switch_init(&alx, &d)); /* (any kind takes them) */
+    d.wavefront = d.pointer_rule = d.idle = 0;
+    /* read-port pairs: an even number of inputs, at most 64 x 64 */
+    d.num_inputs = 3; d.read_port_pairs = 1;
+    ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+    d.num_inputs = 66;
+    ST_EQ(SA_ERR_SIZE_RANGE, ta_switch_init(&alx, &d));
+    d.num_inputs = 4; d.num_outputs = 65;
+    ST_EQ(SA_ERR_SIZE_RANGE, ta_switch_init(&alx, &d));
+    d.num_outputs = 64;
+    ST_EQ(SA_OK, ta_switch_init(&alx, &d));
+    d.kind = SA_SWITCH_MCM; d.num_outputs = 9;
+    ST_EQ(SA_ERR_SIZE_RANGE, ta_switch_init(&alx, &d));
     d.read_port_pairs = 0;
-    ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
-    d.kind = SA_ALLOC_ISLIP; d.rotary = 1;
-    ST_EQ(SA_ERR_PARAM_RANGE, ta_alloc_init(&alx, &d));
-    ST_EQ(SA_ERR_PARAM_RANGE, sa_alloc_desc_21364(&d, SA_ALLOC_KIND_COUNT, 0));
-    ST_EQ(SA_ERR_NULL, sa_alloc_desc_21364(NULL, SA_ALLOC_SPAA, 0));
+    ST_EQ(SA_OK, ta_switch_init(&alx, &d));
+    d.kind = SA_SWITCH_ISLIP; d.rotary = 1;
+    ST_EQ(SA_ERR_PARAM_RANGE, ta_switch_init(&alx, &d));
+    ST_EQ(SA_ERR_PARAM_RANGE, sa_switch_desc_21364(&d, SA_SWITCH_KIND_COUNT, 0));
+    ST_EQ(SA_ERR_NULL, sa_switch_desc_21364(NULL, SA_SWITCH_SPAA, 0));
     /* Request bits beyond the configured outputs. */
-    tp_desc(&d, SA_ALLOC_WFA, 4, 5);
-    ST_EQ(SA_OK, ta_alloc_init(&alx, &d));
+    tp_desc(&d, SA_SWITCH_WFA, 4, 5);
+    ST_EQ(SA_OK, ta_switch_init(&alx, &d));
     for (i = 0; i < 16; i++) req[i] = 0;
-    ST_EQ(SA_OK, sa_alloc_check_requests(al, req));
+    ST_EQ(SA_OK, sa_switch_check_requests(al, req));
     req[3] = 1u << 5;
-    ST_EQ(SA_ERR_REQUEST_RANGE, sa_alloc_check_requests(al, req));
-    ST_EQ(SA_ERR_NULL, sa_alloc_check_requests(al, NULL));
+    ST_EQ(SA_ERR_REQUEST_RANGE, sa_switch_check_requests(al, req));
+    ST_EQ(SA_ERR_NULL, sa_switch_check_requests(al, NULL));
+    /* ... with rows of two words (70 outputs: bits 6..63 of word 1 beyond) */
+    tp_desc(&d, SA_SWITCH_WFA, 3, 70);
+    ST_EQ(SA_OK, ta_switch_init(&alx, &d));
+    for (i = 0; i < 6; i++) req[i] = ~(uint64_t)0;
+    req[1] = req[3] = req[5] = 0x3F;
+    ST_EQ(SA_OK, sa_switch_check_requests(al, req));
+    req[3] = 0x7F;
+    ST_EQ(SA_ERR_REQUEST_RANGE, sa_switch_check_requests(al, req));
     /* Arbiters and buffers. */
     {
+        static uint16_t rank[SA_SWITCH_MAX + 1];
         sa_rr_arb rr;
         sa_matrix_arb mx;
         int p0, p1;
         ST_EQ(SA_ERR_SIZE_RANGE, sa_rr_arb_init(&rr, 0));
-        ST_EQ(SA_ERR_SIZE_RANGE, sa_rr_arb_init(&rr, 65));
-        ST_EQ(SA_ERR_SIZE_RANGE, sa_matrix_arb_init(&mx, 0));
-        ST_EQ(SA_ERR_SIZE_RANGE, sa_matrix_arb_init(&mx, SA_ALLOC_MAX + 1));
-        ST_EQ(SA_ERR_NULL, sa_matrix_arb_init(NULL, 3));
+        ST_EQ(SA_ERR_SIZE_RANGE, sa_rr_arb_init(&rr, SA_SWITCH_MAX + 1));
+        ST_EQ(SA_OK, sa_rr_arb_init(&rr, SA_SWITCH_MAX));
+        ST_EQ(SA_ERR_SIZE_RANGE, sa_matrix_arb_init(&mx, 0, rank));
+        ST_EQ(SA_ERR_SIZE_RANGE, sa_matrix_arb_init(&mx, SA_SWITCH_MAX + 1, rank));
+        ST_EQ(SA_OK, sa_matrix_arb_init(&mx, SA_SWITCH_MAX, rank));
+        ST_EQ(SA_ERR_NULL, sa_matrix_arb_init(NULL, 3, rank));
+        ST_EQ(SA_ERR_NULL, sa_matrix_arb_init(&mx, 3, NULL));
         ST_EQ(SA_ERR_PARAM_RANGE, sa_read_buffer_build(&v, pk, -1));
         ST_EQ(SA_ERR_NULL, sa_read_buffer_build(&v, NULL, 2));
         ST_EQ(SA_OK, sa_read_buffer_build(&v, pk, 0));
@@ -519,34 +570,37 @@ ST_TEST(alloc_bad_configuration_is_rejected) {
 /* ------------------------------------------------------------ priorities */
 
 /* SPAA nominates, and OPF's matched inputs hold, the highest-priority
- * connected request of their row (for example the oldest packet). */
+ * connected request of their row (for example the oldest packet), over
+ * the whole int32_t range. */
 ST_TEST(alloc_spaa_and_opf_follow_request_priorities) {
     uint64_t seed = 41;
     int trial;
     for (trial = 0; trial < 300; trial++) {
         int n = 1 + (int)st_rand_below(&seed, 24), m = 1 + (int)st_rand_below(&seed, 24), i, j, t;
-        uint8_t prio[24 * 24];
-        uint64_t req[24];
-        int8_t nom[24];
-        ta_alloc spaa, opf;
-        sa_alloc_desc d;
+        static const int32_t values[6] = { INT32_MIN, -7, -1, 0, 5, INT32_MAX };
+        int32_t prio[24 * 24];
+        uint64_t req[24], nc[24];
+        int16_t nom[24];
+        ta_switch spaa, opf;
+        sa_switch_desc d;
         sa_match mt;
-        tp_desc(&d, SA_ALLOC_SPAA, n, m);
-        for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & ta_low_mask(m);
-        ST_EQ(SA_OK, ta_alloc_init(&spaa, &d));
-        d.kind = SA_ALLOC_OPF;
-        ST_EQ(SA_OK, ta_alloc_init(&opf, &d));
+        tp_desc(&d, SA_SWITCH_SPAA, n, m);
+        for (i = 0; i < n; i++) nc[i] = st_rand(&seed) & st_rand(&seed) & ta_low_mask(m);
+        d.no_connect = nc;
+        ST_EQ(SA_OK, ta_switch_init(&spaa, &d));
+        d.kind = SA_SWITCH_OPF;
+        ST_EQ(SA_OK, ta_switch_init(&opf, &d));
         for (t = 0; t < 20; t++) {
             for (i = 0; i < n; i++) req[i] = st_rand(&seed) & ta_low_mask(m);
-            for (i = 0; i < n * m; i++) prio[i] = (uint8_t)st_rand_below(&seed, 6);
+            for (i = 0; i < n * m; i++) prio[i] = values[st_rand_below(&seed, 6)];
             sa_spaa_nominate(&spaa.a, req, prio, NULL, nom);
             sa_spaa_grant(&spaa.a, nom, &mt);
-            sa_allocate(&opf.a, req, prio, NULL, &mt);
+            sa_switch_allocate(&opf.a, req, prio, NULL, &mt);
             for (i = 0; i < n; i++) {
-                int best = -1;
-                uint64_t eff = req[i] & ~d.no_connect[i];
+                int32_t best = INT32_MIN;
+                uint64_t eff = req[i] & ~nc[i];
                 for (j = 0; j < m; j++) if (((eff >> j) & 1u) && prio[i * m + j] > best) best = prio[i * m + j];
-                if (best < 0) { ST_EQ(-1, nom[i]); ST_EQ(-1, mt.output_of[i]); continue; }
+                if (eff == 0) { ST_EQ(-1, nom[i]); ST_EQ(-1, mt.output_of[i]); continue; }
                 ST_CHECK(nom[i] >= 0 && ((eff >> nom[i]) & 1u));
                 ST_EQ(best, prio[i * m + nom[i]]);
                 if (mt.output_of[i] >= 0) ST_EQ(best, prio[i * m + mt.output_of[i]]);

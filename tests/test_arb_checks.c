@@ -90,18 +90,22 @@ ST_TEST(checks_accept_every_state_the_library_produces) {
     sa_age_config cfg;
     sa_age_clock clk;
     sa_output_arb arb;
-    sa_rr_arb rr;
-    sa_matrix_arb mx;
-    uint16_t f[64];
+    sa_rr_arb rr, rr_wide;
+    sa_matrix_arb mx, mx_wide;
+    uint16_t f[64], rank[37], rank_wide[300];
     int nf = 0;
     sa_age_config_default(&cfg, 7);
     cfg.age_clock_period = 3;
     ST_EQ(SA_OK, sa_age_clock_init(&clk, &cfg));
     ST_EQ(SA_OK, sa_output_arb_init(&arb, 6, 4));
     ST_EQ(SA_OK, sa_rr_arb_init(&rr, 37));
-    ST_EQ(SA_OK, sa_matrix_arb_init(&mx, 37));
+    ST_EQ(SA_OK, sa_matrix_arb_init(&mx, 37, rank));
+    ST_EQ(SA_OK, sa_rr_arb_init(&rr_wide, 300));
+    ST_EQ(SA_OK, sa_matrix_arb_init(&mx_wide, 300, rank_wide));
     for (t = 0; t < 200000; t++) {
         uint8_t ages[24];
+        uint64_t r37, wide[5];
+        int32_t prio[300];
         sa_grant g;
         if (nf < 64 && st_rand_below(&seed, 2)) {
             f[nf] = (uint16_t)st_rand_below(&seed, 256);
@@ -113,35 +117,60 @@ ST_TEST(checks_accept_every_state_the_library_produces) {
         sa_age_tick(&clk);
         for (k = 0; k < 24; k++) ages[k] = (uint8_t)st_rand(&seed);
         sa_output_arbitrate(&arb, &cfg, &clk, st_rand(&seed) & 0xFFFFFF, ages, &g);
-        sa_rr_update(&rr, sa_rr_select(&rr, st_rand(&seed) & (((uint64_t)1 << 37) - 1)));
-        sa_matrix_update(&mx, sa_matrix_select(&mx, st_rand(&seed) & (((uint64_t)1 << 37) - 1)));
+        r37 = st_rand(&seed) & (((uint64_t)1 << 37) - 1);
+        sa_rr_update(&rr, sa_rr_select(&rr, &r37, NULL));
+        r37 = st_rand(&seed) & (((uint64_t)1 << 37) - 1);
+        sa_matrix_update(&mx, sa_matrix_select(&mx, &r37, NULL));
+        if (t % 16 == 0) {
+            /* 300 requesters (five words), with priorities on some calls */
+            for (k = 0; k < 5; k++) wide[k] = st_rand(&seed) & st_rand(&seed);
+            wide[4] &= ((uint64_t)1 << (300 - 256)) - 1;
+            for (k = 0; k < 300; k++) prio[k] = (int32_t)st_rand_below(&seed, 3);
+            sa_rr_update(&rr_wide, sa_rr_select(&rr_wide, wide, t & 16 ? prio : NULL));
+            sa_matrix_update(&mx_wide, sa_matrix_select(&mx_wide, wide, t & 32 ? prio : NULL));
+        }
         if (t % 97 == 0) {
             ST_EQ(SA_OK, sa_age_clock_check(&clk));
             ST_EQ(SA_OK, sa_output_arb_check(&arb));
             ST_EQ(SA_OK, sa_rr_arb_check(&rr));
             ST_EQ(SA_OK, sa_matrix_arb_check(&mx));
+            ST_EQ(SA_OK, sa_rr_arb_check(&rr_wide));
+            ST_EQ(SA_OK, sa_matrix_arb_check(&mx_wide));
         }
     }
-    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++) {
-        sa_alloc_desc d;
-        sa_alloc a;
+    /* every allocator at 40 x 33 (MCM 12 x 33) and 130 x 100 (rows of two
+     * words), with the options */
+    for (k = 0; k < 2 * SA_SWITCH_KIND_COUNT; k++) {
+        static int32_t prio[130 * 100];
+        sa_switch_desc d;
+        sa_switch a;
         sa_match mt;
-        uint64_t req[64], mem[4096];
-        uint8_t prio[64 * 64];
-        int i;
+        uint64_t req[130 * 2];
+        void *mem;
+        int i, wide = k >= SA_SWITCH_KIND_COUNT, w;
         memset(&d, 0, sizeof d);
-        d.kind = (sa_alloc_kind)k;
-        d.num_inputs = k == SA_ALLOC_MCM ? 12 : 40;
-        d.num_outputs = 33;
+        d.kind = (sa_switch_kind)(k % SA_SWITCH_KIND_COUNT);
+        d.num_inputs = wide ? 130 : d.kind == SA_SWITCH_MCM ? 12 : 40;
+        d.num_outputs = wide ? 100 : 33;
         d.iterations = 2;
-        ST_CHECK(sa_alloc_memory_size(&d) <= sizeof mem);
-        ST_EQ(SA_OK, sa_alloc_init(&a, &d, mem, sizeof mem));
-        for (t = 0; t < 300; t++) {
-            for (i = 0; i < d.num_inputs; i++) req[i] = st_rand(&seed) & (((uint64_t)1 << d.num_outputs) - 1);
-            for (i = 0; i < d.num_inputs * d.num_outputs; i++) prio[i] = (uint8_t)st_rand_below(&seed, 4);
-            sa_allocate(&a, req, t & 1 ? prio : NULL, NULL, &mt);
-            ST_EQ(SA_OK, sa_alloc_check(&a));
+        d.wavefront = (int)st_rand_below(&seed, 2);
+        d.pointer_rule = (int)st_rand_below(&seed, 2);
+        d.idle = (int)st_rand_below(&seed, 2);
+        w = SA_WORDS(d.num_outputs);
+        mem = malloc(sa_switch_memory_size(&d));
+        ST_CHECK(mem != NULL);
+        ST_EQ(SA_OK, sa_switch_init(&a, &d, mem, sa_switch_memory_size(&d)));
+        for (t = 0; t < (wide ? 40 : 300); t++) {
+            for (i = 0; i < d.num_inputs * w; i++) {
+                int bits = d.num_outputs - 64 * (i % w);
+                req[i] = st_rand(&seed) & (t % 5 == 0 ? 0 : ~(uint64_t)0) &
+                         (bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1));
+            }
+            for (i = 0; i < d.num_inputs * d.num_outputs; i++) prio[i] = (int32_t)st_rand_below(&seed, 4);
+            sa_switch_allocate(&a, req, t & 1 ? prio : NULL, NULL, &mt);
+            ST_EQ(SA_OK, sa_switch_check(&a));
         }
+        free(mem);
     }
 }
 
@@ -151,8 +180,9 @@ ST_TEST(checks_refuse_corrupted_states) {
     sa_output_arb arb, a2;
     sa_rr_arb rr;
     sa_matrix_arb mx;
-    sa_alloc al, b;
-    sa_alloc_desc d;
+    uint16_t rank[5];
+    sa_switch al, b;
+    sa_switch_desc d;
     uint64_t mem[1024];
     sa_age_config_default(&cfg, 7);
     ST_EQ(SA_OK, sa_age_clock_init(&clk, &cfg));
@@ -164,25 +194,35 @@ ST_TEST(checks_refuse_corrupted_states) {
     ST_EQ(SA_OK, sa_output_arb_init(&arb, 6, 4));
     a2 = arb; a2.grant_counter = 64;          ST_EQ(SA_ERR_STATE, sa_output_arb_check(&a2));
     a2 = arb; a2.rr_pointer = 24;             ST_EQ(SA_ERR_STATE, sa_output_arb_check(&a2));
-    a2 = arb; a2.num_vcs = 9;                 ST_EQ(SA_ERR_STATE, sa_output_arb_check(&a2));
-    a2 = arb; a2.vc_reciprocal = 1;           ST_EQ(SA_ERR_STATE, sa_output_arb_check(&a2));
+    a2 = arb; a2.num_vcs = SA_MAX_VCS + 1;    ST_EQ(SA_ERR_STATE, sa_output_arb_check(&a2));
+    a2 = arb; a2.num_sources = 0;             ST_EQ(SA_ERR_STATE, sa_output_arb_check(&a2));
+    a2 = arb; a2.num_sources = 64; a2.num_vcs = 16; /* 1024 candidates */
+    ST_EQ(SA_ERR_STATE, sa_output_arb_check(&a2));
     sa_rr_arb_init(&rr, 5);
     rr.pointer = 5;                           ST_EQ(SA_ERR_STATE, sa_rr_arb_check(&rr));
-    sa_matrix_arb_init(&mx, 5);
+    sa_matrix_arb_init(&mx, 5, rank);
     mx.rank[3] = mx.rank[4];                  ST_EQ(SA_ERR_STATE, sa_matrix_arb_check(&mx));
     memset(&d, 0, sizeof d);
-    d.kind = SA_ALLOC_ISLIP;
+    d.kind = SA_SWITCH_ISLIP;
     d.num_inputs = 6;
     d.num_outputs = 5;
-    ST_EQ(SA_OK, sa_alloc_init(&al, &d, mem, sizeof mem));
-    ST_EQ(SA_OK, sa_alloc_check(&al));
-    b = al; b.num_outputs = 65;               ST_EQ(SA_ERR_STATE, sa_alloc_check(&b));
-    b = al; b.start_row = 6;                  ST_EQ(SA_ERR_STATE, sa_alloc_check(&b));
-    b = al; b.iterations = 0;                 ST_EQ(SA_ERR_STATE, sa_alloc_check(&b));
-    b = al; b.memory_size = 1;                ST_EQ(SA_ERR_STATE, sa_alloc_check(&b));
-    al.out_ptr[2] = 6;                        ST_EQ(SA_ERR_STATE, sa_alloc_check(&al));
+    ST_EQ(SA_OK, sa_switch_init(&al, &d, mem, sizeof mem));
+    ST_EQ(SA_OK, sa_switch_check(&al));
+    b = al; b.num_outputs = SA_SWITCH_MAX + 1; ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    b = al; b.num_outputs = 65;               ST_EQ(SA_ERR_STATE, sa_switch_check(&b)); /* not its memory */
+    b = al; b.row_words = 2;                  ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    b = al; b.wavefront = 2;                  ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    b = al; b.pointer_rule = -1;              ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    b = al; b.idle = 2;                       ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    b = al; b.network_inputs[0] = 1u << 6;    ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    b = al; b.in_ptr[0] = 5;                  ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    b.in_ptr[0] = 0;
+    b = al; b.start_row = 6;                  ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    b = al; b.iterations = 0;                 ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    b = al; b.memory_size = 1;                ST_EQ(SA_ERR_STATE, sa_switch_check(&b));
+    al.out_ptr[2] = 6;                        ST_EQ(SA_ERR_STATE, sa_switch_check(&al));
     al.out_ptr[2] = 0;
-    al.connect[1] = 1u << 5;                  ST_EQ(SA_ERR_STATE, sa_alloc_check(&al));
+    al.connect[1] = 1u << 5;                  ST_EQ(SA_ERR_STATE, sa_switch_check(&al));
 }
 
 ST_TEST(checks_corrupted_hot_path_fields_stay_in_bounds) {

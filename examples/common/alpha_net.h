@@ -236,9 +236,9 @@ typedef struct al_router {
     uint64_t rp_free[AL_ARBS];       /**< tick each read port is free */
     uint32_t nbr[4];           /**< neighbour through each network output */
     int x, y;                  /**< coordinates */
-    sa_alloc alloc;            /**< the switch allocator */
-    void *alloc_memory;        /**< its memory (sa_alloc_memory_size bytes) */
-    int8_t nom_out[AL_PIPE][AL_ARBS];    /**< SPAA nominations in flight */
+    sa_switch alloc;            /**< the switch allocator */
+    void *alloc_memory;        /**< its memory (sa_switch_memory_size bytes) */
+    int16_t nom_out[AL_PIPE][AL_ARBS];   /**< SPAA nominations in flight */
     uint32_t nom_pkt[AL_PIPE][AL_ARBS];  /**< their packets */
     int noms;                  /**< nominations in flight */
 } al_router;
@@ -577,7 +577,7 @@ typedef struct al_cands {
     int n[AL_IN_PORTS];                   /**< candidates per buffer */
     sa_read_buffer buf[AL_IN_PORTS];      /**< read-port views */
     uint64_t req[AL_ARBS];                /**< request rows */
-    uint8_t prio[AL_ARBS * AL_OUT_PORTS]; /**< oldest-packet priority */
+    int32_t prio[AL_ARBS * AL_OUT_PORTS]; /**< oldest-packet priority */
 } al_cands;
 
 static inline void al__candidates(al_net *net, al_router *rt, uint64_t c, uint64_t L, al_cands *cd) {
@@ -629,7 +629,7 @@ static inline void al__candidates(al_net *net, al_router *rt, uint64_t c, uint64
             for (mm = (uint32_t)m & ~seen; mm; mm &= mm - 1) {
                 j = sa__ctz64(mm);
                 cd->prio[2 * b * AL_OUT_PORTS + j] = cd->prio[(2 * b + 1) * AL_OUT_PORTS + j] =
-                    (uint8_t)(255 - (n < 255 ? n : 255));
+                    255 - (n < 255 ? n : 255);
             }
             seen |= (uint32_t)m;
             n++;
@@ -666,7 +666,7 @@ static inline void al__arbitrate_matrix(al_net *net, uint32_t r, uint64_t c, al_
     sa_match mt;
     int b;
     al__candidates(net, rt, c, c * (uint64_t)net->R, cd);
-    sa_allocate(&rt->alloc, cd->req, NULL, cd->buf, &mt);
+    sa_switch_allocate(&rt->alloc, cd->req, NULL, cd->buf, &mt);
     if (mt.size == 0) return;
     for (b = 0; b < AL_IN_PORTS; b++) {
         int o0 = mt.output_of[2 * b], o1 = mt.output_of[2 * b + 1];
@@ -683,7 +683,7 @@ static inline void al__arbitrate_spaa(al_net *net, uint32_t r, uint64_t c, al_ca
     al_router *rt = &net->rt[r];
     int A = net->A, i, b;
     if (rt->waiting > (uint32_t)rt->noms) {
-        int8_t nom[AL_ARBS];
+        int16_t nom[AL_ARBS];
         int s = (int)(c % AL_PIPE);
         al__candidates(net, rt, c, c * (uint64_t)net->R, cd);
         sa_spaa_nominate(&rt->alloc, cd->req, cd->prio, cd->buf, nom);
@@ -704,7 +704,7 @@ static inline void al__arbitrate_spaa(al_net *net, uint32_t r, uint64_t c, al_ca
     if (rt->noms && c + 1 >= (uint64_t)A) {
         int s = (int)((c + 1 - (uint64_t)A) % AL_PIPE);
         uint64_t D = (c + 1) * (uint64_t)net->R;
-        int8_t nom[AL_ARBS];
+        int16_t nom[AL_ARBS];
         int vc[AL_ARBS];
         sa_match mt;
         int any = 0;
@@ -714,7 +714,7 @@ static inline void al__arbitrate_spaa(al_net *net, uint32_t r, uint64_t c, al_ca
             nom[i] = -1;
             if (j < 0) continue;
             vc[i] = al__vc_for(net, rt, pi, j);
-            if (rt->out_free[j] <= D && rt->rp_free[i] <= D && vc[i] >= 0) { nom[i] = (int8_t)j; any = 1; }
+            if (rt->out_free[j] <= D && rt->rp_free[i] <= D && vc[i] >= 0) { nom[i] = (int16_t)j; any = 1; }
             else net->pool.pkt[pi].state = AL_WAITING; /* Reset: offered again */
         }
         if (any) sa_spaa_grant(&rt->alloc, nom, &mt);
@@ -764,8 +764,8 @@ static inline const char *al_net_init(al_net *net, const al_params *p) {
     sim_latency_init(&net->st.lat);
     for (r = 0; r < net->n; r++) {
         al_router *rt = &net->rt[r];
-        sa_alloc_desc d;
-        sa_alloc_kind kind;
+        sa_switch_desc d;
+        sa_switch_kind kind;
         int x = r % p->kx, y = r / p->kx, j, k, v;
         rt->x = x; rt->y = y;
         rt->nbr[AL_N] = (uint32_t)(((y + 1) % p->ky) * p->kx + x);
@@ -776,15 +776,15 @@ static inline const char *al_net_init(al_net *net, const al_params *p) {
             for (k = 0; k < AL_CLASSES; k++)
                 for (v = 0; v < AL_VCS; v++)
                     rt->credits[j][k][v] = (uint16_t)(v == AL_VC_ADAPTIVE ? p->buf_adaptive : p->buf_escape);
-        kind = p->alg == AL_PIM1 ? SA_ALLOC_PIM
-             : p->alg >= AL_SPAA_BASE ? SA_ALLOC_SPAA
-             : p->wfa_wrapped ? SA_ALLOC_WFA_WRAPPED : SA_ALLOC_WFA;
-        sa_alloc_desc_21364(&d, kind, p->alg == AL_WFA_ROTARY || p->alg == AL_SPAA_ROTARY);
+        kind = p->alg == AL_PIM1 ? SA_SWITCH_PIM
+             : p->alg >= AL_SPAA_BASE ? SA_SWITCH_SPAA
+             : p->wfa_wrapped ? SA_SWITCH_WFA_WRAPPED : SA_SWITCH_WFA;
+        sa_switch_desc_21364(&d, kind, p->alg == AL_WFA_ROTARY || p->alg == AL_SPAA_ROTARY);
         d.seed = p->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r + 1;
         {
-            size_t size = sa_alloc_memory_size(&d);
+            size_t size = sa_switch_memory_size(&d);
             rt->alloc_memory = sim_calloc(size, 1);
-            if (sa_alloc_init(&rt->alloc, &d, rt->alloc_memory, size) != SA_OK) sim_die("sa_alloc_init");
+            if (sa_switch_init(&rt->alloc, &d, rt->alloc_memory, size) != SA_OK) sim_die("sa_switch_init");
         }
         memset(rt->nom_out, -1, sizeof rt->nom_out);
     }

@@ -6,7 +6,8 @@
  *
  * Oracles: the validation rules as the doc comments state them; for the
  * procedures, a model that keeps each live packet's ideal age (seed 000
- * Section 2.3: age on arrival plus the port's bias, plus one for every
+ * Section 2.3: age on arrival plus the port's bias for its VC's class
+ * (request or response, 1 to 16 VCs), plus one for every
  * timestamp increment since, saturating at 255) and the number of packets
  * of each epoch, driven by a random sequence of arrivals, ticks and
  * departures. */
@@ -31,6 +32,9 @@ static sa_result expected_validate(const sa_age_config *c) {
     int p;
     if (c->age_clock_period == 0) return SA_ERR_PERIOD_ZERO;
     if (c->num_ports < 1 || c->num_ports > SA_MAX_PORTS) return SA_ERR_PORT_RANGE;
+    if (c->num_vcs < 1 || c->num_vcs > 16) return SA_ERR_VC_RANGE;
+    for (p = c->num_vcs; p < 16; p++)
+        if ((c->response_vcs >> p) & 1u) return SA_ERR_VC_RANGE;
     for (p = 0; p < c->num_ports; p++)
         if (c->req_age_bias[p] > 7 || c->rsp_age_bias[p] > 7) return SA_ERR_BIAS_RANGE;
     return SA_OK;
@@ -56,12 +60,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     }
     FZ_CHECK(r == SA_OK && cfg.age_clock_period == 0x1000u && cfg.age_rr_select == ~(uint64_t)0 &&
-             cfg.num_ports == ports, "default(%d)", ports);
+             cfg.num_ports == ports && cfg.num_vcs == 4 && cfg.response_vcs == 0xC, "default(%d)", ports);
     for (i = 0; i < SA_MAX_PORTS; i++)
         FZ_CHECK(cfg.req_age_bias[i] == (i < ports) && cfg.rsp_age_bias[i] == (i < ports), "default bias %d", i);
     FZ_CHECK(sa_age_config_validate(NULL) == SA_ERR_NULL, "validate(NULL)");
     if (fz_u8(&f) & 1) cfg.age_clock_period = fz_u8(&f) & 1 ? fz_u32(&f) : 0;
     if (fz_u8(&f) & 1) cfg.num_ports = fz_range(&f, -1, 17);
+    if (fz_u8(&f) & 1) cfg.num_vcs = fz_range(&f, -1, 17);
+    if (fz_u8(&f) & 1) {
+        unsigned vcs = cfg.num_vcs >= 1 && cfg.num_vcs <= 16 ? (1u << cfg.num_vcs) - 1 : 0xFFFFu;
+        cfg.response_vcs = fz_u8(&f) & 1 ? fz_u16(&f) : (uint16_t)(fz_u16(&f) & vcs);
+    }
     for (i = 0; i < 3; i++) {
         int p = fz_range(&f, 0, SA_MAX_PORTS - 1);
         if (fz_u8(&f) & 1) cfg.req_age_bias[p] = fz_u8(&f) & 1 ? fz_u8(&f) : (uint8_t)(fz_u8(&f) & 7);
@@ -92,21 +101,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (fz_more(&f) && steps++ < 4000) {
         uint8_t op = fz_u8(&f) % 8;
         if (op <= 1 && np < MAXP) {                         /* Procedure 1 */
-            int port = fz_range(&f, -1, cfg.num_ports), vc = fz_range(&f, -1, 4);
+            int port = fz_range(&f, -1, cfg.num_ports), vc = fz_range(&f, -1, cfg.num_vcs);
             uint16_t in = fz_u16(&f), field = in;
             r = sa_age_arrive(&clk, &cfg, port, vc, &field);
             if (port < 0 || port >= cfg.num_ports) {
                 FZ_CHECK(r == SA_ERR_PORT_RANGE && field == in, "arrive port %d gave %d", port, r);
                 continue;
             }
-            if (vc < 0 || vc > 3) {
+            if (vc < 0 || vc >= cfg.num_vcs) {
                 FZ_CHECK(r == SA_ERR_VC_RANGE && field == in, "arrive vc %d gave %d", vc, r);
                 continue;
             }
             FZ_CHECK(r == SA_OK && (field >> 10) == 0 && ((field >> 9) & 1u) == clk.epoch, "arrive: %d, field 0x%x",
                      r, field);
             pk[np].field = field;
-            pk[np].base = (in & 0xFFu) + (vc < 2 ? cfg.req_age_bias[port] : cfg.rsp_age_bias[port]);
+            pk[np].base = (in & 0xFFu) + ((cfg.response_vcs >> vc) & 1u ? cfg.rsp_age_bias[port] : cfg.req_age_bias[port]);
             if (pk[np].base > 255) pk[np].base = 255;
             pk[np].incs = 0;
             pk[np].epoch = clk.epoch;

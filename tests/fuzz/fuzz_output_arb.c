@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz_output_arb.c - the output arbiter of seastar_arb.h:
  * sa_output_arb_init, sa_output_num_candidates, sa_output_select,
- * sa_output_update, sa_output_arbitrate.
+ * sa_output_update, sa_output_arbitrate, and for any number of candidates
+ * sa_output_select_set and sa_output_arbitrate_set.
  *
  * Oracle: a model of the arbiter written from its specification (seed 000
  * Section 2.1 and the doc comments): the policy of a grant is bit
@@ -15,11 +16,15 @@
 
 typedef struct model { int rr, age, counter; } model;
 
-static int first_from(uint64_t m, int start, int n) {
+#define WORDS ((SA_MAX_CANDIDATES + 63) / 64)
+
+static int has(const uint64_t *m, int c) { return (int)((m[c / 64] >> (c % 64)) & 1u); }
+
+static int first_from(const uint64_t *m, int start, int n) {
     int i;
     for (i = 0; i < n; i++) {
         int c = (start + i) % n;
-        if ((m >> c) & 1u) return c;
+        if (has(m, c)) return c;
     }
     return -1;
 }
@@ -54,8 +59,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&clk, 0, sizeof clk);
     while (fz_more(&f) && steps++ < 2000) {
         uint8_t ages[SA_MAX_CANDIDATES], mode = fz_u8(&f);
-        uint64_t eligible = fz_u64(&f) & (n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1));
-        int use_ages = (mode & 3) != 0, i, c, policy;
+        uint64_t eligible[WORDS];
+        int use_ages = (mode & 3) != 0, i, c, policy, set = n > 64 || (fz_u8(&f) & 1);
+        for (i = 0; i < WORDS; i++) {
+            int bits = n - 64 * i;
+            eligible[i] = bits <= 0 ? 0 : fz_u64(&f) & (bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1));
+        }
         unsigned age = 0;
         sa_grant g;
         sa_output_arb keep = arb;
@@ -66,26 +75,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         policy = !((mode & 16) && clk.inhibit) && use_ages && ((cfg.age_rr_select >> m.counter) & 1u) ? SA_POLICY_AGE
                                                                                    : SA_POLICY_ROUND_ROBIN;
         if (policy == SA_POLICY_AGE) {
-            uint64_t oldest = 0;
+            uint64_t oldest[WORDS];
             int best = -1;
+            memset(oldest, 0, sizeof oldest);
             for (i = 0; i < n; i++)
-                if ((eligible >> i) & 1u) {
-                    if (ages[i] > best) { best = ages[i]; oldest = 0; }
-                    if (ages[i] == best) oldest |= (uint64_t)1 << i;
+                if (has(eligible, i)) {
+                    if (ages[i] > best) { best = ages[i]; memset(oldest, 0, sizeof oldest); }
+                    if (ages[i] == best) oldest[i / 64] |= (uint64_t)1 << (i % 64);
                 }
             c = first_from(oldest, m.age, n);
         } else c = first_from(eligible, m.rr, n);
         if (c >= 0 && use_ages) age = ages[c];
         /* the library's */
         if (mode & 8) {
-            i = sa_output_select(&arb, &cfg, (mode & 16) ? &clk : NULL, eligible, use_ages ? ages : NULL, &g);
+            i = set ? sa_output_select_set(&arb, &cfg, (mode & 16) ? &clk : NULL, eligible, use_ages ? ages : NULL, &g)
+                    : sa_output_select(&arb, &cfg, (mode & 16) ? &clk : NULL, eligible[0], use_ages ? ages : NULL, &g);
             FZ_CHECK(!memcmp(&keep, &arb, sizeof arb), "select changed the arbiter");
             if (!(mode & 32)) {
                 sa_output_update(&arb, &g);
                 goto applied;
             }
         } else {
-            i = sa_output_arbitrate(&arb, &cfg, (mode & 16) ? &clk : NULL, eligible, use_ages ? ages : NULL, &g);
+            i = set ? sa_output_arbitrate_set(&arb, &cfg, (mode & 16) ? &clk : NULL, eligible, use_ages ? ages : NULL, &g)
+                    : sa_output_arbitrate(&arb, &cfg, (mode & 16) ? &clk : NULL, eligible[0], use_ages ? ages : NULL, &g);
         applied:
             if (c >= 0) {
                 if (policy == SA_POLICY_AGE) m.age = (c + 1) % n; else m.rr = (c + 1) % n;

@@ -11,7 +11,7 @@
  * and j); assign must find two distinct packets for (out0, out1) whenever
  * some pair exists, each able to use its output, and return
  * SA_ERR_REQUEST_RANGE otherwise or for an output that is neither -1 nor
- * below SA_ALLOC_MAX. */
+ * below 64 (read-port pairing has at most 64 outputs). */
 #include "fuzz.h"
 #include "../../seastar_arb.h"
 
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sa_result r;
     fz_init(&f, data, size);
     n = fz_range(&f, -1, MAXPKT);
-    outs = fz_range(&f, 1, 64 < SA_ALLOC_MAX ? 64 : SA_ALLOC_MAX);
+    outs = fz_range(&f, 1, 64);
     width = outs >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << outs) - 1);
     for (i = 0; i < MAXPKT; i++) {
         uint8_t how = fz_u8(&f);
@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int o0 = fz_u8(&f) < 200 ? fz_range(&f, -1, outs - 1) : fz_any_int(&f);
         int o1 = fz_u8(&f) < 200 ? fz_range(&f, -1, outs - 1) : fz_any_int(&f);
         int p0 = -7, p1 = -7, a, b, exists = 0, valid;
-        valid = (o0 == -1 || (o0 >= 0 && o0 < SA_ALLOC_MAX)) && (o1 == -1 || (o1 >= 0 && o1 < SA_ALLOC_MAX));
+        valid = (o0 == -1 || (o0 >= 0 && o0 < 64)) && (o1 == -1 || (o1 >= 0 && o1 < 64));
         if (o0 == -1 && o1 == -1) exists = 1;
         else if (o1 == -1) for (a = 0; a < n; a++) exists |= serves(pk, a, o0);
         else if (o0 == -1) for (b = 0; b < n; b++) exists |= serves(pk, b, o1);
