@@ -831,9 +831,13 @@ SA_API int sa_output_select_set(const sa_output_arb *arb, const sa_age_config *c
 SA_API int sa_output_select(const sa_output_arb *arb, const sa_age_config *cfg,
                             const sa_age_clock *clk, uint64_t eligible,
                             const uint8_t *ages, sa_grant *grant) {
+    uint64_t set[SA_WORDS(SA_MAX_CANDIDATES)];
+    int w;
     SA_ASSERT(sa_output_num_candidates(arb) <= 64 &&
               (eligible & ~sa__low_mask(sa_output_num_candidates(arb))) == 0);
-    return sa_output_select_set(arb, cfg, clk, &eligible, ages, grant);
+    set[0] = eligible;
+    for (w = 1; w < SA_WORDS(SA_MAX_CANDIDATES); w++) set[w] = 0;
+    return sa_output_select_set(arb, cfg, clk, set, ages, grant);
 }
 
 /**
@@ -1448,6 +1452,7 @@ SA_API int sa_matrix_select(const sa_matrix_arb *arb, const uint64_t *req, const
     uint64_t top[SA_WORDS(SA_SWITCH_MAX)] = {0};
     int w, i, best = -1;
     SA_ASSERT(arb->size >= 1 && arb->size <= SA_SWITCH_MAX);
+    if (arb->size < 1 || arb->size > SA_SWITCH_MAX) return -1;
     for (w = 0; w < SA_WORDS(arb->size); w++) top[w] = req[w];
     sa__keep_top(top, arb->size, prio);
     for (i = sa__next(top, arb->size, 0); i >= 0; i = sa__next(top, arb->size, i + 1))

@@ -782,18 +782,22 @@ ST_TEST(aging_bad_port_or_vc_changes_nothing) {
 ST_TEST(arb_bad_counts_rejected) {
     sa_output_arb arb;
     memset(&arb, 0x5A, sizeof arb);
-    ST_EQ(SA_ERR_SOURCE_RANGE, sa_output_arb_init(&arb, 17, 4));
+    ST_EQ(SA_ERR_SOURCE_RANGE, sa_output_arb_init(&arb, SA_MAX_SOURCES + 1, 4));
     ST_EQ(0, sa_output_num_candidates(&arb));            /* zeroed */
     ST_EQ(0, arb.rr_pointer + arb.age_pointer + arb.grant_counter);
     ST_EQ(SA_ERR_SOURCE_RANGE, sa_output_arb_init(&arb, -1, 4));
-    ST_EQ(SA_ERR_VC_RANGE, sa_output_arb_init(&arb, 6, 9));
-    ST_EQ(SA_ERR_CANDIDATE_RANGE, sa_output_arb_init(&arb, 16, 8));
+    ST_EQ(SA_ERR_VC_RANGE, sa_output_arb_init(&arb, 6, SA_MAX_VCS + 1));
+    ST_EQ(SA_ERR_VC_RANGE, sa_output_arb_init(&arb, 6, -1));
+    ST_EQ(SA_ERR_CANDIDATE_RANGE, sa_output_arb_init(&arb, 33, 16)); /* 528 */
     ST_EQ(0, sa_output_num_candidates(&arb));
+    ST_EQ(SA_ERR_CANDIDATE_RANGE, sa_output_arb_init(&arb, SA_MAX_SOURCES, SA_MAX_VCS));
     ST_EQ(SA_ERR_NULL, sa_output_arb_init(NULL, 6, 4));
     ST_EQ(SA_OK, sa_output_arb_init(&arb, 0, 0));  /* zero: SeaStar 6 x 4 */
     ST_EQ(24, sa_output_num_candidates(&arb));
     ST_EQ(SA_OK, sa_output_arb_init(&arb, 16, 4));
     ST_EQ(64, sa_output_num_candidates(&arb));
+    ST_EQ(SA_OK, sa_output_arb_init(&arb, 32, 16));
+    ST_EQ(SA_MAX_CANDIDATES, sa_output_num_candidates(&arb));
 }
 
 ST_TEST(aging_bad_section3_input) {

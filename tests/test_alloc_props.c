@@ -1,5 +1,6 @@
 /* test_alloc_props.c - statistical, fairness, Rotary Rule, determinism and
  * bad-input properties of the switch allocators (seed 002). */
+#include <stdlib.h>
 #include "st_test.h"
 #include "../seastar_arb.h"
 #include "alloc_test_util.h"
@@ -419,6 +420,61 @@ ST_TEST(alloc_copy_carries_on_like_the_original) {
         ST_EQ(SA_ERR_MEMORY, sa_switch_copy(&dst, mem, orig.a.memory_size - 1, &orig.a));
         ST_EQ(SA_ERR_MEMORY, sa_switch_copy(&dst, (unsigned char *)mem + 4, orig.a.memory_size, &orig.a));
         ST_EQ(SA_OK, sa_switch_copy(&dst, mem, orig.a.memory_size, &orig.a));
+    }
+}
+
+/* The same beyond one word (rows of three words, sets of inputs of
+ * three): every kind at 130 x 129, with the options and priorities, its
+ * memory from malloc. */
+ST_TEST(alloc_copy_carries_on_beyond_64) {
+    enum { N = 130, M = 129, W = 3, STEPS = 8 };
+    static uint64_t req[STEPS][N * W];
+    static int32_t prio[N * M];
+    static sa_match mo[STEPS], mc;
+    uint64_t seed = 62;
+    int k, t, i;
+    for (i = 0; i < N * M; i++) prio[i] = (int32_t)st_rand_below(&seed, 3);
+    for (k = 0; k < SA_SWITCH_KIND_COUNT; k++) {
+        sa_switch orig, copy;
+        sa_switch_desc d;
+        void *mem, *mem2;
+        size_t size;
+        tp_desc(&d, (sa_switch_kind)k, N, M);
+        d.seed = (uint64_t)k;
+        d.iterations = k & 1 ? SA_ITERATE_TO_CONVERGENCE : 2;
+        d.wavefront = d.pointer_rule = d.idle = k & 1;
+        size = sa_switch_memory_size(&d);
+        mem = malloc(size);
+        mem2 = malloc(size);
+        ST_CHECK(mem != NULL && mem2 != NULL);
+        ST_EQ(SA_OK, sa_switch_init(&orig, &d, mem, size));
+        for (t = 0; t < 5; t++) {
+            for (i = 0; i < N * W; i++) req[0][i] = st_rand(&seed) & st_rand(&seed) & (i % W == W - 1 ? 1u : ~(uint64_t)0);
+            sa_switch_allocate(&orig, req[0], t & 1 ? prio : NULL, NULL, &mc);
+        }
+        ST_EQ(SA_OK, sa_switch_copy(&copy, mem2, size, &orig));
+        for (t = 0; t < STEPS; t++) {
+            for (i = 0; i < N * W; i++) req[t][i] = st_rand(&seed) & (i % W == W - 1 ? 1u : ~(uint64_t)0);
+            sa_switch_allocate(&orig, req[t], t & 1 ? prio : NULL, NULL, &mo[t]);
+        }
+        for (t = 0; t < STEPS; t++) {
+            sa_switch_allocate(&copy, req[t], t & 1 ? prio : NULL, NULL, &mc);
+            ST_EQ(mo[t].size, mc.size);
+            for (i = 0; i < W; i++) ST_EQ_U64(mo[t].inputs[i] & (i == W - 1 ? 3u : ~(uint64_t)0),
+                                              mc.inputs[i] & (i == W - 1 ? 3u : ~(uint64_t)0));
+            for (i = 0; i < N; i++)
+                ST_CHECKF(mo[t].output_of[i] == mc.output_of[i], "%s step %d input %d", sa_switch_kind_name(d.kind), t, i);
+        }
+        ST_EQ_U64(orig.rng.state, copy.rng.state);
+        ST_EQ(orig.start_row, copy.start_row);
+        ST_EQ(orig.start_col, copy.start_col);
+        if (orig.in_ptr != NULL) {
+            for (i = 0; i < N; i++) ST_EQ(orig.in_ptr[i], copy.in_ptr[i]);
+            for (i = 0; i < M; i++) ST_EQ(orig.out_ptr[i], copy.out_ptr[i]);
+        }
+        ST_EQ(SA_OK, sa_switch_check(&copy));
+        free(mem);
+        free(mem2);
     }
 }
 
