@@ -233,7 +233,7 @@ SA_API const char *sa_result_string(sa_result r) {
     case SA_ERR_SIZE_RANGE: return "an allocator size is 0 or above its maximum";
     case SA_ERR_REQUEST_RANGE: return "a request names an output that is not configured";
     case SA_ERR_MEMORY:
-        return "the memory given is smaller than sa_alloc_memory_size or not aligned to 8 bytes";
+        return "the memory given is smaller than sa_switch_memory_size or not aligned to 8 bytes";
     case SA_ERR_STATE: return "a state struct holds values its functions never produce (corrupted?)";
     default: return "unknown result";
     }
