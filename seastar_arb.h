@@ -1779,8 +1779,8 @@ typedef struct sa_switch {
                                   the fast kernels' form (>>fast) */
 } sa_switch;
 
-/** The result of one allocation: a matching of inputs to outputs.  Only
- *  the entries of the allocator's sizes are written. */
+/** The result of one allocation: a matching of inputs to outputs.  Read
+ *  only the entries within the allocator's sizes (sa_switch_allocate). */
 typedef struct sa_match {
     int size;                              /**< number of matched pairs */
     int16_t output_of[SA_SWITCH_MAX];      /**< output of input i, or -1 */
@@ -2189,13 +2189,19 @@ SA_API const char *sa_switch_kind_name(sa_switch_kind kind) {
     return ((int)kind >= 0 && kind < SA_SWITCH_KIND_COUNT) ? names[kind] : "unknown";
 }
 
+/* An allocator's sizes as the functions below read them: never above
+ * SA_SWITCH_MAX (sa_switch_init guarantees it; the bound lets an
+ * optimising compiler see that their arrays of SA_SWITCH_MAX suffice). */
+SA_API int sa__n(const sa_switch *a) { return a->num_inputs < SA_SWITCH_MAX ? a->num_inputs : SA_SWITCH_MAX; }
+SA_API int sa__m(const sa_switch *a) { return a->num_outputs < SA_SWITCH_MAX ? a->num_outputs : SA_SWITCH_MAX; }
+
 /* An empty matching over the allocator's sizes. */
 SA_API void sa__match_clear(const sa_switch *a, sa_match *mt) {
     int i;
-    for (i = 0; i < a->num_inputs; i++) mt->output_of[i] = -1;
-    for (i = 0; i < a->num_outputs; i++) mt->input_of[i] = -1;
-    sa__clear_set(mt->inputs, a->num_inputs);
-    sa__clear_set(mt->outputs, a->num_outputs);
+    for (i = 0; i < sa__n(a); i++) mt->output_of[i] = -1;
+    for (i = 0; i < sa__m(a); i++) mt->input_of[i] = -1;
+    memset(mt->inputs, 0, sizeof mt->inputs);
+    memset(mt->outputs, 0, sizeof mt->outputs);
     mt->size = 0;
 }
 
@@ -2223,7 +2229,7 @@ SA_API void sa__requests(const sa_switch *a, const uint64_t *req, int i, uint64_
 
 /* The priorities of input i's cells, or NULL. */
 SA_API const int32_t *sa__prio_row(const sa_switch *a, const int32_t *prio, int i) {
-    return prio != NULL ? prio + (size_t)i * (size_t)a->num_outputs : NULL;
+    return prio != NULL ? prio + (size_t)i * (size_t)sa__m(a) : NULL;
 }
 
 /* Outputs input i may no longer take because its twin read port (input
@@ -2255,9 +2261,9 @@ SA_API void sa__free_requests(const sa_switch *a, const uint64_t *req, const sa_
 SA_API void sa__requesters(const sa_switch *a, const uint64_t *req, const sa_read_buffer *bufs,
                            const sa_match *mt, int j, uint64_t *r) {
     int i;
-    sa__clear_set(r, a->num_inputs);
+    sa__clear_set(r, sa__n(a));
     if (sa__has(mt->outputs, j)) return;
-    for (i = 0; i < a->num_inputs; i++)
+    for (i = 0; i < sa__n(a); i++)
         if (!sa__has(mt->inputs, i) && sa__has(sa__row(a, req, i), j) && sa__has(sa__row(a, a->connect, i), j) &&
             !((sa__twin_blocks(bufs, mt, i) >> (j & 63)) & (uint64_t)(j < 64)))
             sa__add(r, i);
@@ -2266,7 +2272,7 @@ SA_API void sa__requesters(const sa_switch *a, const uint64_t *req, const sa_rea
 /* The Rotary Rule on a set of inputs: only its network inputs if it has
  * any (cross traffic first). */
 SA_API void sa__rotary(const sa_switch *a, uint64_t *inputs) {
-    int w, wn = SA_WORDS(a->num_inputs), any = 0;
+    int w, wn = SA_WORDS(sa__n(a)), any = 0;
     if (!a->rotary) return;
     for (w = 0; w < wn; w++) any |= (inputs[w] & a->network_inputs[w]) != 0;
     if (any)
@@ -2277,7 +2283,7 @@ SA_API void sa__rotary(const sa_switch *a, uint64_t *inputs) {
  * priority (a column of the priorities). */
 SA_API void sa__keep_top_column(const sa_switch *a, uint64_t *inputs, const int32_t *prio, int j) {
     int32_t top = INT32_MIN;
-    int i, n = a->num_inputs, m = a->num_outputs;
+    int i, n = sa__n(a), m = sa__m(a);
     if (prio == NULL) return;
     for (i = sa__next(inputs, n, 0); i >= 0; i = sa__next(inputs, n, i + 1))
         if (prio[(size_t)i * m + j] > top) top = prio[(size_t)i * m + j];
@@ -2467,11 +2473,11 @@ SA_API void sa__fast_release(sa_switch *a);
  */
 SA_API int sa_spaa_nominate(sa_switch *a, const uint64_t *req, const int32_t *prio,
                             const sa_read_buffer *bufs, int16_t *nomination) {
-    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int i, count = 0;
     if (!a->read_port_pairs) bufs = NULL;
     sa__fast_release(a);
-    for (i = 0; i < a->num_inputs; i++) {
+    for (i = 0; i < sa__n(a); i++) {
         sa_matrix_arb arb = sa__in_arb(a, i);
         sa__requests(a, req, i, r);
         if (i & 1) r[0] &= ~sa__twin_clash(bufs, i, nomination[i - 1]); /* the twin's packet */
@@ -2497,23 +2503,23 @@ SA_API int sa_spaa_nominate(sa_switch *a, const uint64_t *req, const int32_t *pr
  */
 SA_API int sa_spaa_grant(sa_switch *a, const int16_t *nomination, sa_match *match) {
     int16_t first[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
-    uint64_t nominators[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t nominators[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int i, j;
     sa__fast_release(a);
     sa__match_clear(a, match);
     /* each output's nominators, as lists */
-    for (j = 0; j < a->num_outputs; j++) first[j] = -1;
-    for (i = a->num_inputs - 1; i >= 0; i--) {
-        SA_ASSERT(nomination[i] < a->num_outputs);
+    for (j = 0; j < sa__m(a); j++) first[j] = -1;
+    for (i = sa__n(a) - 1; i >= 0; i--) {
+        SA_ASSERT(nomination[i] < sa__m(a));
         if (nomination[i] < 0) continue;
         next[i] = first[nomination[i]];
         first[nomination[i]] = (int16_t)i;
     }
-    for (j = 0; j < a->num_outputs; j++) {
+    for (j = 0; j < sa__m(a); j++) {
         sa_matrix_arb out = sa__out_arb(a, j), in;
         int w;
         if (first[j] < 0) continue;
-        sa__clear_set(nominators, a->num_inputs);
+        sa__clear_set(nominators, sa__n(a));
         for (i = first[j]; i >= 0; i = next[i]) sa__add(nominators, i);
         sa__rotary(a, nominators);                     /* Rotary Rule: cross traffic first */
         w = sa_matrix_select(&out, nominators, NULL);
@@ -2529,6 +2535,7 @@ SA_API int sa_spaa_grant(sa_switch *a, const int16_t *nomination, sa_match *matc
 SA_API int sa__spaa(sa_switch *a, const uint64_t *req, const int32_t *prio,
                     const sa_read_buffer *bufs, sa_match *mt) {
     int16_t nomination[SA_SWITCH_MAX];
+    memset(nomination, 0xFF, (size_t)sa__n(a) * sizeof nomination[0]); /* (written below; said for the compiler) */
     sa_spaa_nominate(a, req, prio, bufs, nomination);
     return sa_spaa_grant(a, nomination, mt);
 }
@@ -2566,7 +2573,7 @@ SA_API void sa__level_cells(const sa_switch *a, const int32_t *prio, int32_t lev
     const int32_t *p = sa__prio_row(a, prio, i);
     int j;
     if (p == NULL) return;
-    for (j = sa__next(r, a->num_outputs, 0); j >= 0; j = sa__next(r, a->num_outputs, j + 1))
+    for (j = sa__next(r, sa__m(a), 0); j >= 0; j = sa__next(r, sa__m(a), j + 1))
         if (p[j] != level) r[j >> 6] &= ~((uint64_t)1 << (j & 63));
 }
 
@@ -2574,13 +2581,13 @@ SA_API void sa__level_cells(const sa_switch *a, const int32_t *prio, int32_t lev
  * returns 0 when there is none. */
 SA_API int sa__next_level(const sa_switch *a, const uint64_t *req, const int32_t *prio,
                           const sa_match *mt, int32_t above, int first, int32_t *level) {
-    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int i, j, found = 0;
-    for (i = 0; i < a->num_inputs; i++) {
+    for (i = 0; i < sa__n(a); i++) {
         const int32_t *p = sa__prio_row(a, prio, i);
         if (sa__has(mt->inputs, i)) continue;
         sa__free_requests(a, req, NULL, mt, i, r);
-        for (j = sa__next(r, a->num_outputs, 0); j >= 0; j = sa__next(r, a->num_outputs, j + 1))
+        for (j = sa__next(r, sa__m(a), 0); j >= 0; j = sa__next(r, sa__m(a), j + 1))
             if ((first || p[j] < above) && (!found || p[j] > *level)) {
                 *level = p[j];
                 found = 1;
@@ -2594,24 +2601,24 @@ SA_API int sa__next_level(const sa_switch *a, const uint64_t *req, const int32_t
 SA_API void sa__wfa_rows(const sa_switch *a, const uint64_t *req, const int32_t *prio, int32_t level,
                          const sa_read_buffer *bufs, const uint64_t *rows, int r, int c, sa_match *mt) {
     uint64_t free_cols[SA_WORDS(SA_SWITCH_MAX)];
-    int k, n = a->num_inputs;
+    int k, n = sa__n(a);
     for (k = 0; k < n; k++) {
         int i = (r + k) % n, j;
         if (!sa__has(rows, i) || sa__has(mt->inputs, i)) continue;
         sa__free_requests(a, req, bufs, mt, i, free_cols);
         sa__level_cells(a, prio, level, i, free_cols);
-        j = sa__first_from_set(free_cols, a->num_outputs, c);   /* W: the first free column from c */
+        j = sa__first_from_set(free_cols, sa__m(a), c);   /* W: the first free column from c */
         if (j >= 0) sa__match_add(mt, i, j);
     }
 }
 
 /* Whether the request set is empty (the SA_IDLE_HOLD rule). */
 SA_API int sa__no_requests(const sa_switch *a, const uint64_t *req) {
-    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int i;
-    for (i = 0; i < a->num_inputs; i++) {
+    for (i = 0; i < sa__n(a); i++) {
         sa__requests(a, req, i, r);
-        if (sa__next(r, a->num_outputs, 0) >= 0) return 0;
+        if (sa__next(r, sa__m(a), 0) >= 0) return 0;
     }
     return 1;
 }
@@ -2619,7 +2626,7 @@ SA_API int sa__no_requests(const sa_switch *a, const uint64_t *req) {
 SA_API int sa__wfa(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs,
                    sa_match *mt) {
     uint64_t all[SA_WORDS(SA_SWITCH_MAX)], local[SA_WORDS(SA_SWITCH_MAX)];
-    int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col, w, first;
+    int n = sa__n(a), m = sa__m(a), r = a->start_row, c = a->start_col, w, first;
     int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
     int32_t level = 0;
     sa__match_clear(a, mt);
@@ -2670,12 +2677,12 @@ SA_API int sa__wfa(sa_switch *a, const uint64_t *req, const int32_t *prio, const
 SA_API void sa__wfa_wrapped_rows(const sa_switch *a, const uint64_t *req, const int32_t *prio, int32_t level,
                                  const sa_read_buffer *bufs, const uint64_t *rows, int s, int p, sa_match *mt) {
     uint64_t free_cols[SA_WORDS(SA_SWITCH_MAX)];
-    int k, i, n = a->num_inputs;
+    int k, i, n = sa__n(a);
     for (k = 0; k < s; k++) {
         int d = (p + k) % s;
         for (i = 0; i < n; i++) {
             int j = a->wavefront == SA_WAVEFRONT_ANTIDIAGONAL ? (d - i % s + s) % s : (i + d) % s;
-            if (!sa__has(rows, i) || sa__has(mt->inputs, i) || j >= a->num_outputs) continue;
+            if (!sa__has(rows, i) || sa__has(mt->inputs, i) || j >= sa__m(a)) continue;
             sa__free_requests(a, req, bufs, mt, i, free_cols);
             sa__level_cells(a, prio, level, i, free_cols);
             if (sa__has(free_cols, j)) sa__match_add(mt, i, j);
@@ -2686,7 +2693,7 @@ SA_API void sa__wfa_wrapped_rows(const sa_switch *a, const uint64_t *req, const 
 SA_API int sa__wfa_wrapped(sa_switch *a, const uint64_t *req, const int32_t *prio,
                            const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t all[SA_WORDS(SA_SWITCH_MAX)], local[SA_WORDS(SA_SWITCH_MAX)];
-    int n = a->num_inputs, m = a->num_outputs, s = n > m ? n : m, p = a->start_col, w, first;
+    int n = sa__n(a), m = sa__m(a), s = n > m ? n : m, p = a->start_col, w, first;
     int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
     int32_t level = 0;
     sa__match_clear(a, mt);
@@ -2795,11 +2802,12 @@ SA_API int sa__draw_pick(sa__draws *d, uint32_t u, const uint64_t *cand, int siz
  * output has a requester. */
 SA_API int sa__pim_iteration(sa_switch *a, const uint64_t *req, const int32_t *prio,
                              const sa_read_buffer *bufs, sa_match *mt) {
-    uint64_t r[SA_WORDS(SA_SWITCH_MAX)], g[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)] = { 0 }, g[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int16_t granted_by[SA_SWITCH_MAX];
     uint16_t u[SA_SWITCH_MAX];
     sa__draws d;
-    int i, j, n = a->num_inputs, m = a->num_outputs, any = 0;
+    int i, j, n = sa__n(a), m = sa__m(a), any = 0;
+    memset(granted_by, 0xFF, (size_t)m * sizeof granted_by[0]); /* (written below; said for the compiler) */
     for (j = 0; j < m && !any; j++) {                            /* Step 1 */
         sa__requesters(a, req, bufs, mt, j, r);
         any = sa__next(r, n, 0) >= 0;
@@ -2865,9 +2873,9 @@ SA_API int sa__pim(sa_switch *a, const uint64_t *req, const int32_t *prio, const
  * rule; first: the first iteration (iSLIP's pointers move). */
 SA_API int sa__grant_accept(sa_switch *a, const uint64_t *req, const int32_t *prio,
                             const sa_read_buffer *bufs, int rrm, int first, sa_match *mt) {
-    uint64_t r[SA_WORDS(SA_SWITCH_MAX)], g[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)] = { 0 }, g[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int16_t granted_by[SA_SWITCH_MAX];
-    int i, j, n = a->num_inputs, m = a->num_outputs, before = mt->size;
+    int i, j, n = sa__n(a), m = sa__m(a), before = mt->size;
     for (j = 0; j < m; j++) {                                    /* Request, Grant */
         int w;
         sa__requesters(a, req, bufs, mt, j, r);
@@ -2928,9 +2936,10 @@ SA_API int sa__separable_input(sa_switch *a, const uint64_t *req, const int32_t 
                                const sa_read_buffer *bufs, sa_match *mt) {
     int16_t nom[SA_SWITCH_MAX], first[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
     int32_t nom_prio[SA_SWITCH_MAX];
-    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
-    int i, j, n = a->num_inputs, m = a->num_outputs;
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    int i, j, n = sa__n(a), m = sa__m(a);
     sa__match_clear(a, mt);
+    memset(nom, 0xFF, (size_t)n * sizeof nom[0]); /* (written below; said for the compiler) */
     for (i = 0; i < n; i++) {                                    /* 1. nominate */
         const int32_t *p = sa__prio_row(a, prio, i);
         sa__requests(a, req, i, r);
@@ -2969,9 +2978,9 @@ SA_API int sa__separable_input(sa_switch *a, const uint64_t *req, const int32_t 
  * breadth-first search over alternating paths (outputs visited in
  * increasing order), then the path found is flipped. */
 SA_API int sa__mcm_plain(const sa_switch *a, const uint64_t *req, sa_match *mt) {
-    uint64_t seen[SA_WORDS(SA_SWITCH_MAX)], r[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t seen[SA_WORDS(SA_SWITCH_MAX)] = { 0 }, r[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int16_t via[SA_SWITCH_MAX], queue[SA_SWITCH_MAX];
-    int u, n = a->num_inputs, m = a->num_outputs;
+    int u, n = sa__n(a), m = sa__m(a);
     for (u = 0; u < n && mt->size < m; u++) {
         int head = 0, tail = 0, found = -1, j;
         sa__requests(a, req, u, r);
@@ -3020,7 +3029,7 @@ SA_API int sa__mcm_pairs(const sa_switch *a, const uint64_t *req, const sa_read_
                          sa_match *mt) {
     static const int none = -1;
     uint8_t reach[64 / 2 + 1][256];
-    int nb = a->num_inputs / 2, b, s, best = 0;
+    int nb = sa__n(a) / 2, b, s, best = 0;
     memset(reach, 0, (size_t)(nb + 1) * sizeof reach[0]);
     reach[0][0] = 1;
     for (b = 0; b < nb; b++) {
@@ -3087,10 +3096,10 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
  * num_outputs; with read-port pairs, requests within the buffers' views. */
 SA_API void sa__assert_requests(const sa_switch *a, const uint64_t *req, const sa_read_buffer *bufs) {
 #ifndef NDEBUG
-    uint64_t r[SA_WORDS(SA_SWITCH_MAX)];
+    uint64_t r[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int i;
     SA_ASSERT(sa_switch_check_requests(a, req) == SA_OK);
-    for (i = 0; i < a->num_inputs && bufs != NULL; i++) {
+    for (i = 0; i < sa__n(a) && bufs != NULL; i++) {
         sa__requests(a, req, i, r);
         SA_ASSERT((r[0] & ~bufs[i >> 1].any) == 0);
     }
@@ -3125,8 +3134,9 @@ SA_API void sa__assert_requests(const sa_switch *a, const uint64_t *req, const s
  * :param bufs: with read-port pairing, num_inputs/2 buffer views whose
  *              ``any`` contains both twins' requests; NULL (or an
  *              allocator without pairing) disables the twin check.
- * :param match: receives the matching (entries beyond the sizes are not
- *               written).
+ * :param match: receives the matching (output_of and input_of beyond the
+ *               sizes are not written; words of inputs and outputs wholly
+ *               beyond them may be zeroed or left as they were).
  * :returns: the number of matched pairs.
  * :paper: seed 002 Sections 3.1-3.4 (PIM, PIM1, WFA, SPAA, Rotary Rule),
  *         Section 3 (MCM), Figure 2 (OPF).
