@@ -2189,19 +2189,20 @@ SA_API const char *sa_switch_kind_name(sa_switch_kind kind) {
     return ((int)kind >= 0 && kind < SA_SWITCH_KIND_COUNT) ? names[kind] : "unknown";
 }
 
-/* An allocator's sizes as the functions below read them: never above
- * SA_SWITCH_MAX (sa_switch_init guarantees it; the bound lets an
- * optimising compiler see that their arrays of SA_SWITCH_MAX suffice). */
-SA_API int sa__n(const sa_switch *a) { return a->num_inputs < SA_SWITCH_MAX ? a->num_inputs : SA_SWITCH_MAX; }
-SA_API int sa__m(const sa_switch *a) { return a->num_outputs < SA_SWITCH_MAX ? a->num_outputs : SA_SWITCH_MAX; }
+/* An allocator's sizes as the functions below read them: 1..SA_SWITCH_MAX
+ * (sa_switch_init guarantees it; the bound lets an optimising compiler see
+ * that their arrays of SA_SWITCH_MAX suffice). */
+SA_API int sa__bounded(int size) { return size < 1 ? 1 : size < SA_SWITCH_MAX ? size : SA_SWITCH_MAX; }
+SA_API int sa__n(const sa_switch *a) { return sa__bounded(a->num_inputs); }
+SA_API int sa__m(const sa_switch *a) { return sa__bounded(a->num_outputs); }
 
 /* An empty matching over the allocator's sizes. */
 SA_API void sa__match_clear(const sa_switch *a, sa_match *mt) {
     int i;
     for (i = 0; i < sa__n(a); i++) mt->output_of[i] = -1;
     for (i = 0; i < sa__m(a); i++) mt->input_of[i] = -1;
-    memset(mt->inputs, 0, sizeof mt->inputs);
-    memset(mt->outputs, 0, sizeof mt->outputs);
+    sa__clear_set(mt->inputs, sa__n(a));
+    sa__clear_set(mt->outputs, sa__m(a));
     mt->size = 0;
 }
 
@@ -2978,13 +2979,13 @@ SA_API int sa__separable_input(sa_switch *a, const uint64_t *req, const int32_t 
  * breadth-first search over alternating paths (outputs visited in
  * increasing order), then the path found is flipped. */
 SA_API int sa__mcm_plain(const sa_switch *a, const uint64_t *req, sa_match *mt) {
-    uint64_t seen[SA_WORDS(SA_SWITCH_MAX)] = { 0 }, r[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    /* (one word more than the sizes need: at SA_SWITCH_MAX 64 GCC's bounds
+     * analysis does not follow sa__next's loop here and warns) */
+    uint64_t seen[SA_WORDS(SA_SWITCH_MAX) + 1] = { 0 }, r[SA_WORDS(SA_SWITCH_MAX) + 1] = { 0 };
     int16_t via[SA_SWITCH_MAX], queue[SA_SWITCH_MAX];
     int u, n = sa__n(a), m = sa__m(a);
     for (u = 0; u < n && mt->size < m; u++) {
         int head = 0, tail = 0, found = -1, j;
-        sa__requests(a, req, u, r);
-        if (sa__next(r, m, 0) < 0) continue;
         sa__clear_set(seen, m);
         queue[tail++] = (int16_t)u;
         while (head < tail && found < 0) {
