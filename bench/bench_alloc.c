@@ -61,7 +61,7 @@ static const variant variants[] = {
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
-static const int sizes[][2] = { { 1, 1 }, { 5, 5 }, { 7, 7 }, { 16, 7 }, { 8, 8 }, { 16, 16 }, { 64, 64 },
+static const int sizes[][2] = { { 1, 1 }, { 5, 5 }, { 7, 7 }, { 16, 7 }, { 8, 8 }, { 16, 16 }, { 64, 64 }, { 65, 65 },
                                 { 128, 128 }, { 512, 512 } };
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 static const double densities[] = { 0.25, 0.5, 0.9 };
@@ -81,7 +81,7 @@ static void usage(FILE *f) {
             "usage: bench_alloc [options]\n"
             "  --quick        4,096 sets and 3 repeats (a smoke run)\n"
             "  --only NAME    one allocator, as named in the CSV (default: all)\n"
-            "  --size NxM     one size, N and M in 1..512 (default: 1x1 5x5 7x7 16x7 8x8 16x16 64x64\n"
+            "  --size NxM     one size, N and M in 1..512 (default: 1x1 5x5 7x7 16x7 8x8 16x16 64x64 65x65\n"
             "                 128x128 512x512)\n"
             "  --density D    one density, 0 < D <= 1 (default: 0.25 0.5 0.9)\n"
             "  --pool SETS    request sets per pool, 1..1048576 (default 65536; at most 256 above 64x64, 64 above 128x128)\n"
