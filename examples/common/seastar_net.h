@@ -263,6 +263,10 @@ typedef struct ss_net {
     uint64_t created, injected, delivered; /**< since the start */
     uint32_t next_id;
     ss_stats st;
+    /** Called for every delivered packet before it is freed (NULL: none);
+     *  scripted traffic (sim_jobs.h) learns of deliveries here. */
+    void (*on_deliver)(void *ctx, const sim_packet *pk, uint64_t now);
+    void *on_deliver_ctx;         /**< its first argument */
 } ss_net;
 
 /* ------------------------------------------------------------------ */
@@ -833,6 +837,7 @@ static inline void ss__deliver(ss_net *net, uint32_t pi) {
     net->st.hops += pk->hops;
     sim_latency_add(&net->st.latency, now - pk->t_create);
     sim_latency_add(&net->st.net_latency, now - pk->t_inject);
+    if (net->on_deliver) net->on_deliver(net->on_deliver_ctx, pk, now);
     sim_pool_release(&net->pool, pi);
 }
 
@@ -870,7 +875,8 @@ static inline void ss__generate(ss_net *net) {
 }
 
 /** Add a packet to node src's source queue now (tests and scripted
- *  traffic); vc 0 for a request, 2 for a response.  Returns its index. */
+ *  traffic); vc 0 for a request, 2 for a response.  Returns its index
+ *  (its tag field is 0; set it before the next ss_step). */
 static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size, int vc) {
     uint32_t pi;
     sim_packet *pk;
