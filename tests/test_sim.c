@@ -197,7 +197,7 @@ ST_TEST(sim_audit_catches_a_lost_packet) {
     uint32_t r, i, found = 0;
     ss_params_default(&p, 4, 4, 1);
     sim_traffic_default(&t);
-    t.load = 0.5;
+    t.load = 1.0;            /* beyond saturation: source queues fill */
     ST_CHECK(ss_net_init(&net, &p, &t, 3) == NULL);
     ss_run(&net, 500, NULL, NULL);
     ST_CHECK(ss_audit(&net) == NULL);
