@@ -536,7 +536,8 @@ def tables(out, s, small):
                          "%d" % pp[9] if pp else ""])
         write(os.path.join(out, "table5.csv"),
               ["age clock period", "bias x,y,z", "+y", "+x", "+z", "-z", "-x", "-y", "Q(x)", "Q(y)", "Q(z)",
-               "mean latency", "+/-", "max latency", "halo exchange", "+/-", "accepted", "paper: latency (ns)"],
+               "mean latency", "mean latency +/-", "max latency", "halo exchange", "halo exchange +/-", "accepted",
+               "paper: latency (ns)"],
               rows)
         write(os.path.join(out, "table5_paper.csv"),
               ["age clock period", "bias x,y,z", "+y", "+x", "+z", "-z", "-x", "-y", "Q(x)", "Q(y)", "Q(z)",
@@ -564,7 +565,8 @@ def tables(out, s, small):
             if t5.has("p%d_321" % p):
                 res["per_%d" % p] = compare("3,2,1: 8 -> %d" % p, "p8_321", "p%d_321" % p, 5007, PAPER_T5["p%d_321" % p][9])
         write(os.path.join(out, "table5_compare.csv"),
-              ["change", "mean latency", "+/-", "", "x stalls", "+/-", "", "halo exchange time", "+/-", "",
+              ["change", "mean latency", "mean latency +/-", "mean latency: verdict", "x stalls", "x stalls +/-",
+               "x stalls: verdict", "halo exchange time", "halo exchange time +/-", "halo exchange time: verdict",
                "paper: latency"], comp)
         runs_rows.append(["table5", "%s torus, a production mix of jobs (--workload mix)" % s["t5_topo"],
                           s["t5_warmup"], s["t5_cycles"], s["seeds"], "one job mix per seed; paired by seed"])
@@ -659,7 +661,8 @@ def tables(out, s, small):
                              fmt(sv.mean(k + ":rr", "accepted")[0], 4)])
         write(os.path.join(out, "table5_sensitivity.csv"),
               ["setting", "round-robin Q(x) / Q(y) / Q(z)", "order holds", "age 3,2,1 vs round-robin: latency",
-               "+/-", "period", "3,2,1 vs 1,1,1: latency", "+/-", "", "x stalls", "+/-", "", "accepted"], rows)
+               "age vs round-robin +/-", "period", "3,2,1 vs 1,1,1: latency", "latency +/-", "latency: verdict",
+               "3,2,1 vs 1,1,1: x stalls", "x stalls +/-", "x stalls: verdict", "accepted (round-robin)"], rows)
         runs_rows.append(["sensitivity", "%s torus: other mixes and uniform random traffic" % s["t5_topo"],
                           s["t5_warmup"], s["t5_cycles"], s["seeds"], "paired by seed"])
 
@@ -683,7 +686,8 @@ def tables(out, s, small):
             rows.append(["0x%x" % p if p >= 256 else p, fmt(m, 0), fmt(h, 0), pct(rm) if p != best else "best",
                          pct(rh)[1:] if p != best else "", verdict_diff(dm, dh) if p != best else ""])
         write(os.path.join(out, "period_sweep.csv"),
-              ["AGE_CLOCK_PERIOD", "mean latency", "+/-", "against the best", "+/-", ""], rows)
+              ["AGE_CLOCK_PERIOD", "mean latency", "mean latency +/-", "against the best", "against the best +/-",
+               "verdict"], rows)
         if 18 in series:
             dm, dh, rm, rh = paired(series[best], series[18])
             v = verdict_diff(dm, dh)
@@ -756,8 +760,8 @@ def tables(out, s, small):
                                  "alltoall": "a pairwise-exchange all-to-all (64 of its 2047 steps)",
                                  "allreduce": "recursive doubling"}[b], s["seeds"], v))
         write(os.path.join(out, "table6.csv"),
-              ["benchmark", "age-based", "round-robin (cycles)", "+/-", "age-based (cycles)", "+/-",
-               "improvement", "+/-", "", "paper"], rows)
+              ["benchmark", "age-based", "round-robin (cycles)", "round-robin +/-", "age-based (cycles)",
+               "age-based +/-", "improvement", "improvement +/-", "verdict", "paper"], rows)
         runs_rows.append(["table6", "%s torus, one job on nodes 0..2047 (--workload ffte, alltoall, allreduce)"
                           % s["bench_topo"], "1 iteration", "3 iterations timed", s["seeds"],
                           "seeds change each step's random start delay (0-32 cycles)"])
@@ -775,8 +779,8 @@ def tables(out, s, small):
                       fmt(ll.mean(k, "lat_mean")[1], 0), fmt(ll.mean(k, "lat_max")[0], 0)]
             rows.append(["%g" % L] + r)
         write(os.path.join(out, "latency_load.csv"),
-              ["offered", "rr accepted", "rr mean latency", "+/-", "rr max latency",
-               "age accepted", "age mean latency", "+/-", "age max latency"], rows)
+              ["offered", "rr accepted", "rr mean latency", "rr mean latency +/-", "rr max latency",
+               "age accepted", "age mean latency", "age mean latency +/-", "age max latency"], rows)
         peak = max(ll.mean("rr:%g" % L, "accepted")[0] for L in s["ll_loads"])
         peak_age = max(ll.mean("p8_321:%g" % L, "accepted")[0] for L in s["ll_loads"])
         write(os.path.join(out, "latency_load_peak.csv"), ["policy", "highest accepted load"],
