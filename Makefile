@@ -149,7 +149,7 @@ $(B)/cli.log: $(EX_BIN) tests/cli.sh
 # results, rerun and compared byte for byte with docs/data/small/
 # (tests/results.sh; needs Debian's python3, installed if missing).
 LOGS += $(B)/results.log
-$(B)/results.log: $(B)/examples/seastar_sim examples/results.py tests/results.sh $(wildcard docs/data/small/* docs/data/small/raw/*)
+$(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data examples/results.py tests/results.sh $(wildcard docs/data/small/* docs/data/small/raw/*)
 	@echo "  run     results drift check"
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@sh tests/results.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
@@ -168,7 +168,7 @@ APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)"
 # examples/plot_diagrams.py; Debian's python3-matplotlib, installed if
 # missing).  RESULTS_ONLY=table6,merging reruns only those experiments.
 RESULTS_ONLY ?=
-results: $(B)/examples/seastar_sim
+results: $(B)/examples/seastar_sim $(B)/examples/diagram_data
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@/usr/bin/python3 examples/results.py $(if $(RESULTS_ONLY),--only $(RESULTS_ONLY))
 	@rm -rf docs/data/small && /usr/bin/python3 examples/results.py --small docs/data/small

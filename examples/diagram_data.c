@@ -17,6 +17,9 @@
  *   route,...  a route on a 4x4 2-D mesh through dimension-order tables,
  *              and through fault-aware tables (sr_tables_build_search)
  *              after the link it used fails: the hops of each.
+ *   section3,... seed 000 Section 3's parameter derivation for the paper's
+ *              11x12x16 torus with biases 3,2,1, step by step (the table
+ *              of docs/aging.rst).
  *
  * Usage: diagram_data   (no options; --help)
  */
@@ -154,6 +157,32 @@ static void routes(void) {
     free(tab); free(fm); free(scratch);
 }
 
+static void section3(void) {
+    static const char *dn[3] = { "x", "y", "z" };
+    int radix[3] = { 11, 12, 16 }, torus[3] = { 1, 1, 1 }, d;
+    double hops[3], total, p[3], u[3];
+    sa_period_desc pd;
+    sa_period_estimate e;
+    for (d = 0; d < 3; d++)
+        if (sa_average_hops_dim(radix[d], 1, &hops[d]) != SA_OK) exit(1);
+    if (sa_average_hops(3, radix, torus, &total) != SA_OK || sa_ejection_probabilities(3, radix, p) != SA_OK ||
+        sa_ejection_rates(3, radix, torus, 4.8, 2.0, u) != SA_OK) exit(1);
+    memset(&pd, 0, sizeof pd);
+    pd.num_dims = 3;
+    for (d = 0; d < 3; d++) { pd.radix[d] = radix[d]; pd.bias[d] = 3 - d; }
+    if (sa_age_clock_period_estimate(&pd, &e) != SA_OK) exit(1);
+    for (d = 0; d < 3; d++) {
+        double load, worst;
+        if (sa_channel_load(radix[d], 1, 0, &load) != SA_OK || sa_channel_load(radix[d], 1, 1, &worst) != SA_OK) exit(1);
+        printf("section3,dim,name=%s,radix=%d,hops=%.4g,hops_rounded=%d,channel_load=%.4g,channel_load_worst=%.4g,"
+               "eject_probability=%.4f,eject_rate_gbs=%.3g,bias=%d\n", dn[d], radix[d], hops[d], e.hops[d], load, worst,
+               p[d], u[d], 3 - d);
+    }
+    printf("section3,total,hops=%.4g,hops_rounded=%d,bias_total=%d,ticks_per_hop=%d,packets_queued=%d,"
+           "cycles_per_packet=%d,queue_cycles_per_hop=%d,age_clock_period=%u\n", total, e.total_hops, e.bias_total,
+           e.ticks_per_hop, e.packets_queued, e.cycles_per_packet, e.queue_cycles_per_hop, e.age_clock_period);
+}
+
 int main(int argc, char **argv) {
     cli c;
     cli_init(&c, "diagram_data", "usage: diagram_data\n\nPrints the numbers of the docs' explanatory diagrams, "
@@ -163,5 +192,6 @@ int main(int argc, char **argv) {
     ages();
     lookups();
     routes();
+    section3();
     return 0;
 }

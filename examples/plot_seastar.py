@@ -262,13 +262,95 @@ def latency_load(data, img):
     save(fig, img, "seastar_latency_load.png")
 
 
+def alpha(data, img):
+    cl = rows(os.path.join(data, "alpha_claims.csv"))
+    pc = lambda x: float(x.rstrip("%")) if x else float("nan")  # noqa: E731
+    fig, ax = plt.subplots(1, 2, figsize=(13, 4.6), gridspec_kw={"width_ratios": [3, 2]})
+    x = list(range(len(cl)))
+    w = 0.38
+    ours = [pc(r["gain"]) for r in cl]
+    ax[0].bar([i - w / 2 for i in x], [0 if v != v else v for v in ours], w,
+              yerr=[0 if v != v else pc(r["gain +/-"]) for v, r in zip(ours, cl)], capsize=3,
+              label="ours at the paper's latency (95% CI)")
+    for i, v in enumerate(ours):
+        if v != v:
+            ax[0].text(i - w / 2, 1, "never\nreaches\n%s ns" % cl[i]["latency (ns)"], ha="center", fontsize=6)
+    ax[0].bar([i + w / 2 for i in x], [pc(r["paper"]) for r in cl], w, color="white", edgecolor="black",
+              hatch="//", label="paper")
+    ax[0].plot([i - w / 2 for i in x], [pc(r["gain at saturation"]) for r in cl], "kD", markersize=5,
+               label="ours at saturation (highest throughput)")
+    ax[0].axhline(0, color="k", lw=0.6)
+    ax[0].set_xticks(x)
+    ax[0].set_xticklabels(["Fig %s %s\n%s\n@ %s ns" % (r["figure"], r["size"], r["comparison"].replace(" vs ", "\nvs "),
+                                                       r["latency (ns)"]) for r in cl], fontsize=6)
+    ax[0].set_ylabel("throughput gain of the first over the second (%)")
+    ax[0].set_title("Seed 002 Figures 10 and 11: gains at equal average latency")
+    ax[0].legend(fontsize=7)
+    ax[0].grid(True, axis="y", alpha=0.3)
+    # the 8x8 curves, mean over seeds
+    raw = rows(os.path.join(data, "raw", "alpha.csv"))
+    pts = {}
+    for r in raw:
+        if not r["key"].startswith("10_8x8:"):
+            continue
+        pts.setdefault(r["key"].split(":")[1], {}).setdefault(float(r["miss_rate"]), []).append(
+            (float(r["throughput"]), float(r["latency_ns"])))
+    styles = {"PIM1": ("tab:green", "s", "-"), "WFA-base": ("tab:blue", "o", "--"), "WFA-rotary": ("tab:blue", "o", "-"),
+              "SPAA-base": ("tab:red", "^", "--"), "SPAA-rotary": ("tab:red", "^", "-")}
+    for alg, d in pts.items():
+        rates = sorted(d)
+        t = [sum(a for a, _ in d[q]) / len(d[q]) for q in rates]
+        lat = [sum(b for _, b in d[q]) / len(d[q]) for q in rates]
+        c, m, ls = styles.get(alg, ("k", ".", "-"))
+        ax[1].plot(t, lat, color=c, marker=m, ls=ls, markersize=4, label=alg)
+    for L in (122, 280):
+        ax[1].axhline(L, color="gray", lw=0.7, ls=":")
+        ax[1].text(0.01, L, " %d ns (paper)" % L, fontsize=7, va="bottom")
+    ax[1].set_xlabel("delivered throughput (flits/router/ns)")
+    ax[1].set_ylabel("average packet latency (ns)")
+    ax[1].set_title("8x8 torus, uniform traffic (mean of the seeds)")
+    ax[1].legend(fontsize=7)
+    ax[1].grid(True, alpha=0.3)
+    save(fig, img, "alpha21364_claims.png")
+
+
+def matching(data, img):
+    f8 = rows(os.path.join(data, "raw", "matching_fig8.csv"))
+    f9 = rows(os.path.join(data, "raw", "matching_fig9.csv"))
+    fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
+    algs = [a for a in ("MCM", "PIM", "WFA", "PIM1", "SPAA", "SPAA_8") if a in f8[0]]
+    for a in algs:
+        ax[0].plot([float(r["load_fraction"]) for r in f8], [float(r[a]) for r in f8], marker="o", markersize=3,
+                   label=a.replace("_", "-"), ls="--" if a == "SPAA_8" else "-")
+        ax[1].plot([100 * float(r["occupancy"]) for r in f9], [float(r[a]) for r in f9], marker="o", markersize=3,
+                   label=a.replace("_", "-"), ls="--" if a == "SPAA_8" else "-")
+    top = [r for r in f8 if abs(float(r["load_fraction"]) - 1) < 1e-9][0]
+    sp = float(top["SPAA"])
+    ax[0].plot([1.0], [sp * 1.36], label="paper: MCM, PIM, WFA = SPAA + 36%", **PAPER)
+    ax[0].plot([1.0], [sp * 1.14], label="paper: PIM1 = SPAA + 14%", color="gray", marker="_", markersize=18,
+               markeredgewidth=2.5, linestyle="none")
+    ax[0].set_xlabel("input load / MCM's saturation load")
+    ax[0].set_ylabel("matches per arbitration (of 7 outputs)")
+    ax[0].set_title("Figure 8: all outputs free")
+    ax[1].axvline(75, color="gray", lw=0.8, ls=":")
+    ax[1].text(75, ax[1].get_ylim()[1], " paper: no difference at 75%", fontsize=7, va="top")
+    ax[1].set_xlabel("output ports occupied (%)")
+    ax[1].set_ylabel("matches per arbitration")
+    ax[1].set_title("Figure 9: at MCM's saturation load")
+    for a in ax:
+        a.grid(True, alpha=0.3)
+        a.legend(fontsize=7)
+    save(fig, img, "matching_study.png")
+
+
 def main():
     data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "docs", "data")
     img = sys.argv[2] if len(sys.argv) > 2 else os.path.join(TOP, "docs", "img")
     os.makedirs(img, exist_ok=True)
     for name, fn in (("merging_sweep.csv", merging), ("merging_sweep.csv", merging_mechanism),
                      ("raw/table5.csv", table5), ("figure5.csv", figure5), ("period_sweep.csv", period),
-                     ("table6.csv", table6), ("raw/latency_load.csv", latency_load)):
+                     ("table6.csv", table6), ("raw/latency_load.csv", latency_load),
+                     ("alpha_claims.csv", alpha), ("raw/matching_fig8.csv", matching)):
         if os.path.exists(os.path.join(data, name)):
             fn(data, img)
 

@@ -18,7 +18,7 @@ ref=docs/data/small
 if [ ! -d "$ref" ]; then
     echo "FAIL $ref is missing (make results writes it)"; echo "0 passed, 1 failed"; exit 1
 fi
-if ! $py examples/results.py --small "$tmp/small" > "$tmp/log" 2>&1; then
+if ! $py examples/results.py --small "$tmp/small" --no-cache > "$tmp/log" 2>&1; then
     echo "FAIL examples/results.py --small did not finish:"; tail -n 20 "$tmp/log" | sed 's/^/    /'
     echo "0 passed, 1 failed"; exit 1
 fi
