@@ -265,7 +265,8 @@ def latency_load(data, img):
 def alpha(data, img):
     cl = rows(os.path.join(data, "alpha_claims.csv"))
     pc = lambda x: float(x.rstrip("%")) if x else float("nan")  # noqa: E731
-    fig, ax = plt.subplots(1, 2, figsize=(13, 4.6), gridspec_kw={"width_ratios": [3, 2]})
+    fig, a0 = plt.subplots(figsize=(11, 4.6))
+    ax = [a0]
     x = list(range(len(cl)))
     w = 0.38
     ours = [pc(r["gain"]) for r in cl]
@@ -287,31 +288,79 @@ def alpha(data, img):
     ax[0].set_title("Seed 002 Figures 10 and 11: gains at equal average latency")
     ax[0].legend(fontsize=7)
     ax[0].grid(True, axis="y", alpha=0.3)
-    # the 8x8 curves, mean over seeds
-    raw = rows(os.path.join(data, "raw", "alpha.csv"))
-    pts = {}
-    for r in raw:
-        if not r["key"].startswith("10_8x8:"):
-            continue
-        pts.setdefault(r["key"].split(":")[1], {}).setdefault(float(r["miss_rate"]), []).append(
-            (float(r["throughput"]), float(r["latency_ns"])))
-    styles = {"PIM1": ("tab:green", "s", "-"), "WFA-base": ("tab:blue", "o", "--"), "WFA-rotary": ("tab:blue", "o", "-"),
-              "SPAA-base": ("tab:red", "^", "--"), "SPAA-rotary": ("tab:red", "^", "-")}
-    for alg, d in pts.items():
-        rates = sorted(d)
-        t = [sum(a for a, _ in d[q]) / len(d[q]) for q in rates]
-        lat = [sum(b for _, b in d[q]) / len(d[q]) for q in rates]
-        c, m, ls = styles.get(alg, ("k", ".", "-"))
-        ax[1].plot(t, lat, color=c, marker=m, ls=ls, markersize=4, label=alg)
-    for L in (122, 280):
-        ax[1].axhline(L, color="gray", lw=0.7, ls=":")
-        ax[1].text(0.01, L, " %d ns (paper)" % L, fontsize=7, va="bottom")
-    ax[1].set_xlabel("delivered throughput (flits/router/ns)")
-    ax[1].set_ylabel("average packet latency (ns)")
-    ax[1].set_title("8x8 torus, uniform traffic (mean of the seeds)")
-    ax[1].legend(fontsize=7)
-    ax[1].grid(True, alpha=0.3)
     save(fig, img, "alpha21364_claims.png")
+
+
+ALPHA_STYLE = {"PIM1": ("tab:green", "s", "-"), "WFA-base": ("tab:blue", "o", "--"),
+               "WFA-rotary": ("tab:blue", "o", "-"), "SPAA-base": ("tab:red", "^", "--"),
+               "SPAA-rotary": ("tab:red", "^", "-")}
+
+
+def alpha_curves(data):
+    """{panel: {algorithm: [(throughput, +/-, latency, +/-) by offered load]}}, over the seeds."""
+    pts = {}
+    for r in rows(os.path.join(data, "raw", "alpha.csv")):
+        panel, alg = r["key"].split(":")
+        pts.setdefault(panel, {}).setdefault(alg, {}).setdefault(float(r["miss_rate"]), []).append(
+            (float(r["throughput"]), float(r["latency_ns"])))
+    out = {}
+    for panel, d in pts.items():
+        for alg, by in d.items():
+            cur = []
+            for q in sorted(by):
+                t = R.mean_ci([a for a, _ in by[q]])
+                lat = R.mean_ci([b for _, b in by[q]])
+                cur.append((t[0], t[1], lat[0], lat[1]))
+            out.setdefault(panel, {})[alg] = cur
+    return out
+
+
+def alpha_panels(data, img):
+    """Figures 10 and 11 as BNF graphs (mean of the seeds, 95% CI), with the
+    paper's quoted gains drawn as marks: at the paper's latency, the worse
+    curve's throughput times (1 + the paper's gain)."""
+    cur = alpha_curves(data)
+    claims = rows(os.path.join(data, "alpha_claims.csv"))
+    for name, panels, title in (
+            ("alpha21364_bnf10.png", [("10_4x4", "Figure 10: 4x4, uniform"), ("10_8x8", "Figure 10: 8x8, uniform"),
+                                      ("10s_8x8", "8x8 with 2-packet adaptive buffers (not the paper's)")],
+             "Seed 002 Figure 10"),
+            ("alpha21364_bnf11.png", [("11a_8x8", "Figure 11a: doubled pipeline"),
+                                      ("11b_8x8", "Figure 11b: 64 outstanding misses"),
+                                      ("11c_12x12", "Figure 11c: 12x12")], "Seed 002 Figure 11")):
+        panels = [p for p in panels if p[0] in cur]
+        if not panels:
+            continue
+        fig, ax = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4.3))
+        if len(panels) == 1:
+            ax = [ax]
+        for a, (panel, ttl) in zip(ax, panels):
+            for alg, c in cur[panel].items():
+                col, m, ls = ALPHA_STYLE.get(alg, ("k", ".", "-"))
+                a.errorbar([x[0] for x in c], [x[2] for x in c], xerr=[x[1] for x in c], yerr=[x[3] for x in c],
+                           color=col, marker=m, ls=ls, markersize=3, capsize=2, label=alg)
+            if panel == "10_8x8" and "10w_8x8" in cur:
+                c = cur["10w_8x8"]["WFA-base"]
+                a.plot([x[0] for x in c], [x[2] for x in c], color="tab:purple", marker="o", ls=":", markersize=3,
+                       label="WFA-base, 3-cycle (not pipelined)")
+            fig_id, size = panel.split("_")
+            for cl in claims:
+                if cl["figure"] != fig_id or cl["size"] != size or not cl["worse: throughput"]:
+                    continue
+                L = float(cl["latency (ns)"])
+                gain = float(cl["paper"].rstrip("%")) / 100
+                x = float(cl["worse: throughput"]) * (1 + gain)
+                a.plot([x], [L], color="black", marker="|", markersize=14, markeredgewidth=2, linestyle="none")
+                a.annotate("paper: %s +%d%%\nover %s" % (cl["comparison"].split(" vs ")[0], round(100 * gain),
+                                                         cl["comparison"].split(" vs ")[1]),
+                           (x, L), xytext=(4, 4), textcoords="offset points", fontsize=6)
+            a.set_title(ttl, fontsize=9)
+            a.set_xlabel("delivered throughput (flits/router/ns)")
+            a.set_ylabel("average packet latency (ns)")
+            a.grid(True, alpha=0.3)
+            a.legend(fontsize=7)
+        fig.suptitle(title + " (mean of the seeds, 95% CI; black marks: the paper's quoted gains)", fontsize=10)
+        save(fig, img, name)
 
 
 def matching(data, img):
@@ -350,7 +399,8 @@ def main():
     for name, fn in (("merging_sweep.csv", merging), ("merging_sweep.csv", merging_mechanism),
                      ("raw/table5.csv", table5), ("figure5.csv", figure5), ("period_sweep.csv", period),
                      ("table6.csv", table6), ("raw/latency_load.csv", latency_load),
-                     ("alpha_claims.csv", alpha), ("raw/matching_fig8.csv", matching)):
+                     ("alpha_claims.csv", alpha), ("alpha_claims.csv", alpha_panels),
+                     ("raw/matching_fig8.csv", matching)):
         if os.path.exists(os.path.join(data, name)):
             fn(data, img)
 

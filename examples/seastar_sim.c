@@ -480,6 +480,15 @@ static void parse(opts *o, int argc, char **argv) {
             }
             if (!cli_given(&c, "--a2a-sample")) o->sample = 64;
         } else if (o->workload == WL_MIX && !cli_given(&c, "--a2a-sample")) o->sample = 32;
+        if (o->workload == WL_MIX) {
+            int k, fits = 0;
+            for (k = 0; k < o->mix.num_sizes; k++) fits |= o->mix.sizes[k] <= num_nodes(&o->p);
+            if (!fits) {
+                char num[32];
+                snprintf(num, sizeof num, "%u", o->mix.sizes[0]);
+                cli_bad_value(&c, "--jobs", num, "no job size fits the %u nodes of --topo", num_nodes(&o->p));
+            }
+        }
         o->mix.a2a_sample = o->sample;
     }
     if (o->perm_path && o->t.pattern != SIM_PERMUTATION) cli_fail(&c, "--perm FILE needs --pattern perm");

@@ -35,5 +35,22 @@ for f in $( (cd "$ref" && find . -type f; cd "$tmp/small" && find . -type f) | s
         diff "$ref/$f" "$tmp/small/$f" | head -n 8 | sed 's/^/    /'
     fi
 done
+# The options make results uses are parsed strictly: each bad value or
+# contradiction stops seastar_sim with exit status 2 and one line naming it.
+sim=build/examples/seastar_sim
+for c in "--workload:--workload foo" "--jobs:--workload mix --jobs 0" "--jobs:--topo 4x4 --workload mix --jobs 512" \
+         "--ranks:--topo 4x4x4 --workload alltoall --ranks 65" "--seeds:--seeds 2" "--load:--workload mix --load 0.2" \
+         "--cycles:--workload ffte --cycles 100" "--halo:--halo 4" "--ranks:--ranks 4" "--nid-order:--workload mix --nid-order y" \
+         "--iterations:--workload allreduce --iterations 0" "--seeds:--seeds 2 --csv --compare"; do
+    name=${c%%:*}; args=${c#*:}
+    # shellcheck disable=SC2086
+    $sim $args > "$tmp/out" 2> "$tmp/err"; st=$?
+    if [ "$st" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q -e "$name" "$tmp/err"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1)); echo "FAIL seastar_sim $args: exit status $st, not one line naming $name:"
+        sed 's/^/    /' "$tmp/err" | head -n 3
+    fi
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
