@@ -116,31 +116,22 @@ def table5(data, img):
     fig, ax = plt.subplots(1, 3, figsize=(14, 4.2))
     x = list(range(len(keys)))
     w = 0.38
-    # latency relative to round-robin, seed by seed
-    rel, err = [], []
-    for k in keys:
-        if k == "rr":
-            rel.append(1.0)
-            err.append(0)
-            continue
-        m, h, rm, rh = R.paired(t5.col("rr", "lat_mean"), t5.col(k, "lat_mean"))
-        rel.append(1 + rm)
-        err.append(rh)
+    def relative(col):
+        """Each configuration against round-robin, seed by seed: ratio, CI."""
+        rel, err = [], []
+        for k in keys:
+            m, h, rm, rh = R.paired(t5.col("rr", col), t5.col(k, col)) if k != "rr" else (0, 0, 0.0, 0.0)
+            rel.append(1 + rm)
+            err.append(rh)
+        return rel, err
+
+    rel, err = relative("lat_mean")
     ax[0].bar([i - w / 2 for i in x], rel, w, yerr=err, capsize=3, label="ours (mean over the seeds, 95% CI)")
     ax[0].bar([i + w / 2 for i in x], [R.PAPER_T5[k][9] / R.PAPER_T5["rr"][9] for k in keys], w,
               color="white", edgecolor="black", hatch="//", label="paper (XT3, ns)")
     ax[0].set_ylabel("mean packet latency / round-robin's")
     ax[0].set_title("Average latency")
-    # x stalls relative to round-robin
-    rel, err = [], []
-    for k in keys:
-        if k == "rr":
-            rel.append(1.0)
-            err.append(0)
-            continue
-        m, h, rm, rh = R.paired(t5.col("rr", R.xstall), t5.col(k, R.xstall))
-        rel.append(1 + rm)
-        err.append(rh)
+    rel, err = relative(R.xstall)
     ax[1].bar([i - w / 2 for i in x], rel, w, yerr=err, capsize=3, label="ours")
     ax[1].bar([i + w / 2 for i in x], [(R.PAPER_T5[k][1] + R.PAPER_T5[k][4]) / (R.PAPER_T5["rr"][1] + R.PAPER_T5["rr"][4])
                                        for k in keys], w, color="white", edgecolor="black", hatch="//", label="paper")
