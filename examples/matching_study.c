@@ -103,8 +103,11 @@ static uint64_t draw_packet(sa_rng *r, int port, double adaptive) {
     return opts;
 }
 
+/* The allocators and their memory (malloc'd by router_init, which frees the
+ * previous memory: start from a zeroed router_state). */
 typedef struct router_state {
     sa_alloc alloc[NALG];
+    void *memory[NALG];
 } router_state;
 
 static void router_init(router_state *st, const study_cfg *cfg) {
@@ -114,6 +117,7 @@ static void router_init(router_state *st, const study_cfg *cfg) {
     int a;
     for (a = 0; a < NALG; a++) {
         sa_alloc_desc d;
+        size_t size;
         sa_alloc_desc_21364(&d, kinds[a], 0);
         if (a == 1) d.iterations = SA_ITERATE_TO_CONVERGENCE;
         if (!cfg->shading) memset(d.no_connect, 0, sizeof d.no_connect);
@@ -124,7 +128,10 @@ static void router_init(router_state *st, const study_cfg *cfg) {
             for (p = 0; p < NPORTS; p++) d.no_connect[2 * p] &= d.no_connect[2 * p + 1];
         }
         d.seed = 1000 + (uint64_t)a;
-        if (sa_alloc_init(&st->alloc[a], &d) != SA_OK) {
+        size = sa_alloc_memory_size(&d);
+        free(st->memory[a]);
+        st->memory[a] = malloc(size ? size : 1);
+        if (st->memory[a] == NULL || sa_alloc_init(&st->alloc[a], &d, st->memory[a], size) != SA_OK) {
             fprintf(stderr, "sa_alloc_init failed\n");
             exit(1);
         }
@@ -197,6 +204,8 @@ static void run_point(const study_cfg *cfg, router_state *st, sa_rng *rng, doubl
 static double saturation_load(const study_cfg *cfg, sa_rng *rng) {
     double lo = 0.0, hi = 40.0, mean[NALG];
     router_state st;
+    int a;
+    memset(&st, 0, sizeof st);
     router_init(&st, cfg);
     while (hi - lo > 0.02) {
         double mid = 0.5 * (lo + hi);
@@ -204,6 +213,7 @@ static double saturation_load(const study_cfg *cfg, sa_rng *rng) {
         if (mean[0] >= 0.99 * NOUT) hi = mid;
         else lo = mid;
     }
+    for (a = 0; a < NALG; a++) free(st.memory[a]);
     return hi;
 }
 
@@ -290,6 +300,7 @@ int main(int argc, char **argv) {
         else if (cli_is(&cl, "--bench")) bench = 1;
         else cli_unhandled(&cl);
     }
+    memset(&st, 0, sizeof st);
     if (bench && cli_given(&cl, "--out")) cli_fail(&cl, "--bench writes no files: it takes no --out");
     if (!bench) make_dirs(out);
     /* points: saturation, Figure 8 (20), Figure 9 (16), six variants of

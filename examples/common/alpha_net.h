@@ -237,6 +237,7 @@ typedef struct al_router {
     uint32_t nbr[4];           /**< neighbour through each network output */
     int x, y;                  /**< coordinates */
     sa_alloc alloc;            /**< the switch allocator */
+    void *alloc_memory;        /**< its memory (sa_alloc_memory_size bytes) */
     int8_t nom_out[AL_PIPE][AL_ARBS];    /**< SPAA nominations in flight */
     uint32_t nom_pkt[AL_PIPE][AL_ARBS];  /**< their packets */
     int noms;                  /**< nominations in flight */
@@ -780,7 +781,11 @@ static inline const char *al_net_init(al_net *net, const al_params *p) {
              : p->wfa_wrapped ? SA_ALLOC_WFA_WRAPPED : SA_ALLOC_WFA;
         sa_alloc_desc_21364(&d, kind, p->alg == AL_WFA_ROTARY || p->alg == AL_SPAA_ROTARY);
         d.seed = p->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r + 1;
-        if (sa_alloc_init(&rt->alloc, &d) != SA_OK) sim_die("sa_alloc_init");
+        {
+            size_t size = sa_alloc_memory_size(&d);
+            rt->alloc_memory = sim_calloc(size, 1);
+            if (sa_alloc_init(&rt->alloc, &d, rt->alloc_memory, size) != SA_OK) sim_die("sa_alloc_init");
+        }
         memset(rt->nom_out, -1, sizeof rt->nom_out);
     }
     for (r = 0; r < net->n; r++)
@@ -791,8 +796,10 @@ static inline const char *al_net_init(al_net *net, const al_params *p) {
 /** Free a model's memory. */
 static inline void al_net_free(al_net *net) {
     int r, b;
-    for (r = 0; net->rt && r < net->n; r++)
+    for (r = 0; net->rt && r < net->n; r++) {
         for (b = 0; b < AL_IN_PORTS; b++) free(net->rt[r].q[b]);
+        free(net->rt[r].alloc_memory);
+    }
     free(net->rt);
     free(net->txn);
     free(net->txn_free);
