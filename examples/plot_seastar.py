@@ -315,7 +315,8 @@ def alpha_panels(data, img):
     claims = rows(os.path.join(data, "alpha_claims.csv"))
     for name, panels, title in (
             ("alpha21364_bnf10.png", [("10_4x4", "Figure 10: 4x4, uniform"), ("10_8x8", "Figure 10: 8x8, uniform"),
-                                      ("10s_8x8", "8x8 with 2-packet adaptive buffers (not the paper's)")],
+                                      ("10s_8x8", "8x8, 2-packet adaptive buffers (not the paper's)"),
+                                      ],
              "Seed 002 Figure 10"),
             ("alpha21364_bnf11.png", [("11a_8x8", "Figure 11a: doubled pipeline"),
                                       ("11b_8x8", "Figure 11b: 64 outstanding misses"),
@@ -331,6 +332,11 @@ def alpha_panels(data, img):
                 col, m, ls = ALPHA_STYLE.get(alg, ("k", ".", "-"))
                 a.errorbar([x[0] for x in c], [x[2] for x in c], xerr=[x[1] for x in c], yerr=[x[3] for x in c],
                            color=col, marker=m, ls=ls, markersize=3, capsize=2, label=alg)
+            if panel == "11b_8x8" and "10o_8x8" in cur:
+                for alg, c in cur["10o_8x8"].items():
+                    col, m, ls = ALPHA_STYLE.get(alg, ("k", ".", "-"))
+                    a.plot([x[0] for x in c], [x[2] for x in c], color=col, marker=m, ls=ls, markersize=3,
+                           label=alg + " (not in the paper's figure)")
             if panel == "10_8x8" and "10w_8x8" in cur:
                 c = cur["10w_8x8"]["WFA-base"]
                 a.plot([x[0] for x in c], [x[2] for x in c], color="tab:purple", marker="o", ls=":", markersize=3,
