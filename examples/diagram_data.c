@@ -17,6 +17,9 @@
  *   route,...  a route on a 4x4 2-D mesh through dimension-order tables,
  *              and through fault-aware tables (sr_tables_build_search)
  *              after the link it used fails: the hops of each.
+ *   spaa,...   SPAA's three steps (seed 002 Section 3.3) on a 4-input,
+ *              3-output example over three allocations, through the public
+ *              sa_spaa_nominate and sa_spaa_grant; a granted request leaves.
  *   section3,... seed 000 Section 3's parameter derivation for the paper's
  *              11x12x16 torus with biases 3,2,1, step by step (the table
  *              of docs/aging.rst).
@@ -157,6 +160,37 @@ static void routes(void) {
     free(tab); free(fm); free(scratch);
 }
 
+static void spaa(void) {
+    static const uint64_t start[4] = { 0x3, 0x1, 0x6, 0x5 };   /* I0: O0 O1, I1: O0, I2: O1 O2, I3: O0 O2 */
+    uint64_t req[4];
+    sa_alloc_desc d;
+    sa_alloc a;
+    sa_match m;
+    int8_t nom[4];
+    size_t size;
+    void *mem;
+    int cyc, i;
+    memset(&d, 0, sizeof d);
+    d.num_inputs = 4;
+    d.num_outputs = 3;
+    d.kind = SA_ALLOC_SPAA;
+    size = sa_alloc_memory_size(&d);
+    mem = malloc(size ? size : 1);
+    if (!mem || sa_alloc_init(&a, &d, mem, size) != SA_OK) exit(1);
+    memcpy(req, start, sizeof req);
+    for (cyc = 1; cyc <= 3; cyc++) {
+        sa_spaa_nominate(&a, req, NULL, NULL, nom);
+        sa_spaa_grant(&a, nom, &m);
+        printf("spaa,cycle=%d", cyc);
+        for (i = 0; i < 4; i++)
+            printf(",req%d=%u,nom%d=%d,grant%d=%d", i, (unsigned)req[i], i, nom[i], i, m.output_of[i]);
+        printf("\n");
+        for (i = 0; i < 4; i++)
+            if (m.output_of[i] >= 0) req[i] &= ~((uint64_t)1 << m.output_of[i]);   /* that packet left */
+    }
+    free(mem);
+}
+
 static void section3(void) {
     static const char *dn[3] = { "x", "y", "z" };
     int radix[3] = { 11, 12, 16 }, torus[3] = { 1, 1, 1 }, d;
@@ -192,6 +226,7 @@ int main(int argc, char **argv) {
     ages();
     lookups();
     routes();
+    spaa();
     section3();
     return 0;
 }
