@@ -1,14 +1,17 @@
+# SPDX-License-Identifier: MIT
 # seastar - build, test, demo, bench, docs, install.
 #
 #   make demo        the main job on a built-in default
 #   make test        every test in C99, C11 and C++ (gcc, and clang where
 #                    installed) plus one ASan+UBSan build; ends with the line
 #                    "N passed, N failed"
-#   make check-long  the long exhaustive and fuzzing variants (not in CI)
+#   make check-long  the long exhaustive variants and a run of every fuzz
+#                    harness (tests/fuzz/; not in CI)
 #   make bench       microbenchmarks, CSV under bench/out/
 #   make docs        the Sphinx site under build/docs (installs Debian's
 #                    python3-sphinx if it is missing)
-#   make install     headers and seastar.pc under $(DESTDIR)$(PREFIX)
+#   make install     headers, seastar-router.pc and the SeastarRouter CMake
+#                    package under $(DESTDIR)$(PREFIX)
 #   make clean
 
 GCC      ?= gcc
@@ -87,7 +90,8 @@ $(B)/%/runner.log: $(B)/%/runner
 	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
 $(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh tests/exact_caller.c tests/alloc_max_check.c \
-                  tests/doc_snippets.py tests/check_index.py $(wildcard docs/*.rst examples/*.c examples/common/*)
+                  tests/doc_snippets.py tests/check_index.py $(wildcard docs/*.rst examples/*.c examples/common/*) \
+                  seastar-router.pc.in $(wildcard cmake/*)
 	@mkdir -p $(B)
 	@echo "  run     contract checks"
 	@sh tests/contract.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
@@ -97,8 +101,30 @@ test:
 	@$(MAKE) --no-print-directory -j$(JOBS) $(LOGS)
 	@sh tests/summarize.sh $(LOGS)
 
-check-long: $(B)/gcc-c11/runner
+check-long: $(B)/gcc-c11/runner fuzz
 	@./$(B)/gcc-c11/runner --long
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(B)/fuzz
+
+# ------------------------------------------------------------------ fuzz
+# One harness per group of public entry points (tests/fuzz/fuzz_*.c), with
+# libFuzzer when clang is installed, else on tests/fuzz/driver.c's random
+# inputs; both under ASan+UBSan.  make check-long runs each FUZZ_SECONDS.
+FUZZ_SECONDS ?= 20
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+ifneq ($(CLANG),)
+FUZZ_CC  := $(CLANG) -std=c11 $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_DRV :=
+else
+FUZZ_CC  := $(GCC) -std=c11 $(WARN) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_DRV := tests/fuzz/driver.c
+endif
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/driver.c $(HEADERS)
+	@mkdir -p $(@D)
+	@echo "  build   $@"
+	@$(FUZZ_CC) $< $(FUZZ_DRV) -o $@ -lm
+fuzz: $(FUZZ_BIN)
+.PHONY: fuzz
 
 # ------------------------------------------------------------- examples
 EX_CC    := $(GCC) -std=c99 $(WARN) -O2
@@ -110,6 +136,12 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(wildcard examples/common/*)
 	$(EX_CC) -D_POSIX_C_SOURCE=200809L $< -o $@ -lm
 
 examples: $(EX_BIN)
+
+# Every program in examples/ against hostile command lines (tests/cli.sh).
+LOGS += $(B)/cli.log
+$(B)/cli.log: $(EX_BIN) tests/cli.sh
+	@echo "  run     command-line checks"
+	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
 # The SeaStar simulator's built-in comparison of round-robin against
 # age-based arbitration (examples/seastar_sim.c; about 5 s).
@@ -158,13 +190,31 @@ docs:
 	@sh docs/build.sh $(B)/docs
 
 # -------------------------------------------------------------- install
+# The package is called seastar-router (pkg-config) / SeastarRouter (CMake):
+# "seastar" is the pkg-config and CMake name of another widely installed
+# library.  The headers go into include/seastar-router/, which both the
+# pkg-config flags and the CMake target put on the include path, so the
+# documented #include "seastar_arb.h" works either way.  The version comes
+# from seastar_route.h's SEASTAR_ROUTE_VERSION_* macros.
+PKG       := seastar-router
+VER_PART   = $(shell sed -n 's/^\#define SEASTAR_ROUTE_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' seastar_route.h)
+VERSION   := $(call VER_PART,MAJOR).$(call VER_PART,MINOR).$(call VER_PART,PATCH)
+INC_DIR    = $(DESTDIR)$(PREFIX)/include/$(PKG)
+PC_DIR     = $(DESTDIR)$(PREFIX)/share/pkgconfig
+CMAKE_DIR  = $(DESTDIR)$(PREFIX)/share/cmake/SeastarRouter
+
 install:
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/pkgconfig
-	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/
-	sed 's|@PREFIX@|$(PREFIX)|' seastar.pc.in > $(DESTDIR)$(PREFIX)/share/pkgconfig/seastar.pc
+	install -d $(INC_DIR) $(PC_DIR) $(CMAKE_DIR)
+	install -m 644 $(HEADERS) $(INC_DIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $(PKG).pc.in > $(PC_DIR)/$(PKG).pc
+	install -m 644 cmake/SeastarRouterConfig.cmake $(CMAKE_DIR)/
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@MAJOR@|$(call VER_PART,MAJOR)|' -e 's|@MINOR@|$(call VER_PART,MINOR)|' \
+	    cmake/SeastarRouterConfigVersion.cmake.in > $(CMAKE_DIR)/SeastarRouterConfigVersion.cmake
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/,$(HEADERS)) $(DESTDIR)$(PREFIX)/share/pkgconfig/seastar.pc
+	rm -f $(addprefix $(INC_DIR)/,$(HEADERS)) $(PC_DIR)/$(PKG).pc \
+	      $(CMAKE_DIR)/SeastarRouterConfig.cmake $(CMAKE_DIR)/SeastarRouterConfigVersion.cmake
+	-rmdir $(INC_DIR) $(CMAKE_DIR) 2>/dev/null
 
 clean:
 	rm -rf $(B) bench/out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seastar_arb.h - router arbitration and switch allocation, header-only C.
  *
  * Part of seastar: a reference implementation of interconnection-network
@@ -168,6 +169,9 @@ extern "C" {
 #define SA_MAX_RADIX 65536
 /** Largest buffer or packet size, in flits, of the Section 3.2 estimate. */
 #define SA_MAX_FLITS (1 << 20)
+/** Largest bandwidth of the Section 3.1 rates (any unit): finite, and far
+ *  enough below the largest double that their products stay finite. */
+#define SA_MAX_BANDWIDTH 1e15
 
 /** Result code of every function that can fail.  ``SA_OK`` is zero. */
 typedef enum sa_result {
@@ -952,11 +956,14 @@ SA_API sa_result sa_ejection_probabilities(int n, const int *radix, double *p) {
  * :param n: number of dimensions, 1..SA_MAX_DIMS.
  * :param radix: radix[i] of dimension i, each 2..SA_MAX_RADIX.
  * :param torus: torus[i] non-zero for a torus dimension; NULL means all tori.
- * :param channel_bw: Bc, the channel bandwidth (any unit), > 0.
- * :param eject_bw: Ep, the processor ejection bandwidth (same unit), > 0.
+ * :param channel_bw: Bc, the channel bandwidth (any unit), above 0 and at
+ *                   most SA_MAX_BANDWIDTH.
+ * :param eject_bw: Ep, the processor ejection bandwidth (same unit), the
+ *                  same range.
  * :param u: receives u[0..n-1] (for n = 3: Ux, Uy, Uz).
  * :returns: SA_OK, SA_ERR_NULL, SA_ERR_DIM_RANGE, SA_ERR_RADIX_RANGE, or
- *           SA_ERR_PARAM_RANGE for a bandwidth that is not positive.
+ *           SA_ERR_PARAM_RANGE for a bandwidth out of range (NaN and
+ *           infinity included).
  * :paper: seed 000 Section 3.1, Eq 14-16.
  */
 SA_API sa_result sa_ejection_rates(int n, const int *radix, const int *torus,
@@ -966,7 +973,8 @@ SA_API sa_result sa_ejection_rates(int n, const int *radix, const int *torus,
     sa_result r = sa__check_dims(n, radix);
     if (r != SA_OK) return r;
     if (u == NULL) return SA_ERR_NULL;
-    if (!(channel_bw > 0.0) || !(eject_bw > 0.0)) return SA_ERR_PARAM_RANGE;
+    if (!(channel_bw > 0.0 && channel_bw <= SA_MAX_BANDWIDTH) || !(eject_bw > 0.0 && eject_bw <= SA_MAX_BANDWIDTH))
+        return SA_ERR_PARAM_RANGE;
     next = eject_bw;
     for (i = n - 1; i >= 0; i--) {
         double c = (torus == NULL || torus[i]) ? 8.0 : 4.0;

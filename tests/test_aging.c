@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_aging.c - SeaStar age-based arbitration: Procedures 1-3 against the
  * ideal age, forward progress, the output arbiter, the performance-counter
  * helpers and bad input (seed 000 Section 2). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alpha_net.h - a timing model of a 2-D torus of Alpha 21364 routers, the
  * network of seed 002 (Mukherjee et al., ASPLOS'02) Sections 2 and 4, with
  * the switch allocators of seastar_arb.h section 2 (SPAA, WFA, PIM1 and the
@@ -903,6 +904,8 @@ typedef struct al_result {
     double throughput;      /**< delivered flits per router per ns */
     double latency_ns;      /**< mean packet latency */
     double p99_ns;          /**< 99th percentile packet latency */
+    uint64_t p99_ticks;     /**< the same in ticks as sim_latency_quantile
+                                 gives it (SIM_LAT_BOUND: at least that) */
     double outstanding;     /**< mean outstanding misses per processor */
     double escape_fraction; /**< hops taken on VC0/VC1 */
     uint64_t packets;       /**< packets delivered */
@@ -914,7 +917,8 @@ static inline void al_result_get(const al_net *net, al_result *res) {
     res->ns = (double)cyc * (double)net->R / AL_TICKS_PER_NS;
     res->throughput = res->ns > 0 ? (double)net->st.flits / ((double)net->n * res->ns) : 0;
     res->latency_ns = sim_latency_mean(&net->st.lat) / AL_TICKS_PER_NS;
-    res->p99_ns = (double)sim_latency_quantile(&net->st.lat, 0.99) / AL_TICKS_PER_NS;
+    res->p99_ticks = sim_latency_quantile(&net->st.lat, 0.99);
+    res->p99_ns = (double)res->p99_ticks / AL_TICKS_PER_NS;
     res->outstanding = cyc ? net->st.outstanding_sum / ((double)cyc * (double)net->n) : 0;
     res->escape_fraction = net->st.hops ? (double)net->st.escape_hops / (double)net->st.hops : 0;
     res->packets = net->st.packets;
