@@ -2479,6 +2479,7 @@ SA_API int sa__separable_input(sa_alloc *a, const uint64_t *req, const uint8_t *
     int8_t nom[SA_ALLOC_MAX];
     int i, j, n = a->num_inputs, m = a->num_outputs;
     sa__match_clear(mt);
+    memset(nom, 0xFF, sizeof nom);
     for (i = 0; i < n; i++) {                                    /* 1. nominate */
         uint64_t r = sa__requests(a, req, i);
         if (i & 1) r &= ~sa__twin_clash(bufs, i, nom[i - 1]);
@@ -2626,11 +2627,11 @@ SA_API void sa__assert_requests(const sa_alloc *a, const uint64_t *req, const sa
         SA_ASSERT(bufs == NULL || (sa__requests(a, req, i) & ~bufs[i >> 1].any) == 0);
     }
     SA_ASSERT((all & ~sa__low_mask(a->num_outputs)) == 0);
-#else
+    (void)all; /* (SA_ASSERT may be defined to nothing) */
+#endif
     (void)a;
     (void)req;
     (void)bufs;
-#endif
 }
 
 /**
@@ -3382,13 +3383,13 @@ SA_API int sa__grant_accept_cols(sa_alloc *a, const uint64_t *col, int rrm, int 
     uint64_t grants[SA_ALLOC_MAX], granted = 0, o, g;
     uint64_t free_in = sa__low_mask(a->num_inputs) & ~mt->inputs;
     int before = mt->size, n = a->num_inputs, m = a->num_outputs;
+    memset(grants, 0, (size_t)n * sizeof grants[0]);
     for (o = sa__low_mask(m) & ~mt->outputs; o; o &= o - 1) {
         int j = sa__ctz64(o), i;
         uint64_t c = col[j] & free_in;
         if (c == 0) continue;
         i = sa__first_from(c, a->out_ptr[j]);
         if (rrm) a->out_ptr[j] = (uint8_t)(i + 1 == n ? 0 : i + 1);
-        if (!((granted >> i) & 1u)) grants[i] = 0;
         granted |= (uint64_t)1 << i;
         grants[i] |= (uint64_t)1 << j;
     }
@@ -3730,7 +3731,7 @@ SA_API int sa__separable_keys(sa_alloc *a, const uint64_t *req, const uint8_t *p
     for (i = 0; i < n; i++) cand[i] = eff[i] = req[i] & a->connect[i];
     if (prio != NULL) {
         /* the rows' highest-priority candidates first, four rows at a time */
-        if (m >= 16) {
+        if (SA_ALLOC_MAX >= 16 && m >= 16) {
             for (i = 0; i + 4 <= n; i += 4) sa__top_priority4_sse2(eff + i, prio + (size_t)i * (size_t)m, m, cand + i);
             for (; i < n; i++) cand[i] = sa__top_priority_row_sse2(eff[i], prio + (size_t)i * (size_t)m, m);
         } else {

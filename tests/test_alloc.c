@@ -5,6 +5,7 @@
  * model of least-recently-selected arbiters, packet-level feasibility of
  * read-port pairs, closed-form probabilities, and SplitMix64's published
  * outputs. */
+#include <stdlib.h>
 #include "st_test.h"
 #include "../seastar_arb.h"
 #include "alloc_test_util.h"
@@ -615,4 +616,59 @@ ST_TEST(alloc_memory_fits_the_test_bundle) {
             ST_EQ(SA_OK, sa_alloc_init(&a, &d, (unsigned char *)mem + 8, size));
             ST_CHECK(a.memory_size <= size);
         }
+}
+
+/* ------------------------------------------------------------ exact sizes */
+
+/* Every kind at every size from 1 x 1 to 64 x 64 with arrays of exactly
+ * the sizes configured, each its own heap block (req[n], prio[n m],
+ * nomination[n], views[n / 2] with read-port pairs, and exactly
+ * sa_alloc_memory_size bytes of memory), so that the ASan build of make
+ * test stops on any read or write past one of them. */
+ST_TEST(alloc_exactly_sized_arrays_every_size) {
+    uint64_t seed = 4096;
+    int k, n, m, t, i;
+    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++)
+        for (n = 1; n <= SA_ALLOC_MAX; n++)
+            for (m = 1; m <= SA_ALLOC_MAX; m++) {
+                int pairs = n % 2 == 0 && (k != SA_ALLOC_MCM || m <= 8) && ((n + m) & 1);
+                sa_alloc_desc d;
+                sa_alloc a;
+                sa_match mt;
+                size_t size;
+                uint64_t *req = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)n);
+                uint8_t *prio = (uint8_t *)malloc((size_t)(n * m));
+                int8_t *nom = (int8_t *)malloc((size_t)n);
+                sa_read_buffer *views = pairs ? (sa_read_buffer *)malloc(sizeof(sa_read_buffer) * (size_t)(n / 2)) : NULL;
+                void *memory;
+                ta_desc_of(&d, (sa_alloc_kind)k, n, m);
+                d.read_port_pairs = pairs;
+                d.iterations = (n + m) % 3 == 0 ? SA_ITERATE_TO_CONVERGENCE : 1;
+                size = sa_alloc_memory_size(&d);
+                memory = malloc(size);
+                ST_CHECK(req != NULL && prio != NULL && nom != NULL && memory != NULL && (!pairs || views != NULL));
+                ST_EQ(SA_OK, sa_alloc_init(&a, &d, memory, size));
+                for (t = 0; t < 2; t++) {
+                    for (i = 0; i < n; i++) req[i] = ta_rand_request_row(&seed, (int)st_rand_below(&seed, 4), m);
+                    for (i = 0; i < n * m; i++) prio[i] = (uint8_t)st_rand(&seed);
+                    if (pairs)
+                        for (i = 0; i < n / 2; i++) {
+                            uint64_t pk[2];
+                            pk[0] = (uint64_t)1 << st_rand_below(&seed, (uint32_t)m);
+                            pk[1] = req[2 * i] | req[2 * i + 1];
+                            ST_EQ(SA_OK, sa_read_buffer_build(&views[i], pk, 2));
+                        }
+                    ST_EQ(sa_allocate(&a, req, prio, views, &mt), mt.size);
+                    ST_EQ(sa_allocate(&a, req, NULL, NULL, &mt), mt.size);
+                    if (k == SA_ALLOC_SPAA) {
+                        sa_spaa_nominate(&a, req, prio, views, nom);
+                        ST_EQ(sa_spaa_grant(&a, nom, &mt), mt.size);
+                    }
+                }
+                free(req);
+                free(prio);
+                free(nom);
+                free(views);
+                free(memory);
+            }
 }
