@@ -169,12 +169,17 @@ def figure5(data, img):
     fig, ax = plt.subplots(1, len(f5), figsize=(4.3 * len(f5), 3.8), sharey=True)
     buckets = ["0-63", "64-127", "128-191", "192-255"]
     top = max(float(r["0-63"]) for r in f5)
-    low = min([0.5] + [float(r["0-63"]) / 10 ** paper_orders.get(r["age clock period"], 0) / 3 for r in f5])
+    # the axis reaches below the smallest non-zero bucket (a mean over the
+    # seeds can be a fraction of a packet) and below the paper's marks
+    nonzero = [float(r[b]) for r in f5 for b in buckets if float(r[b]) > 0]
+    low = min([0.5] + [x / 3 for x in nonzero] +
+              [float(r["0-63"]) / 10 ** paper_orders.get(r["age clock period"], 0) / 3 for r in f5])
     for a, r in zip(ax, f5):
         v = [float(r[b]) for b in buckets]
         a.bar(range(4), [x if x > 0 else 0 for x in v], color="C0", label="ours (mean over the seeds)")
         for i, x in enumerate(v):
-            a.text(i + 0.42, max(x, 1) * 1.3, "%d" % round(x), ha="right", fontsize=8)
+            a.text(i + 0.42, max(x, 1) * 1.3, "%d" % round(x) if x >= 10 or x == 0 else "%.1f" % x,
+                   ha="right", fontsize=8)
         k = paper_orders.get(r["age clock period"])
         if k is not None:
             a.plot([1], [v[0] / 10 ** k], label="paper: 0-63 bucket / 10^%d" % k, **PAPER)
