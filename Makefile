@@ -162,8 +162,8 @@ APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)"
 
 # ----------------------------------------------------------- results
 # make results: runs every experiment the docs quote (examples/results.py,
-# 5 seeds each; about 40 minutes on an idle 2-core machine, more when it is
-# shared; progress and time left on stderr), writes the tables into
+# 5 seeds each; about an hour from scratch on an idle 2-core machine, more
+# when it is shared; progress and time left on stderr), writes the tables into
 # docs/data (fidelity.csv among them), the drift-check copy into
 # docs/data/small, and the figures into docs/img (examples/plot_seastar.py,
 # examples/plot_diagrams.py; Debian's python3-matplotlib, installed if
