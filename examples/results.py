@@ -137,6 +137,9 @@ T5_CONFIGS = [
 SENSITIVITY = [
     ("light", "mix, light: compute 2000 cycles, 8-packet halos, 1-packet all-to-all and allreduce",
      ["--workload", "mix", "--compute", "2000", "--halo", "8", "--a2a", "1", "--reduce", "1"]),
+    ("heavy", "mix, heavy: compute 50 cycles, 64-packet halos, 8-packet all-to-all and allreduce "
+     "(round-robin latency nearer the paper's)",
+     ["--workload", "mix", "--compute", "50", "--halo", "64", "--a2a", "8", "--reduce", "8"]),
     ("nid_z", "mix, node IDs through z first", ["--workload", "mix", "--nid-order", "z"]),
     ("big_jobs", "mix, jobs of 512, 1024 and 2048 nodes", ["--workload", "mix", "--jobs", "512,1024,2048"]),
 ]
