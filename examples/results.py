@@ -1015,6 +1015,9 @@ def tables(out, s, small):
             why = ("Throughput where each curve first reaches %d ns, interpolated, seed by seed over %d seeds. "
                    "At saturation (the highest throughput of each curve) the gain is %s +/- %s; at the highest "
                    "offered load %s +/- %s." % (L, len(seeds), pct(sm), pct(sh_)[1:], pct(hm), pct(hh)[1:]))
+            if gm == gm:
+                why = ("Our gain is %.0f%% of the paper's (%.0f%% to %.0f%% over the interval). " % (
+                    100 * gm / gain, 100 * (gm - gh) / gain, 100 * (gm + gh) / gain)) + why
             if gm != gm:
                 why = ("The curves do not reach %d ns in every seed: the latency stays below it up to the highest "
                        "offered load. At most %s outstanding misses per processor bound the packets in the network "
