@@ -367,28 +367,37 @@ def alpha_panels(data, img):
 
 
 def matching(data, img):
-    f8 = rows(os.path.join(data, "raw", "matching_fig8.csv"))
-    f9 = rows(os.path.join(data, "raw", "matching_fig9.csv"))
+    def by_x(name, xcol):
+        """{x: {algorithm: mean over the seeds}} of a matching_study file."""
+        acc = {}
+        for r in rows(os.path.join(data, "raw", name)):
+            d = acc.setdefault(float(r[xcol]), {})
+            for k, v in r.items():
+                if k not in ("seed", xcol):
+                    d.setdefault(k, []).append(float(v))
+        return {x: {k: sum(v) / len(v) for k, v in d.items()} for x, d in sorted(acc.items())}
+    f8 = by_x("matching_fig8.csv", "load_fraction")
+    f9 = by_x("matching_fig9.csv", "occupancy")
     fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
-    algs = [a for a in ("MCM", "PIM", "WFA", "PIM1", "SPAA", "SPAA_8") if a in f8[0]]
+    algs = [a for a in ("MCM", "PIM", "WFA", "PIM1", "SPAA", "SPAA_8") if a in next(iter(f8.values()))]
     for a in algs:
-        ax[0].plot([float(r["load_fraction"]) for r in f8], [float(r[a]) for r in f8], marker="o", markersize=3,
+        ax[0].plot(list(f8), [f8[x][a] for x in f8], marker="o", markersize=3,
                    label=a.replace("_", "-"), ls="--" if a == "SPAA_8" else "-")
-        ax[1].plot([100 * float(r["occupancy"]) for r in f9], [float(r[a]) for r in f9], marker="o", markersize=3,
+        ax[1].plot([100 * x for x in f9], [f9[x][a] for x in f9], marker="o", markersize=3,
                    label=a.replace("_", "-"), ls="--" if a == "SPAA_8" else "-")
-    top = [r for r in f8 if abs(float(r["load_fraction"]) - 1) < 1e-9][0]
-    sp = float(top["SPAA"])
+    top = [f8[x] for x in f8 if abs(x - 1) < 1e-9][0]
+    sp = top["SPAA"]
     ax[0].plot([1.0], [sp * 1.36], label="paper: MCM, PIM, WFA = SPAA + 36%", **PAPER)
     ax[0].plot([1.0], [sp * 1.14], label="paper: PIM1 = SPAA + 14%", color="gray", marker="_", markersize=18,
                markeredgewidth=2.5, linestyle="none")
     ax[0].set_xlabel("input load / MCM's saturation load")
     ax[0].set_ylabel("matches per arbitration (of 7 outputs)")
-    ax[0].set_title("Figure 8: all outputs free")
+    ax[0].set_title("Figure 8: all outputs free (mean of the seeds)")
     ax[1].axvline(75, color="gray", lw=0.8, ls=":")
     ax[1].text(75, ax[1].get_ylim()[1], " paper: no difference at 75%", fontsize=7, va="top")
     ax[1].set_xlabel("output ports occupied (%)")
     ax[1].set_ylabel("matches per arbitration")
-    ax[1].set_title("Figure 9: at MCM's saturation load")
+    ax[1].set_title("Figure 9: at MCM's saturation load (mean of the seeds)")
     for a in ax:
         a.grid(True, alpha=0.3)
         a.legend(fontsize=7)
