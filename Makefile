@@ -10,6 +10,9 @@
 #   make bench       microbenchmarks, CSV under bench/out/
 #   make docs        the Sphinx site under build/docs (installs Debian's
 #                    python3-sphinx if it is missing)
+#   make results     every number and figure the docs show, into docs/data
+#                    and docs/img (long: it prints progress and its
+#                    expected duration)
 #   make install     headers, seastar-router.pc and the SeastarRouter CMake
 #                    package under $(DESTDIR)$(PREFIX)
 #   make clean
@@ -56,7 +59,7 @@ endif
 RUNNERS  := $(foreach c,$(CONFIGS),$(B)/$(c)/runner)
 LOGS     := $(foreach c,$(CONFIGS),$(B)/$(c)/runner.log) $(B)/contract.log
 
-.PHONY: all test check-long demo bench docs install uninstall clean runners examples
+.PHONY: all test check-long demo bench docs install uninstall clean runners examples results
 .DELETE_ON_ERROR:
 
 all: runners examples
@@ -152,6 +155,37 @@ LOGS += $(B)/cli.log
 $(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) tests/cli.sh
 	@echo "  run     command-line checks"
 	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+
+# The drift check: the small configuration of every experiment of make
+# results, rerun and compared byte for byte with docs/data/small/
+# (tests/results.sh; needs Debian's python3, installed if missing).
+LOGS += $(B)/results.log
+$(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data examples/results.py tests/results.sh $(wildcard docs/data/small/* docs/data/small/raw/*)
+	@echo "  run     results drift check"
+	@$(call APT_NEED,/usr/bin/python3,python3)
+	@sh tests/results.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+
+# Install Debian package $(2) unless $(1) exists (as root, or through sudo).
+APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)" -ne 0 ] && s=sudo; \
+	$$s apt-get install -y $(2) >/dev/null 2>&1 || { $$s apt-get update >/dev/null 2>&1 && \
+	$$s apt-get install -y $(2) >/dev/null; }; }
+
+# ----------------------------------------------------------- results
+# make results: runs every experiment the docs quote (examples/results.py,
+# 5 seeds each; about an hour from scratch on an idle 2-core machine, more
+# when it is shared; progress and time left on stderr), writes the tables into
+# docs/data (fidelity.csv among them), the drift-check copy into
+# docs/data/small, and the figures into docs/img (examples/plot_seastar.py,
+# examples/plot_diagrams.py; Debian's python3-matplotlib, installed if
+# missing).  RESULTS_ONLY=table6,merging reruns only those experiments.
+RESULTS_ONLY ?=
+results: $(B)/examples/seastar_sim $(B)/examples/diagram_data
+	@$(call APT_NEED,/usr/bin/python3,python3)
+	@/usr/bin/python3 examples/results.py $(if $(RESULTS_ONLY),--only $(RESULTS_ONLY))
+	@rm -rf docs/data/small && /usr/bin/python3 examples/results.py --small docs/data/small
+	@$(call APT_NEED,/usr/lib/python3/dist-packages/matplotlib,python3-matplotlib)
+	@/usr/bin/python3 examples/plot_seastar.py
+	@/usr/bin/python3 examples/plot_diagrams.py
 
 # The SeaStar simulator's built-in comparison of round-robin against
 # age-based arbitration (examples/seastar_sim.c; about 5 s).

@@ -93,7 +93,7 @@ static const cli_opt options[] = {
       "arbitration latency in cycles (times the pipeline factor)" },
     { "--arb-interval", NULL, "N", CLI_INT, 1, 64, 0, 0, NULL, "SPAA 1, WFA and PIM1 3",
       "cycles between arbitration starts (times the pipeline factor)" },
-    { "--buf-adaptive", NULL, "N", CLI_INT, 1, 1000, 0, 0, NULL, "50",
+    { "--buf-adaptive", NULL, "N", CLI_INT, 1, 1000, 0, 0, NULL, "50 = (316 - 1 - 12) / 6",
       "packets per input port and class, adaptive VC" },
     { "--buf-escape", NULL, "N", CLI_INT, 1, 1000, 0, 0, NULL, "1",
       "packets per input port and class, VC0 and VC1" },

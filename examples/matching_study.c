@@ -31,7 +31,7 @@
  *   effects.csv  the effect of the choices the paper leaves open
  * and a summary next to the paper's numbers on stdout.
  *
- * Usage: matching_study [--arbs N] [--adaptive P] [--out DIR] [--bench]
+ * Usage: matching_study [--arbs N] [--adaptive P] [--seed N] [--out DIR] [--bench]
  */
 #include <errno.h>
 #include <math.h>
@@ -262,6 +262,8 @@ static const cli_opt options[] = {
       "probability that a network packet may also use a second output" },
     { "--out", NULL, "DIR", CLI_TEXT, 0, 0, 0, 0, "a directory (created with its parents if missing)",
       "build/study", "where the CSV files go" },
+    { "--seed", NULL, "N", CLI_INT, 0, UINT64_MAX, 0, 0, NULL, "21364",
+      "random seed of the requests and occupied outputs" },
     { "--bench", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
       "time one arbitration of each algorithm at MCM's saturation load\n"
       "(CSV on stdout; no files)" },
@@ -274,6 +276,7 @@ int main(int argc, char **argv) {
     study_cfg cfg;
     const char *out = "build/study";
     int i, a, bench = 0;
+    uint64_t seed = 21364;
     double sat, mean[NALG], at_sat[NALG], at75[NALG];
     sa_rng rng;
     router_state st;
@@ -300,6 +303,7 @@ int main(int argc, char **argv) {
             out = cl.val;
             if (!*out) cli_bad_value(&cl, "--out", out, "empty");
         }
+        else if (cli_is(&cl, "--seed")) seed = cli_uint(&cl);
         else if (cli_is(&cl, "--bench")) bench = 1;
         else cli_unhandled(&cl);
     }
@@ -310,7 +314,7 @@ int main(int argc, char **argv) {
      * (saturation + 3 occupancies); --bench: saturation + 1 */
     sim_progress_init(&progress, stderr, "matching_study", "arbitrations",
                       (double)cfg.arbs * (bench ? SAT_STEPS + 1 : SAT_STEPS + 20 + 16 + 6 * (SAT_STEPS + 3)));
-    sa_rng_seed(&rng, 21364);
+    sa_rng_seed(&rng, seed);
     sat = saturation_load(&cfg, &rng);
 
     if (bench) {

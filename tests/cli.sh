@@ -131,6 +131,8 @@ refuse $Q --arbs      --arbs 1.5
 refuse $Q --adaptive  --adaptive 2              # accepted
 refuse $Q --adaptive  --adaptive nan
 refuse $Q --out       --out ''
+refuse $Q --seed      --seed -1
+refuse $Q --seed      --seed 18446744073709551616
 refuse $Q --bench     --bench --out x
 refuse $Q unknown     --arb 5
 

@@ -5,6 +5,7 @@
  * model of least-recently-selected arbiters, packet-level feasibility of
  * read-port pairs, closed-form probabilities, and SplitMix64's published
  * outputs. */
+#include <stdlib.h>
 #include "st_test.h"
 #include "../seastar_arb.h"
 #include "alloc_test_util.h"
@@ -669,4 +670,71 @@ ST_TEST(alloc_memory_fits_the_test_bundle) {
             ST_EQ(SA_OK, sa_switch_init(&a, &d, (unsigned char *)mem + 8, size));
             ST_CHECK(a.memory_size <= size);
         }
+}
+
+/* ------------------------------------------------------------ exact sizes */
+
+/* Every kind at every size from 1 x 1 to 64 x 64, and at 65, 100, 128 and
+ * 129 (rows of two and three words), with arrays of exactly the sizes
+ * configured, each its own heap block (req[n * SA_WORDS(m)], prio[n m],
+ * nomination[n], views[n / 2] with read-port pairs, and exactly
+ * sa_switch_memory_size bytes of memory), so that the ASan build of make
+ * test stops on any read or write past one of them. */
+ST_TEST(alloc_exactly_sized_arrays_every_size) {
+    static const int extra[] = { 65, 100, 128, 129 };
+    enum { NSIZES = 64 + (int)(sizeof extra / sizeof extra[0]) };
+    uint64_t seed = 4096;
+    int k, ni, mi, t, i, w;
+    for (k = 0; k < SA_SWITCH_KIND_COUNT; k++)
+        for (ni = 0; ni < NSIZES; ni++)
+            for (mi = 0; mi < NSIZES; mi++) {
+                int n = ni < 64 ? ni + 1 : extra[ni - 64], m = mi < 64 ? mi + 1 : extra[mi - 64], rw = SA_WORDS(m);
+                int pairs = n <= 64 && m <= 64 && n % 2 == 0 && (k != SA_SWITCH_MCM || m <= 8) && ((n + m) & 1);
+                sa_switch_desc d;
+                sa_switch a;
+                sa_match mt;
+                size_t size;
+                uint64_t *req;
+                int32_t *prio;
+                int16_t *nom;
+                sa_read_buffer *views;
+                void *memory;
+                if ((n > 64 || m > 64) && (n + m + k) % 4 != 0) continue; /* (a sample of the larger sizes) */
+                req = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)(n * rw));
+                prio = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n * m));
+                nom = (int16_t *)malloc(sizeof(int16_t) * (size_t)n);
+                views = pairs ? (sa_read_buffer *)malloc(sizeof(sa_read_buffer) * (size_t)(n / 2)) : NULL;
+                ta_desc_of(&d, (sa_switch_kind)k, n, m);
+                d.read_port_pairs = pairs;
+                d.iterations = (n + m) % 3 == 0 ? SA_ITERATE_TO_CONVERGENCE : 1;
+                size = sa_switch_memory_size(&d);
+                memory = malloc(size);
+                ST_CHECK(req != NULL && prio != NULL && nom != NULL && memory != NULL && (!pairs || views != NULL));
+                ST_EQ(SA_OK, sa_switch_init(&a, &d, memory, size));
+                for (t = 0; t < 2; t++) {
+                    int dens = (int)st_rand_below(&seed, 4);
+                    for (i = 0; i < n; i++)
+                        for (w = 0; w < rw; w++)
+                            req[i * rw + w] = ta_rand_request_row(&seed, dens, m - 64 * w < 64 ? m - 64 * w : 64);
+                    for (i = 0; i < n * m; i++) prio[i] = ta_rand_prio32(&seed);
+                    if (pairs)
+                        for (i = 0; i < n / 2; i++) {
+                            uint64_t pk[2];
+                            pk[0] = (uint64_t)1 << st_rand_below(&seed, (uint32_t)m);
+                            pk[1] = req[2 * i] | req[2 * i + 1];
+                            ST_EQ(SA_OK, sa_read_buffer_build(&views[i], pk, 2));
+                        }
+                    ST_EQ(sa_switch_allocate(&a, req, prio, views, &mt), mt.size);
+                    ST_EQ(sa_switch_allocate(&a, req, NULL, NULL, &mt), mt.size);
+                    if (k == SA_SWITCH_SPAA) {
+                        sa_spaa_nominate(&a, req, prio, views, nom);
+                        ST_EQ(sa_spaa_grant(&a, nom, &mt), mt.size);
+                    }
+                }
+                free(req);
+                free(prio);
+                free(nom);
+                free(views);
+                free(memory);
+            }
 }

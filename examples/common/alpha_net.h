@@ -49,6 +49,17 @@
  * responses (separate VC groups, so a request never blocks a response); the
  * local ports always accept (the consumption assumption).
  *
+ * Buffers (Section 2.1): "buffer space for 316 packets per input port",
+ * over 19 VCs: the adaptive VC, VC0 and VC1 of six coherence classes, and
+ * one for the special class; "the adaptive channels have the bulk of the
+ * packet buffers, whereas the VC0 and VC1 typically have one or two
+ * buffers".  With one buffer on VC0 and VC1 that leaves (316 - 1 - 6 x 2) /
+ * 6 = 50 (50.5, rounded down) per adaptive VC (AL_BUFFERS_PER_PORT,
+ * al_adaptive_buffers).  The traffic of Section 4.2 uses three of the six
+ * classes (request, forward, block response), so the model keeps their
+ * 3 x 52 = 156 buffers; the other classes' 160 stay empty and are not
+ * modelled.
+ *
  * Traffic (Section 4.2): each processor starts a miss with probability
  * miss_rate per ns while it has fewer than `outstanding` misses; the home
  * is the pattern's destination; 70% are 2-hop (3-flit request to the home's
@@ -90,6 +101,11 @@
 #define AL_ARBS 16
 /** Coherence classes modelled: request, forward, block response. */
 #define AL_CLASSES 3
+/** Coherence classes of the 21364 with three VCs each (Section 2.1; the
+ *  special class has one). */
+#define AL_CLASSES_21364 6
+/** Packet buffers per input port (Section 2.1). */
+#define AL_BUFFERS_PER_PORT 316
 /** VCs per class: adaptive, VC0, VC1. */
 #define AL_VCS 3
 /** Candidate packets an input arbiter considers per input buffer (the entry
@@ -157,6 +173,14 @@ typedef struct al_params {
     uint64_t seed;         /**< the run's seed */
 } al_params;
 
+/** Packets per adaptive VC when AL_BUFFERS_PER_PORT are divided as
+ *  Section 2.1 says: one buffer for the special class, `escape` each for
+ *  VC0 and VC1 of the six classes, the rest evenly over their adaptive VCs
+ *  (rounded down); 50 with one escape buffer. */
+static inline int al_adaptive_buffers(int escape) {
+    return (AL_BUFFERS_PER_PORT - 1 - AL_CLASSES_21364 * 2 * escape) / AL_CLASSES_21364;
+}
+
 /** The paper's parameters on a kx x ky torus with algorithm alg. */
 static inline void al_params_default(al_params *p, int kx, int ky, al_algorithm alg) {
     memset(p, 0, sizeof *p);
@@ -171,8 +195,8 @@ static inline void al_params_default(al_params *p, int kx, int ky, al_algorithm 
     p->three_hop = 0.3;
     p->pattern = SIM_UNIFORM;
     p->req_flits = 3; p->fwd_flits = 3; p->rsp_flits = 19;
-    p->buf_adaptive = 50;
     p->buf_escape = 1;
+    p->buf_adaptive = al_adaptive_buffers(p->buf_escape);
     p->color_period = 512;
     p->color_threshold = 24;
     p->seed = 1;

@@ -28,7 +28,9 @@
  *
  * Timing (one cycle = one flit time on a network link):
  *   - a header that reaches an input buffer at cycle t can move to its
- *     staging buffer at t and arbitrate at t + router_delay;
+ *     staging buffer at t and arbitrate at t + router_delay, or as soon
+ *     as it is staged if its wait in the input FIFO was longer (the delay
+ *     is a pipeline latency, not a time the staging buffer stays full);
  *   - the winner of cycle t holds the link for size cycles and its header
  *     reaches the next input buffer at t + link_delay;
  *   - the processor port ejects at eject_bw flits per cycle;
@@ -189,6 +191,15 @@ typedef struct ss_out {
     uint64_t pkts[SS_VCS];/**< RTR_PERF_VCv_PKTS (counted at the sender) */
     uint64_t flits;       /**< flits sent */
     uint64_t age_group[2];/**< RTR_AGE_GROUP0/1 of the ages of packets sent */
+    /* How grants among two or more eligible candidates were decided (not
+     * SeaStar counters; they explain the age-based results). */
+    uint64_t arb_multi;   /**< grants with two or more eligible candidates */
+    uint64_t arb_rr;      /**< ... of them decided round-robin (AGE_RR_SELECT
+                               bit 0, or the clock inhibited) */
+    uint64_t arb_tie;     /**< ... age-based with the largest age shared, so
+                               decided by the age pointer (round-robin among
+                               the oldest) */
+    uint64_t arb_tie255;  /**< ... of those, ties at the saturated age 255 */
 } ss_out;
 
 /* Copy the arbitration fields of packet pk, the new head of staging buffer
@@ -263,6 +274,10 @@ typedef struct ss_net {
     uint64_t created, injected, delivered; /**< since the start */
     uint32_t next_id;
     ss_stats st;
+    /** Called for every delivered packet before it is freed (NULL: none);
+     *  scripted traffic (sim_jobs.h) learns of deliveries here. */
+    void (*on_deliver)(void *ctx, const sim_packet *pk, uint64_t now);
+    void *on_deliver_ctx;         /**< its first argument */
 } ss_net;
 
 /* ------------------------------------------------------------------ */
@@ -358,6 +373,7 @@ static inline void ss_stats_reset(ss_net *net) {
         memset(o->pkts, 0, sizeof o->pkts);
         o->flits = 0;
         o->age_group[0] = o->age_group[1] = 0;
+        o->arb_multi = o->arb_rr = o->arb_tie = o->arb_tie255 = 0;
         if (o->stall_since != SS_NEVER) o->stall_since = now;
     }
 }
@@ -629,14 +645,24 @@ static inline void ss__stage_commit(ss_net *net, uint32_t r, uint32_t in_port, u
     sim_fifo *st;
     uint64_t tail_out;
     o->cand[c].used = (uint8_t)(o->cand[c].used + pk->size);
-    pk->t_ready = now + (uint64_t)net->p.router_delay;
+    /* The router delay runs from the header's arrival, in parallel with the
+     * wait in the input FIFO: a packet that waited that long in the FIFO
+     * may arbitrate as soon as it is staged.  (Counting it from the move
+     * into the staging buffer instead would make it an occupancy: a 16-flit
+     * staging buffer holds one 9-flit packet, so one input's stream through
+     * one output would be capped at 9 / (9 + router_delay) flits per cycle,
+     * where seed 000 sizes the staging buffers "to cover the crossbar
+     * arbitration round-trip latency".) */
+    pk->t_ready = pk->t_hop + (uint64_t)net->p.router_delay;
+    if (pk->t_ready < now) pk->t_ready = now;
     pk->state = SS_IN_STAGING;
     st = &o->cand[c].q;
     sim_fifo_push(st, net->pool.pkt, pi);
     o->occupied |= 1u << c;
     if (st->head == pi) {
         ss__set_head(o, c, pk, now);
-        ss__wake_out(net, oi, pk->t_ready);
+        if (pk->t_ready > now) ss__wake_out(net, oi, pk->t_ready);
+        else ss__dirty_out(net, oi);     /* this cycle's arbitration comes later */
     }
     /* The input buffer space returns when the tail has left it. */
     tail_out = pk->t_hop + pk->size > now ? pk->t_hop + pk->size : now;
@@ -757,6 +783,19 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     } else {
         sa_output_arbitrate(&o->arb, &net->p.age, clk, eligible, ages, &g);
         c = (uint32_t)g.candidate;
+        /* how the grant was decided (for the counters below) */
+        o->arb_multi++;
+        if (g.policy == SA_POLICY_AGE) {
+            uint64_t m2 = eligible;
+            unsigned top = 0, at_top = 0;
+            while (m2) {
+                int cc = sa__ctz64(m2);
+                m2 &= m2 - 1;
+                if (ages[cc] > top) { top = ages[cc]; at_top = 1; }
+                else if (ages[cc] == top) at_top++;
+            }
+            if (at_top > 1) { o->arb_tie++; if (top == SA_MAX_AGE) o->arb_tie255++; }
+        } else o->arb_rr++;
     }
     pi = sim_fifo_pop(&o->cand[c].q, pkt);
     if (o->cand[c].q.head == SIM_NIL) o->occupied &= ~(1u << c);
@@ -833,6 +872,7 @@ static inline void ss__deliver(ss_net *net, uint32_t pi) {
     net->st.hops += pk->hops;
     sim_latency_add(&net->st.latency, now - pk->t_create);
     sim_latency_add(&net->st.net_latency, now - pk->t_inject);
+    if (net->on_deliver) net->on_deliver(net->on_deliver_ctx, pk, now);
     sim_pool_release(&net->pool, pi);
 }
 
@@ -870,7 +910,8 @@ static inline void ss__generate(ss_net *net) {
 }
 
 /** Add a packet to node src's source queue now (tests and scripted
- *  traffic); vc 0 for a request, 2 for a response.  Returns its index. */
+ *  traffic); vc 0 for a request, 2 for a response.  Returns its index
+ *  (its tag field is 0; set it before the next ss_step). */
 static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size, int vc) {
     uint32_t pi;
     sim_packet *pk;
@@ -1066,6 +1107,11 @@ typedef struct ss_summary {
                                      flits per cycle among sending sources */
     double src_jain;            /**< Jain's index of per-source bandwidth */
     uint64_t in_flight;         /**< packets generated, not yet delivered */
+    uint64_t arb_multi;         /**< grants among two or more candidates */
+    double tie_frac;            /**< share of them decided age-based by a tie
+                                     at the largest age */
+    double tie255_frac;         /**< share of them tied at age 255 */
+    double rr_frac;             /**< share of them decided round-robin */
 } ss_summary;
 
 /** Summarise the window from its start to now.  The sources counted in the
@@ -1098,12 +1144,21 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
             const ss_out *o = &net->out[r * SS_PORTS + d];
             s->stalled[d] += o->stalled;
             s->req_pkts[d] += o->pkts[0] + o->pkts[1];
+            s->arb_multi += o->arb_multi;
+            s->tie_frac += (double)o->arb_tie;
+            s->tie255_frac += (double)o->arb_tie255;
+            s->rr_frac += (double)o->arb_rr;
             for (b = 0; b < 4; b++) {
                 uint64_t v = sa_age_histogram_bucket(o->age_group, b);
                 s->age_hist_port[d][b] += v;
                 if (d != SS_PROC) s->age_hist[b] += v;
             }
         }
+    if (s->arb_multi) {
+        s->tie_frac /= (double)s->arb_multi;
+        s->tie255_frac /= (double)s->arb_multi;
+        s->rr_frac /= (double)s->arb_multi;
+    }
     for (d = 0; d < SS_PORTS; d++)
         if (sa_occupancy(s->stalled[d], s->req_pkts[d], 0, &s->occupancy[d]) != SA_OK) s->occupancy[d] = 0;
     bw = (double *)sim_calloc(net->n, sizeof(double));

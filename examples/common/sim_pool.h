@@ -42,6 +42,8 @@ typedef struct sim_packet {
     uint8_t hops;         /**< links traversed so far */
     uint8_t state;        /**< SIM_PKT_FREE or the model's own state codes */
     uint8_t pad[3];
+    uint32_t tag;         /**< the traffic source's own word (sim_jobs.h:
+                               the step that sent it) */
 } sim_packet;
 
 /** Packet state of a free pool slot. */
