@@ -121,6 +121,8 @@ typedef enum sr_result {
     SR_ERR_BUFFER_SIZE,      /**< a caller buffer is smaller than its size query */
     SR_ERR_ORDER,            /**< a direction order is not a permutation of the
                                   network ports */
+    SR_ERR_TIE,              /**< the tie-break is not one of SR_TIE_ALTERNATE,
+                                  SR_TIE_PLUS, SR_TIE_MINUS */
     SR_RESULT_COUNT          /**< number of result codes (not a result) */
 } sr_result;
 
@@ -146,6 +148,7 @@ SR_API const char *sr_result_string(sr_result r) {
     case SR_ERR_NO_LINK: return "the link does not exist (edge of a mesh dimension)";
     case SR_ERR_BUFFER_SIZE: return "a buffer is smaller than its size query says";
     case SR_ERR_ORDER: return "a direction order is not a permutation of the network ports";
+    case SR_ERR_TIE: return "the tie-break is not SR_TIE_ALTERNATE, SR_TIE_PLUS or SR_TIE_MINUS";
     case SR_RESULT_COUNT: break;
     }
     return "unknown result";
@@ -156,21 +159,37 @@ SR_API const char *sr_result_string(sr_result r) {
  * ====================================================================== */
 
 /**
+ * Which way a torus route goes when both ways round a ring are equally
+ * long (an even radix k, the destination k/2 away).
+ */
+typedef enum sr_tie {
+    SR_TIE_ALTERNATE = 0,  /**< + from an even coordinate, - from an odd one:
+                                the routes split evenly over both directions
+                                of every ring (the default) */
+    SR_TIE_PLUS,           /**< always +, as in the torus merging example of
+                                seed 004 Figure 4(b) */
+    SR_TIE_MINUS           /**< always - */
+} sr_tie;
+
+/**
  * Description of a k-ary n-cube; a zero-initialised field means its default.
  *
  * Every dimension is a torus unless ``mesh[d]`` is nonzero.  The dateline of
  * a torus dimension is the link between coordinates ``dateline[d]-1`` and
  * ``dateline[d]`` (mod radix); the default 0 puts it on the wrap-around
- * link between radix-1 and 0.
+ * link between radix-1 and 0.  ``tie`` chooses the direction of routes that
+ * are equally long both ways round a ring (default SR_TIE_ALTERNATE).
  *
  * :paper: seed 000 Section 1.1 (mixed radix kx, ky, kz; each dimension a
- *     mesh or a torus), seed 001 "Topology".
+ *     mesh or a torus), seed 001 "Topology"; seed 004 Figure 4(b) (the
+ *     torus tie-break its merging shares need).
  */
 typedef struct sr_topology_desc {
     int num_dims;                /**< number of dimensions, 1..SR_MAX_DIMS */
     int radix[SR_MAX_DIMS];      /**< radix k of each dimension, >= 2 */
     int mesh[SR_MAX_DIMS];       /**< nonzero: dimension d is a mesh (no wrap link) */
     int dateline[SR_MAX_DIMS];   /**< dateline position of a torus dimension, 0..k-1 */
+    int tie;                     /**< an sr_tie: the direction of a k/2 route */
 } sr_topology_desc;
 
 /**
@@ -188,6 +207,7 @@ typedef struct sr_topology {
     int radix[SR_MAX_DIMS];       /**< radix of each dimension */
     int mesh[SR_MAX_DIMS];        /**< 1 if the dimension is a mesh, 0 if a torus */
     int dateline[SR_MAX_DIMS];    /**< dateline position (torus dimensions) */
+    int tie;                      /**< the sr_tie of the description */
     uint32_t stride[SR_MAX_DIMS]; /**< id = sum of coord[d] * stride[d] */
     uint32_t num_nodes;           /**< number of nodes N */
     uint32_t num_partitions;      /**< global partitions in use: ceil(N / 4096) */
@@ -204,6 +224,7 @@ typedef struct sr_topology {
  * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (0 or more than SR_MAX_DIMS
  *     dimensions); SR_ERR_RADIX (a radix of 0 or 1); SR_ERR_TOO_MANY_NODES
  *     (more than 32768 nodes, the 15-bit node id); SR_ERR_DATELINE;
+ *     SR_ERR_TIE (tie is not an sr_tie);
  *     SR_ERR_PARTITION (more than 4096 nodes and the product of the radices
  *     of dimensions 1..n-1 does not divide 4096, so a global partition
  *     would not be a set of whole yz planes and a GLUT entry could not
@@ -217,7 +238,9 @@ SR_API sr_result sr_topology_init(sr_topology *t, const sr_topology_desc *d) {
     int i;
     if (!t || !d) return SR_ERR_NULL;
     if (d->num_dims < 1 || d->num_dims > SR_MAX_DIMS) return SR_ERR_DIMS;
+    if (d->tie < SR_TIE_ALTERNATE || d->tie > SR_TIE_MINUS) return SR_ERR_TIE;
     memset(&r, 0, sizeof r);
+    r.tie = d->tie;
     r.num_dims = d->num_dims;
     r.num_ports = 2 * d->num_dims + 1;
     r.proc_port = 2 * d->num_dims;
@@ -564,8 +587,11 @@ typedef struct sr_route {
     int vc;    /**< output virtual channel, 0..3 */
 } sr_route;
 
-/* Direction (0 = +, 1 = -) of the tie-break: even coordinates go +. */
-SR_API int sr__tie_negative(int c) { return c & 1; }
+/* Direction (0 = +, 1 = -) of a route k/2 away from coordinate c: the
+ * topology's tie-break (SR_TIE_ALTERNATE: even coordinates go +). */
+SR_API int sr__tie_negative(const sr_topology *t, int c) {
+    return t->tie == SR_TIE_PLUS ? 0 : t->tie == SR_TIE_MINUS ? 1 : (c & 1);
+}
 
 /* Direction to take in ring/line dimension `dim` from coordinate c towards
  * 2*target2/2 (targets are given doubled so that a partition's middle can be
@@ -576,7 +602,7 @@ SR_API int sr__direction2(const sr_topology *t, int dim, int c, int target2) {
     plus = ((target2 - 2 * c) % k2 + k2) % k2;
     if (plus < t->radix[dim]) return 0;
     if (plus > t->radix[dim]) return 1;
-    return sr__tie_negative(c);
+    return sr__tie_negative(t, c);
 }
 
 /**
@@ -585,9 +611,9 @@ SR_API int sr__direction2(const sr_topology *t, int dim, int c, int target2) {
  * Routes in dimension 0 (x) until the coordinate matches, then 1 (y), and
  * so on, then ejects at the processor port.  In a torus dimension it takes
  * the shorter direction; when both are equally long (an even radix, the
- * destination k/2 away) it goes + from an even coordinate and - from an
- * odd one, which splits those routes evenly over the two directions of
- * every ring.  A packet already travelling in the dimension it must
+ * destination k/2 away) the topology's tie-break decides (by default +
+ * from an even coordinate and - from an odd one, which splits those routes
+ * evenly over the two directions of every ring; see sr_tie).  A packet already travelling in the dimension it must
  * correct keeps its direction (never a 180-degree turn).  VC update: upper
  * when the hop crosses the dimension's dateline, keep when continuing in
  * the same dimension, lower when turning into a new dimension or
@@ -785,7 +811,7 @@ SR_API sr_result sr_table_build_dor(const sr_topology *t, uint32_t node, uint8_t
                 else if (t->mesh[d]) neg = v < c;
                 else {   /* shorter way round; ties by parity (sr__direction2) */
                     int up = v > c ? v - c : v - c + k;
-                    neg = 2 * up < k ? 0 : 2 * up > k ? 1 : sr__tie_negative(c);
+                    neg = 2 * up < k ? 0 : 2 * up > k ? 1 : sr__tie_negative(t, c);
                 }
                 if (ent[neg] == run_e && from == run_to) { run_to = to; continue; }
                 if (run_e >= 0) memset(lut + (run_from - base), run_e, run_to - run_from);
