@@ -1770,23 +1770,32 @@ SR_API int sr__search_retarget(sr__sctx *c, uint32_t z, sr_entry e) {
     return 0;
 }
 
-/* Offer sub-state (z, v) the entry e at distance d: a state without an
- * entry takes it; a state whose entry is e gains the sub-state; a state
- * with another entry changes to e if that keeps its other sub-states and
- * makes no loop.  Returns 1 if the sub-state is newly reached. */
-SR_API int sr__search_reach(sr__sctx *c, uint32_t z, int v, sr_entry e, uint32_t d) {
-    const uint32_t off = c->lo * c->P;
-    if ((c->reach[z - off] >> v) & 1) return 0;
+/* Offer the sub-states of z in `mask` (bit v: VC v) the entry e at
+ * distance d: a state without an entry takes it; a state whose entry is e
+ * gains the sub-states; a state with another entry changes to e if that
+ * keeps its other sub-states and makes no loop (only when c->retarget).
+ * Returns the sub-states newly reached. */
+SR_API int sr__search_reach(sr__sctx *c, uint32_t z, int mask, sr_entry e, uint32_t d) {
+    const uint32_t zl = z - c->lo * c->P;
+    int want = mask & ~c->reach[zl] & 3;
+    if (!want) return 0;
     if (c->E[z] == SR_ENTRY_NONE) c->E[z] = e;
     else if (c->E[z] != e && (!c->retarget || !sr__search_retarget(c, z, e))) return 0;
-    c->reach[z - off] |= (uint8_t)(1u << v);
-    c->dist[2 * (z - off) + (uint32_t)v] = d;
-    return 1;
+    c->reach[zl] |= (uint8_t)want;
+    if (want & 1) c->dist[2 * zl] = d;
+    if (want & 2) c->dist[2 * zl + 1] = d;
+    return want;
 }
 
-/* Routes to one destination of the partition, whose sub-states are seeded
- * in the queue (tail entries, distance 0): backward search over the
- * partition's sub-states, shortest routes first.  A state steps to a
+/* The distance of a queue item (4 * state + mask of its sub-states). */
+SR_API uint32_t sr__search_item_dist(const sr__sctx *c, uint32_t item) {
+    return c->dist[2 * ((item >> 2) - c->lo * c->P) + ((item & 1) ? 0u : 1u)];
+}
+
+/* Routes to one destination of the partition, whose states are seeded in
+ * the queue (tail items of 4 * state + 3, distance 0): backward search over
+ * the partition's sub-states, shortest routes first.  A queue item is a
+ * state with the sub-states reached at one distance.  A state steps to a
  * neighbouring state of the partition (one hop), or out of the partition
  * onto a GLUT route, which brings it back at the route's target after
  * 1 + glen hops; those candidates wait in buckets by distance (Dial's
@@ -1799,22 +1808,23 @@ SR_API void sr__search_dst_bfs(sr__sctx *c, uint32_t tail) {
     for (b = 0; b < c->ring; b++) c->bhead[b] = SR_NO_NODE;
     c->ncand = 0;
     for (;;) {
-        uint32_t y, yv, v, w, lw;
-        int j, q, i, vz, up, straight;
-        if (head == tail || c->dist[c->queue[head] - 2 * off] != level) {
+        uint32_t y, v, w, lw;
+        int j, q, i, up, ymask;
+        if (head == tail || sr__search_item_dist(c, c->queue[head]) != level) {
             /* the next level: its candidates join the queue first */
             if (head == tail) {
                 if (!pending) break;
                 level++;
-            } else level = c->dist[c->queue[head] - 2 * off];
+            } else level = sr__search_item_dist(c, c->queue[head]);
             for (;;) {
                 uint32_t k = c->bhead[level % c->ring];
                 c->bhead[level % c->ring] = SR_NO_NODE;
                 while (k != SR_NO_NODE) {
                     uint32_t zs = c->cstate[k];
+                    int got;
                     pending--;
-                    if (sr__search_reach(c, zs >> 1, (int)(zs & 1), (sr_entry)c->centry[k], level))
-                        c->queue[tail++] = zs;
+                    got = sr__search_reach(c, zs >> 2, (int)(zs & 3), (sr_entry)c->centry[k], level);
+                    if (got) c->queue[tail++] = (zs & ~3u) | (uint32_t)got;
                     k = c->cnext[k];
                 }
                 if (head < tail || !pending) break;
@@ -1822,8 +1832,8 @@ SR_API void sr__search_dst_bfs(sr__sctx *c, uint32_t tail) {
             }
             if (head == tail) break;
         }
-        yv = c->queue[head++];
-        y = yv >> 1;
+        y = c->queue[head] >> 2;
+        ymask = (int)(c->queue[head++] & 3);
         v = sr__divp(y, c->PM);
         j = (int)(y - v * c->P);
         /* out of the partition and back through y: every exit state whose
@@ -1834,25 +1844,28 @@ SR_API void sr__search_dst_bfs(sr__sctx *c, uint32_t tail) {
             c->reach[y - off] |= 4;
             for (k = c->xhead[y - off]; k < c->xhead[y - off + 1]; k++) {
                 uint32_t x = c->xitem[k], xw = sr__divp(x, c->PM), link, v2;
-                int xj = (int)(x - xw * c->P), q2 = xj ^ 1, i2, v3;
+                int xj = (int)(x - xw * c->P), q2 = xj ^ 1, i2;
                 uint32_t d2 = level + 1 + c->glen[x];
                 link = c->nbr[xw * c->NP + (uint32_t)xj];
                 v2 = link & ~(1u << 30);                 /* the node inside that exits */
-                for (i2 = 0; i2 < (int)c->P; i2++)
-                    for (v3 = 0; v3 < (i2 == t->proc_port ? 1 : 2); v3++) {
-                        uint32_t z = v2 * c->P + (uint32_t)i2, s = d2 % c->ring, n;
-                        int turn = sr__search_turn(c, i2, q2);
-                        if (!turn || (turn == 2 && v3) || ((c->reach[z - off] >> v3) & 1)) continue;
-                        if (v3 && (link >> 30) & 1 && (i2 ^ 1) == q2) continue;
-                        n = c->ncand++;
-                        c->cstate[n] = 2 * z + (uint32_t)v3;
-                        c->centry[n] = sr__search_entry(c, i2, q2, link);
-                        c->cnext[n] = SR_NO_NODE;
-                        if (c->bhead[s] == SR_NO_NODE) c->bhead[s] = n;
-                        else c->cnext[c->btail[s]] = n;
-                        c->btail[s] = n;
-                        pending++;
-                    }
+                for (i2 = 0; i2 < (int)c->P; i2++) {
+                    uint32_t z = v2 * c->P + (uint32_t)i2, s = d2 % c->ring, n;
+                    int turn = c->turn[i2][q2], zm;
+                    if (!turn) continue;
+                    /* VC1 only where the turn allows it, and not straight
+                     * on over a dateline (a run never crosses it twice) */
+                    zm = turn == 2 || i2 == t->proc_port || ((link >> 30) & 1 && (i2 ^ 1) == q2) ? 1 : 3;
+                    zm &= ~c->reach[z - off];
+                    if (!zm) continue;
+                    n = c->ncand++;
+                    c->cstate[n] = 4 * z + (uint32_t)zm;
+                    c->centry[n] = sr__search_entry(c, i2, q2, link);
+                    c->cnext[n] = SR_NO_NODE;
+                    if (c->bhead[s] == SR_NO_NODE) c->bhead[s] = n;
+                    else c->cnext[c->btail[s]] = n;
+                    c->btail[s] = n;
+                    pending++;
+                }
             }
         }
         if (j == t->proc_port) continue;
@@ -1864,20 +1877,18 @@ SR_API void sr__search_dst_bfs(sr__sctx *c, uint32_t tail) {
         up = (int)(w >> 30) & 1;
         for (i = 0; i < (int)c->P; i++) {
             uint32_t z = lw * c->P + (uint32_t)i;
-            int turn = c->turn[i][q], vlo, vhi;
-            sr_entry e;
+            int turn = c->turn[i][q], straight = (i ^ 1) == q, zm = 0, got;
             if (!turn) continue;
-            straight = (i ^ 1) == q;
-            /* the VCs z's packets may hold so that they arrive at y on y's */
-            if (straight && !up) vlo = vhi = (int)(yv & 1);
-            else if ((int)(yv & 1) != up) continue;
-            else { vlo = 0; vhi = turn == 2 || i == t->proc_port || straight ? 0 : 1; }
-            if (turn == 2 && vhi) vhi = 0;
-            if (vlo > vhi) continue;
-            e = sr__search_entry(c, i, q, w);
-            for (vz = vlo; vz <= vhi; vz++)
-                if (sr__search_reach(c, z, vz, e, level + 1) && i != t->proc_port)
-                    c->queue[tail++] = 2 * z + (uint32_t)vz;
+            /* the VCs z's packets may hold so that they arrive at y in one
+             * of y's sub-states: straight on (not over the dateline) keeps
+             * the VC; a turn arrives on VC0, a dateline hop on VC1; only
+             * VC0 where the turn needs it, and not straight on over a
+             * dateline */
+            if (straight && !up) zm = ymask & (turn == 2 ? 1 : 3);
+            else if ((ymask >> up) & 1) zm = turn == 2 || straight || i == t->proc_port ? 1 : 3;
+            if (!zm) continue;
+            got = sr__search_reach(c, z, zm, sr__search_entry(c, i, q, w), level + 1);
+            if (got && i != t->proc_port) c->queue[tail++] = 4 * z + (uint32_t)got;
         }
     }
 }
@@ -1895,7 +1906,7 @@ SR_API void sr__search_dst(sr__sctx *c, uint32_t dst, int retarget) {
         c->E[z] = sr_entry_make(c->t->proc_port, SR_VC_KEEP);
         c->reach[zl] = 3;
         c->dist[2 * zl] = c->dist[2 * zl + 1] = 0;
-        if (i != c->t->proc_port) { c->queue[tail++] = 2 * z; c->queue[tail++] = 2 * z + 1; }
+        if (i != c->t->proc_port) c->queue[tail++] = 4 * z + 3;
     }
     c->retarget = retarget;
     sr__search_dst_bfs(c, tail);
@@ -2400,7 +2411,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
     for (u = 0; u < N; u++)
         if (sr_node_ok(faults, u)) rep->pairs += live - 1;
     if (!failing) return SR_OK;
-    /* ---- repairs, destination by destination, in order ---- */
+    /* ---- repairs (default rule), destination by destination, in order ---- */
     memset(reserved, 0, (size_t)(2 * N * P + 7) / 8);
     for (part = 0; part < t->num_partitions; part++) {
         uint32_t lo = part << SR_PARTITION_SHIFT, hi = lo + t->lut_entries, nused = 0, none_out = 0, dst;
@@ -2417,7 +2428,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
         for (dst = lo; dst < hi; dst++) {
             if (!((fail[dst >> 3] >> (dst & 7)) & 1)) continue;
             sr__search_route(&c, faults, dst, used, nused, save);
-            rep->patched += sr__search_repair(&c, dst, dep, reserved);
+            if (!order) rep->patched += sr__search_repair(&c, dst, dep, reserved);
             sr__search_walk_dst(&c, faults, dep, gres, starts, nstarts);   /* the repaired routes' */
             sr__search_write_dst(&c, tables, dst);
             sr__search_count(&c, faults, dst, list, capacity, rep);
