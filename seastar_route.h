@@ -2466,22 +2466,53 @@ typedef struct sr_seastar_options {
 /* Bit c of a bit set of 32-bit words. */
 #define SR__BIT(set, c) (((set)[(c) >> 5] >> ((c) & 31)) & 1u)
 
-/* Mark, in the bit set `mark` (bit c: coordinate c of dimension d), the
- * coordinates of every node next to a fault: both ends of a failed link, a
- * failed node and its two neighbours in d.  Returns how many are marked. */
-SR_API int sr__xt_fault_coords(const sr_topology *t, const sr_faults *f, int d, uint32_t *mark) {
-    int k = t->radix[d], c, n = 0, i;
+/* A broken link on port b of a node at coordinate c of dimension d (1: y,
+ * 2: z): count, in viol[], the dateline positions p (the dateline is the
+ * link p-1 -> p) that would put a packet across a dateline in front of a
+ * detour after which it routes in a higher dimension.
+ *   y: a broken X link: the y+ detour would cross a dateline at c+1 and
+ *      then route in X;
+ *   z: a broken X or Y link: the z+ detour (X rule, Y rule) would cross a
+ *      dateline at c+1 and then route in X or Y;
+ *      a broken z+ link: the y+ detour comes back over c -> c+1 and turns
+ *      into Y (a dateline at c+1), and a packet that crossed a dateline at
+ *      c+2-k/2 .. c, still on its z+ run (at most k/2 hops), would meet
+ *      the fault and detour in Y. */
+SR_API void sr__xt_dateline_broken(int d, int k, int c, int b, uint16_t *viol) {
+    int j;
+    if (b >> 1 == 0 || (b >> 1 == 1 && d == 2)) viol[(c + 1) % k]++;
+    if (b == 4 && d == 2)
+        for (j = 2 - k / 2; j <= 1; j++) viol[((c + j) % k + k) % k]++;
+}
+
+/* For dimension d: the dateline positions the faults argue against
+ * (viol[0..k-1], see sr__xt_dateline_broken) and, as bits of `mark`, the
+ * coordinates next to a fault (both ends of a failed link, a failed node
+ * and its neighbours in d).  Returns how many coordinates are marked. */
+SR_API int sr__xt_dateline_faults(const sr_topology *t, const sr_faults *f, int d, uint16_t *viol,
+                                  uint32_t *mark) {
+    const int k = t->radix[d];
+    int c, n = 0, i, p;
     uint32_t u;
     memset(mark, 0, (size_t)(k + 31) / 32 * 4);
+    memset(viol, 0, (size_t)k * sizeof *viol);
     for (u = 0; f && u < t->num_nodes; u++) {
-        if (!f->mask[u]) continue;
+        uint32_t m = f->mask[u];
+        int dead = (m & SR_FAULT_NODE) != 0;
+        if (!m) continue;
         c = sr_coord(t, u, d);
-        for (i = (f->mask[u] & SR_FAULT_NODE) ? -1 : 0; i <= ((f->mask[u] & SR_FAULT_NODE) ? 1 : 0); i++) {
-            int m = (c + i + k) % k;
-            mark[m >> 5] |= 1u << (m & 31);
+        for (i = dead ? -1 : 0; i <= dead; i++) {
+            int mm = (c + i + k) % k;
+            mark[mm >> 5] |= 1u << (mm & 31);
+        }
+        for (p = 0; p < 2 * t->num_dims; p++) {
+            uint32_t w = sr_neighbor(t, u, p);
+            if (w == SR_NO_NODE) continue;
+            if (dead) sr__xt_dateline_broken(d, k, sr_coord(t, w, d), p ^ 1, viol);  /* w lost p^1 */
+            else if ((m >> p) & 1) sr__xt_dateline_broken(d, k, c, p, viol);
         }
     }
-    for (c = 0; c < k; c++) n += (int)(mark[c >> 5] >> (c & 31)) & 1;
+    for (c = 0; c < k; c++) n += (int)SR__BIT(mark, c);
     return n;
 }
 
@@ -2493,20 +2524,30 @@ SR_API int sr__xt_fault_coords(const sr_topology *t, const sr_faults *f, int d, 
  * rule never crosses it -- and "once a dateline is crossed in a given
  * dimension, routing in a higher dimension (e.g. X is 'higher' than Y) is
  * not permitted".  Routing tables cannot see whether a packet has crossed
- * a dateline, so the rules hold only if no packet that needs a detour
- * near a fault has crossed the dateline of a dimension it then leaves.
+ * a dateline, so the rules hold only if no detour that leads back into a
+ * higher dimension crosses one, and no packet that has crossed one meets a
+ * fault that makes it detour into a higher dimension.
  *
- * Extension: the printed criterion is empty for a single fault (no node
- * has two broken links), yet with the datelines on the wrap-around links a
- * quarter of the single faults of an 8x8x8 torus lose pairs or deadlock
- * (the y+ detour of an X fault crosses the y dateline, or packets that
- * crossed the z dateline meet a z+ fault and detour in y).  So both the y
- * and the z dateline are placed as far from the faults as the ring allows:
- * in the middle of the longest run of coordinates without a node next to
- * a fault (an end of a failed link, a failed node or its neighbour in that
- * dimension), rounded up; with no fault the topology's dateline stays.
- * The x dateline stays where the topology puts it: no dimension is higher
- * than X, so crossing it restricts nothing.
+ * Extension: the printed criterion says nothing for a single fault (no
+ * node has two broken links), yet with the datelines on the wrap-around
+ * links a fifth of the single faults of an 8x8x8 torus lose pairs or
+ * deadlock (the y+ detour of an X fault crosses the y dateline, or packets
+ * that crossed the z dateline meet a z+ fault and detour in Y).  So the y
+ * and the z dateline are each placed where the fewest faults argue against
+ * them:
+ *
+ * - y: not just above a node with a broken X link (its y+ detour);
+ * - z: not just above a node with a broken X or Y link (its z+ detour),
+ *   nor within k/2 planes below and one above a node with a broken z+ link
+ *   (a z+ run that crossed it would reach the fault; the y+ detour climbs
+ *   one plane);
+ *
+ * and among those, as far as the ring allows from every node next to a
+ * fault (an end of a failed link, a failed node or its neighbour in that
+ * dimension), ties going to the first position from the topology's
+ * dateline on.  With no fault the topology's datelines stay.  The x
+ * dateline stays where the topology puts it: no dimension is higher than
+ * X, so crossing it restricts nothing.
  *
  * :param t: the topology (3 dimensions, asserted).
  * :param f: faults, or NULL (the datelines stay).
@@ -2515,24 +2556,25 @@ SR_API int sr__xt_fault_coords(const sr_topology *t, const sr_faults *f, int d, 
  *     presence of faults and turn constraints" (datelines).
  */
 SR_API void sr_seastar_datelines(const sr_topology *t, const sr_faults *f, sr_topology *out) {
-    uint32_t mark[SR_MAX_NODES / 32];
+    uint32_t mark[SR_MAX_NODES / 4 / 32];
+    uint16_t viol[SR_MAX_NODES / 4];
     sr_topology r = *t;
     int d;
     SR_ASSERT(t->num_dims == 3);
     for (d = 1; d <= 2; d++) {
-        int k = t->radix[d], best_len = -1, best_start = 0, c, i;
-        if (t->mesh[d] || sr__xt_fault_coords(t, f, d, mark) == 0) continue;
-        /* runs of unmarked coordinates, scanned from the topology's
-         * dateline on, so that ties keep the first run after it */
+        int k = t->radix[d], best = -1, best_viol = 0, best_clear = -1, i;
+        if (t->mesh[d] || sr__xt_dateline_faults(t, f, d, viol, mark) == 0) continue;
         for (i = 0; i < k; i++) {
-            int len = 0;
-            c = (t->dateline[d] + i) % k;
-            if (SR__BIT(mark, c) || !SR__BIT(mark, (c + k - 1) % k)) continue;   /* not a run's start */
-            while (len < k && !SR__BIT(mark, (c + len) % k)) len++;
-            if (len > best_len) { best_len = len; best_start = c; }
+            int p = (t->dateline[d] + i) % k, clear = k, j;
+            /* the distance from the dateline link {p-1, p} to the nearest
+             * marked coordinate, either way round */
+            for (j = 0; j < k && clear == k; j++)
+                if (SR__BIT(mark, (p + j) % k) || SR__BIT(mark, ((p - 1 - j) % k + k) % k)) clear = j;
+            if (best < 0 || viol[p] < best_viol || (viol[p] == best_viol && clear > best_clear)) {
+                best = p; best_viol = viol[p]; best_clear = clear;
+            }
         }
-        if (best_len < 0) best_start = t->dateline[d], best_len = 0;   /* all marked */
-        r.dateline[d] = (best_start + (best_len + 1) / 2) % k;
+        r.dateline[d] = best;
     }
     *out = r;
 }

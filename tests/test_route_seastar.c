@@ -1,0 +1,301 @@
+/* test_route_seastar.c - seastar_route.h: the SeaStar fault rules (seed
+ * 001) with the datelines placed from the fault set -- every single link
+ * and node fault proven by the verifier (4x4x4 here, 8x8x8 and 11x12x16
+ * under --long), the printed rules' failing cases with the datelines left
+ * on the wrap-around links, the dateline placement against its statement,
+ * the generator's fast path against evaluating every entry, and the Ymax
+ * dodge option. */
+#include "st_test.h"
+#include "../seastar_route.h"
+#include "route_util.h"
+#include <stdlib.h>
+
+typedef struct rs_net {
+    sr_topology t;
+    uint8_t *tab;
+    size_t tab_size, gs_size, vs_size;
+    void *gs, *vs;
+    uint32_t *fstore;
+    sr_faults f;
+} rs_net;
+
+static int rs_open(rs_net *n, const int *k, const int *mesh) {
+    if (!rt_make(&n->t, 3, k, mesh, NULL)) return 0;
+    n->tab_size = (size_t)n->t.table_size * n->t.num_nodes;
+    n->tab = (uint8_t *)malloc(n->tab_size);
+    n->gs_size = sr_gen_scratch_size(&n->t);
+    n->vs_size = sr_verify_scratch_size(&n->t);
+    n->gs = malloc(n->gs_size);
+    n->vs = malloc(n->vs_size);
+    n->fstore = (uint32_t *)malloc(sr_faults_size(&n->t));
+    return n->tab && n->gs && n->vs && n->fstore &&
+           sr_faults_init(&n->f, &n->t, n->fstore, sr_faults_size(&n->t)) == SR_OK;
+}
+
+static void rs_close(rs_net *n) {
+    free(n->tab); free(n->gs); free(n->vs); free(n->fstore);
+}
+
+static void rs_clear(rs_net *n) { sr_faults_init(&n->f, &n->t, n->fstore, sr_faults_size(&n->t)); }
+
+/* SeaStar tables with options (NULL: defaults), then the verifier. */
+static int rs_gen(rs_net *n, const sr_seastar_options *o, sr_gen_report *g, sr_verify_report *v) {
+    int r = sr_tables_build_seastar_opt(&n->t, &n->f, o, n->tab, n->tab_size, n->gs, n->gs_size, NULL,
+                                        0, g);
+    if (r != SR_OK) return r;
+    return sr_verify(&n->t, &n->f, n->tab, 0, n->vs, n->vs_size, v);
+}
+
+/* Every single link fault (each link once) and every single node fault of
+ * a torus: the tables are proven (delivery and no dependency cycle) and
+ * every pair of live nodes is delivered.  Returns the number of faults
+ * checked, or -1 after a failed check. */
+static long rs_every_single_fault(st_ctx *st__ctx, const int *k) {
+    rs_net n;
+    long count = 0;
+    uint32_t u;
+    int p;
+    if (!rs_open(&n, k, NULL)) return -1;
+    for (u = 0; u < n.t.num_nodes; u++)
+        for (p = -1; p < n.t.proc_port; p += 2) {          /* -1: the node; else +x, +y, +z */
+            sr_gen_report g;
+            sr_verify_report v;
+            uint64_t live = n.t.num_nodes - (p < 0);
+            rs_clear(&n);
+            if (p < 0) sr_fault_node(&n.f, &n.t, u);
+            else sr_fault_link(&n.f, &n.t, u, p - 1);
+            if (rs_gen(&n, NULL, &g, &v) != SR_OK) { rs_close(&n); return -1; }
+            if (!v.proven || v.unroutable || v.pairs != live * (live - 1) || v.delivered != v.pairs ||
+                g.unroutable || g.patched) {
+                st_fail_begin(st__ctx, __FILE__, __LINE__, "every single fault proven");
+                fprintf(stderr, "    %dx%dx%d, node %u (%d,%d,%d), %s: %s, %llu unroutable, %llu patched\n",
+                        k[0], k[1], k[2], u, sr_coord(&n.t, u, 0), sr_coord(&n.t, u, 1),
+                        sr_coord(&n.t, u, 2), p < 0 ? "node fault" : sr_port_name(&n.t, p - 1),
+                        v.proven ? "proven" : sr_failure_string(v.failure),
+                        (unsigned long long)v.unroutable, (unsigned long long)g.patched);
+                rs_close(&n);
+                return -1;
+            }
+            count++;
+        }
+    rs_close(&n);
+    return count;
+}
+
+ST_TEST(route_seastar_every_single_fault_4x4x4) {
+    /* 64 node faults and 192 link faults */
+    static const int k[3] = { 4, 4, 4 };
+    ST_EQ(256, rs_every_single_fault(st__ctx, k));
+}
+
+ST_TEST(route_seastar_every_single_fault_8x8x8_long) {
+    /* --long: 512 node faults and 1536 link faults */
+    static const int k[3] = { 8, 8, 8 };
+    if (!ST_LONG) return;
+    ST_EQ(2048, rs_every_single_fault(st__ctx, k));
+}
+
+ST_TEST(route_seastar_every_single_fault_11x12x16_long) {
+    /* --long: 2112 node faults and 6336 link faults */
+    static const int k[3] = { 11, 12, 16 };
+    if (!ST_LONG) return;
+    ST_EQ(8448, rs_every_single_fault(st__ctx, k));
+}
+
+ST_TEST(route_seastar_printed_rules_fail_with_datelines_on_the_wrap_links) {
+    /* The failing cases behind the dateline extension: with the datelines
+     * left on the wrap-around links (fixed_datelines), a failed +z link of
+     * (0,0,0) in 8x8x8 -- just past the z dateline, so that packets that
+     * crossed it detour in Y -- deadlocks, and a failed +x link of (0,3,3)
+     * in 4x4x4 -- whose y+ and z+ detours would both cross a dateline --
+     * loses 64 pairs.  With the datelines placed from the faults both are
+     * proven with every pair delivered. */
+    static const int k8[3] = { 8, 8, 8 }, k4[3] = { 4, 4, 4 };
+    sr_seastar_options fixed;
+    rs_net n;
+    sr_gen_report g;
+    sr_verify_report v;
+    memset(&fixed, 0, sizeof fixed);
+    fixed.fixed_datelines = 1;
+    ST_CHECK(rs_open(&n, k8, NULL));
+    ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, 0, 4));
+    ST_EQ(SR_OK, rs_gen(&n, &fixed, &g, &v));
+    ST_EQ(0, g.dateline[2]);
+    ST_CHECK(!v.proven);
+    ST_EQ(SR_FAIL_DEADLOCK, v.failure);
+    ST_EQ(SR_OK, rs_gen(&n, NULL, &g, &v));
+    ST_CHECK(v.proven);
+    ST_EQ(v.pairs, v.delivered);
+    rs_close(&n);
+    ST_CHECK(rs_open(&n, k4, NULL));
+    ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, 0 * 16 + 3 * 4 + 3, 0));
+    ST_EQ(SR_OK, rs_gen(&n, &fixed, &g, &v));
+    ST_CHECK(v.proven);
+    ST_EQ(64, v.unroutable);
+    ST_EQ(SR_OK, rs_gen(&n, NULL, &g, &v));
+    ST_CHECK(v.proven);
+    ST_EQ(0, v.unroutable);
+    rs_close(&n);
+}
+
+/* The dateline placement as docs/routing.rst states it, computed from the
+ * statement: for each position p of dimension d (the dateline is the link
+ * p-1 -> p), count the faults that argue against it -- a node with a
+ * broken X link at y = p-1 (y); a node with a broken X or Y link at
+ * z = p-1, and a node with a broken z+ link whose z is 0 .. k/2-1 planes
+ * on from p-1 (z) -- and take the positions with the fewest, then the one
+ * farthest from every coordinate next to a fault (hops from the link to
+ * the nearest one, either way round), then the first from the topology's
+ * dateline on.  A failed node counts as the broken links of its
+ * neighbours, and marks its own coordinate and its neighbours'. */
+static int rs_oracle_dateline(const sr_topology *t, const sr_faults *f, int d) {
+    int k = t->radix[d], p, best = -1, best_v = 0, best_c = 0, any = 0, i;
+    uint8_t marked[64];
+    uint32_t u;
+    memset(marked, 0, sizeof marked);
+    for (u = 0; u < t->num_nodes; u++) {
+        int c = sr_coord(t, u, d);
+        if (!f->mask[u]) continue;
+        any = 1;
+        marked[c] = 1;
+        if (f->mask[u] & SR_FAULT_NODE) { marked[(c + 1) % k] = 1; marked[(c + k - 1) % k] = 1; }
+    }
+    if (!any || t->mesh[d]) return t->dateline[d];
+    for (i = 0; i < k; i++) {
+        int v = 0, clear, q;
+        p = (t->dateline[d] + i) % k;
+        for (u = 0; u < t->num_nodes; u++) {
+            int b;
+            for (b = 0; b < 6; b++) {
+                uint32_t w = sr_neighbor(t, u, b);
+                int broken, c = sr_coord(t, u, d);
+                if (w == SR_NO_NODE || (f->mask[u] & SR_FAULT_NODE)) continue;
+                broken = ((f->mask[u] >> b) & 1) || (f->mask[w] & SR_FAULT_NODE);
+                if (!broken) continue;
+                if (d == 1 && b < 2 && p == (c + 1) % k) v++;
+                if (d == 2 && b < 4 && p == (c + 1) % k) v++;
+                if (d == 2 && b == 4 && (c + 1 - p + k) % k < k / 2) v++;
+            }
+        }
+        for (clear = 0; clear < k; clear++)
+            if (marked[(p + clear) % k] || marked[((p - 1 - clear) % k + k) % k]) break;
+        if (best < 0 || v < best_v || (v == best_v && clear > best_c)) { best = p; best_v = v; best_c = clear; }
+        (void)q;
+    }
+    return best;
+}
+
+ST_TEST(route_seastar_datelines_placed_as_stated) {
+    /* random fault sets of one to four faults (links and nodes) on tori
+     * of 8x8x8, 4x6x5 and 5x7x8, datelines of the topology anywhere: the
+     * generator reports the datelines the statement gives (x stays) */
+    static const int shapes[3][3] = { { 8, 8, 8 }, { 4, 6, 5 }, { 5, 7, 8 } };
+    uint64_t seed = 31;
+    int trial;
+    for (trial = 0; trial < 30; trial++) {
+        rs_net n;
+        sr_topology_desc dd;
+        sr_gen_report g;
+        int i, nf = 1 + (int)st_rand_below(&seed, 4);
+        memset(&dd, 0, sizeof dd);
+        dd.num_dims = 3;
+        for (i = 0; i < 3; i++) {
+            dd.radix[i] = shapes[trial % 3][i];
+            dd.dateline[i] = (int)st_rand_below(&seed, (uint32_t)dd.radix[i]);
+        }
+        ST_CHECK(rs_open(&n, dd.radix, NULL));
+        ST_EQ(SR_OK, sr_topology_init(&n.t, &dd));
+        for (i = 0; i < nf; i++) {
+            uint32_t u = st_rand_below(&seed, n.t.num_nodes);
+            if (st_rand_below(&seed, 4) == 0) sr_fault_node(&n.f, &n.t, u);
+            else sr_fault_link(&n.f, &n.t, u, (int)st_rand_below(&seed, 6));
+        }
+        ST_EQ(SR_OK, sr_tables_build_seastar(&n.t, &n.f, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g));
+        ST_EQ(dd.dateline[0], g.dateline[0]);
+        ST_EQ(rs_oracle_dateline(&n.t, &n.f, 1), g.dateline[1]);
+        ST_EQ(rs_oracle_dateline(&n.t, &n.f, 2), g.dateline[2]);
+        rs_close(&n);
+    }
+}
+
+ST_TEST(route_seastar_fast_path_equals_every_entry_evaluated) {
+    /* The generator gives routers far from every fault their
+     * dimension-order tables and evaluates only their 180-degree entries.
+     * On random fault sets (tori and meshes, up to six faults, with and
+     * without the Ymax dodge) every entry of every router equals
+     * sr_seastar_entry over the topology with the reported datelines,
+     * except the entries the delivery check cut to SR_ENTRY_NONE, whose
+     * number is the report's `patched`. */
+    uint64_t seed = 5;
+    int trial;
+    for (trial = 0; trial < 12; trial++) {
+        rs_net n;
+        int k[3], mesh[3], i, ip, nf;
+        sr_seastar_options o;
+        sr_gen_report g;
+        sr_topology tt;
+        uint32_t u, d;
+        uint64_t cut = 0;
+        for (i = 0; i < 3; i++) {
+            k[i] = 3 + (int)st_rand_below(&seed, 4);
+            mesh[i] = trial % 3 == 1 ? (int)(st_rand(&seed) & 1) : 0;
+        }
+        ST_CHECK(rs_open(&n, k, mesh));
+        memset(&o, 0, sizeof o);
+        o.ymax_dodge = trial & 1;
+        nf = 1 + (int)st_rand_below(&seed, 6);
+        for (i = 0; i < nf; i++) {
+            uint32_t w = st_rand_below(&seed, n.t.num_nodes);
+            if (st_rand_below(&seed, 5) == 0) sr_fault_node(&n.f, &n.t, w);
+            else sr_fault_link(&n.f, &n.t, w, (int)st_rand_below(&seed, 6));
+        }
+        ST_EQ(SR_OK, sr_tables_build_seastar_opt(&n.t, &n.f, &o, n.tab, n.tab_size, n.gs, n.gs_size,
+                                                 NULL, 0, &g));
+        tt = n.t;
+        for (i = 0; i < 3; i++) tt.dateline[i] = g.dateline[i];
+        for (u = 0; u < n.t.num_nodes; u++)
+            for (ip = 0; ip < n.t.num_ports; ip++)
+                for (d = 0; d < n.t.num_nodes; d++) {
+                    sr_entry want = sr_seastar_entry(&tt, &n.f, &o, u, ip, d);
+                    sr_entry got = sr_table_lookup(&n.t, n.tab + (size_t)u * n.t.table_size, u, ip, d);
+                    if (got == want) continue;
+                    ST_CHECKF(got == SR_ENTRY_NONE, "trial %d router %u port %d dst %u: %d, rule %d",
+                              trial, u, ip, d, got, want);
+                    cut++;
+                }
+        ST_EQ((long long)g.patched, (long long)cut);
+        rs_close(&n);
+    }
+}
+
+ST_TEST(route_seastar_ymax_dodge_option) {
+    /* 4x4x4 with y a mesh: the +x link of (1,3,1) has failed, at y = Ymax,
+     * where there is no y+ link.  By default a packet there for (2,3,1)
+     * (it wants x+) takes z+; with the Ymax dodge ("when y = Ymax, it is
+     * permissible to dodge y- then go x+/x-") it takes y-, and the node
+     * below sends it on in x.  Both are proven and deliver every pair. */
+    static const int k[3] = { 4, 4, 4 }, mesh[3] = { 0, 1, 0 };
+    rs_net n;
+    sr_seastar_options o;
+    sr_gen_report g;
+    sr_verify_report v;
+    uint32_t at = 1 * 16 + 3 * 4 + 1, dst = 2 * 16 + 3 * 4 + 1, below = 1 * 16 + 2 * 4 + 1;
+    sr_entry e;
+    ST_CHECK(rs_open(&n, k, mesh));
+    ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, at, 0));
+    memset(&o, 0, sizeof o);
+    ST_EQ(SR_OK, rs_gen(&n, &o, &g, &v));
+    ST_CHECK(v.proven);
+    ST_EQ(v.pairs, v.delivered);
+    e = sr_table_lookup(&n.t, n.tab + (size_t)at * n.t.table_size, at, n.t.proc_port, dst);
+    ST_EQ(4, sr_entry_port(e));                      /* z+ */
+    o.ymax_dodge = 1;
+    ST_EQ(SR_OK, rs_gen(&n, &o, &g, &v));
+    ST_CHECK(v.proven);
+    ST_EQ(v.pairs, v.delivered);
+    e = sr_table_lookup(&n.t, n.tab + (size_t)at * n.t.table_size, at, n.t.proc_port, dst);
+    ST_EQ(3, sr_entry_port(e));                      /* y- */
+    e = sr_table_lookup(&n.t, n.tab + (size_t)below * n.t.table_size, below, 2, dst);
+    ST_EQ(0, sr_entry_port(e));                      /* then x+ */
+    rs_close(&n);
+}
