@@ -1072,8 +1072,10 @@ SR_API void sr__v_glut_edges(sr__vctx *c, uint32_t y) {
  * Prove or refute that a full set of tables delivers every packet and
  * cannot deadlock.
  *
- * (a) Delivery: for every destination and every live source the packet is
- * followed through the tables from injection (processor input port, VC0)
+ * (a) Delivery: for every destination and every live source (the
+ * destination itself included: its own injection entry is followed too,
+ * though it is not counted as a pair) the packet is followed through the
+ * tables from injection (processor input port, VC0)
  * until it is ejected; it must never revisit a (router, input port, VC)
  * state, use a missing or failed link, enter a failed node, make a
  * 180-degree turn, or be ejected anywhere but at its destination.  An
@@ -1377,7 +1379,7 @@ typedef struct sr_gen_report {
 typedef struct sr__gen_layout {
     size_t queue, tgt, glen, e, lab, dist, reach, save, dep, reserved, fail, gres, starts, cnt, used, xhead, bad, xitem, cstate, centry, cnext,
         bhead, btail, sblock;                              /* search */
-    size_t glut, sv, path, fblock;                         /* SeaStar's delivery check */
+    size_t glut, sv, path, fblock, quiet;                  /* SeaStar's delivery check */
     size_t nbr, total;
 } sr__gen_layout;
 
@@ -1417,6 +1419,8 @@ SR_API sr__gen_layout sr__gen_offsets(const sr_topology *t) {
     o.path = o.sv + np * 2 * 8;
     o.fblock = sr__align8(o.path + np * 2 * 4);
     if (o.fblock + SR__GEN_BLOCK * sr__v_row(t) > a) a = o.fblock + SR__GEN_BLOCK * sr__v_row(t);
+    o.quiet = a;                                           /* quiet routers, clean z lines */
+    a = o.quiet + 2 * (size_t)t->num_nodes;
     o.nbr = sr__align8(a);
     o.total = o.nbr + (size_t)t->num_nodes * (size_t)(t->num_ports - 1) * 4;
     return o;
@@ -2780,6 +2784,85 @@ SR_API int sr__xt_quiet(const sr_topology *t, const sr_faults *f, uint32_t u, co
     return zline_clean[u / t->stride[1]];
 }
 
+/* The delivery check of sr__gen_finish, for a torus of one partition,
+ * where only routes through routers that are not quiet can go wrong: a
+ * quiet router's entries are its dimension-order ones over usable links,
+ * which deliver or bring the packet to a router that is not quiet.  So
+ * every destination's routes are followed from every state a packet can
+ * enter of the routers that are not quiet (cutting loops and dead ends as
+ * there).  If
+ * no entry was cut and no route met an unroutable entry, every pair is
+ * delivered; returns 1 then (the report filled), else 0 (the caller runs
+ * the full check, which also counts and lists). */
+SR_API int sr__xt_check_quiet(const sr_topology *t, const sr_faults *f, uint8_t *tables, void *scratch,
+                              const uint32_t *nbr, const uint8_t *quiet, sr_gen_report *rep) {
+    const sr__gen_layout o = sr__gen_offsets(t);
+    const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes, S = N * P * 2, NP = P - 1;
+    uint32_t *sv = (uint32_t *)((uint8_t *)scratch + o.sv), *path = (uint32_t *)((uint8_t *)scratch + o.path);
+    uint32_t dst, r, gen = 0, live = 0;
+    int none = 0;
+    uint64_t patched0 = rep->patched;
+    memset(sv, 0, (size_t)S * 8);
+    for (dst = 0; dst < N; dst++) {
+        if (!sr_node_ok(f, dst)) continue;
+        live++;
+        gen++;
+        for (r = 0; r < N; r++) {
+            int ip0;
+            if (quiet[r] || !sr_node_ok(f, r)) continue;
+            for (ip0 = 0; ip0 < (int)P; ip0++) {
+                uint32_t x, u;
+                int ip, vb, len, j, bad;
+                if (ip0 != t->proc_port && nbr[r * NP + (uint32_t)ip0] == SR_NO_NODE) continue;  /* no way in */
+            retry:
+                u = r; ip = ip0; vb = 0; len = 0; bad = 0;
+                x = (u * P + (uint32_t)ip) * 2;
+                for (;;) {
+                    sr_entry e;
+                    int port;
+                    uint32_t v;
+                    if (sv[2 * x] == gen) { bad = sv[2 * x + 1] == 1; break; }
+                    sv[2 * x] = gen;
+                    sv[2 * x + 1] = 1;
+                    path[len++] = x;
+                    e = tables[(size_t)u * t->table_size + (size_t)ip * t->table_stride + SR_GLUT_ENTRIES + dst];
+                    port = e & 31;
+                    if (port == SR_PORT_NONE) {
+                        /* unroutable from here: fine if no entry of the
+                         * node behind leads here */
+                        uint32_t w = ip == t->proc_port ? SR_NO_NODE : nbr[u * NP + (uint32_t)ip] & ~(1u << 30);
+                        int i2;
+                        if (w == SR_NO_NODE) { none = 1; break; }
+                        for (i2 = 0; i2 < (int)P; i2++)
+                            if (sr_entry_port(tables[(size_t)w * t->table_size + (size_t)i2 * t->table_stride +
+                                                     SR_GLUT_ENTRIES + dst]) == (ip ^ 1))
+                                none = 1;
+                        break;
+                    }
+                    if (port == t->proc_port) { bad = u != dst; break; }
+                    v = port < t->proc_port && port != ip ? nbr[u * NP + (uint32_t)port] : SR_NO_NODE;
+                    if (v == SR_NO_NODE) { bad = 1; break; }
+                    vb = sr_entry_vc(e, vb);
+                    u = v & ~(1u << 30); ip = port ^ 1;
+                    x = (u * P + (uint32_t)ip) * 2 + (uint32_t)vb;
+                }
+                if (bad) {
+                    uint32_t y = path[len - 1];
+                    tables[(size_t)((y >> 1) / P) * t->table_size + (size_t)((y >> 1) % P) * t->table_stride +
+                           SR_GLUT_ENTRIES + dst] = SR_ENTRY_NONE;
+                    rep->patched++;
+                    for (j = 0; j < len; j++) sv[2 * path[j]] = 0;
+                    goto retry;
+                }
+                for (j = 0; j < len; j++) sv[2 * path[j] + 1] = 2;
+            }
+        }
+    }
+    if (none || rep->patched != patched0) return 0;
+    rep->pairs = (uint64_t)live * (live - 1);
+    return 1;
+}
+
 /**
  * Fault-aware tables by the SeaStar rules (3 dimensions), with options.
  *
@@ -2825,8 +2908,8 @@ SR_API sr_result sr_tables_build_seastar_opt(const sr_topology *t, const sr_faul
                                              sr_pair *list, size_t capacity, sr_gen_report *rep) {
     sr_topology tt;
     uint32_t u, q, dst, *nbr, lines, line;
-    uint8_t *zline_clean;
-    int ip, d;
+    uint8_t *zline_clean, *quiet;
+    int ip, d, torus = 1;
     sr_result r = sr__gen_args(t, faults, tables, tables_size, scratch, scratch_size, rep);
     if (r != SR_OK) return r;
     if (t->num_dims != 3) return SR_ERR_DIMS;
@@ -2835,9 +2918,10 @@ SR_API sr_result sr_tables_build_seastar_opt(const sr_topology *t, const sr_faul
     else sr_seastar_datelines(t, faults, &tt);
     for (d = 0; d < t->num_dims; d++) rep->dateline[d] = tt.dateline[d];
     nbr = sr__gen_nbr(&tt, scratch, faults);
-    /* clean z lines (every node alive, every z link usable), in the
-     * scratch's first area, which this generator does not otherwise use */
-    zline_clean = (uint8_t *)scratch;
+    /* clean z lines (every node alive, every z link usable), then quiet
+     * routers */
+    quiet = (uint8_t *)scratch + sr__gen_offsets(&tt).quiet;
+    zline_clean = quiet + tt.num_nodes;
     lines = tt.num_nodes / tt.stride[1];
     for (line = 0; line < lines; line++) {
         int c, ok = 1;
@@ -2848,25 +2932,29 @@ SR_API sr_result sr_tables_build_seastar_opt(const sr_topology *t, const sr_faul
         }
         zline_clean[line] = (uint8_t)ok;
     }
+    for (d = 0; d < tt.num_dims; d++) torus &= !tt.mesh[d];
     for (u = 0; u < tt.num_nodes; u++) {
         uint32_t base = u & ~(uint32_t)(SR_LUT_ENTRIES - 1);
         uint8_t *tab = tables + (size_t)u * tt.table_size;
-        int quiet = sr__xt_quiet(&tt, faults, u, zline_clean);
-        if (quiet) sr_table_build_dor(&tt, u, tab, tt.table_size);
+        quiet[u] = (uint8_t)sr__xt_quiet(&tt, faults, u, zline_clean);
+        if (quiet[u]) sr_table_build_dor(&tt, u, tab, tt.table_size);
         for (ip = 0; ip < tt.num_ports; ip++) {
             uint8_t *glut = tab + (size_t)ip * tt.table_stride;
             for (q = 0; q < SR_GLUT_ENTRIES; q++)
                 glut[q] = (q < tt.num_partitions && q != (u >> SR_PARTITION_SHIFT))
                               ? sr_seastar_entry(&tt, faults, opt, u, ip, q << SR_PARTITION_SHIFT)
                               : SR_ENTRY_NONE;
+            if (quiet[u] && torus) continue;      /* a torus's DOR entry never turns back */
             for (dst = base; dst < base + tt.lut_entries; dst++) {
                 uint8_t *e = glut + SR_GLUT_ENTRIES + (dst - base);
                 if (dst >= tt.num_nodes) *e = SR_ENTRY_NONE;
-                else if (!quiet || sr_entry_port(*e) == ip)
+                else if (!quiet[u] || sr_entry_port(*e) == ip)
                     *e = sr_seastar_entry(&tt, faults, opt, u, ip, dst);
             }
         }
     }
+    if (tt.num_partitions == 1 && torus && sr__xt_check_quiet(&tt, faults, tables, scratch, nbr, quiet, rep))
+        return SR_OK;
     sr__gen_finish(&tt, faults, tables, scratch, nbr, list, capacity, rep);
     return SR_OK;
 }

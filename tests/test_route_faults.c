@@ -337,49 +337,6 @@ ST_TEST(route_seastar_rules_fault_free_equals_dor) {
     rf_close(&n);
 }
 
-ST_TEST(route_seastar_rules_single_faults_4x4x4) {
-    /* Every single link and node fault of a 4x4x4 torus with the SeaStar
-     * rules: the tables are always proven (delivery of what they route,
-     * no dependency cycle).  With the z dateline on the wrap-around link
-     * (3 -> 0), only faults in the plane z = 3 next to it leave pairs
-     * unroutable (a z+ detour there would cross the dateline and then turn
-     * back into y, which the rules forbid); with the z dateline moved half
-     * a ring away from the fault, as seed 001 says the XT chooses it,
-     * every pair is routed.  The faults of planes z = 1 and 3 (all four
-     * planes under --long). */
-    int moved;
-    for (moved = 0; moved < 2; moved++) {
-        int zf;
-        for (zf = ST_LONG ? 0 : 1; zf < 4; zf += ST_LONG ? 1 : 2) {   /* planes 1, 3 */
-            rf_net n;
-            sr_topology_desc d;
-            int p;
-            uint32_t u;
-            memset(&d, 0, sizeof d);
-            d.num_dims = 3;
-            d.radix[0] = d.radix[1] = d.radix[2] = 4;
-            d.dateline[2] = moved ? (zf + 2) % 4 : 0;
-            ST_CHECK(rf_open(&n, 3, d.radix, NULL));
-            ST_EQ(SR_OK, sr_topology_init(&n.t, &d));
-            for (u = 0; u < n.t.num_nodes; u++) {
-                if (sr_coord(&n.t, u, 2) != zf) continue;
-                for (p = -1; p < n.t.proc_port; p += 2) {
-                    sr_gen_report g;
-                    sr_verify_report v;
-                    rf_clear(&n);
-                    if (p < 0) ST_EQ(SR_OK, sr_fault_node(&n.f, &n.t, u));
-                    else ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, u, p - 1));
-                    ST_EQ(SR_OK, rf_gen(&n, 1, &g, &v));
-                    ST_CHECKF(v.proven, "node %u port %d: %s", u, p - 1, sr_failure_string(v.failure));
-                    ST_EQ(g.unroutable, v.unroutable);
-                    if (moved || zf != 3) ST_EQ(0, g.unroutable);
-                }
-            }
-            rf_close(&n);
-        }
-    }
-}
-
 ST_TEST(route_generators_random_fault_sets) {
     /* 6x6x6 torus, 3% failed links and a failed node: the search tables
      * are always proven; the SeaStar tables always deliver what they do
