@@ -15,7 +15,10 @@
  *      local table (LUT) indexed by destination[11:0] (seed 001, seed 004
  *      Chapter 8.2.2 and 8.2.4);
  *   4. fault-aware table generation: the SeaStar rules for X, Y and Z links
- *      (seed 001) and a search-based generator that goes beyond them;
+ *      (seed 001), with the datelines placed from the fault set (>>xt-rules),
+ *      and a search-based generator that goes beyond them, routing every
+ *      connected pair it can under a deadlock-free turn discipline
+ *      (>>search);
  *   5. a verifier that proves or refutes delivery of every pair and the
  *      absence of cycles in the channel dependency graph (Dally and Seitz).
  *
@@ -38,7 +41,10 @@
  *   int out_port = sr_entry_port(e), out_vc = sr_entry_vc(e, in_vc);
  *
  *   // whole-network tables (N * bytes) can be checked by sr_verify, and
- *   // generated around faults by sr_tables_build_seastar/_search.
+ *   // generated around faults by sr_tables_build_seastar (_opt: options)
+ *   // or sr_tables_build_search.
+ *
+ * Sections (search for the tag): >>generators, >>search, >>xt-rules.
  *
  * Ports: for dimension d, port 2d is "+d" (towards coordinate c+1) and
  * port 2d+1 is "-d"; port 2n (t.proc_port) is the processor port.  An
@@ -1366,21 +1372,45 @@ typedef struct sr_gen_report {
 /* Destinations whose LUT entries the generators collect at once. */
 #define SR__GEN_BLOCK 256
 
-/* Byte offsets of the generators' scratch areas, in this order:
- *   search:  queue (4 per state), tgt (4), glen (4), E (1), lab (1), then per
- *            state of a partition: dist, cnt, used, exit heads (4 each),
- *            bad (1); exits (4 per partition state), candidates (9 per two
- *            partition states), buckets (8 per state + 16), the LUT block
- *   SeaStar: GLUT gather (1 per state), walk: stamp and status (8 per
- *            walked state, two per state), path (4 per walked state), the
- *            LUT block
- * and, after the larger of the two, the neighbour table.  A "state" is a
- * (router, input port) pair; `o` receives the offsets. */
+/* Byte offsets of the generators' scratch areas.  A "state" is a
+ * (router, input port) pair (np of them), a "partition state" one of a
+ * router of one global partition (lp); a "sub-state" a state and a VC.
+ * The search uses the first group, the SeaStar rules' delivery check the
+ * second (they overlap); both use the neighbour table at the end. */
 typedef struct sr__gen_layout {
-    size_t queue, tgt, glen, e, lab, dist, reach, save, dep, reserved, fail, gres, starts, cnt, used, xhead, bad, xitem, cstate, centry, cnext,
-        bhead, btail, sblock;                              /* search */
-    size_t glut, sv, path, fblock, quiet;                  /* SeaStar's delivery check */
-    size_t nbr, total;
+    /* search */
+    size_t queue;    /* BFS queue: 2 words per state */
+    size_t tgt;      /* GLUT target per state (word) */
+    size_t glen;     /* GLUT hops to the target per state (word) */
+    size_t e;        /* entry per state (byte) */
+    size_t lab;      /* GLUT label per state (byte) */
+    size_t dist;     /* distance per partition sub-state (word) */
+    size_t reach;    /* sub-states reached per partition state (byte) */
+    size_t save;     /* a copy of a partition's entries and reach (2 bytes) */
+    size_t dep;      /* dependency graph: per sub-state, out-edges (word) */
+    size_t reserved; /* per sub-state, a reserved last hop (bit) */
+    size_t fail;     /* per node, a destination to repair (bit) */
+    size_t gres;     /* per sub-state, where its GLUT route enters (word) */
+    size_t starts;   /* sub-states GLUT routes enter in (2 words per partition state) */
+    size_t cnt;      /* per partition state, injections entering there (word) */
+    size_t used;     /* the targets in use (word per partition state) */
+    size_t xhead;    /* exit lists: heads (word per partition state, + 1) */
+    size_t xitem;    /* exit lists: items (word per partition state) */
+    size_t cstate;   /* candidates: item (4 words per partition state) */
+    size_t cnext;    /* candidates: next (4 words per partition state) */
+    size_t centry;   /* candidates: entry (4 bytes per partition state) */
+    size_t bad;      /* per state, a GLUT target to avoid (byte) */
+    size_t bhead;    /* candidate buckets: heads (word per state, + 2) */
+    size_t btail;    /* candidate buckets: tails (word per state, + 2) */
+    size_t sblock;   /* 256 destinations' entries per partition state */
+    /* the SeaStar rules' delivery check */
+    size_t glut;     /* a partition's GLUT entries per state (byte) */
+    size_t sv;       /* walk: stamp and status per sub-state (2 words) */
+    size_t path;     /* walk: path (word per sub-state) */
+    size_t fblock;   /* 256 destinations' LUT entries per partition state */
+    size_t quiet;    /* per node: quiet router, clean z line (2 bytes) */
+    size_t nbr;      /* usable neighbour per (node, network port) (word) */
+    size_t total;
 } sr__gen_layout;
 
 SR_API size_t sr__align8(size_t n) { return (n + 7) & ~(size_t)7; }
@@ -1430,9 +1460,9 @@ SR_API sr__gen_layout sr__gen_offsets(const sr_topology *t) {
  * Bytes of scratch memory the fault-aware generators need.
  *
  * :param t: the topology.
- * :returns: the size in bytes: about 40 per (router, input port) plus
- *     about 300 per (router of a partition, input port): 17 MB for
- *     32x32x32.
+ * :returns: the size in bytes: about 47 per (router, input port) plus
+ *     about 330 per (router of one global partition, input port): 20 MB
+ *     for 32x32x32, 1.3 MB for 8x8x8.
  */
 SR_API size_t sr_gen_scratch_size(const sr_topology *t) { return sr__gen_offsets(t).total; }
 
