@@ -151,6 +151,14 @@ bench: $(BENCH_BIN)
 	@mkdir -p bench/out
 	@for b in $(BENCH_BIN); do n=$$(basename $$b); echo "== $$n"; ./$$b | tee bench/out/$$n.csv; done
 
+# The routing results docs/routing.rst shows (docs/data/route_*.csv): scale
+# and compare runs, the SeaStar rules over every single fault of 4x4x4,
+# 8x8x8 and 11x12x16 and over 200 fault pairs of 8x8x8 (about an hour on
+# 2 cores).  make check-long proves the single faults too.
+route-results: $(B)/bench/bench_route
+	./$(B)/bench/bench_route --section all --jobs $(JOBS) --out docs/data
+.PHONY: route-results
+
 # ----------------------------------------------------------------- docs
 docs:
 	@sh docs/build.sh $(B)/docs

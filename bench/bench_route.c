@@ -34,8 +34,10 @@
  *                             partitions, repaired entries; seastar: entries
  *                             its delivery check cut)
  *   compare_summary: per network and generator, over its fault sets
- *   single: per torus, the faults (every link once, every node) and how
- *     many the verifier proved with every pair delivered
+ *   single: per torus, the faults (every link once, every node), how many
+ *     the verifier proved with every pair delivered (and the seconds that
+ *     took), and the same with the datelines left on the wrap-around links
+ *     (fixed_datelines: proven with every pair delivered, deadlocked)
  *   double: per random pair of faults on 8x8x8, the verdict; a summary and
  *     the failing pairs in double_summary and double_failures
  * Progress goes to stderr.  Every value is checked; a bad one exits 2.
@@ -53,8 +55,14 @@ enum { GEN_DOR, GEN_SEARCH, GEN_SEASTAR };
 static const char *gen_name[] = { "dor", "search", "seastar" };
 
 static const char *usage =
-    "usage: bench_route [--section scale|compare|single|double|all]... [--max-radix 4|8|16|32]\n"
-    "                   [--sizes AxBxC[,AxBxC...]] [--pairs 1..100000] [--jobs 1..64] [--out DIR]\n";
+    "usage: bench_route [options]\n"
+    "  --section S    scale, compare, single, double or all; repeatable (default: scale, compare)\n"
+    "  --max-radix K  scale: largest k of the k x k x k tori: 4, 8, 16 or 32 (default 32)\n"
+    "  --sizes LIST   single: tori AxBxC[,AxBxC...], each radix 2..64 (default 4x4x4,8x8x8,11x12x16)\n"
+    "  --pairs N      double: random fault pairs on 8x8x8, 1..100000 (default 200)\n"
+    "  --jobs N       single, double: worker processes, 1..64 (default 1)\n"
+    "  --out DIR      write DIR/route_<section>.csv (and summaries) instead of stdout\n"
+    "  --help         this text\n";
 
 static void die(const char *what, const char *value) {
     fprintf(stderr, "bench_route: %s: '%s'\n", what, value);
@@ -390,8 +398,9 @@ static void net_open(net *n, const int *k) {
 
 static void net_close(net *n) { free(n->tab); free(n->gs); free(n->vs); free(n->fstore); }
 
-/* SeaStar tables for a fault set, and the verifier's verdict. */
-static verdict net_check(net *n, const fault *fs, int count) {
+/* SeaStar tables for a fault set (options: NULL for the defaults), and the
+ * verifier's verdict. */
+static verdict net_check(net *n, const fault *fs, int count, const sr_seastar_options *opt) {
     sr_gen_report g;
     sr_verify_report v;
     verdict r;
@@ -401,7 +410,8 @@ static verdict net_check(net *n, const fault *fs, int count) {
         if (fs[i].port < 0) sr_fault_node(&n->f, &n->t, fs[i].node);
         else sr_fault_link(&n->f, &n->t, fs[i].node, fs[i].port);
     }
-    if (sr_tables_build_seastar(&n->t, &n->f, n->tab, n->tsize, n->gs, n->gsize, NULL, 0, &g) != SR_OK) exit(3);
+    if (sr_tables_build_seastar_opt(&n->t, &n->f, opt, n->tab, n->tsize, n->gs, n->gsize, NULL, 0, &g) != SR_OK)
+        exit(3);
     if (sr_verify(&n->t, &n->f, n->tab, 0, n->vs, n->vsize, &v) != SR_OK) exit(4);
     memset(&r, 0, sizeof r);
     r.proven = v.proven;
@@ -419,7 +429,8 @@ static verdict net_check(net *n, const fault *fs, int count) {
  * set of item i. */
 typedef int (*item_fn)(long i, const net *n, fault *fs, void *ctx);
 
-static void sweep(const int *k, long count, int jobs, item_fn item, void *ctx, verdict *out, const char *what) {
+static void sweep(const int *k, long count, int jobs, item_fn item, void *ctx, const sr_seastar_options *opt,
+                  verdict *out, const char *what) {
     int w, fds[64];
     pid_t pids[64];
     long done = 0, i;
@@ -440,7 +451,7 @@ static void sweep(const int *k, long count, int jobs, item_fn item, void *ctx, v
                 fault fs[4];
                 verdict r;
                 int c = item(i, &n, fs, ctx);
-                r = net_check(&n, fs, c);
+                r = net_check(&n, fs, c, opt);
                 if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(1);
             }
             net_close(&n);
@@ -476,15 +487,17 @@ static int single_item(long i, const net *n, fault *fs, void *ctx) {
 static void section_single(const char *dir, const char *sizes, int jobs) {
     FILE *o = out_open(dir, "single");
     const char *s = sizes;
-    fputs("torus,faults,link_faults,node_faults,proven_all_delivered,seconds\n", o);
+    fputs("torus,faults,link_faults,node_faults,proven_all_delivered,seconds,"
+          "fixed_datelines_proven_all_delivered,fixed_datelines_deadlock\n", o);
     while (*s) {
         int k[3], i;
         char buf[64], what[80];
         const char *e = strchr(s, ',');
         size_t len = e ? (size_t)(e - s) : strlen(s);
-        long count, ok = 0, nodes;
+        long count, ok = 0, nodes, fixed_ok = 0, fixed_cycles = 0;
         verdict *res;
-        double t0 = bench_now_ns();
+        sr_seastar_options fixed;
+        double t0 = bench_now_ns(), secs;
         if (len >= sizeof buf) die("--sizes: a size is too long", s);
         memcpy(buf, s, len);
         buf[len] = 0;
@@ -503,11 +516,21 @@ static void section_single(const char *dir, const char *sizes, int jobs) {
         count = 4 * nodes;
         res = (verdict *)malloc((size_t)count * sizeof *res);
         snprintf(what, sizeof what, "single %dx%dx%d", k[0], k[1], k[2]);
-        sweep(k, count, jobs, single_item, NULL, res, what);
+        sweep(k, count, jobs, single_item, NULL, NULL, res, what);
         for (i = 0; i < count; i++)
             ok += res[i].proven && res[i].unroutable == 0 && res[i].delivered == res[i].pairs;
-        fprintf(o, "%dx%dx%d,%ld,%ld,%ld,%ld,%.1f\n", k[0], k[1], k[2], count, count - nodes, nodes, ok,
-                (bench_now_ns() - t0) * 1e-9);
+        secs = (bench_now_ns() - t0) * 1e-9;
+        /* the same with the datelines left on the wrap-around links */
+        memset(&fixed, 0, sizeof fixed);
+        fixed.fixed_datelines = 1;
+        snprintf(what, sizeof what, "single %dx%dx%d, fixed datelines", k[0], k[1], k[2]);
+        sweep(k, count, jobs, single_item, NULL, &fixed, res, what);
+        for (i = 0; i < count; i++) {
+            fixed_ok += res[i].proven && res[i].unroutable == 0 && res[i].delivered == res[i].pairs;
+            fixed_cycles += !res[i].proven && res[i].failure == SR_FAIL_DEADLOCK;
+        }
+        fprintf(o, "%dx%dx%d,%ld,%ld,%ld,%ld,%.1f,%ld,%ld\n", k[0], k[1], k[2], count, count - nodes, nodes, ok,
+                secs, fixed_ok, fixed_cycles);
         fflush(o);
         free(res);
         s += len;
@@ -554,7 +577,7 @@ static void section_double(const char *dir, long count, int jobs) {
         }
     }
     ctx.f = fs;
-    sweep(k, count, jobs, double_item, &ctx, res, "double 8x8x8");
+    sweep(k, count, jobs, double_item, &ctx, NULL, res, "double 8x8x8");
     fputs("pair,fault_a,fault_b,dateline_y,dateline_z,proven,failure,unroutable\n", o);
     for (i = 0; i < count; i++) {
         char a[40], b[40];
