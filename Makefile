@@ -1,14 +1,17 @@
+# SPDX-License-Identifier: MIT
 # seastar - build, test, demo, bench, docs, install.
 #
 #   make demo        the main job on a built-in default
 #   make test        every test in C99, C11 and C++ (gcc, and clang where
 #                    installed) plus one ASan+UBSan build; ends with the line
 #                    "N passed, N failed"
-#   make check-long  the long exhaustive and fuzzing variants (not in CI)
+#   make check-long  the long exhaustive variants and a run of every fuzz
+#                    harness (tests/fuzz/; not in CI)
 #   make bench       microbenchmarks, CSV under bench/out/
 #   make docs        the Sphinx site under build/docs (installs Debian's
 #                    python3-sphinx if it is missing)
-#   make install     headers and seastar.pc under $(DESTDIR)$(PREFIX)
+#   make install     headers, seastar-router.pc and the SeastarRouter CMake
+#                    package under $(DESTDIR)$(PREFIX)
 #   make clean
 
 GCC      ?= gcc
@@ -64,33 +67,10 @@ $(B)/tests.inc: $(TEST_SRC)
 	@grep -ho 'ST_TEST([A-Za-z0-9_]*)' $(TEST_SRC) /dev/null | sed 's/ST_TEST(\(.*\))/ST_ENTRY(\1)/' > $@
 
 # Each test file is compiled on its own (in parallel, incrementally), then
-# linked into one runner per configuration.  The allocator tests are the
-# exception: every file that calls sa_allocate compiles the whole allocator
-# (about 4 s per file and configuration), so those that share the default
-# build settings are compiled together as one translation unit per group
-# (a file listed here must not define a static name another file of its
-# group defines, nor set SA_ASSERT).
-UNITY_alloc          := test_alloc test_alloc_fast test_alloc_pim test_alloc_props \
-                        test_alloc_wfa test_alloc_wfa2 test_alloc_pim64 test_alloc_spaa16 \
-                        test_alloc_pim16 \
-                        test_alloc_spaa64 test_alloc_opf \
-                        test_alloc_pimc
-UNITY_alloc_portable := test_alloc_portable test_alloc_pim_portable test_alloc_spaa_portable
-UNITY_GROUPS   := alloc alloc_portable
-UNITY_MEMBERS  := $(foreach g,$(UNITY_GROUPS),$(UNITY_$(g)))
-TEST_OBJ_NAMES := $(patsubst tests/%.c,%.o,$(filter-out $(UNITY_MEMBERS:%=tests/%.c),$(TEST_SRC)) tests/runner.c) \
-                  $(UNITY_GROUPS:%=unity_%.o)
-
-$(B)/unity_%.c: Makefile
-	@mkdir -p $(B)
-	@for f in $(UNITY_$*); do echo "#include \"$$f.c\""; done > $@
-
-define UNITY_RULES
-$(B)/$(1)/unity_$(2).o: $(B)/unity_$(2).c $(UNITY_$(2):%=tests/%.c) $(wildcard tests/*.h) $(HEADERS) $(B)/tests.inc
-	@mkdir -p $$(@D)
-	@$$(CFG_$(1)) -I$(B) -Itests -c $$< -o $$@
-endef
-$(foreach c,$(CONFIGS),$(foreach g,$(UNITY_GROUPS),$(eval $(call UNITY_RULES,$(c),$(g)))))
+# linked into one runner per configuration, with the two builds of the
+# allocators that test_alloc_diff.c compares (alloc_diff_fast.c, the
+# default build; alloc_diff_ref.c, SA_NO_SIMD).
+TEST_OBJ_NAMES := $(patsubst tests/%.c,%.o,$(TEST_SRC) tests/runner.c tests/alloc_diff_fast.c tests/alloc_diff_ref.c)
 
 define CONFIG_RULES
 $(B)/$(1)/%.o: tests/%.c $(wildcard tests/*.h examples/common/*.h) $(HEADERS) $(B)/tests.inc
@@ -109,7 +89,9 @@ $(B)/%/runner.log: $(B)/%/runner
 	@echo "  run     $*"
 	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
-$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh $(wildcard examples/*.c examples/common/*)
+$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh tests/exact_caller.c tests/alloc_max_check.c \
+                  tests/doc_snippets.py tests/check_index.py $(wildcard docs/*.rst examples/*.c examples/common/*) \
+                  seastar-router.pc.in $(wildcard cmake/*)
 	@mkdir -p $(B)
 	@echo "  run     contract checks"
 	@sh tests/contract.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
@@ -119,8 +101,30 @@ test:
 	@$(MAKE) --no-print-directory -j$(JOBS) $(LOGS)
 	@sh tests/summarize.sh $(LOGS)
 
-check-long: $(B)/gcc-c11/runner
+check-long: $(B)/gcc-c11/runner fuzz
 	@./$(B)/gcc-c11/runner --long
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(B)/fuzz
+
+# ------------------------------------------------------------------ fuzz
+# One harness per group of public entry points (tests/fuzz/fuzz_*.c), with
+# libFuzzer when clang is installed, else on tests/fuzz/driver.c's random
+# inputs; both under ASan+UBSan.  make check-long runs each FUZZ_SECONDS.
+FUZZ_SECONDS ?= 20
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+ifneq ($(CLANG),)
+FUZZ_CC  := $(CLANG) -std=c11 $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_DRV :=
+else
+FUZZ_CC  := $(GCC) -std=c11 $(WARN) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_DRV := tests/fuzz/driver.c
+endif
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/driver.c $(HEADERS)
+	@mkdir -p $(@D)
+	@echo "  build   $@"
+	@$(FUZZ_CC) $< $(FUZZ_DRV) -o $@ -lm
+fuzz: $(FUZZ_BIN)
+.PHONY: fuzz
 
 # ------------------------------------------------------------- examples
 EX_CC    := $(GCC) -std=c99 $(WARN) -O2
@@ -132,6 +136,12 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(wildcard examples/common/*)
 	$(EX_CC) -D_POSIX_C_SOURCE=200809L $< -o $@ -lm
 
 examples: $(EX_BIN)
+
+# Every program in examples/ against hostile command lines (tests/cli.sh).
+LOGS += $(B)/cli.log
+$(B)/cli.log: $(EX_BIN) tests/cli.sh
+	@echo "  run     command-line checks"
+	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
 # The SeaStar simulator's built-in comparison of round-robin against
 # age-based arbitration (examples/seastar_sim.c; about 5 s).
@@ -147,6 +157,19 @@ $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(BENCH_CC) $< -o $@ -lm
 
+# bench_alloc times the reference and the fast build of the allocators in
+# one run: its timed loops (bench/alloc_kernel.c) are compiled twice.
+$(B)/bench/alloc_kernel_fast.o: bench/alloc_kernel.c bench/alloc_kernel.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(BENCH_CC) -DBA_PREFIX=ba_fast_ -c $< -o $@
+$(B)/bench/alloc_kernel_ref.o: bench/alloc_kernel.c bench/alloc_kernel.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(BENCH_CC) -DSA_NO_SIMD -DBA_PREFIX=ba_ref_ -c $< -o $@
+$(B)/bench/bench_alloc: bench/bench_alloc.c bench/bench.h bench/alloc_kernel.h \
+                       $(B)/bench/alloc_kernel_fast.o $(B)/bench/alloc_kernel_ref.o
+	@mkdir -p $(@D)
+	$(BENCH_CC) bench/bench_alloc.c $(B)/bench/alloc_kernel_fast.o $(B)/bench/alloc_kernel_ref.o -o $@ -lm
+
 bench: $(BENCH_BIN)
 	@mkdir -p bench/out
 	@for b in $(BENCH_BIN); do n=$$(basename $$b); echo "== $$n"; ./$$b | tee bench/out/$$n.csv; done
@@ -159,18 +182,47 @@ route-results: $(B)/bench/bench_route
 	./$(B)/bench/bench_route --section all --jobs $(JOBS) --out docs/data
 .PHONY: route-results
 
+# results-bench: bench_alloc's reference and fast figures at density 0.5
+# and the build cost of a caller, into docs/data/ (docs/performance.rst
+# shows them; about 5 minutes).
+results-bench: $(B)/bench/bench_alloc
+	@mkdir -p docs/data
+	./$(B)/bench/bench_alloc --density 0.5 > docs/data/bench_alloc.csv.tmp
+	@mv docs/data/bench_alloc.csv.tmp docs/data/bench_alloc.csv
+	sh bench/build_cost.sh > docs/data/alloc_build_cost.csv.tmp
+	@mv docs/data/alloc_build_cost.csv.tmp docs/data/alloc_build_cost.csv
+.PHONY: results-bench
+
 # ----------------------------------------------------------------- docs
 docs:
 	@sh docs/build.sh $(B)/docs
 
 # -------------------------------------------------------------- install
+# The package is called seastar-router (pkg-config) / SeastarRouter (CMake):
+# "seastar" is the pkg-config and CMake name of another widely installed
+# library.  The headers go into include/seastar-router/, which both the
+# pkg-config flags and the CMake target put on the include path, so the
+# documented #include "seastar_arb.h" works either way.  The version comes
+# from seastar_route.h's SEASTAR_ROUTE_VERSION_* macros.
+PKG       := seastar-router
+VER_PART   = $(shell sed -n 's/^\#define SEASTAR_ROUTE_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' seastar_route.h)
+VERSION   := $(call VER_PART,MAJOR).$(call VER_PART,MINOR).$(call VER_PART,PATCH)
+INC_DIR    = $(DESTDIR)$(PREFIX)/include/$(PKG)
+PC_DIR     = $(DESTDIR)$(PREFIX)/share/pkgconfig
+CMAKE_DIR  = $(DESTDIR)$(PREFIX)/share/cmake/SeastarRouter
+
 install:
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/pkgconfig
-	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/
-	sed 's|@PREFIX@|$(PREFIX)|' seastar.pc.in > $(DESTDIR)$(PREFIX)/share/pkgconfig/seastar.pc
+	install -d $(INC_DIR) $(PC_DIR) $(CMAKE_DIR)
+	install -m 644 $(HEADERS) $(INC_DIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $(PKG).pc.in > $(PC_DIR)/$(PKG).pc
+	install -m 644 cmake/SeastarRouterConfig.cmake $(CMAKE_DIR)/
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@MAJOR@|$(call VER_PART,MAJOR)|' -e 's|@MINOR@|$(call VER_PART,MINOR)|' \
+	    cmake/SeastarRouterConfigVersion.cmake.in > $(CMAKE_DIR)/SeastarRouterConfigVersion.cmake
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/,$(HEADERS)) $(DESTDIR)$(PREFIX)/share/pkgconfig/seastar.pc
+	rm -f $(addprefix $(INC_DIR)/,$(HEADERS)) $(PC_DIR)/$(PKG).pc \
+	      $(CMAKE_DIR)/SeastarRouterConfig.cmake $(CMAKE_DIR)/SeastarRouterConfigVersion.cmake
+	-rmdir $(INC_DIR) $(CMAKE_DIR) 2>/dev/null
 
 clean:
 	rm -rf $(B) bench/out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seastar_route.h - k-ary n-cube topologies, dimension-order routing,
  * SeaStar routing tables, fault-aware table generation and verification,
  * header-only C.
@@ -61,6 +62,14 @@
  */
 #ifndef SEASTAR_ROUTE_H
 #define SEASTAR_ROUTE_H
+
+/** Major version of seastar_route.h (the seastar release: both headers
+ *  carry the same numbers, see CHANGELOG.md). */
+#define SEASTAR_ROUTE_VERSION_MAJOR 0
+/** Minor version of seastar_route.h. */
+#define SEASTAR_ROUTE_VERSION_MINOR 5
+/** Patch version of seastar_route.h. */
+#define SEASTAR_ROUTE_VERSION_PATCH 0
 
 #include <stdint.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.h - timing helpers shared by the benchmarks (not installed).
  * Build with -D_POSIX_C_SOURCE=200809L (the Makefile does). */
 #ifndef BENCH_H

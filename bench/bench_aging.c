@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_aging.c - nanoseconds per SeaStar aging operation (seed 000
  * Section 2): Procedure 1 (arrival), Procedure 2 (age at head), Procedure 2
  * departure, Procedure 3 (tick) and one output arbitration over 24

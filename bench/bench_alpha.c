@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_alpha.c - speed of the Alpha 21364 timing model
  * (examples/common/alpha_net.h): simulated router-cycles per second for each
  * algorithm on an 8x8 torus, at a moderate load and beyond saturation.

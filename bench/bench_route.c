@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_route.c - seastar_route.h: time and peak memory to generate and to
  * verify all routing tables of k x k x k tori; the two fault-aware
  * generators compared on random fault sets (share of the connected pairs

@@ -1,15 +1,26 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_sim.c - speed and memory of the SeaStar network simulator
- * (examples/common/seastar_net.h): simulated router-cycles per second on
- * 8x8x8 and 32x32x32 tori at 30% uniform load, the BookSim2 comparison
- * configuration, and peak memory.  CSV on stdout, progress on stderr.
+ * (examples/common/seastar_net.h).  For each case it reports, for the
+ * measured cycles after a warm-up:
  *
- * Load is offered flits per node per cycle (BookSim's injection rate).
- * BookSim2, measured on this project's machine on an 8x8x8 torus
- * (dimension-order routing, 4 VCs, 8-flit VC buffers, 1-flit packets,
- * uniform load 0.2), ran at about 71,000 router-cycles/s and on an 8x8
- * torus at about 210,000; the target is 40x on the 8x8x8 torus.
+ *   - simulated router-cycles per second, of wall time and of CPU time (on
+ *     a shared machine the CPU time is the fairer figure);
+ *   - CPU nanoseconds per delivered packet-hop (a delivered packet of h hops
+ *     counts h), the cost of moving traffic rather than of ticking routers;
+ *   - offered and accepted load (flits per node per cycle) and whether the
+ *     case is oversaturated: it accepts less than 95% of what it is
+ *     offered, or the packets in flight (source queues included) grow
+ *     during the measured cycles by more than 5% of those delivered; the
+ *     figures then describe a network that is filling up, not a steady
+ *     state;
+ *   - peak memory.
  *
- * Set BENCH_SIM_QUICK=1 in the environment to skip the 32x32x32 run.
+ * Every figure is measured in this run; nothing is compared with numbers
+ * measured elsewhere (peer comparisons, with how and when they were made,
+ * are in docs/simulator.rst).  CSV on stdout, progress on stderr.
+ *
+ * Load is offered flits per node per cycle.  Set BENCH_SIM_QUICK=1 in the
+ * environment to skip the 32x32x32 run (about 1.6 GB and minutes of CPU).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,21 +35,26 @@ typedef struct bcase {
     double load;
     uint64_t warmup, cycles;
     int repeats;
-    double booksim;     /* BookSim2 router-cycles/s on the same case, or 0 */
 } bcase;
 
-/* Wall-clock seconds and CPU seconds of the measured cycles: on a shared
- * machine the CPU time is the fairer figure; both are printed. */
-static double run_case(const bcase *c, double *seconds_out, double *cpu_out, uint64_t *delivered) {
+typedef struct bresult {
+    double wall_s, cpu_s;       /* medians over the repeats */
+    double accepted;            /* flits per node per cycle (last repeat) */
+    double packet_hops;         /* delivered packets x their hops (last repeat) */
+    uint64_t delivered;
+    uint64_t in_flight_start, in_flight_end; /* packets generated, not delivered */
+} bresult;
+
+static void run_case(const bcase *c, sim_progress *pg, bresult *r) {
     double t[5], cpu[5];
     int rep;
     for (rep = 0; rep < c->repeats; rep++) {
         ss_params p;
         sim_traffic tr;
         ss_net net;
+        ss_summary s;
         const char *err;
-        double t0;
-        clock_t c0;
+        double t0, c0;
         ss_params_default(&p, c->k[0], c->k[1], c->k[2]);
         p.age.age_clock_period = 8;
         ss_params_set_bias(&p, 3, 2, 1);
@@ -47,49 +63,65 @@ static double run_case(const bcase *c, double *seconds_out, double *cpu_out, uin
         tr.sizes[0] = c->flits;
         err = ss_net_init(&net, &p, &tr, 1 + (uint64_t)rep);
         if (err) { fprintf(stderr, "bench_sim: %s\n", err); exit(1); }
-        ss_run(&net, c->warmup, NULL, NULL);
+        ss_run(&net, c->warmup, pg, c->name);
+        ss_stats_reset(&net);
+        r->in_flight_start = ss_in_flight(&net);
         t0 = bench_now_ns();
-        c0 = clock();
-        ss_run(&net, c->cycles, c->cycles * net.n > 100000000ull ? stderr : NULL, c->name);
+        c0 = bench_cpu_ns();
+        ss_run(&net, c->cycles, pg, c->name);
         t[rep] = (bench_now_ns() - t0) * 1e-9;
-        cpu[rep] = (double)(clock() - c0) / CLOCKS_PER_SEC;
+        cpu[rep] = (bench_cpu_ns() - c0) * 1e-9;
         err = ss_audit(&net);
         if (err) { fprintf(stderr, "bench_sim: %s\n", err); exit(3); }
-        *delivered = net.delivered;
+        ss_summarize(&net, &s);
+        r->accepted = s.accepted;
+        r->packet_hops = (double)s.delivered * s.hops;
+        r->delivered = s.delivered;
+        r->in_flight_end = s.in_flight;
         ss_net_free(&net);
     }
-    *seconds_out = bench_median(t, c->repeats);
-    *cpu_out = bench_median(cpu, c->repeats);
-    return (double)c->k[0] * c->k[1] * c->k[2] * (double)c->cycles / *seconds_out;
+    r->wall_s = bench_median(t, c->repeats);
+    r->cpu_s = bench_median(cpu, c->repeats);
 }
 
 int main(void) {
     static const bcase cases[] = {
-        { "seastar_8x8x8_load0.3", { 8, 8, 8 }, 9, 0.3, 2000, 20000, 3, 0 },
-        { "booksim_cfg_8x8x8_1flit_load0.2", { 8, 8, 8 }, 1, 0.2, 1000, 5000, 3, 71000 },
-        { "booksim_cfg_8x8x8_1flit_load0.3", { 8, 8, 8 }, 1, 0.3, 1000, 5000, 3, 0 },
-        { "booksim_cfg_8x8_1flit_load0.2", { 8, 8, 1 }, 1, 0.2, 1000, 20000, 3, 210000 },
-        { "seastar_32x32x32_load0.3", { 32, 32, 32 }, 9, 0.3, 0, 10000, 1, 0 },
+        { "8x8x8_9flit_load0.3", { 8, 8, 8 }, 9, 0.3, 2000, 20000, 3 },
+        { "8x8x8_1flit_load0.2", { 8, 8, 8 }, 1, 0.2, 1000, 5000, 3 },
+        { "8x8x8_1flit_load0.3", { 8, 8, 8 }, 1, 0.3, 1000, 5000, 3 },
+        { "8x8_1flit_load0.2", { 8, 8, 1 }, 1, 0.2, 1000, 20000, 3 },
+        { "32x32x32_9flit_load0.3", { 32, 32, 32 }, 9, 0.3, 0, 10000, 1 },
     };
     int i, n = (int)(sizeof cases / sizeof cases[0]);
     const char *quick = getenv("BENCH_SIM_QUICK");
-    printf("case,routers,packet_flits,load,cycles,seconds,router_cycles_per_s,x_booksim2,"
-           "cpu_seconds,router_cycles_per_cpu_s,x_booksim2_cpu,delivered,peak_rss_mib\n");
+    double total = 0;
+    sim_progress pg;
+    for (i = 0; i < n; i++)
+        if (!(quick && quick[0] == '1' && cases[i].k[0] == 32))
+            total += (double)cases[i].k[0] * cases[i].k[1] * cases[i].k[2] *
+                     (double)(cases[i].warmup + cases[i].cycles) * cases[i].repeats;
+    sim_progress_init(&pg, stderr, "bench_sim", "router-cycles", total);
+    printf("case,routers,packet_flits,warmup,cycles,wall_s,router_cycles_per_s,cpu_s,router_cycles_per_cpu_s,"
+           "delivered,packet_hops,cpu_ns_per_packet_hop,offered,accepted,in_flight_start,in_flight_end,oversaturated,"
+           "peak_rss_mib\n");
     for (i = 0; i < n; i++) {
         const bcase *c = &cases[i];
-        double sec, cpu, rate, rate_cpu;
-        uint64_t delivered = 0;
+        double routers = (double)c->k[0] * c->k[1] * c->k[2];
+        bresult r;
+        int over;
         if (quick && quick[0] == '1' && c->k[0] == 32) continue;
         fprintf(stderr, "bench_sim: %s\n", c->name);
-        rate = run_case(c, &sec, &cpu, &delivered);
-        rate_cpu = (double)c->k[0] * c->k[1] * c->k[2] * (double)c->cycles / cpu;
-        printf("%s,%d,%d,%.2f,%llu,%.3f,%.0f,", c->name, c->k[0] * c->k[1] * c->k[2], c->flits,
-               c->load, (unsigned long long)c->cycles, sec, rate);
-        if (c->booksim > 0) printf("%.1f", rate / c->booksim);
-        printf(",%.3f,%.0f,", cpu, rate_cpu);
-        if (c->booksim > 0) printf("%.1f", rate_cpu / c->booksim);
-        printf(",%llu,%.0f\n", (unsigned long long)delivered, bench_peak_rss_mib());
+        run_case(c, &pg, &r);
+        over = r.accepted < 0.95 * c->load ||
+               (double)r.in_flight_end - (double)r.in_flight_start > 0.05 * (double)r.delivered;
+        printf("%s,%.0f,%d,%llu,%llu,%.3f,%.0f,%.3f,%.0f,%llu,%.0f,%.1f,%.3f,%.4f,%llu,%llu,%s,%.0f\n", c->name, routers,
+               c->flits, (unsigned long long)c->warmup, (unsigned long long)c->cycles, r.wall_s,
+               routers * (double)c->cycles / r.wall_s, r.cpu_s, routers * (double)c->cycles / r.cpu_s,
+               (unsigned long long)r.delivered, r.packet_hops, r.packet_hops > 0 ? r.cpu_s * 1e9 / r.packet_hops : 0.0,
+               c->load, r.accepted, (unsigned long long)r.in_flight_start, (unsigned long long)r.in_flight_end,
+               over ? "yes" : "no", bench_peak_rss_mib());
         fflush(stdout);
     }
+    sim_progress_end(&pg);
     return 0;
 }

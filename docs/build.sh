@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the Sphinx site: sh docs/build.sh OUTDIR  (make docs uses build/docs).
 #
 # Uses Debian's /usr/bin/python3 with Debian's python3-sphinx (PyPI is not

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sphinx configuration of the seastar documentation site.
 # Build it with `make docs` (docs/build.sh): Debian's python3-sphinx,
 # warnings are errors, and an undocumented public symbol fails the build.
@@ -11,10 +12,10 @@ project = 'seastar'
 author = 'the seastar authors'
 copyright = '2026, the seastar authors'
 
-# The version is the one of the pkg-config file.
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'seastar.pc.in')) as _f:
-    _m = re.search(r'^Version:\s*(\S+)', _f.read(), re.M)
-version = release = _m.group(1) if _m else 'unknown'
+# The version is the one of the headers (SEASTAR_ROUTE_VERSION_*).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'seastar_route.h')) as _f:
+    _v = dict(re.findall(r'^#define SEASTAR_ROUTE_VERSION_(MAJOR|MINOR|PATCH) (\d+)', _f.read(), re.M))
+version = release = '%s.%s.%s' % (_v['MAJOR'], _v['MINOR'], _v['PATCH']) if len(_v) == 3 else 'unknown'
 
 extensions = ['capi_sphinx', 'globtoc']
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alpha21364.c - the Alpha 21364 network timing model of seed 002
  * (Mukherjee et al., "A Comparative Study of Arbitration Algorithms for the
  * Alpha 21364 Pipelined Router", ASPLOS'02), Figures 10 and 11: PIM1,
@@ -11,11 +12,14 @@
  *   alpha21364 --figure all -o f.csv   every configuration of Figs 10, 11
  *   alpha21364 --size 8x8 --pattern bitrev --alg SPAA-base,PIM1 --rates 0.01,0.02
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "common/alpha_net.h"
+#include "common/cli.h"
+#include "common/sim_progress.h"
 
 /* One configuration (one panel of a figure). */
 typedef struct cfg {
@@ -46,101 +50,84 @@ static const double default_rates[] = {
     0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3
 };
 
-static void usage(FILE *f) {
-    fprintf(f,
+static const char *const usage_text =
 "usage: alpha21364 [options]\n"
+"\n"
 "The Alpha 21364 timing model (seed 002 Figures 10, 11): average packet latency\n"
 "against delivered throughput for PIM1, WFA-base/rotary, SPAA-base/rotary.\n"
-"CSV on stdout, progress on stderr.\n"
-"\n"
-"  --figure F         run the paper's configurations: 10, 11a, 11b, 11c or all\n"
-"                     (otherwise one configuration from the options below)\n"
-"  --label L          the figure column of a single configuration (-)\n"
-"  --size KxK         torus size (4x4)\n"
-"  --pattern P        uniform, bitrev or shuffle (uniform)\n"
-"  --alg LIST         comma-separated: PIM1,WFA-base,WFA-rotary,SPAA-base,\n"
-"                     SPAA-rotary (all five)\n"
-"  --rates LIST       offered loads: new misses per processor per ns\n"
-"                     (default a 16-point sweep 0.002..0.3)\n"
-"  --outstanding N    misses per processor (16; Fig 11b uses 64)\n"
-"  --pipeline 1|2     1: the 21364; 2: twice the pipeline length at twice the\n"
-"                     clock (Fig 11a: PIM1 8, WFA 8, SPAA 6 cycles) (1)\n"
-"  --cycles N         router cycles per point, warm-up included (75000, as\n"
-"                     the paper)\n"
-"  --warmup N         cycles before measuring (10000)\n"
-"  --seed N           random seed (1)\n"
-"  --wfa-wrapped      the wrapped wave-front arbiter instead of the plain one\n"
-"  --arb-cycles N     override the arbitration latency in cycles (SPAA 3,\n"
-"                     WFA and PIM1 4; times the pipeline factor)\n"
-"  --arb-interval N   override the cycles between arbitration starts (SPAA 1,\n"
-"                     WFA and PIM1 3; times the pipeline factor)\n"
-"  --buf-adaptive N   packets per input port and class, adaptive VC (50)\n"
-"  --buf-escape N     packets per input port and class, VC0 and VC1 (1)\n"
-"  --color-period N   anti-starvation colouring period in cycles, 0 off (512)\n"
-"  --color-threshold N  old packets that start a drain (24)\n"
-"  --audit N          conservation audit every N cycles (0: at the end only)\n"
-"  -o FILE            write the CSV to FILE\n"
-"  -q, --quiet        no progress\n"
-"  -h, --help         this text\n"
+"CSV on stdout (a line per point as soon as it is done), progress on stderr.\n";
+
+static const char *const notes_text =
+"Without --figure, one configuration from --label, --size, --pattern, --alg,\n"
+"--outstanding and --pipeline; with --figure, the paper's configurations\n"
+"(those options are then refused).\n"
 "\n"
 "CSV columns: figure,size,pattern,pipeline,outstanding,algorithm,miss_rate,\n"
 "throughput (flits/router/ns),latency_ns (mean),p99_ns,outstanding_avg,\n"
-"escape_fraction,packets,drains,cycles\n");
-}
+"escape_fraction,packets,drains,cycles.  A p99 in the latency histogram's last\n"
+"bin prints as >=bound (only the bound is known).\n";
 
-static int is_value_option(const char *a) {
-    static const char *const opts[] = { "--figure", "--size", "--pattern", "--alg", "--rates", "--outstanding",
-        "--pipeline", "--cycles", "--warmup", "--seed", "--buf-adaptive", "--buf-escape", "--color-period",
-        "--color-threshold", "--audit", "-o", "--label", "--arb-cycles", "--arb-interval" };
-    size_t i;
-    for (i = 0; i < sizeof opts / sizeof opts[0]; i++) if (!strcmp(a, opts[i])) return 1;
-    return 0;
-}
+static const cli_opt options[] = {
+    { "--figure", NULL, "F", CLI_CHOICE, 0, 0, 0, 0, "10|11a|11b|11c|all", "none",
+      "run the paper's configurations of a figure" },
+    { "--label", NULL, "L", CLI_TEXT, 0, 0, 0, 0, NULL, "-", "the figure column of a single configuration" },
+    { "--size", NULL, "KxK", CLI_INT, 2, 64, 0, 0, "two radices 2 to 64 separated by x", "4x4", "torus size" },
+    { "--pattern", NULL, "P", CLI_CHOICE, 0, 0, 0, 0, "uniform|bitrev|shuffle", "uniform", "traffic pattern" },
+    { "--alg", NULL, "LIST", CLI_TEXT, 0, 0, 0, 0,
+      "one or more of PIM1, WFA-base, WFA-rotary, SPAA-base, SPAA-rotary separated by commas",
+      "all five", "algorithms" },
+    { "--rates", NULL, "LIST", CLI_REAL, 0, 0, 0, 10, "1 to 64 rates 0 to 10, separated by commas",
+      "16 rates 0.002..0.3", "offered loads: new misses per processor per ns" },
+    { "--outstanding", NULL, "N", CLI_INT, 1, 64, 0, 0, NULL, "16", "misses per processor (Fig 11b: 64)" },
+    { "--pipeline", NULL, "N", CLI_INT, 1, 2, 0, 0, NULL, "1",
+      "1: the 21364; 2: twice the pipeline length at twice the clock\n"
+      "(Fig 11a: PIM1 8, WFA 8, SPAA 6 cycles)" },
+    { "--cycles", NULL, "N", CLI_INT, 100, 100000000, 0, 0, NULL, "75000, as the paper",
+      "router cycles per point, warm-up included" },
+    { "--warmup", NULL, "N", CLI_INT, 0, 100000000, 0, 0, "0 to 100000000, below --cycles", "10000",
+      "cycles before measuring" },
+    { "--seed", NULL, "N", CLI_INT, 0, UINT64_MAX, 0, 0, NULL, "1", "random seed" },
+    { "--wfa-wrapped", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
+      "the wrapped wave-front arbiter instead of the plain one" },
+    { "--arb-cycles", NULL, "N", CLI_INT, 1, AL_PIPE, 0, 0, NULL, "SPAA 3, WFA and PIM1 4",
+      "arbitration latency in cycles (times the pipeline factor)" },
+    { "--arb-interval", NULL, "N", CLI_INT, 1, 64, 0, 0, NULL, "SPAA 1, WFA and PIM1 3",
+      "cycles between arbitration starts (times the pipeline factor)" },
+    { "--buf-adaptive", NULL, "N", CLI_INT, 1, 1000, 0, 0, NULL, "50",
+      "packets per input port and class, adaptive VC" },
+    { "--buf-escape", NULL, "N", CLI_INT, 1, 1000, 0, 0, NULL, "1",
+      "packets per input port and class, VC0 and VC1" },
+    { "--color-period", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "512",
+      "anti-starvation colouring period in cycles, 0 off" },
+    { "--color-threshold", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "24", "old packets that start a drain" },
+    { "--audit", NULL, "N", CLI_INT, 0, 100000000, 0, 0, NULL, "0: at the end only",
+      "conservation audit every N cycles" },
+    { "-o", NULL, "FILE", CLI_TEXT, 0, 0, 0, 0, NULL, "stdout", "write the CSV to FILE" },
+    { "--quiet", "-q", NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "no progress" },
+};
 
-static int parse_size(const char *s, int *kx, int *ky) {
-    return sscanf(s, "%dx%d", kx, ky) == 2 && *kx >= 2 && *ky >= 2 && *kx <= 64 && *ky <= 64;
-}
-
-static int parse_algs(const char *s, unsigned *mask) {
+/* --alg: a comma-separated list of algorithm names. */
+static unsigned parse_algs(const cli *c) {
     char buf[256], *tok;
-    if (strlen(s) >= sizeof buf) return 0;
-    strcpy(buf, s);
-    *mask = 0;
+    unsigned mask = 0;
+    if (strlen(c->val) >= sizeof buf) cli_bad_value(c, c->opt->name, c->val, "too long");
+    strcpy(buf, c->val);
+    if (!*buf || buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,"))
+        cli_bad_value(c, c->opt->name, c->val, "an empty item");
     for (tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         al_algorithm a = al_algorithm_parse(tok);
-        if (a == AL_ALG_COUNT) return 0;
-        *mask |= 1u << a;
+        if (a == AL_ALG_COUNT) cli_bad_value(c, c->opt->name, c->val, "\"%s\" is not an algorithm", tok);
+        mask |= 1u << a;
     }
-    return *mask != 0;
-}
-
-static int parse_rates(const char *s, double *r, int max) {
-    int n = 0;
-    const char *p = s;
-    while (*p && n < max) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || !(v >= 0)) return 0;
-        r[n++] = v;
-        p = end;
-        if (*p == ',') p++;
-        else if (*p) return 0;
-    }
-    return n;
-}
-
-static int parse_int(const char *s, long lo, long hi, int *out) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi) return 0;
-    *out = (int)v;
-    return 1;
+    return mask;
 }
 
 int main(int argc, char **argv) {
+    static const char *const figures[] = { "10", "11a", "11b", "11c", "all" };
+    static const sim_pattern patterns[] = { SIM_UNIFORM, SIM_BITREV, SIM_SHUFFLE };
     cfg one = { "-", 4, 4, SIM_UNIFORM, 1, 16, ALL5 };
     const char *figure = NULL, *out_path = NULL;
-    double rates[64];
+    double rates[64], total_work = 0;
     int nrates = 0, cycles = 75000, warmup = 10000, quiet = 0, audit = 0, wrapped = 0;
     int buf_adaptive = 50, buf_escape = 1, color_period = 512, color_threshold = 24;
     int arb_cycles = 0, arb_interval = 0;
@@ -149,41 +136,51 @@ int main(int argc, char **argv) {
     int i, c, nc = 0, total = 0, done = 0;
     cfg run[16];
     time_t t0 = time(NULL);
+    sim_progress prog;
+    cli cl;
 
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int ok = 1, takes = 1;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { quiet = 1; takes = 0; }
-        else if (!strcmp(a, "--wfa-wrapped")) { wrapped = 1; takes = 0; }
-        else if (!is_value_option(a)) { fprintf(stderr, "alpha21364: unknown option %s (try --help)\n", a); return 2; }
-        else if (v == NULL) ok = 0;
-        else if (!strcmp(a, "--figure")) figure = v;
-        else if (!strcmp(a, "--label")) one.figure = v;
-        else if (!strcmp(a, "--size")) ok = parse_size(v, &one.kx, &one.ky);
-        else if (!strcmp(a, "--pattern")) {
-            one.pattern = sim_pattern_parse(v);
-            ok = one.pattern == SIM_UNIFORM || one.pattern == SIM_BITREV || one.pattern == SIM_SHUFFLE;
+    cli_init(&cl, "alpha21364", usage_text, notes_text, options, (int)(sizeof options / sizeof options[0]),
+             argc, argv);
+    while (cli_next(&cl)) {
+        if (cli_is(&cl, "--figure")) figure = figures[cli_choice(&cl)];
+        else if (cli_is(&cl, "--label")) one.figure = cl.val;
+        else if (cli_is(&cl, "--size")) {
+            uint64_t k[2];
+            cli_uint_list(&cl, 'x', 2, 2, k);
+            one.kx = (int)k[0];
+            one.ky = (int)k[1];
         }
-        else if (!strcmp(a, "--alg")) ok = parse_algs(v, &one.algs);
-        else if (!strcmp(a, "--rates")) ok = (nrates = parse_rates(v, rates, 64)) > 0;
-        else if (!strcmp(a, "--outstanding")) ok = parse_int(v, 1, 64, &one.outstanding);
-        else if (!strcmp(a, "--pipeline")) ok = parse_int(v, 1, 2, &one.scale);
-        else if (!strcmp(a, "--cycles")) ok = parse_int(v, 100, 100000000, &cycles);
-        else if (!strcmp(a, "--warmup")) ok = parse_int(v, 0, 100000000, &warmup);
-        else if (!strcmp(a, "--seed")) { char *end; seed = strtoull(v, &end, 10); ok = end != v && !*end; }
-        else if (!strcmp(a, "--buf-adaptive")) ok = parse_int(v, 1, 1000, &buf_adaptive);
-        else if (!strcmp(a, "--buf-escape")) ok = parse_int(v, 1, 1000, &buf_escape);
-        else if (!strcmp(a, "--color-period")) ok = parse_int(v, 0, 1000000, &color_period);
-        else if (!strcmp(a, "--color-threshold")) ok = parse_int(v, 0, 1000000, &color_threshold);
-        else if (!strcmp(a, "--audit")) ok = parse_int(v, 0, 100000000, &audit);
-        else if (!strcmp(a, "--arb-cycles")) ok = parse_int(v, 1, AL_PIPE, &arb_cycles);
-        else if (!strcmp(a, "--arb-interval")) ok = parse_int(v, 1, 64, &arb_interval);
-        else if (!strcmp(a, "-o")) out_path = v;
-        if (!ok) { fprintf(stderr, "alpha21364: bad or missing value for %s (try --help)\n", a); return 2; }
-        i += takes;
+        else if (cli_is(&cl, "--pattern")) one.pattern = patterns[cli_choice(&cl)];
+        else if (cli_is(&cl, "--alg")) one.algs = parse_algs(&cl);
+        else if (cli_is(&cl, "--rates")) nrates = cli_real_list(&cl, ',', 1, 64, rates);
+        else if (cli_is(&cl, "--outstanding")) one.outstanding = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--pipeline")) one.scale = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--cycles")) cycles = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--warmup")) warmup = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--seed")) seed = cli_uint(&cl);
+        else if (cli_is(&cl, "--wfa-wrapped")) wrapped = 1;
+        else if (cli_is(&cl, "--arb-cycles")) arb_cycles = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--arb-interval")) arb_interval = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--buf-adaptive")) buf_adaptive = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--buf-escape")) buf_escape = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--color-period")) color_period = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--color-threshold")) color_threshold = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--audit")) audit = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "-o")) out_path = cl.val;
+        else if (cli_is(&cl, "--quiet")) quiet = 1;
+        else cli_unhandled(&cl);
     }
-    if (warmup >= cycles) { fprintf(stderr, "alpha21364: --warmup must be below --cycles\n"); return 2; }
+    if (warmup >= cycles) {
+        char num[32];
+        snprintf(num, sizeof num, "%d", warmup);
+        cli_bad_value(&cl, "--warmup", num, "not below --cycles %d", cycles);
+    }
+    if (figure) {
+        static const char *const single[] = { "--label", "--size", "--pattern", "--alg", "--outstanding", "--pipeline" };
+        for (i = 0; i < (int)(sizeof single / sizeof single[0]); i++)
+            if (cli_given(&cl, single[i]))
+                cli_fail(&cl, "--figure runs the paper's configurations: it takes no %s", single[i]);
+    }
     if (nrates == 0) {
         nrates = (int)(sizeof default_rates / sizeof default_rates[0]);
         memcpy(rates, default_rates, sizeof default_rates);
@@ -194,10 +191,18 @@ int main(int argc, char **argv) {
             if (all || !strcmp(figure, presets[i].figure)) run[nc++] = presets[i];
         if (nc == 0) { fprintf(stderr, "alpha21364: --figure must be 10, 11a, 11b, 11c or all\n"); return 2; }
     } else run[nc++] = one;
-    if (out_path && (out = fopen(out_path, "w")) == NULL) { perror(out_path); return 2; }
+    if (out_path && (out = fopen(out_path, "w")) == NULL) {
+        fprintf(stderr, "alpha21364: -o \"%s\": cannot write: %s\n", out_path, strerror(errno));
+        return 2;
+    }
 
     for (c = 0; c < nc; c++)
-        for (i = 0; i < AL_ALG_COUNT; i++) if (run[c].algs >> i & 1u) total += nrates;
+        for (i = 0; i < AL_ALG_COUNT; i++)
+            if (run[c].algs >> i & 1u) {
+                total += nrates;
+                total_work += (double)nrates * cycles * run[c].kx * run[c].ky;
+            }
+    sim_progress_init(&prog, quiet ? NULL : stderr, "alpha21364", "router-cycles", total_work);
     fprintf(out, "figure,size,pattern,pipeline,outstanding,algorithm,miss_rate,throughput,latency_ns,"
                  "p99_ns,outstanding_avg,escape_fraction,packets,drains,cycles\n");
     fflush(out);
@@ -210,6 +215,7 @@ int main(int argc, char **argv) {
                 al_net net;
                 al_result res;
                 const char *err;
+                char what[128], p99[32];
                 int t;
                 al_params_default(&p, run[c].kx, run[c].ky, (al_algorithm)a);
                 p.pattern = run[c].pattern;
@@ -225,9 +231,12 @@ int main(int argc, char **argv) {
                 p.arb_cycles = arb_cycles;
                 p.arb_interval = arb_interval;
                 if ((err = al_net_init(&net, &p)) != NULL) { fprintf(stderr, "alpha21364: %s\n", err); return 2; }
+                snprintf(what, sizeof what, "fig %s %dx%d %s %s rate %g", run[c].figure, run[c].kx, run[c].ky,
+                         sim_pattern_name(run[c].pattern), al_algorithm_name((al_algorithm)a), rates[k]);
                 for (t = 0; t < cycles; t++) {
                     if (t == warmup) al_stats_reset(&net);
                     al_step(&net);
+                    sim_progress_add(&prog, (double)net.n, what);
                     if (audit && (t + 1) % audit == 0 && (err = al_audit(&net)) != NULL) {
                         fprintf(stderr, "alpha21364: %s\n", err);
                         return 1;
@@ -235,10 +244,12 @@ int main(int argc, char **argv) {
                 }
                 if ((err = al_audit(&net)) != NULL) { fprintf(stderr, "alpha21364: %s\n", err); return 1; }
                 al_result_get(&net, &res);
-                fprintf(out, "%s,%dx%d,%s,%d,%d,%s,%g,%.4f,%.2f,%.1f,%.2f,%.4f,%llu,%llu,%d\n",
-                        run[c].figure, run[c].kx, run[c].ky, sim_pattern_name(run[c].pattern), run[c].scale,
+                cli_csv_field(out, run[c].figure, 0);
+                fprintf(out, ",%dx%d,%s,%d,%d,%s,%g,%.4f,%.2f,%s,%.2f,%.4f,%llu,%llu,%d\n",
+                        run[c].kx, run[c].ky, sim_pattern_name(run[c].pattern), run[c].scale,
                         run[c].outstanding, al_algorithm_name((al_algorithm)a), rates[k], res.throughput,
-                        res.latency_ns, res.p99_ns, res.outstanding, res.escape_fraction,
+                        res.latency_ns, sim_quantile_text(res.p99_ticks, AL_TICKS_PER_NS, 1, p99, sizeof p99),
+                        res.outstanding, res.escape_fraction,
                         (unsigned long long)res.packets, (unsigned long long)net.st.drains, cycles - warmup);
                 fflush(out);
                 al_net_free(&net);
@@ -251,6 +262,7 @@ int main(int argc, char **argv) {
             }
         }
     }
+    sim_progress_end(&prog);
     if (out != stdout) fclose(out);
     return 0;
 }

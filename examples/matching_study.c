@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matching_study.c - the standalone matching study of the Alpha 21364
  * router (seed 002 Section 5.1, Figures 8 and 9), on seastar_arb.h.
  *
@@ -23,7 +24,8 @@
  * either read port reaches, the odd one is idle), which is how we read the
  * paper's standalone SPAA numbers (see docs/allocators.rst).
  *
- * Output, in the directory given by --out (default build/study):
+ * Output, in the directory given by --out (default build/study, created
+ * with its parents if missing):
  *   fig8.csv     matches per cycle against load / MCM saturation load
  *   fig9.csv     matches per cycle against output occupancy at saturation
  *   effects.csv  the effect of the choices the paper leaves open
@@ -31,12 +33,16 @@
  *
  * Usage: matching_study [--arbs N] [--adaptive P] [--out DIR] [--bench]
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include "../seastar_arb.h"
+#include "common/cli.h"
+#include "common/sim_progress.h"
 
 #define NPORTS SA_21364_IN_PORTS
 #define NOUT SA_21364_OUT_PORTS
@@ -51,6 +57,9 @@ typedef struct study_cfg {
     int occupancy_exact; /* 1: exactly round(f*7) busy outputs; 0: each busy with prob f */
     long arbs;           /* arbitrations per point */
 } study_cfg;
+
+/* Progress on stderr, in arbitrations of all the points. */
+static sim_progress progress;
 
 static const char *alg_name[NALG] = { "MCM", "PIM", "WFA", "WFA-wrapped", "PIM1", "SPAA", "SPAA-8" };
 
@@ -94,8 +103,11 @@ static uint64_t draw_packet(sa_rng *r, int port, double adaptive) {
     return opts;
 }
 
+/* The allocators and their memory (malloc'd by router_init, which frees the
+ * previous memory: start from a zeroed router_state). */
 typedef struct router_state {
     sa_alloc alloc[NALG];
+    void *memory[NALG];
 } router_state;
 
 static void router_init(router_state *st, const study_cfg *cfg) {
@@ -105,6 +117,7 @@ static void router_init(router_state *st, const study_cfg *cfg) {
     int a;
     for (a = 0; a < NALG; a++) {
         sa_alloc_desc d;
+        size_t size;
         sa_alloc_desc_21364(&d, kinds[a], 0);
         if (a == 1) d.iterations = SA_ITERATE_TO_CONVERGENCE;
         if (!cfg->shading) memset(d.no_connect, 0, sizeof d.no_connect);
@@ -115,7 +128,10 @@ static void router_init(router_state *st, const study_cfg *cfg) {
             for (p = 0; p < NPORTS; p++) d.no_connect[2 * p] &= d.no_connect[2 * p + 1];
         }
         d.seed = 1000 + (uint64_t)a;
-        if (sa_alloc_init(&st->alloc[a], &d) != SA_OK) {
+        size = sa_alloc_memory_size(&d);
+        free(st->memory[a]);
+        st->memory[a] = malloc(size ? size : 1);
+        if (st->memory[a] == NULL || sa_alloc_init(&st->alloc[a], &d, st->memory[a], size) != SA_OK) {
             fprintf(stderr, "sa_alloc_init failed\n");
             exit(1);
         }
@@ -157,6 +173,7 @@ static void run_point(const study_cfg *cfg, router_state *st, sa_rng *rng, doubl
                 prio[(2 * p) * NOUT + j] = prio[(2 * p + 1) * NOUT + j] = pr;
             }
         }
+        sim_progress_add(&progress, 1.0, NULL);
         for (a = 0; a < NALG; a++) {
             sa_match mt;
             struct timespec t0, t1;
@@ -187,6 +204,8 @@ static void run_point(const study_cfg *cfg, router_state *st, sa_rng *rng, doubl
 static double saturation_load(const study_cfg *cfg, sa_rng *rng) {
     double lo = 0.0, hi = 40.0, mean[NALG];
     router_state st;
+    int a;
+    memset(&st, 0, sizeof st);
     router_init(&st, cfg);
     while (hi - lo > 0.02) {
         double mid = 0.5 * (lo + hi);
@@ -194,7 +213,26 @@ static double saturation_load(const study_cfg *cfg, sa_rng *rng) {
         if (mean[0] >= 0.99 * NOUT) hi = mid;
         else lo = mid;
     }
+    for (a = 0; a < NALG; a++) free(st.memory[a]);
     return hi;
+}
+
+/* Create dir and its parents, as mkdir -p. */
+static void make_dirs(const char *dir) {
+    char path[1024], *s;
+    snprintf(path, sizeof path, "%s", dir);
+    for (s = path + 1; ; s++) {
+        if (*s == '/' || *s == 0) {
+            char keep = *s;
+            *s = 0;
+            if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+                fprintf(stderr, "matching_study: cannot create %s: %s\n", path, strerror(errno));
+                exit(1);
+            }
+            *s = keep;
+            if (!keep) break;
+        }
+    }
 }
 
 static FILE *open_out(const char *dir, const char *name) {
@@ -211,7 +249,23 @@ static void print_row(FILE *f, const char *prefix, double x, const double *mean)
     fprintf(f, "%s%.4f", prefix, x);
     for (a = 0; a < NALG; a++) fprintf(f, ",%.4f", mean[a]);
     fprintf(f, "\n");
+    fflush(f);      /* each point is in the file as soon as it is done */
 }
+
+static const cli_opt options[] = {
+    { "--arbs", NULL, "N", CLI_INT, 1, 100000000, 0, 0, NULL, "5000",
+      "arbitrations per point (the paper: 1000)" },
+    { "--adaptive", NULL, "P", CLI_REAL, 0, 0, 0, 1, NULL, "0.5",
+      "probability that a network packet may also use a second output" },
+    { "--out", NULL, "DIR", CLI_TEXT, 0, 0, 0, 0, "a directory (created with its parents if missing)",
+      "build/study", "where the CSV files go" },
+    { "--bench", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
+      "time one arbitration of each algorithm at MCM's saturation load\n"
+      "(CSV on stdout; no files)" },
+};
+
+/* Bisection steps of saturation_load: 40 halved down to 0.02. */
+#define SAT_STEPS 11
 
 int main(int argc, char **argv) {
     study_cfg cfg;
@@ -221,22 +275,38 @@ int main(int argc, char **argv) {
     sa_rng rng;
     router_state st;
     FILE *f;
+    cli cl;
     cfg.adaptive = 0.5;
     cfg.shading = 1;
     cfg.pairing = 1;
     cfg.occupancy_exact = 1;
     cfg.arbs = 5000;
-    for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--arbs") && i + 1 < argc) cfg.arbs = atol(argv[++i]);
-        else if (!strcmp(argv[i], "--adaptive") && i + 1 < argc) cfg.adaptive = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--bench")) bench = 1;
-        else {
-            fprintf(stderr, "usage: %s [--arbs N] [--adaptive P] [--out DIR] [--bench]\n", argv[0]);
-            return 2;
+    cli_init(&cl, "matching_study",
+             "usage: matching_study [options]\n"
+             "\n"
+             "The standalone matching study of the Alpha 21364 router (seed 002 Section\n"
+             "5.1, Figures 8 and 9): matches per cycle of MCM, PIM, WFA, PIM1 and SPAA\n"
+             "against load and output occupancy.\n",
+             "Writes fig8.csv, fig9.csv and effects.csv into --out and a summary next to\n"
+             "the paper's numbers on stdout; progress on stderr every 1.5 s.\n",
+             options, (int)(sizeof options / sizeof options[0]), argc, argv);
+    while (cli_next(&cl)) {
+        if (cli_is(&cl, "--arbs")) cfg.arbs = (long)cli_uint(&cl);
+        else if (cli_is(&cl, "--adaptive")) cfg.adaptive = cli_real(&cl);
+        else if (cli_is(&cl, "--out")) {
+            out = cl.val;
+            if (!*out) cli_bad_value(&cl, "--out", out, "empty");
         }
+        else if (cli_is(&cl, "--bench")) bench = 1;
+        else cli_unhandled(&cl);
     }
-    if (cfg.arbs < 1) cfg.arbs = 1;
+    memset(&st, 0, sizeof st);
+    if (bench && cli_given(&cl, "--out")) cli_fail(&cl, "--bench writes no files: it takes no --out");
+    if (!bench) make_dirs(out);
+    /* points: saturation, Figure 8 (20), Figure 9 (16), six variants of
+     * (saturation + 3 occupancies); --bench: saturation + 1 */
+    sim_progress_init(&progress, stderr, "matching_study", "arbitrations",
+                      (double)cfg.arbs * (bench ? SAT_STEPS + 1 : SAT_STEPS + 20 + 16 + 6 * (SAT_STEPS + 3)));
     sa_rng_seed(&rng, 21364);
     sat = saturation_load(&cfg, &rng);
 
@@ -246,6 +316,7 @@ int main(int argc, char **argv) {
         run_point(&cfg, &st, &rng, sat, 0.0, mean, ns);
         printf("algorithm,ns_per_arbitration,matches_per_cycle\n");
         for (a = 0; a < NALG; a++) printf("%s,%.1f,%.3f\n", alg_name[a], ns[a], mean[a]);
+        sim_progress_end(&progress);
         return 0;
     }
 
@@ -317,6 +388,7 @@ int main(int argc, char **argv) {
                 fprintf(f, "%s,%.2f,%.2f", v[k].name, occ[o], s);
                 for (a = 0; a < NALG; a++) fprintf(f, ",%.4f", mean[a]);
                 fprintf(f, "\n");
+                fflush(f);
                 printf("  %-22s occ %3.0f%% sat %5.2f  MCM %.2f PIM %.2f WFA %.2f PIM1 %.2f SPAA %.2f SPAA-8 %.2f"
                        "  gap %+.0f%% / %+.0f%%\n",
                        v[k].name, 100 * occ[o], s, mean[0], mean[1], mean[2], mean[4], mean[5], mean[6],
@@ -326,5 +398,6 @@ int main(int argc, char **argv) {
     }
     fclose(f);
     printf("\nCSV written to %s/{fig8,fig9,effects}.csv\n", out);
+    sim_progress_end(&progress);
     return 0;
 }

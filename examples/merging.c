@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merging.c - why age-based arbitration exists, in one table.
  *
  * Seed 000 Figure 4 (and seed 004 Section 8.2.4.1): on an 8-node line or
@@ -16,7 +17,7 @@
  * cycle.  On the ring, P3 is 4 hops from P7 either way; it goes the +x way,
  * the tie-break that gives the paper's torus shares.
  *
- * Usage: merging [cycles [period [bias]]]
+ * Usage: merging [--cycles N] [--period N] [--bias N] [--no-sweep]
  *        (defaults: 200000 cycles, AGE_CLOCK_PERIOD 64, age bias 0, chosen
  *        for this model's one-flit packets; see the sweep it prints)
  */
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../seastar_arb.h"
+#include "common/cli.h"
+#include "common/sim_progress.h"
 
 #define NODES 8
 #define DEST 7
@@ -144,10 +147,16 @@ static void cycle(network *net, int counting) {
     }
 }
 
+/* Progress on stderr of the whole program (cycles of all its runs). */
+static sim_progress progress;
+
 static void run(network *net, long cycles) {
     long t;
     for (t = 0; t < cycles / 10; t++) cycle(net, 0);    /* warm up */
-    for (t = 0; t < cycles; t++) cycle(net, 1);
+    for (t = 0; t < cycles; t++) {
+        cycle(net, 1);
+        if ((t & 1023) == 1023) sim_progress_add(&progress, 1024.0 * 1.1, NULL);
+    }
 }
 
 static double share(const network *net, int src) {
@@ -212,18 +221,43 @@ static void print_sweep(long cycles) {
            " waiting time and favours distant sources too much)\n");
 }
 
+static const cli_opt options[] = {
+    { "--cycles", NULL, "N", CLI_INT, 1, 1000000000, 0, 0, NULL, "200000",
+      "measured cycles per run (a tenth more warm up first)" },
+    { "--period", NULL, "N", CLI_INT, 1, 4294967295u, 0, 0, NULL, "64", "AGE_CLOCK_PERIOD" },
+    { "--bias", NULL, "N", CLI_INT, 0, 7, 0, 0, NULL, "0", "REQ_AGE_BIAS of every port" },
+    { "--no-sweep", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
+      "skip the period and bias sweep (it runs only at the default period and bias)" },
+};
+
 int main(int argc, char **argv) {
-    long cycles = argc > 1 ? atol(argv[1]) : 200000;
-    long period = argc > 2 ? atol(argv[2]) : 64;
-    int bias = argc > 3 ? atoi(argv[3]) : 0;
-    if (cycles <= 0 || period < 1 || period > 0xFFFFFFFFL || bias < 0 || bias > 7) {
-        fprintf(stderr, "usage: %s [cycles [period [bias]]]  (bias 0..7)\n", argv[0]);
-        return 2;
+    long cycles = 200000;
+    uint32_t period = 64;
+    int bias = 0, sweep = 1;
+    cli c;
+    cli_init(&c, "merging",
+             "usage: merging [options]\n"
+             "\n"
+             "Traffic merging (seed 000 Figure 4): on an 8-node line and ring, P0..P6 all\n"
+             "send to P7 at saturation, under round-robin and age-based arbitration.\n",
+             "Prints the share of P7's delivered packets per source, and at the default\n"
+             "period and bias a sweep of both.  Progress goes to stderr every 1.5 s of a\n"
+             "run that lasts longer.\n",
+             options, (int)(sizeof options / sizeof options[0]), argc, argv);
+    while (cli_next(&c)) {
+        if (cli_is(&c, "--cycles")) cycles = (long)cli_uint(&c);
+        else if (cli_is(&c, "--period")) { period = (uint32_t)cli_uint(&c); sweep = 0; }
+        else if (cli_is(&c, "--bias")) { bias = (int)cli_uint(&c); sweep = 0; }
+        else if (cli_is(&c, "--no-sweep")) sweep = 0;
+        else cli_unhandled(&c);
     }
+    sim_progress_init(&progress, stderr, "merging", "cycles",
+                      1.1 * (4.0 * (double)cycles + (sweep ? 10.0 * (double)(cycles / 4) : 0.0)));
     printf("Traffic merging (seed 000 Figure 4): P0..P6 all send to P7 at saturation.\n");
     printf("Share of P7's delivered packets per source, %ld cycles per run.\n", cycles);
-    print_table(0, cycles, (uint32_t)period, bias);
-    print_table(1, cycles, (uint32_t)period, bias);
-    if (argc <= 2) print_sweep(cycles / 4);
+    print_table(0, cycles, period, bias);
+    print_table(1, cycles, period, bias);
+    if (sweep) print_sweep(cycles / 4);
+    sim_progress_end(&progress);
     return 0;
 }

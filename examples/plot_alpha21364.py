@@ -1,11 +1,14 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Figures 10 and 11 of seed 002 from the Alpha 21364 timing model.
 
     /usr/bin/python3 examples/plot_alpha21364.py --run     # sweeps, then plots
     /usr/bin/python3 examples/plot_alpha21364.py           # plots the saved CSV
 
 --run runs build/examples/alpha21364 for every panel and algorithm (several
-processes at once, --jobs), writing docs/data/alpha21364.csv; the plots go
+processes at once, --jobs), writing each point into docs/data/alpha21364.csv
+as soon as it is done (and the simulators' progress, with rate and time
+left, to stderr); at the end the rows are put in a fixed order.  The plots go
 to docs/img/alpha21364_fig10.png and alpha21364_fig11.png, and the numbers
 the paper quotes (throughput ratios at a given average latency) to
 docs/data/alpha21364_summary.txt.  Needs Debian's python3-matplotlib; the
@@ -16,6 +19,7 @@ import csv
 import os
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -74,6 +78,18 @@ def ensure_matplotlib():
     matplotlib.use("Agg")
 
 
+HEADER = ("figure,size,pattern,pipeline,outstanding,algorithm,miss_rate,throughput,latency_ns,"
+          "p99_ns,outstanding_avg,escape_fraction,packets,drains,cycles")
+
+
+def row_order(line):
+    """Sort key of a CSV row: the order of PANELS, then of ALGS, then the rate."""
+    c = line.split(",")
+    panel = next((i for i, p in enumerate(PANELS) if (p[0], p[1], p[2]) == (c[0], c[1], c[2])), len(PANELS))
+    alg = ALGS.index(c[5]) if c[5] in ALGS else len(ALGS)
+    return (panel, alg, float(c[6]))
+
+
 def run_sweeps(args):
     binary = args.bin or BIN
     if not args.bin:
@@ -88,38 +104,54 @@ def run_sweeps(args):
                 continue
             jobs.append([binary, "--label", fig, "--size", size, "--pattern", pat, "--pipeline", str(pipe),
                          "--outstanding", str(outst), "--alg", alg, "--cycles", str(args.cycles),
-                         "--warmup", str(args.warmup), "--seed", str(args.seed), "-q"] + extra
+                         "--warmup", str(args.warmup), "--seed", str(args.seed)] + extra
                         + (["--rates", args.rates] if args.rates else []))
     # The slow panels first, so the pool ends evenly.
     jobs.sort(key=lambda j: -(int(j[4].split("x")[0]) ** 2 * (2 if "--buf-adaptive" in j else 1)))
-
-    def one(cmd):
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if r.returncode != 0:
-            raise RuntimeError("%s failed: %s" % (" ".join(cmd), r.stderr))
-        print("done: %s" % " ".join(cmd[2:12]), file=sys.stderr, flush=True)
-        return r.stdout
-
-    with ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        outs = list(ex.map(one, jobs))
-    header, rows = None, []
+    rows = []
     if args.algs or args.figure:
         # keep the saved rows of the runs not redone (columns: figure, ...,
         # algorithm in the sixth)
         redone = {(j[2], j[4], j[6], j[8], j[10], j[12]) for j in jobs}
         with open(args.csv) as f:
             lines = f.read().strip().split("\n")
-        header = lines[0]
         for line in lines[1:]:
             c = line.split(",")
             if (c[0], c[1], c[2], c[3], c[4], c[5]) not in redone:
                 rows.append(line)
-    for o in outs:
-        lines = o.strip().split("\n")
-        header = lines[0]
-        rows += lines[1:]
+    # Every point goes into the CSV as soon as its run prints it; the
+    # simulator's progress (rate, time left) goes straight to stderr.
+    lock = threading.Lock()
+    out = open(args.csv, "w")
+    out.write(HEADER + "\n" + "".join(r + "\n" for r in rows))
+    out.flush()
+    print("alpha-plots: %d runs, %d at a time; rows go to %s as they finish" % (len(jobs), args.jobs, args.csv),
+          file=sys.stderr, flush=True)
+
+    def one(cmd):
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        first = True
+        for line in p.stdout:
+            line = line.rstrip("\n")
+            if first:
+                first = False
+                if line != HEADER:
+                    raise RuntimeError("%s: unexpected CSV header %r" % (" ".join(cmd), line))
+                continue
+            with lock:
+                out.write(line + "\n")
+                out.flush()
+                rows.append(line)
+        if p.wait() != 0:
+            raise RuntimeError("%s failed (exit status %d)" % (" ".join(cmd), p.returncode))
+        print("done: %s" % " ".join(cmd[2:12]), file=sys.stderr, flush=True)
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        list(ex.map(one, jobs))
+    out.close()
+    rows.sort(key=row_order)
     with open(args.csv, "w") as f:
-        f.write(header + "\n" + "\n".join(rows) + "\n")
+        f.write(HEADER + "\n" + "\n".join(rows) + "\n")
     print("wrote %s (%d rows)" % (args.csv, len(rows)), file=sys.stderr)
 
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Plot the standalone matching study (seed 002 Figures 8 and 9).
 
 Reads DIR/fig8.csv, DIR/fig9.csv and DIR/effects.csv written by

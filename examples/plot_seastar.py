@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Draw the SeaStar simulator figures from the CSV files that
 examples/plot_seastar.sh writes.  Usage: plot_seastar.py CSVDIR IMGDIR
 

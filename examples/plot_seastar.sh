@@ -1,10 +1,12 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Reproduce the SeaStar simulator results and draw them:
 #
 #   sh examples/plot_seastar.sh [CSVDIR]      (default build/plots)
 #
 # Runs build/examples/seastar_sim for each experiment (CSV files into
-# CSVDIR), then examples/plot_seastar.py draws PNGs and writes the small
+# CSVDIR, each point written as soon as it is done; the simulator's
+# progress, with rate and time left, on stderr), then examples/plot_seastar.py draws PNGs and writes the small
 # CSV tables into docs/img/, which docs/simulator.rst includes.  Uses
 # Debian's /usr/bin/python3 with python3-matplotlib, installed with apt-get
 # if missing.  QUICK=1 runs shorter windows (a smoke test, noisier numbers);
@@ -36,9 +38,9 @@ run() { [ -z "${ONLY:-}" ] || case " $ONLY " in *" $1 "*) ;; *) return 1;; esac;
 if run latency_load "latency against offered load (8x8x8)"; then
 loads=0.05,0.1,0.15,0.2,0.25,0.28,0.31,0.34,0.37,0.4
 {
-    $sim --topo 8x8x8 --arb rr --loads $loads --warmup $W --cycles $C --csv --label round-robin --quiet
-    $sim --topo 8x8x8 $AGE --loads $loads --warmup $W --cycles $C --csv --no-header \
-         --label "age p8 bias 3,2,1" --quiet
+    $sim --topo 8x8x8 --arb rr --loads $loads --warmup $W --cycles $C --label round-robin
+    $sim --topo 8x8x8 $AGE --loads $loads --warmup $W --cycles $C --no-header \
+         --label "age p8 bias 3,2,1"
 } > "$out/latency_load.csv"
 fi
 
@@ -55,6 +57,7 @@ echo "network,period,share_min,share_max,max_over_min" > "$out/merging_sweep.csv
 for topo in mesh torus; do
     m=""; [ $topo = mesh ] && m="--mesh x"
     for p in 1 4 6 8 10 11 12 13 14 16 24 32 64 4096; do
+        echo "plot_seastar: merging sweep, $topo, period $p" >&2
         merge "$m" "--period $p" "$out/tmp_share.csv"
         awk -F, -v t=$topo -v p=$p 'NR>1 && NR<=8 { if (mn == "" || $4 < mn) mn = $4; if ($4 > mx) mx = $4 }
             END { printf "%s,%s,%.4f,%.4f,%.2f\n", t, p, mn, mx, mx / mn }' "$out/tmp_share.csv" >> "$out/merging_sweep.csv"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seastar_sim.c - a cycle-level simulator of a Cray XT SeaStar torus that
  * embeds seastar_arb.h (age-based output arbitration, Procedures 1-3) and
  * seastar_route.h (per-input-port GLUT/LUT routing tables).
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "common/seastar_net.h"
+#include "common/cli.h"
 
 typedef struct opts {
     ss_params p;
@@ -20,87 +22,101 @@ typedef struct opts {
     uint64_t warmup, cycles, seed;
     int csv, csv_header, quiet, compare, histogram, estimate, random_faults;
     const char *per_source;       /* file for per-source bandwidth CSV */
-    const char *loads;            /* comma list: a sweep */
+    const char *perm_path;        /* file of --pattern perm */
+    double loads[64];             /* --loads: a sweep */
+    int num_loads;
     const char *label;
+    sim_progress *progress;       /* over every run of the invocation */
 } opts;
 
-static void usage(FILE *f) {
-    fprintf(f,
+static const char *const usage_text =
 "usage: seastar_sim [options]\n"
 "\n"
 "Simulates a network of Cray XT SeaStar routers cycle by cycle.  Without\n"
 "options: the built-in comparison of round-robin against age-based\n"
-"arbitration (the `make demo` output).\n"
-"\n"
-"network\n"
-"  --topo KxKxK        radices, 1 to 3 dimensions (default 8x8x8)\n"
-"  --mesh DIMS         dimensions that are meshes, e.g. x or xz (default none)\n"
-"  --tie plus|balanced torus routes of exactly k/2 hops: all + (as seed 000\n"
-"                      Figure 4(b)) or seastar_route.h's balanced split (default)\n"
-"  --fault-link N:P    fail the link of node N at port P (0-5 or +x,-x,..,-z);\n"
-"                      repeatable; tables then come from a fault-aware generator\n"
-"  --fault-node N      fail node N (repeatable)\n"
-"  --random-link-faults K  fail K random links (chosen with --seed)\n"
-"  --tables dor|search|seastar  table generator (default: dor, or search with\n"
-"                      faults; seastar = the seed 001 fault rules, 3-D only)\n"
-"  --router-delay N    cycles from input buffer to output arbitration (20)\n"
-"  --link-delay N      cycles on a link (10)\n"
-"  --credit-delay N    cycles for a credit to return (10)\n"
-"  --input-buf N       flits per input port and VC (96)\n"
-"  --staging-buf N     flits per staging buffer (16)\n"
-"  --eject-bw F        processor port flits per cycle (0.4167 = 2/4.8 GB/s)\n"
-"arbitration (seastar_arb.h)\n"
-"  --arb rr|age        AGE_RR_SELECT all 0s or all 1s (default age)\n"
-"  --rr-select HEX     AGE_RR_SELECT as a 64-bit hex mask\n"
-"  --period N          AGE_CLOCK_PERIOD (default 0x1000; accepts 0x..)\n"
-"  --bias X,Y,Z        age bias of the x, y, z ports (default 1,1,1)\n"
-"  --proc-bias N       age bias of the processor port (default 1)\n"
-"traffic\n"
-"  --pattern NAME      uniform hotspot neighbor bitrev bitcomp transpose\n"
-"                      tornado shuffle perm (default uniform)\n"
-"  --load F            offered flits per node per cycle (default 0.1)\n"
-"  --loads F,F,...     a sweep: one CSV line per load\n"
-"  --sizes N[,N...]    packet sizes in flits, drawn uniformly (default 9)\n"
-"  --rsp F             fraction of packets on the response VCs (default 0)\n"
-"  --hotspot N         destination of the hotspot pattern (default 0)\n"
-"  --perm FILE         permutation for --pattern perm (one node per line)\n"
-"  --srcq N            cap each source queue at N packets (default unbounded)\n"
-"run\n"
-"  --warmup N          cycles before measuring (default 2000)\n"
-"  --cycles N          measured cycles (default 10000)\n"
-"  --seed N            random seed (default 1)\n"
-"  --compare           run round-robin and age-based and print them side by side\n"
-"  --estimate          print the Section 3 AGE_CLOCK_PERIOD estimate and exit\n"
-"  --csv               one CSV line per run (with a header line)\n"
-"  --no-header         omit the CSV header\n"
-"  --histogram         print the RTR_AGE_GROUP age histogram\n"
-"  --per-source FILE   write per-source delivered bandwidth as CSV\n"
-"  --label TEXT        a label for the CSV 'label' column\n"
-"  --quiet             no progress on stderr\n"
-"  --help              this text\n"
-"\n"
+"arbitration (the `make demo` output).\n";
+
+static const char *const notes_text =
 "Every run checks packet conservation (each generated packet is delivered\n"
-"or found exactly once in the network); a failure stops with exit status 3.\n");
-}
+"or found exactly once in the network); a failure stops with exit status 3.\n"
+"Progress goes to stderr every 1.5 s of a run that lasts longer (--quiet:\n"
+"none).  A latency percentile in the last histogram bin prints as\n"
+">=262143 (only its lower bound is known).\n";
 
-static int parse_list(const char *s, int *out, int max) {
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        long v = strtol(s, &end, 0);
-        if (end == s) return -1;
-        out[n++] = (int)v;
-        s = end;
-        if (*s == ',' || *s == 'x') s++;
-        else if (*s) return -1;
-    }
-    return n;
-}
-
-static void die_usage(const char *msg, const char *arg) {
-    fprintf(stderr, "seastar_sim: %s%s%s (see --help)\n", msg, arg ? ": " : "", arg ? arg : "");
-    exit(1);
-}
+/* The options, in the order --help lists them.  Ranges here are the ones
+ * the parser enforces (ss_params_check's limits). */
+static const cli_opt options[] = {
+    /* network */
+    { "--topo", NULL, "KxKxK", CLI_INT, 2, 256, 0, 0,
+      "1 to 3 radices separated by x, each 2 to 256, at most 32768 nodes", "8x8x8",
+      "radices of the k-ary n-cube" },
+    { "--mesh", NULL, "DIMS", CLI_TEXT, 0, 0, 0, 0, "letters x, y, z of dimensions of --topo", "none",
+      "dimensions that are meshes, e.g. x or xz (the others are tori)" },
+    { "--tie", NULL, "RULE", CLI_CHOICE, 0, 0, 0, 0, "plus|balanced", "balanced",
+      "torus routes of exactly k/2 hops: all + (seed 000 Figure 4(b)) or\n"
+      "seastar_route.h's balanced split" },
+    { "--fault-link", NULL, "N:P", CLI_TEXT, 0, 0, 0, 0,
+      "NODE:PORT, NODE a node of --topo, PORT 0-5 or +x,-x,+y,-y,+z,-z of a link that exists", "none",
+      "fail the link of node N at port P (repeatable, up to 256 links;\n"
+      "a link named twice, from either end, counts once)" },
+    { "--fault-node", NULL, "N", CLI_INT, 0, 32767, 0, 0, "a node of --topo (0 to nodes-1)", "none",
+      "fail node N (repeatable, up to 256 nodes)" },
+    { "--random-link-faults", NULL, "K", CLI_INT, 0, 256, 0, 0,
+      "0 to 256, and no more than the links of --topo not failed by --fault-link", "0",
+      "fail K more distinct random links (chosen with --seed)" },
+    { "--tables", NULL, "GEN", CLI_CHOICE, 0, 0, 0, 0, "dor|search|seastar", "dor, or search with faults",
+      "table generator (seastar: the seed 001 fault rules, 3-D only)" },
+    { "--router-delay", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "20",
+      "cycles from input buffer to output arbitration" },
+    { "--link-delay", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "10", "cycles on a link" },
+    { "--credit-delay", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "10", "cycles for a credit to return" },
+    { "--input-buf", NULL, "N", CLI_INT, 9, 65535, 0, 0, NULL, "96",
+      "flits per input port and VC (at least one 9-flit packet)" },
+    { "--staging-buf", NULL, "N", CLI_INT, 9, 255, 0, 0, NULL, "16",
+      "flits per staging buffer (at least one 9-flit packet)" },
+    { "--eject-bw", NULL, "F", CLI_REAL, 0, 0, 0, 1, "above 0, at most 1", "0.4167 = 2/4.8 GB/s",
+      "processor port flits per cycle" },
+    /* arbitration */
+    { "--arb", NULL, "POLICY", CLI_CHOICE, 0, 0, 0, 0, "rr|age", "age",
+      "AGE_RR_SELECT all 0s (round-robin) or all 1s (age-based)" },
+    { "--rr-select", NULL, "HEX", CLI_TEXT, 0, 0, 0, 0, "1 to 16 hexadecimal digits, 0x optional",
+      "all 1s", "AGE_RR_SELECT as a 64-bit mask" },
+    { "--period", NULL, "N", CLI_INT, 1, 4294967295u, 0, 0, NULL, "0x1000", "AGE_CLOCK_PERIOD" },
+    { "--bias", NULL, "X,Y,Z", CLI_INT, 0, 7, 0, 0, "three values 0 to 7, separated by commas", "1,1,1",
+      "age bias of the x, y and z ports" },
+    { "--proc-bias", NULL, "N", CLI_INT, 0, 7, 0, 0, NULL, "1", "age bias of the processor port" },
+    /* traffic */
+    { "--pattern", NULL, "NAME", CLI_CHOICE, 0, 0, 0, 0,
+      "uniform|hotspot|neighbor|bitrev|bitcomp|transpose|tornado|shuffle|perm", "uniform",
+      "destination pattern" },
+    { "--load", NULL, "F", CLI_REAL, 0, 0, 0, 1, NULL, "0.1", "offered flits per node per cycle" },
+    { "--loads", NULL, "F,F,...", CLI_REAL, 0, 0, 0, 1, "1 to 64 loads 0 to 1, separated by commas", "none",
+      "a sweep: one CSV line per load" },
+    { "--sizes", NULL, "N[,N...]", CLI_INT, 1, 9, 0, 0, "1 to 8 sizes 1 to 9, separated by commas", "9",
+      "packet sizes in flits, drawn uniformly" },
+    { "--rsp", NULL, "F", CLI_REAL, 0, 0, 0, 1, NULL, "0", "fraction of packets on the response VCs" },
+    { "--hotspot", NULL, "N", CLI_INT, 0, 32767, 0, 0, "a node of --topo (0 to nodes-1)", "0",
+      "destination of --pattern hotspot" },
+    { "--perm", NULL, "FILE", CLI_TEXT, 0, 0, 0, 0, NULL, NULL,
+      "the permutation of --pattern perm: one destination node per line" },
+    { "--srcq", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "0 = unbounded",
+      "cap each source queue at N packets" },
+    /* run */
+    { "--warmup", NULL, "N", CLI_INT, 0, 10000000000ull, 0, 0, NULL, "2000", "cycles before measuring" },
+    { "--cycles", NULL, "N", CLI_INT, 1, 10000000000ull, 0, 0, NULL, "10000", "measured cycles" },
+    { "--seed", NULL, "N", CLI_INT, 0, UINT64_MAX, 0, 0, NULL, "1", "random seed" },
+    { "--compare", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
+      "run round-robin and age-based and print them side by side" },
+    { "--estimate", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
+      "print the Section 3 AGE_CLOCK_PERIOD estimate and exit" },
+    { "--csv", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "one CSV line per run (with a header line)" },
+    { "--no-header", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "omit the CSV header" },
+    { "--histogram", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "print the RTR_AGE_GROUP age histogram" },
+    { "--per-source", NULL, "FILE", CLI_TEXT, 0, 0, 0, 0, NULL, NULL,
+      "write per-source delivered bandwidth as CSV" },
+    { "--label", NULL, "TEXT", CLI_TEXT, 0, 0, 0, 0, NULL, "empty", "the CSV 'label' column" },
+    { "--quiet", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "no progress on stderr" },
+};
 
 static void set_defaults(opts *o) {
     memset(o, 0, sizeof *o);
@@ -112,147 +128,292 @@ static void set_defaults(opts *o) {
     o->csv_header = 1;
 }
 
-static void parse(opts *o, int argc, char **argv) {
-    int i;
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDV() do { if (!v) die_usage("missing value for", a); i++; } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(0); }
-        else if (!strcmp(a, "--topo")) {
-            int k[3], n;
-            NEEDV();
-            n = parse_list(v, k, 3);
-            if (n < 1) die_usage("bad --topo", v);
-            ss_params_default(&o->p, k[0], n > 1 ? k[1] : 1, n > 2 ? k[2] : 1);
-            o->p.dims = n;
+static uint32_t num_nodes(const ss_params *p) {
+    uint32_t n = 1;
+    int d;
+    for (d = 0; d < p->dims; d++) n *= (uint32_t)p->radix[d];
+    return n;
+}
+
+/* A link is named by its + end: (node, dimension).  A fault given from
+ * the - end names the same link as the + port of the neighbour. */
+static uint32_t link_id(const ss_params *p, uint32_t node, int port) {
+    sim_shape sh;
+    int c[3], d = port / 2;
+    if (port & 1) {
+        sim_shape_init(&sh, p->dims, p->radix, p->mesh);
+        sim_coords(&sh, node, c);
+        c[d] = (c[d] + p->radix[d] - 1) % p->radix[d];
+        node = sim_node(&sh, c);
+    }
+    return node * 3u + (uint32_t)d;
+}
+
+/* Whether the link leaving node through port exists (not off a mesh edge). */
+static int link_exists(const ss_params *p, uint32_t node, int port) {
+    sim_shape sh;
+    int c[3], d = port / 2;
+    if (d >= p->dims) return 0;
+    if (!p->mesh[d]) return 1;
+    sim_shape_init(&sh, p->dims, p->radix, p->mesh);
+    sim_coords(&sh, node, c);
+    return (port & 1) ? c[d] > 0 : c[d] < p->radix[d] - 1;
+}
+
+/* The links of the network (+ ends), in node order. */
+static uint32_t count_links(const ss_params *p) {
+    uint32_t n = num_nodes(p), links = 0, i;
+    int d;
+    for (i = 0; i < n; i++)
+        for (d = 0; d < p->dims; d++) links += (uint32_t)link_exists(p, i, 2 * d);
+    return links;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The failed links given with --fault-link, and then --random-link-faults
+ * more distinct ones: duplicates (the same link named twice, from either
+ * end) count once; the random ones are drawn without replacement from the
+ * links not failed yet. */
+static void settle_faults(const cli *c, opts *o, char (*link_arg)[64], int nlink_args) {
+    ss_params *p = &o->p;
+    uint32_t ids[SS_MAX_FAULTS], n = num_nodes(p), links = count_links(p);
+    int i, j, k = 0;
+    for (i = 0; i < nlink_args; i++) {
+        uint32_t node = p->fault_link[i][0], id;
+        int port = (int)p->fault_link[i][1];
+        if (node >= n) cli_bad_value(c, "--fault-link", link_arg[i], "node %u is not in the %u nodes of --topo", node, n);
+        if (!link_exists(p, node, port))
+            cli_bad_value(c, "--fault-link", link_arg[i], "node %u has no link at port %d on this --topo/--mesh", node, port);
+        id = link_id(p, node, port);
+        for (j = 0; j < k && ids[j] != id; j++) {}
+        if (j < k) continue;                           /* the same link again */
+        p->fault_link[k][0] = node;
+        p->fault_link[k][1] = (uint32_t)port;
+        ids[k++] = id;
+    }
+    if (o->random_faults > 0) {
+        uint32_t *all, m = 0, i2;
+        sim_rng fr;
+        int d;
+        if ((uint32_t)(o->random_faults + k) > links || o->random_faults + k > SS_MAX_FAULTS) {
+            char num[32];
+            snprintf(num, sizeof num, "%d", o->random_faults);
+            cli_bad_value(c, "--random-link-faults", num,
+                          "%s has %u links, %d of them failed by --fault-link, and at most %d failed links "
+                          "are supported", "--topo", links, k, SS_MAX_FAULTS);
         }
-        else if (!strcmp(a, "--mesh")) {
-            NEEDV();
-            for (; *v; v++) {
-                if (*v < 'x' || *v > 'z') die_usage("--mesh takes letters x, y, z", v);
-                o->p.mesh[*v - 'x'] = 1;
+        all = (uint32_t *)sim_calloc(links ? links : 1, sizeof(uint32_t));
+        qsort(ids, (size_t)k, sizeof ids[0], cmp_u32);
+        for (i2 = 0; i2 < n; i2++)
+            for (d = 0; d < p->dims; d++) {
+                uint32_t id = i2 * 3u + (uint32_t)d;
+                if (link_exists(p, i2, 2 * d) && !bsearch(&id, ids, (size_t)k, sizeof ids[0], cmp_u32))
+                    all[m++] = id;
             }
+        /* a partial Fisher-Yates shuffle: K distinct links */
+        sim_rng_seed(&fr, o->seed * 7919u + 17u);
+        for (i = 0; i < o->random_faults; i++) {
+            uint32_t r = (uint32_t)i + sim_rng_below(&fr, m - (uint32_t)i), t = all[i];
+            all[i] = all[r];
+            all[r] = t;
+            p->fault_link[k][0] = all[i] / 3u;
+            p->fault_link[k][1] = 2u * (all[i] % 3u);
+            k++;
         }
-        else if (!strcmp(a, "--tie")) {
-            NEEDV();
-            if (!strcmp(v, "plus")) o->p.tie_plus = 1;
-            else if (!strcmp(v, "balanced")) o->p.tie_plus = 0;
-            else die_usage("--tie plus|balanced", v);
+        free(all);
+    }
+    p->num_fault_links = k;
+    /* failed nodes: in range, each counted once */
+    for (i = 0, k = 0; i < p->num_fault_nodes; i++) {
+        char num[32];
+        snprintf(num, sizeof num, "%u", p->fault_node[i]);
+        if (p->fault_node[i] >= n) cli_bad_value(c, "--fault-node", num, "not one of the %u nodes of --topo", n);
+        for (j = 0; j < k && p->fault_node[j] != p->fault_node[i]; j++) {}
+        if (j == k) p->fault_node[k++] = p->fault_node[i];
+    }
+    p->num_fault_nodes = k;
+}
+
+/* --rr-select: 1 to 16 hexadecimal digits, with or without 0x. */
+static uint64_t parse_rr_select(const cli *c) {
+    const char *s = c->val;
+    uint64_t v = 0;
+    int digits = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
+    for (; *s; s++, digits++) {
+        int d = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+              : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+        if (d < 0) cli_bad_value(c, c->opt->name, c->val, "not a hexadecimal mask");
+        v = (v << 4) | (uint64_t)d;
+    }
+    if (digits < 1 || digits > 16) cli_bad_value(c, c->opt->name, c->val, "%d hexadecimal digits", digits);
+    return v;
+}
+
+/* --fault-link N:P */
+static void parse_fault_link(const cli *c, opts *o) {
+    static const char *const pn[6] = { "+x", "-x", "+y", "-y", "+z", "-z" };
+    const char *colon = strchr(c->val, ':');
+    uint64_t node;
+    int port = -1, k;
+    if (!colon) cli_bad_value(c, c->opt->name, c->val, "no colon between node and port");
+    for (k = 0; k < 6; k++)
+        if (!strcmp(colon + 1, pn[k]) || (colon[1] == '0' + k && colon[2] == 0)) port = k;
+    if (port < 0) cli_bad_value(c, c->opt->name, c->val, "\"%s\" is not a port", colon + 1);
+    if (cli__parse_u64(c->val, (size_t)(colon - c->val), &node) != 0 || node >= SR_MAX_NODES)
+        cli_bad_value(c, c->opt->name, c->val, "\"%.*s\" is not a node number", (int)(colon - c->val), c->val);
+    if (o->p.num_fault_links >= SS_MAX_FAULTS)
+        cli_bad_value(c, c->opt->name, c->val, "more than %d --fault-link options", SS_MAX_FAULTS);
+    o->p.fault_link[o->p.num_fault_links][0] = (uint32_t)node;
+    o->p.fault_link[o->p.num_fault_links][1] = (uint32_t)port;
+    o->p.num_fault_links++;
+}
+
+static void parse(opts *o, int argc, char **argv) {
+    static char link_arg[SS_MAX_FAULTS][64];
+    const char *mesh = NULL;
+    int tie_plus = 0, nlinks, d;
+    cli c;
+    cli_init(&c, "seastar_sim", usage_text, notes_text, options, (int)(sizeof options / sizeof options[0]),
+             argc, argv);
+    while (cli_next(&c)) {
+        if (cli_is(&c, "--topo")) {
+            uint64_t k[3];
+            int n = cli_uint_list(&c, 'x', 1, 3, k);
+            if (k[0] * (n > 1 ? k[1] : 1) * (n > 2 ? k[2] : 1) > SR_MAX_NODES)
+                cli_bad_value(&c, c.opt->name, c.val, "%llu nodes",
+                              (unsigned long long)(k[0] * (n > 1 ? k[1] : 1) * (n > 2 ? k[2] : 1)));
+            o->p.dims = n;
+            for (d = 0; d < 3; d++) o->p.radix[d] = d < n ? (int)k[d] : 1;
         }
-        else if (!strcmp(a, "--fault-link")) {
-            static const char *pn[6] = { "+x", "-x", "+y", "-y", "+z", "-z" };
-            char *colon;
-            int port = -1, k;
-            NEEDV();
-            if (o->p.num_fault_links >= SS_MAX_FAULTS) die_usage("too many --fault-link", v);
-            colon = strchr(v, ':');
-            if (!colon) die_usage("--fault-link NODE:PORT (PORT 0-5 or +x..-z)", v);
-            for (k = 0; k < 6; k++) if (!strcmp(colon + 1, pn[k])) port = k;
-            if (port < 0) port = atoi(colon + 1);
-            o->p.fault_link[o->p.num_fault_links][0] = (uint32_t)strtoul(v, NULL, 0);
-            o->p.fault_link[o->p.num_fault_links][1] = (uint32_t)port;
-            o->p.num_fault_links++;
+        else if (cli_is(&c, "--mesh")) mesh = c.val;
+        else if (cli_is(&c, "--tie")) tie_plus = cli_choice(&c) == 0;
+        else if (cli_is(&c, "--fault-link")) {
+            parse_fault_link(&c, o);
+            snprintf(link_arg[o->p.num_fault_links - 1], sizeof link_arg[0], "%s", c.val);
         }
-        else if (!strcmp(a, "--fault-node")) {
-            NEEDV();
-            if (o->p.num_fault_nodes >= SS_MAX_FAULTS) die_usage("too many --fault-node", v);
-            o->p.fault_node[o->p.num_fault_nodes++] = (uint32_t)strtoul(v, NULL, 0);
+        else if (cli_is(&c, "--fault-node")) {
+            if (o->p.num_fault_nodes >= SS_MAX_FAULTS)
+                cli_bad_value(&c, c.opt->name, c.val, "more than %d --fault-node options", SS_MAX_FAULTS);
+            o->p.fault_node[o->p.num_fault_nodes++] = (uint32_t)cli_uint(&c);
         }
-        else if (!strcmp(a, "--random-link-faults")) { NEEDV(); o->random_faults = atoi(v); }
-        else if (!strcmp(a, "--tables")) {
-            NEEDV();
-            if (!strcmp(v, "dor")) o->p.table_gen = SS_TABLES_DOR;
-            else if (!strcmp(v, "search")) o->p.table_gen = SS_TABLES_SEARCH;
-            else if (!strcmp(v, "seastar")) o->p.table_gen = SS_TABLES_SEASTAR;
-            else die_usage("--tables dor|search|seastar", v);
+        else if (cli_is(&c, "--random-link-faults")) o->random_faults = (int)cli_uint(&c);
+        else if (cli_is(&c, "--tables")) o->p.table_gen = cli_choice(&c) + SS_TABLES_DOR;
+        else if (cli_is(&c, "--router-delay")) o->p.router_delay = (int)cli_uint(&c);
+        else if (cli_is(&c, "--link-delay")) o->p.link_delay = (int)cli_uint(&c);
+        else if (cli_is(&c, "--credit-delay")) o->p.credit_delay = (int)cli_uint(&c);
+        else if (cli_is(&c, "--input-buf")) o->p.input_buffer_flits = (int)cli_uint(&c);
+        else if (cli_is(&c, "--staging-buf")) o->p.staging_buffer_flits = (int)cli_uint(&c);
+        else if (cli_is(&c, "--eject-bw")) {
+            o->p.eject_bw = cli_real(&c);
+            if (!(o->p.eject_bw > 0)) cli_bad_value(&c, c.opt->name, c.val, "out of range");
         }
-        else if (!strcmp(a, "--router-delay")) { NEEDV(); o->p.router_delay = atoi(v); }
-        else if (!strcmp(a, "--link-delay")) { NEEDV(); o->p.link_delay = atoi(v); }
-        else if (!strcmp(a, "--credit-delay")) { NEEDV(); o->p.credit_delay = atoi(v); }
-        else if (!strcmp(a, "--input-buf")) { NEEDV(); o->p.input_buffer_flits = atoi(v); }
-        else if (!strcmp(a, "--staging-buf")) { NEEDV(); o->p.staging_buffer_flits = atoi(v); }
-        else if (!strcmp(a, "--eject-bw")) { NEEDV(); o->p.eject_bw = atof(v); }
-        else if (!strcmp(a, "--arb")) {
-            NEEDV();
-            if (!strcmp(v, "rr")) o->p.age.age_rr_select = 0;
-            else if (!strcmp(v, "age")) o->p.age.age_rr_select = ~(uint64_t)0;
-            else die_usage("--arb rr|age", v);
+        else if (cli_is(&c, "--arb")) o->p.age.age_rr_select = cli_choice(&c) == 0 ? 0 : ~(uint64_t)0;
+        else if (cli_is(&c, "--rr-select")) o->p.age.age_rr_select = parse_rr_select(&c);
+        else if (cli_is(&c, "--period")) o->p.age.age_clock_period = (uint32_t)cli_uint(&c);
+        else if (cli_is(&c, "--bias")) {
+            uint64_t b[3];
+            cli_uint_list(&c, ',', 3, 3, b);
+            ss_params_set_bias(&o->p, (int)b[0], (int)b[1], (int)b[2]);
         }
-        else if (!strcmp(a, "--rr-select")) { NEEDV(); o->p.age.age_rr_select = strtoull(v, NULL, 16); }
-        else if (!strcmp(a, "--period")) { NEEDV(); o->p.age.age_clock_period = (uint32_t)strtoul(v, NULL, 0); }
-        else if (!strcmp(a, "--bias")) {
-            int b[3];
-            NEEDV();
-            if (parse_list(v, b, 3) != 3) die_usage("--bias X,Y,Z", v);
-            ss_params_set_bias(&o->p, b[0], b[1], b[2]);
+        else if (cli_is(&c, "--proc-bias"))
+            o->p.age.req_age_bias[SS_PROC] = o->p.age.rsp_age_bias[SS_PROC] = (uint8_t)cli_uint(&c);
+        else if (cli_is(&c, "--pattern")) o->t.pattern = (sim_pattern)cli_choice(&c);
+        else if (cli_is(&c, "--load")) o->t.load = cli_real(&c);
+        else if (cli_is(&c, "--loads")) o->num_loads = cli_real_list(&c, ',', 1, 64, o->loads);
+        else if (cli_is(&c, "--sizes")) {
+            uint64_t z[8];
+            int i;
+            o->t.num_sizes = cli_uint_list(&c, ',', 1, 8, z);
+            for (i = 0; i < o->t.num_sizes; i++) o->t.sizes[i] = (int)z[i];
         }
-        else if (!strcmp(a, "--proc-bias")) {
-            NEEDV();
-            o->p.age.req_age_bias[SS_PROC] = o->p.age.rsp_age_bias[SS_PROC] = (uint8_t)atoi(v);
+        else if (cli_is(&c, "--rsp")) o->t.rsp_fraction = cli_real(&c);
+        else if (cli_is(&c, "--hotspot")) o->t.hotspot = (uint32_t)cli_uint(&c);
+        else if (cli_is(&c, "--perm")) o->perm_path = c.val;
+        else if (cli_is(&c, "--srcq")) o->t.src_queue_max = (uint32_t)cli_uint(&c);
+        else if (cli_is(&c, "--warmup")) o->warmup = cli_uint(&c);
+        else if (cli_is(&c, "--cycles")) o->cycles = cli_uint(&c);
+        else if (cli_is(&c, "--seed")) o->seed = cli_uint(&c);
+        else if (cli_is(&c, "--compare")) o->compare = 1;
+        else if (cli_is(&c, "--estimate")) o->estimate = 1;
+        else if (cli_is(&c, "--csv")) o->csv = 1;
+        else if (cli_is(&c, "--no-header")) o->csv_header = 0;
+        else if (cli_is(&c, "--histogram")) o->histogram = 1;
+        else if (cli_is(&c, "--per-source")) o->per_source = c.val;
+        else if (cli_is(&c, "--label")) o->label = c.val;
+        else if (cli_is(&c, "--quiet")) o->quiet = 1;
+        else cli_unhandled(&c);
+    }
+    /* what depends on the topology, given in any order */
+    o->p.tie_plus = tie_plus;
+    if (mesh) {
+        const char *m;
+        if (!*mesh) cli_bad_value(&c, "--mesh", mesh, "empty");
+        for (m = mesh; *m; m++) {
+            if (*m < 'x' || *m > 'z' || *m - 'x' >= o->p.dims)
+                cli_bad_value(&c, "--mesh", mesh, "'%c' is not a dimension of a %d-dimensional --topo", *m, o->p.dims);
+            o->p.mesh[*m - 'x'] = 1;
         }
-        else if (!strcmp(a, "--pattern")) {
-            NEEDV();
-            o->t.pattern = sim_pattern_parse(v);
-            if (o->t.pattern == SIM_PATTERN_COUNT) die_usage("unknown pattern", v);
-        }
-        else if (!strcmp(a, "--load")) { NEEDV(); o->t.load = atof(v); }
-        else if (!strcmp(a, "--loads")) { NEEDV(); o->loads = v; }
-        else if (!strcmp(a, "--sizes")) {
-            NEEDV();
-            o->t.num_sizes = parse_list(v, o->t.sizes, 8);
-            if (o->t.num_sizes < 1) die_usage("bad --sizes", v);
-        }
-        else if (!strcmp(a, "--rsp")) { NEEDV(); o->t.rsp_fraction = atof(v); }
-        else if (!strcmp(a, "--hotspot")) { NEEDV(); o->t.hotspot = (uint32_t)strtoul(v, NULL, 0); }
-        else if (!strcmp(a, "--perm")) {
-            NEEDV();
-            o->label = o->label ? o->label : v;
-            o->t.perm = (uint32_t *)(void *)v;   /* read once the size is known */
-        }
-        else if (!strcmp(a, "--srcq")) { NEEDV(); o->t.src_queue_max = (uint32_t)strtoul(v, NULL, 0); }
-        else if (!strcmp(a, "--warmup")) { NEEDV(); o->warmup = strtoull(v, NULL, 0); }
-        else if (!strcmp(a, "--cycles")) { NEEDV(); o->cycles = strtoull(v, NULL, 0); }
-        else if (!strcmp(a, "--seed")) { NEEDV(); o->seed = strtoull(v, NULL, 0); }
-        else if (!strcmp(a, "--compare")) o->compare = 1;
-        else if (!strcmp(a, "--estimate")) o->estimate = 1;
-        else if (!strcmp(a, "--csv")) o->csv = 1;
-        else if (!strcmp(a, "--no-header")) o->csv_header = 0;
-        else if (!strcmp(a, "--histogram")) o->histogram = 1;
-        else if (!strcmp(a, "--per-source")) { NEEDV(); o->per_source = v; }
-        else if (!strcmp(a, "--label")) {
-            NEEDV();
-            if (strchr(v, '"')) die_usage("--label must not contain a double quote", v);
-            o->label = v;
-        }
-        else if (!strcmp(a, "--quiet")) o->quiet = 1;
-        else die_usage("unknown option", a);
-#undef NEEDV
+    }
+    if (o->t.hotspot >= num_nodes(&o->p)) {
+        char num[32];
+        snprintf(num, sizeof num, "%u", o->t.hotspot);
+        cli_bad_value(&c, "--hotspot", num, "not one of the %u nodes of --topo", num_nodes(&o->p));
+    }
+    nlinks = o->p.num_fault_links;
+    settle_faults(&c, o, link_arg, nlinks);
+    /* contradictions */
+    if (cli_given(&c, "--load") && cli_given(&c, "--loads")) cli_fail(&c, "--load and --loads contradict each other");
+    if (o->compare && (cli_given(&c, "--arb") || cli_given(&c, "--rr-select")))
+        cli_fail(&c, "--compare runs both policies: it takes no --arb or --rr-select");
+    if (cli_given(&c, "--arb") && cli_given(&c, "--rr-select"))
+        cli_fail(&c, "--arb and --rr-select both set AGE_RR_SELECT");
+    if (o->compare && o->num_loads) cli_fail(&c, "--compare and --loads cannot be combined");
+    if (o->estimate && (o->compare || o->num_loads || o->csv || o->histogram || o->per_source))
+        cli_fail(&c, "--estimate prints the estimate only: it takes no --compare, --loads, --csv, "
+                     "--histogram or --per-source");
+    if (!o->csv_header && !o->csv && !o->num_loads) cli_fail(&c, "--no-header needs CSV output (--csv or --loads)");
+    if (o->histogram && (o->csv || o->num_loads)) cli_fail(&c, "--histogram prints text, not CSV (no --csv or --loads)");
+    if (o->per_source && (o->compare || o->num_loads)) cli_fail(&c, "--per-source takes a single run (no --compare or --loads)");
+    if (o->label && !o->csv && !o->num_loads) cli_fail(&c, "--label names a CSV line: it needs --csv or --loads");
+    if (o->t.pattern == SIM_PERMUTATION && !o->perm_path) cli_fail(&c, "--pattern perm needs --perm FILE");
+    if (o->perm_path && o->t.pattern != SIM_PERMUTATION) cli_fail(&c, "--perm FILE needs --pattern perm");
+    if (cli_given(&c, "--hotspot") && o->t.pattern != SIM_HOTSPOT) cli_fail(&c, "--hotspot N needs --pattern hotspot");
+    if (o->p.table_gen == SS_TABLES_DOR && (o->p.num_fault_links || o->p.num_fault_nodes))
+        cli_fail(&c, "--tables dor cannot route around faults (use search or seastar)");
+    if (o->p.table_gen == SS_TABLES_SEASTAR && o->p.dims != 3)
+        cli_fail(&c, "--tables seastar needs a 3-dimensional --topo");
+    {
+        const char *err = ss_params_check(&o->p);
+        if (err) cli_fail(&c, "%s", err);
     }
 }
 
-/* One run: build, warm up, measure, audit.  Exits on any error. */
-static void run_one(const opts *o, const ss_params *p, double load, ss_summary *s, ss_net *keep) {
+/* One run: build, warm up, measure, audit.  Exits on any error.  Its
+ * cycles count in the invocation's progress (o->progress). */
+static void run_one(opts *o, const ss_params *p, double load, ss_summary *s, ss_net *keep) {
     ss_net net;
     sim_traffic t = o->t;
     const char *err;
     char label[64];
-    int long_run;
     t.load = load;
+    if (!o->quiet && num_nodes(p) >= 4096 && (p->num_fault_links || p->num_fault_nodes))
+        fprintf(stderr, "seastar_sim: building fault-aware tables for %u routers\n", num_nodes(p));
     err = ss_net_init(&net, p, &t, o->seed);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(1); }
-    long_run = !o->quiet && (double)net.n * (double)(o->warmup + o->cycles) > 5e7;
     if (!o->quiet && (p->num_fault_links || p->num_fault_nodes))
         fprintf(stderr, "seastar_sim: %d failed links, %d failed nodes; %s tables; %llu of %llu pairs "
                 "unroutable (not generated)\n", p->num_fault_links, p->num_fault_nodes,
                 p->table_gen == SS_TABLES_SEASTAR ? "SeaStar-rule" : "search",
                 (unsigned long long)net.gen.unroutable, (unsigned long long)net.gen.pairs);
     snprintf(label, sizeof label, "%s load %.3f", p->age.age_rr_select ? "age" : "rr", load);
-    if (long_run) fprintf(stderr, "  %s: %u routers, %llu + %llu cycles\n", label, net.n,
-                          (unsigned long long)o->warmup, (unsigned long long)o->cycles);
-    ss_run(&net, o->warmup, long_run ? stderr : NULL, label);
+    ss_run(&net, o->warmup, o->progress, label);
     ss_stats_reset(&net);
-    ss_run(&net, o->cycles, long_run ? stderr : NULL, label);
+    ss_run(&net, o->cycles, o->progress, label);
     err = ss_audit(&net);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(3); }
     ss_summarize(&net, s);
@@ -270,15 +431,17 @@ static void csv_header(void) {
 }
 
 static void csv_line(const opts *o, const ss_params *p, const ss_summary *s) {
+    char q[3][32];
     int d;
-    printf("\"%s\",%dx%dx%d,%s,%s,%u,%d:%d:%d,%.4f,%.4f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.2f,%.3f,%.2f,%.2f,%.2f",
-           o->label ? o->label : "", p->radix[0], p->dims > 1 ? p->radix[1] : 1,
+    cli_csv_field(stdout, o->label ? o->label : "", 1);
+    printf(",%dx%dx%d,%s,%s,%u,%d:%d:%d,%.4f,%.4f,%.2f,%.2f,%s,%s,%s,%llu,%.2f,%.3f,%.2f,%.2f,%.2f",
+           p->radix[0], p->dims > 1 ? p->radix[1] : 1,
            p->dims > 2 ? p->radix[2] : 1, sim_pattern_name(o->t.pattern),
            p->age.age_rr_select == 0 ? "rr" : p->age.age_rr_select == ~(uint64_t)0 ? "age" : "mix",
            p->age.age_clock_period, p->age.req_age_bias[0], p->age.req_age_bias[2], p->age.req_age_bias[4],
-           s->offered, s->accepted, s->lat_mean, s->lat_std, (unsigned long long)s->lat_p50,
-           (unsigned long long)s->lat_p99, (unsigned long long)s->lat_p999, (unsigned long long)s->lat_max,
-           s->net_lat_mean, s->hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
+           s->offered, s->accepted, s->lat_mean, s->lat_std, sim_quantile_text(s->lat_p50, 1, 0, q[0], sizeof q[0]),
+           sim_quantile_text(s->lat_p99, 1, 0, q[1], sizeof q[1]), sim_quantile_text(s->lat_p999, 1, 0, q[2], sizeof q[2]),
+           (unsigned long long)s->lat_max, s->net_lat_mean, s->hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
     for (d = 0; d < 6; d++) printf(",%.3f", s->occupancy[d]);
     for (d = 0; d < 4; d++) printf(",%llu", (unsigned long long)s->age_hist[d]);
     printf(",%.5f,%.5f,%.4f,%llu,%llu\n", s->src_min, s->src_max, s->src_jain,
@@ -286,13 +449,15 @@ static void csv_line(const opts *o, const ss_params *p, const ss_summary *s) {
 }
 
 static void print_summary(const char *title, const ss_summary *s) {
+    char q[3][32];
     int d;
     printf("%s\n", title);
     printf("  offered %.4f, accepted %.4f flits/node/cycle; %llu packets delivered\n",
            s->offered, s->accepted, (unsigned long long)s->delivered);
-    printf("  latency (cycles): mean %.1f, std dev %.1f, p50 %llu, p99 %llu, p99.9 %llu, max %llu\n",
-           s->lat_mean, s->lat_std, (unsigned long long)s->lat_p50, (unsigned long long)s->lat_p99,
-           (unsigned long long)s->lat_p999, (unsigned long long)s->lat_max);
+    printf("  latency (cycles): mean %.1f, std dev %.1f, p50 %s, p99 %s, p99.9 %s, max %llu\n",
+           s->lat_mean, s->lat_std, sim_quantile_text(s->lat_p50, 1, 0, q[0], sizeof q[0]),
+           sim_quantile_text(s->lat_p99, 1, 0, q[1], sizeof q[1]),
+           sim_quantile_text(s->lat_p999, 1, 0, q[2], sizeof q[2]), (unsigned long long)s->lat_max);
     printf("  hops %.2f; queueing per packet x %.1f, y %.1f, z %.1f cycles\n",
            s->hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
     printf("  stalled cycles per request packet (Eq 17):");
@@ -329,7 +494,7 @@ static void write_per_source(const char *path, const ss_net *net, const char *ta
 
 /* ---- the built-in comparison (make demo) ---------------------------- */
 
-static void demo_merging(void) {
+static void demo_merging(sim_progress *pg) {
     static const char *mesh_paper[7] = { "1/64", "1/64", "1/32", "1/16", "1/8", "1/4", "1/2" };
     static const char *torus_paper[7] = { "1/4", "1/8", "1/8", "1/16", "1/16", "1/8", "1/4" };
     int topo, a, i;
@@ -352,6 +517,7 @@ static void demo_merging(void) {
             o.warmup = 5000;
             o.cycles = 40000;
             o.quiet = 1;
+            o.progress = pg;
             run_one(&o, &o.p, 1.0, &s, &net);
             for (i = 0; i < 7; i++)
                 share[topo][a][i] = (double)net.st.src_flits[i] / (double)net.st.delivered_flits;
@@ -381,7 +547,7 @@ static void demo_merging(void) {
     }
 }
 
-static void demo_torus(void) {
+static void demo_torus(sim_progress *pg) {
     opts o;
     ss_summary s[2];
     int a;
@@ -392,6 +558,7 @@ static void demo_torus(void) {
     o.warmup = 3000;
     o.cycles = 12000;
     o.quiet = 1;
+    o.progress = pg;
     for (a = 0; a < 2; a++) {
         ss_params p = o.p;
         if (a == 0) p.age.age_rr_select = 0;
@@ -404,7 +571,11 @@ static void demo_torus(void) {
     printf("   accepted (flits/node/cycle)     %-14.4f %.4f\n", s[0].accepted, s[1].accepted);
     printf("   mean latency (cycles)           %-14.1f %.1f\n", s[0].lat_mean, s[1].lat_mean);
     printf("   std dev of latency              %-14.1f %.1f\n", s[0].lat_std, s[1].lat_std);
-    printf("   99th percentile                 %-14llu %llu\n", (unsigned long long)s[0].lat_p99, (unsigned long long)s[1].lat_p99);
+    {
+        char q[2][32];
+        printf("   99th percentile                 %-14s %s\n", sim_quantile_text(s[0].lat_p99, 1, 0, q[0], sizeof q[0]),
+               sim_quantile_text(s[1].lat_p99, 1, 0, q[1], sizeof q[1]));
+    }
     printf("   maximum latency                 %-14llu %llu\n", (unsigned long long)s[0].lat_max, (unsigned long long)s[1].lat_max);
     printf("   +x stalled cycles/packet (Eq17) %-14.2f %.2f\n", s[0].occupancy[0], s[1].occupancy[0]);
     printf("   slowest/fastest source          %-14.3f %.3f\n", s[0].src_min / s[0].src_max, s[1].src_min / s[1].src_max);
@@ -413,38 +584,23 @@ static void demo_torus(void) {
 
 int main(int argc, char **argv) {
     opts o;
+    sim_progress prog;
     if (argc == 1) {
         clock_t t0 = clock();
+        /* router-cycles of the four merging runs and the two torus runs */
+        sim_progress_init(&prog, stderr, "seastar_sim", "router-cycles", 4 * 45000.0 * 8 + 2 * 15000.0 * 512);
         printf("SeaStar network simulator: round-robin against age-based output arbitration\n"
                "(seastar_arb.h Procedures 1-3 + seastar_route.h tables; see docs/simulator.rst)\n\n");
-        demo_merging();
-        demo_torus();
+        demo_merging(&prog);
+        demo_torus(&prog);
         printf("Age-based arbitration evens out the bandwidth of near and far sources and\n"
                "cuts the tail of the latency distribution.  (%.1f s; --help for options)\n",
                (double)(clock() - t0) / CLOCKS_PER_SEC);
+        sim_progress_end(&prog);
         return 0;
     }
     set_defaults(&o);
     parse(&o, argc, argv);
-    if (o.random_faults > 0) {
-        sim_rng fr;
-        int dims = o.p.dims, added = 0, tries = 0;
-        uint32_t n = (uint32_t)o.p.radix[0] * (uint32_t)(dims > 1 ? o.p.radix[1] : 1) *
-                     (uint32_t)(dims > 2 ? o.p.radix[2] : 1);
-        sim_rng_seed(&fr, o.seed * 7919u + 17u);
-        while (added < o.random_faults && tries++ < 100000 && o.p.num_fault_links < SS_MAX_FAULTS) {
-            uint32_t node = sim_rng_below(&fr, n);
-            int port = (int)sim_rng_below(&fr, (uint32_t)(2 * dims)), c[3], d = port / 2;
-            sim_shape sh;
-            sim_shape_init(&sh, dims, o.p.radix, o.p.mesh);
-            sim_coords(&sh, node, c);
-            if (o.p.mesh[d] && ((port & 1) ? c[d] == 0 : c[d] == o.p.radix[d] - 1)) continue;
-            o.p.fault_link[o.p.num_fault_links][0] = node;
-            o.p.fault_link[o.p.num_fault_links][1] = (uint32_t)port;
-            o.p.num_fault_links++;
-            added++;
-        }
-    }
     if (o.estimate) {
         sa_period_desc pd;
         sa_period_estimate pe;
@@ -469,12 +625,14 @@ int main(int argc, char **argv) {
     }
     if (o.t.pattern == SIM_PERMUTATION) {
         char err[256];
-        uint32_t n = (uint32_t)o.p.radix[0] * (uint32_t)(o.p.dims > 1 ? o.p.radix[1] : 1) *
-                     (uint32_t)(o.p.dims > 2 ? o.p.radix[2] : 1);
-        const char *path = (const char *)(void *)o.t.perm;
-        if (!path) die_usage("--pattern perm needs --perm FILE", NULL);
-        o.t.perm = sim_permutation_read(path, n, err, sizeof err);
-        if (!o.t.perm) { fprintf(stderr, "seastar_sim: %s\n", err); return 1; }
+        o.t.perm = sim_permutation_read(o.perm_path, num_nodes(&o.p), err, sizeof err);
+        if (!o.t.perm) { fprintf(stderr, "seastar_sim: --perm: %s\n", err); return 2; }
+    }
+    {
+        int runs = o.compare ? 2 : o.num_loads ? o.num_loads : 1;
+        sim_progress_init(&prog, o.quiet ? NULL : stderr, "seastar_sim", "router-cycles",
+                          (double)runs * (double)(o.warmup + o.cycles) * num_nodes(&o.p));
+        o.progress = &prog;
     }
     if (o.compare) {
         ss_summary s[2];
@@ -490,15 +648,13 @@ int main(int argc, char **argv) {
             print_summary("age-based", &s[1]);
             if (o.histogram) print_histogram(&s[1]);
         }
-    } else if (o.loads) {
-        double loads[64];
-        int n = 0, i;
-        const char *q = o.loads;
-        while (*q && n < 64) { char *end; loads[n++] = strtod(q, &end); if (end == q) die_usage("bad --loads", o.loads); q = *end == ',' ? end + 1 : end; }
+    } else if (o.num_loads) {
+        int i;
         if (o.csv_header) csv_header();
-        for (i = 0; i < n; i++) {
+        fflush(stdout);
+        for (i = 0; i < o.num_loads; i++) {
             ss_summary s;
-            run_one(&o, &o.p, loads[i], &s, NULL);
+            run_one(&o, &o.p, o.loads[i], &s, NULL);
             csv_line(&o, &o.p, &s);
             fflush(stdout);
         }
@@ -514,6 +670,7 @@ int main(int argc, char **argv) {
         if (o.per_source) write_per_source(o.per_source, &net, o.p.age.age_rr_select ? "age" : "rr", 0);
         ss_net_free(&net);
     }
+    sim_progress_end(&prog);
     if (o.t.pattern == SIM_PERMUTATION) free(o.t.perm);
     return 0;
 }

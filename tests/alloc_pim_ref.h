@@ -1,11 +1,9 @@
 /* alloc_pim_ref.h - a literal, slow reference implementation of PIM's
- * documented draw protocol (seastar_arb.h, "PIM draw protocol"; the PIM
- * paragraph of docs/allocators.rst), written from the documentation with
- * plain loops over cells, and a driver that compares the library with it.
- * Included by test_alloc_pim.c (SIMD paths where the target has them) and
- * test_alloc_pim_portable.c (SA_NO_SIMD).  Define TPIM_DRIVER to the
- * driver's name before including (without it only the reference is
- * defined, once per translation unit: test_alloc_pimc.c uses it so). */
+ * documented draw protocol (seastar_arb.h, >>pim, "The draw protocol"; the
+ * PIM paragraph of docs/allocators.rst), written from the documentation
+ * with plain loops over cells, and a driver that compares the library with
+ * it.  Included by test_alloc_pim.c.  Define TPIM_DRIVER to the driver's
+ * name before including (without it only the reference is defined). */
 #include "alloc_test_util.h"
 #ifndef ALLOC_PIM_REF_H
 #define ALLOC_PIM_REF_H
@@ -117,8 +115,8 @@ static int tpim_allocate(const tpim_cfg *c, tpim_stream *st, const uint64_t *req
 #endif /* ALLOC_PIM_REF_H */
 
 #ifdef TPIM_DRIVER
-/* Random configurations (sizes 1x1..64x64, biased towards the SIMD path's
- * n <= 16, m <= 8), densities, iterations 1, 3 and converged, Rotary Rule
+/* Random configurations (sizes 1x1..64x64, biased towards n <= 16,
+ * m <= 8, the sizes simulators use most), densities, iterations 1, 3 and converged, Rotary Rule
  * on/off, no_connect, read-port pairs; the library against the reference,
  * decision by decision, and the generator state after every allocation.
  * Returns the number of mismatches; *hash gets an FNV-1a hash of every
@@ -129,7 +127,8 @@ static long TPIM_DRIVER(long trials, uint64_t *hash, long *rejections) {
     uint64_t seed = 0x5eed0001, h = 1469598103934665603ull;
     long tr, bad = 0, rej = 0;
     for (tr = 0; tr < trials; tr++) {
-        sa_alloc al;
+        ta_alloc x;
+        sa_alloc *al = &x.a;
         sa_alloc_desc d;
         tpim_stream st;
         int n, m, i, j, t, small = (int)(tr % 3) != 0;
@@ -142,16 +141,16 @@ static long TPIM_DRIVER(long trials, uint64_t *hash, long *rejections) {
         d.num_outputs = c.m = m;
         d.iterations = c.iterations = tr % 4 == 0 ? 1 : tr % 4 == 1 ? 3 : tr % 4 == 2 ? SA_ITERATE_TO_CONVERGENCE : 1 + (int)st_rand_below(&seed, 2);
         d.rotary = c.rotary = (int)st_rand_below(&seed, 2);
-        d.network_inputs = d.rotary || st_rand_below(&seed, 2) ? st_rand(&seed) & sa__low_mask(n) : 0;
+        d.network_inputs = d.rotary || st_rand_below(&seed, 2) ? st_rand(&seed) & ta_low_mask(n) : 0;
         d.read_port_pairs = c.pairs = (n % 2 == 0) && st_rand_below(&seed, 3) == 0;
         d.seed = st_rand(&seed);
         if (st_rand_below(&seed, 2))
-            for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & sa__low_mask(m);
+            for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & ta_low_mask(m);
         for (i = 0; i < n; i++) {
             c.net[i] = (int)((d.network_inputs >> i) & 1u);
             for (j = 0; j < m; j++) c.conn[i][j] = !((d.no_connect[i] >> j) & 1u);
         }
-        if (sa_alloc_init(&al, &d) != SA_OK) return -1;
+        if (ta_alloc_init(&x, &d) != SA_OK) return -1;
         sa_rng_seed(&st.rng, d.seed);
         st.left = 0;
         st.rejections = 0;
@@ -173,9 +172,9 @@ static long TPIM_DRIVER(long trials, uint64_t *hash, long *rejections) {
                     req[2 * i + 1] &= views[i].any;
                     if (st_rand_below(&seed, 2)) req[2 * i] = req[2 * i + 1] = views[i].any;
                 }
-            sa_allocate(&al, req, NULL, use_bufs ? views : NULL, &mt);
+            sa_allocate(al, req, NULL, use_bufs ? views : NULL, &mt);
             size = tpim_allocate(&c, &st, req, use_bufs ? views : NULL, out_of, in_of);
-            if (size != mt.size || al.rng.state != st.rng.state) bad++;
+            if (size != mt.size || al->rng.state != st.rng.state) bad++;
             for (i = 0; i < n; i++) {
                 if (out_of[i] != mt.output_of[i] || ((mt.inputs >> i) & 1u) != (uint64_t)(out_of[i] >= 0)) bad++;
                 h ^= (uint64_t)(uint8_t)mt.output_of[i];
@@ -185,7 +184,7 @@ static long TPIM_DRIVER(long trials, uint64_t *hash, long *rejections) {
                 if (in_of[j] != mt.input_of[j] || ((mt.outputs >> j) & 1u) != (uint64_t)(in_of[j] >= 0)) bad++;
             for (i = n; i < SA_ALLOC_MAX; i++) if (mt.output_of[i] != -1) bad++;
             for (j = m; j < SA_ALLOC_MAX; j++) if (mt.input_of[j] != -1) bad++;
-            h ^= al.rng.state;
+            h ^= al->rng.state;
             h *= 1099511628211ull;
         }
         rej += st.rejections;

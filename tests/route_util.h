@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* route_util.h - helpers shared by the routing tests (tests only). */
 #ifndef ROUTE_UTIL_H
 #define ROUTE_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* st_test.h - the project's small test runner (tests only, not installed).
  *
  * A test is a function declared with ST_TEST(name) in any tests/test_*.c
@@ -6,11 +7,15 @@
  * line, expression, expected and actual values.  The runner ends with the
  * single line "N passed, N failed".
  *
- * Usage of the runner binary:  runner [--long] [--list] [--time] [FILTER...]
- *   FILTER  run only tests whose name contains one of the FILTER strings
- *   --long  run the long (exhaustive / fuzzing) variants (make check-long)
- *   --list  print the test names and exit
- *   --time  print each test's CPU time to stderr
+ * Each test runs in a child process of its own: a test that crashes or
+ * hangs is reported as a failure of that test and the run goes on.
+ *
+ * Usage of the runner binary:  runner [--long] [--list] [--time] [--no-fork] [FILTER...]
+ *   FILTER     run only tests whose name contains one of the FILTER strings
+ *   --long     run the long (exhaustive / fuzzing) variants (make check-long)
+ *   --list     print the test names and exit
+ *   --time     print each test's CPU time to stderr
+ *   --no-fork  run every test in the runner process itself (for a debugger)
  */
 #ifndef ST_TEST_H
 #define ST_TEST_H

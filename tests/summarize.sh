@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Sum the runner logs of every test configuration; print the failures and
 # close with the single line "N passed, N failed".
 passed=0; failed=0

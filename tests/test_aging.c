@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_aging.c - SeaStar age-based arbitration: Procedures 1-3 against the
  * ideal age, forward progress, the output arbiter, the performance-counter
  * helpers and bad input (seed 000 Section 2). */
@@ -816,42 +817,43 @@ ST_TEST(aging_bad_section3_input) {
     ST_EQ(SA_ERR_PARAM_RANGE, sa_age_clock_period_estimate(&d, &e)); /* biases reach target */
 }
 
-/* The SIMD age comparison (x86-64), the portable one and the sparse one
- * agree on random candidate sets of every size and density, and all find
- * the brute-force oldest. */
-ST_TEST(arb_oldest_simd_matches_portable_and_brute_force) {
+/* Age-based grants against brute force, on random output arbiters of every
+ * shape (sources x VCs up to 64 candidates), candidate sets of every
+ * density and ages with many ties or none: the winner is the first
+ * eligible candidate of the largest age at or after the age pointer, and
+ * the grant reports its age, source and VC. */
+ST_TEST(arb_age_grant_is_oldest_first_from_the_pointer) {
+    sa_age_config cfg = cfg_rr_select(~(uint64_t)0);
     uint64_t seed = 2024;
     int trial;
     for (trial = 0; trial < 100000; trial++) {
+        sa_output_arb arb;
+        sa_grant g;
         uint8_t ages[64];
-        int n = 1 + (int)st_rand_below(&seed, 64), i, range = trial % 3 ? 256 : 3;
-        uint64_t eligible = st_rand(&seed) & sa__low_mask(n), want = 0, got;
-        unsigned best = 0, max_age = 999;
+        int vcs = 1 + (int)st_rand_below(&seed, SA_MAX_VCS), i, k, want = -1, c;
+        int sources = 1 + (int)st_rand_below(&seed, (uint32_t)(64 / vcs < SA_MAX_SOURCES ? 64 / vcs : SA_MAX_SOURCES));
+        int n = sources * vcs, range = trial % 3 ? 256 : 3;
+        uint64_t eligible = st_rand(&seed) & (n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1));
+        unsigned best = 0;
+        ST_EQ(SA_OK, sa_output_arb_init(&arb, sources, vcs));
+        arb.age_pointer = (uint8_t)st_rand_below(&seed, (uint32_t)n);
         for (i = 0; i < n; i++) ages[i] = (uint8_t)st_rand_below(&seed, (uint32_t)range);
         if (trial % 5 == 0) eligible &= st_rand(&seed);
         if (trial % 7 == 0) eligible &= st_rand(&seed) & st_rand(&seed) & st_rand(&seed);
-        if (!eligible) eligible = (uint64_t)1 << (n - 1);
+        if (trial % 11 == 0) eligible = 0;
         for (i = 0; i < n; i++)
             if (((eligible >> i) & 1u) && ages[i] > best) best = ages[i];
-        for (i = 0; i < n; i++)
-            if (((eligible >> i) & 1u) && ages[i] == best) want |= (uint64_t)1 << i;
-        got = sa__oldest_portable(eligible, ages, n, &max_age);
-        ST_EQ_U64(want, got);
-        ST_EQ(best, max_age);
-        max_age = 999;
-        got = sa__oldest_sparse(eligible, ages, &max_age);
-        ST_EQ_U64(want, got);
-        ST_EQ(best, max_age);
-        max_age = 999;
-        got = sa__oldest(eligible, ages, n, &max_age);
-        ST_EQ_U64(want, got);
-        ST_EQ(best, max_age);
-#ifdef SA_SIMD_SSE2
-        max_age = 999;
-        got = sa__oldest_sse2(eligible, ages, n, &max_age);
-        ST_EQ_U64(want, got);
-        ST_EQ(best, max_age);
-#endif
+        for (k = 0; k < n && want < 0; k++) {
+            i = (arb.age_pointer + k) % n;
+            if (((eligible >> i) & 1u) && ages[i] == best) want = i;
+        }
+        c = sa_output_select(&arb, &cfg, NULL, eligible, ages, &g);
+        ST_EQ(want, c);
+        ST_EQ(want, g.candidate);
+        ST_EQ(SA_POLICY_AGE, g.policy);
+        ST_EQ(want < 0 ? 0u : best, g.age);
+        ST_EQ(want < 0 ? -1 : want / vcs, g.source);
+        ST_EQ(want < 0 ? -1 : want % vcs, g.vc);
     }
 }
 

@@ -5,6 +5,7 @@
  * model of least-recently-selected arbiters, packet-level feasibility of
  * read-port pairs, closed-form probabilities, and SplitMix64's published
  * outputs. */
+#include <stdlib.h>
 #include "st_test.h"
 #include "../seastar_arb.h"
 #include "alloc_test_util.h"
@@ -139,10 +140,7 @@ static const sa_alloc_kind ta_kinds[] = {
 #define TA_NKINDS ((int)(sizeof ta_kinds / sizeof ta_kinds[0]))
 
 static void ta_desc(sa_alloc_desc *d, sa_alloc_kind kind, int n, int m) {
-    memset(d, 0, sizeof *d);
-    d->kind = kind;
-    d->num_inputs = n;
-    d->num_outputs = m;
+    ta_desc_of(d, kind, n, m);
     d->seed = 12345;
 }
 
@@ -182,7 +180,7 @@ ST_TEST(alloc_rng_below_and_pick_are_uniform) {
     for (t = 0; t < 4; t++) {
         int c = 0, pos[64];
         uint64_t x;
-        for (x = masks[t]; x; x &= x - 1) pos[c++] = sa__ctz64(x);
+        for (x = masks[t]; x; x &= x - 1) pos[c++] = ta_lowest_bit(x);
         for (i = 0; i < 64; i++) count[i] = 0;
         for (i = 0; i < draws; i++) {
             int b = sa_rng_pick(&r, masks[t]);
@@ -218,7 +216,7 @@ ST_TEST(alloc_rr_arbiter_serves_persistent_requester_within_size) {
         int me = (int)st_rand_below(&seed, (uint32_t)size), wait = 0, worst = 0, t;
         ST_EQ(SA_OK, sa_rr_arb_init(&arb, size));
         for (t = 0; t < 2000; t++) {
-            uint64_t req = (st_rand(&seed) & sa__low_mask(size)) | ((uint64_t)1 << me);
+            uint64_t req = (st_rand(&seed) & ta_low_mask(size)) | ((uint64_t)1 << me);
             int w = sa_rr_select(&arb, req);
             ST_CHECK(w >= 0 && ((req >> w) & 1u));
             /* Round-robin order: w is the first requester at/after the pointer. */
@@ -254,7 +252,7 @@ ST_TEST(alloc_matrix_arbiter_is_least_recently_selected) {
             for (b = a + 1; b < size; b++) beats[a] |= (uint64_t)1 << b;
         }
         for (t = 0; t < 3000; t++) {
-            uint64_t req = (st_rand(&seed) & st_rand(&seed) & sa__low_mask(size)) | ((uint64_t)1 << me);
+            uint64_t req = (st_rand(&seed) & st_rand(&seed) & ta_low_mask(size)) | ((uint64_t)1 << me);
             int w = sa_matrix_select(&arb, req), want = -1;
             for (a = 0; a < size && want < 0; a++)
                 if (((req >> a) & 1u) && ((req & ~beats[a] & ~((uint64_t)1 << a)) == 0)) want = a;
@@ -308,17 +306,17 @@ ST_TEST(alloc_every_size_gives_valid_matchings) {
     long total = 0;
     for (n = 1; n <= SA_ALLOC_MAX; n++)
         for (m = 1; m <= SA_ALLOC_MAX; m++) {
-            sa_alloc al[TA_NKINDS + 2];
+            static ta_alloc al[TA_NKINDS + 2];
             sa_alloc_desc d;
             uint64_t req[64], eff[64];
             unsigned dens = 20 + st_rand_below(&seed, 236);
             int conv = TA_NKINDS, conv2 = TA_NKINDS + 1, i;
             ta_desc(&d, SA_ALLOC_SPAA, n, m);
-            for (i = 0; i < n; i++) d.no_connect[i] = (st_rand(&seed) & st_rand(&seed) & st_rand(&seed)) & sa__low_mask(m);
+            for (i = 0; i < n; i++) d.no_connect[i] = (st_rand(&seed) & st_rand(&seed) & st_rand(&seed)) & ta_low_mask(m);
             for (k = 0; k < TA_NKINDS + 2; k++) {
                 d.kind = k < TA_NKINDS ? ta_kinds[k] : (k == conv ? SA_ALLOC_PIM : SA_ALLOC_ISLIP);
                 d.iterations = k >= TA_NKINDS ? SA_ITERATE_TO_CONVERGENCE : 1;
-                ST_EQ(SA_OK, sa_alloc_init(&al[k], &d));
+                ST_EQ(SA_OK, ta_alloc_init(&al[k], &d));
             }
             (void)conv2;
             for (rep = 0; rep < reps; rep++) {
@@ -330,9 +328,9 @@ ST_TEST(alloc_every_size_gives_valid_matchings) {
                 for (k = 0; k < TA_NKINDS + 2; k++) {
                     sa_match mt;
                     const char *err;
-                    sa_alloc_kind kind = al[k].kind;
+                    sa_alloc_kind kind = al[k].a.kind;
                     int use_prio = (kind == SA_ALLOC_OPF || kind == SA_ALLOC_SPAA) && (rep & 1);
-                    sizes[k] = sa_allocate(&al[k], req, use_prio ? prio : NULL, NULL, &mt);
+                    sizes[k] = sa_allocate(&al[k].a, req, use_prio ? prio : NULL, NULL, &mt);
                     total++;
                     err = ta_check_matching(&mt, n, m, req, d.no_connect, NULL);
                     ST_CHECKF(err == 0, "%s %dx%d: %s", sa_alloc_kind_name(kind), n, m, err);
@@ -368,23 +366,24 @@ ST_TEST(alloc_read_port_pairs_never_share_a_packet) {
         ta_desc(&d, SA_ALLOC_SPAA, n, m);
         d.read_port_pairs = 1;
         d.seed = (uint64_t)t;
-        for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & sa__low_mask(m);
+        for (i = 0; i < n; i++) d.no_connect[i] = st_rand(&seed) & st_rand(&seed) & ta_low_mask(m);
         for (i = 0; i < n; i++) eff[i] = req[i] & ~d.no_connect[i];
         for (k = 0; k < TA_NKINDS + 1; k++) {
-            sa_alloc a;
+            ta_alloc x;
+            sa_alloc *a = &x.a;
             sa_match mt;
             const char *err;
             d.kind = k < TA_NKINDS ? ta_kinds[k] : SA_ALLOC_PIM;
             d.iterations = k == TA_NKINDS ? SA_ITERATE_TO_CONVERGENCE : 1;
             d.rotary = (t & 1) && (d.kind == SA_ALLOC_SPAA || d.kind == SA_ALLOC_WFA ||
                                    d.kind == SA_ALLOC_WFA_WRAPPED || d.kind == SA_ALLOC_PIM);
-            d.network_inputs = st_rand(&seed) & sa__low_mask(n);
-            ST_EQ(SA_OK, sa_alloc_init(&a, &d));
-            a.start_row = (uint8_t)st_rand_below(&seed, (uint32_t)n);
+            d.network_inputs = st_rand(&seed) & ta_low_mask(n);
+            ST_EQ(SA_OK, ta_alloc_init(&x, &d));
+            a->start_row = (int)st_rand_below(&seed, (uint32_t)n);
             if (d.rotary && d.kind == SA_ALLOC_WFA && d.network_inputs)
-                a.start_row = (uint8_t)sa__ctz64(d.network_inputs);
-            a.start_col = (uint8_t)st_rand_below(&seed, (uint32_t)(d.kind == SA_ALLOC_WFA_WRAPPED ? (n > m ? n : m) : m));
-            sa_allocate(&a, req, NULL, views, &mt);
+                a->start_row = ta_lowest_bit(d.network_inputs);
+            a->start_col = (int)st_rand_below(&seed, (uint32_t)(d.kind == SA_ALLOC_WFA_WRAPPED ? (n > m ? n : m) : m));
+            sa_allocate(a, req, NULL, views, &mt);
             err = ta_check_matching(&mt, n, m, req, d.no_connect, tb);
             ST_CHECKF(err == 0, "%s: %s", sa_alloc_kind_name(d.kind), err);
             if (d.kind == SA_ALLOC_WFA || d.kind == SA_ALLOC_WFA_WRAPPED || k == TA_NKINDS ||
@@ -437,7 +436,7 @@ ST_TEST(alloc_mcm_equals_brute_force_up_to_6x6) {
     uint64_t seed = 31337, req[6];
     int n, m, outs[6];
     long t, per = ST_LONG ? 200000 : 2500;
-    sa_alloc a;
+    ta_alloc x;
     sa_alloc_desc d;
     sa_match mt;
     /* Exhaustive: every request set up to 3x4 and 4x3 (4096 sets each). */
@@ -445,21 +444,21 @@ ST_TEST(alloc_mcm_equals_brute_force_up_to_6x6) {
         for (m = 1; m <= 4 && n * m <= 12; m++) {
             long s, sets = 1L << (n * m);
             ta_desc(&d, SA_ALLOC_MCM, n, m);
-            ST_EQ(SA_OK, sa_alloc_init(&a, &d));
+            ST_EQ(SA_OK, ta_alloc_init(&x, &d));
             for (s = 0; s < sets; s++) {
                 int i;
-                for (i = 0; i < n; i++) req[i] = ((uint64_t)s >> (i * m)) & sa__low_mask(m);
-                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_allocate(&a, req, NULL, NULL, &mt));
+                for (i = 0; i < n; i++) req[i] = ((uint64_t)s >> (i * m)) & ta_low_mask(m);
+                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_allocate(&x.a, req, NULL, NULL, &mt));
             }
         }
     /* Random: every size up to 6x6 at random densities. */
     for (n = 1; n <= 6; n++)
         for (m = 1; m <= 6; m++) {
             ta_desc(&d, SA_ALLOC_MCM, n, m);
-            ST_EQ(SA_OK, sa_alloc_init(&a, &d));
+            ST_EQ(SA_OK, ta_alloc_init(&x, &d));
             for (t = 0; t < per; t++) {
                 ta_random_requests(&seed, n, m, 30 + st_rand_below(&seed, 200), req);
-                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_allocate(&a, req, NULL, NULL, &mt));
+                ST_EQ(ta_brute_max(req, n, m, 0, 0, NULL, outs), sa_allocate(&x.a, req, NULL, NULL, &mt));
                 ST_CHECK(ta_check_matching(&mt, n, m, req, NULL, NULL) == 0);
             }
         }
@@ -503,30 +502,173 @@ ST_TEST(alloc_wfa_equals_literal_wavefront) {
     for (t = 0; t < trials; t++) {
         int n = 1 + (int)st_rand_below(&seed, t % 4 ? 16 : 64);
         int m = 1 + (int)st_rand_below(&seed, t % 4 ? 16 : 64), i, step;
-        sa_alloc w, ww;
+        ta_alloc xw, xww;
+        sa_alloc *w = &xw.a, *ww = &xww.a;
         sa_alloc_desc d;
         sa_match mt;
         int8_t want[64];
         ta_desc(&d, SA_ALLOC_WFA, n, m);
-        ST_EQ(SA_OK, sa_alloc_init(&w, &d));
+        ST_EQ(SA_OK, ta_alloc_init(&xw, &d));
         d.kind = SA_ALLOC_WFA_WRAPPED;
-        ST_EQ(SA_OK, sa_alloc_init(&ww, &d));
-        w.start_row = (uint8_t)st_rand_below(&seed, (uint32_t)n);
-        w.start_col = (uint8_t)st_rand_below(&seed, (uint32_t)m);
-        ww.start_col = (uint8_t)st_rand_below(&seed, (uint32_t)(n > m ? n : m));
+        ST_EQ(SA_OK, ta_alloc_init(&xww, &d));
+        w->start_row = (int)st_rand_below(&seed, (uint32_t)n);
+        w->start_col = (int)st_rand_below(&seed, (uint32_t)m);
+        ww->start_col = (int)st_rand_below(&seed, (uint32_t)(n > m ? n : m));
         for (step = 0; step < 3; step++) {
-            int r = w.start_row, c = w.start_col, p = ww.start_col;
+            int r = w->start_row, c = w->start_col, p = ww->start_col;
             ta_random_requests(&seed, n, m, 20 + st_rand_below(&seed, 236), req);
             ta_wfa_literal(req, n, m, r, c, want);
-            sa_allocate(&w, req, NULL, NULL, &mt);
+            sa_allocate(w, req, NULL, NULL, &mt);
             for (i = 0; i < n; i++) ST_EQ(want[i], mt.output_of[i]);
             /* The start cell moves one row, and one column per row sweep. */
-            ST_EQ((r + 1) % n, w.start_row);
-            ST_EQ(r + 1 == n ? (c + 1) % m : c, w.start_col);
+            ST_EQ((r + 1) % n, w->start_row);
+            ST_EQ(r + 1 == n ? (c + 1) % m : c, w->start_col);
             ta_wfa_wrapped_literal(req, n, m, p, want);
-            sa_allocate(&ww, req, NULL, NULL, &mt);
+            sa_allocate(ww, req, NULL, NULL, &mt);
             for (i = 0; i < n; i++) ST_EQ(want[i], mt.output_of[i]);
-            ST_EQ((p + 1) % (n > m ? n : m), ww.start_col);
+            ST_EQ((p + 1) % (n > m ? n : m), ww->start_col);
         }
     }
+}
+
+/* ------------------------------------------------------------ iSLIP */
+
+/* iSLIP's pointer rule (McKeown 1999), worked by hand at 20 x 20 with two
+ * iterations: a grant pointer moves only when its grant is accepted, and
+ * only in the first iteration; an accept pointer likewise.
+ *
+ * Allocation 1.  Requests: input 0 {0, 1}, 1 {0}, 2 {1, 2}, 3 {1}.
+ *   Iteration 1, grant (all pointers 0): output 0 grants input 0 (of
+ *   {0, 1}), output 1 grants input 0 (of {0, 2, 3}), output 2 grants 2.
+ *   Accept: input 0 takes output 0 (of {0, 1}), input 2 takes output 2.
+ *   Pointers: out_ptr[0] = 1, in_ptr[0] = 1, out_ptr[2] = 3,
+ *   in_ptr[2] = 3; output 1's grant was declined, so out_ptr[1] stays 0.
+ *   Iteration 2: output 1 grants its only free requester, input 3, which
+ *   accepts; no pointer moves.  Matching {0-0, 2-2, 3-1}.
+ * Allocation 2.  Requests: input 0 {0, 1}, 1 {0}, 2 {1}, 3 {1}, 5 {1}.
+ *   Iteration 1: output 0 grants input 1 (first of {0, 1} from 1),
+ *   output 1 grants input 0 (first of {0, 2, 3, 5} from 0); both accept.
+ *   Iteration 2: the free inputs only want output 1, now taken.
+ *   Matching {0-1, 1-0}; pointers out_ptr[0] = 2, out_ptr[1] = 1,
+ *   in_ptr[0] = 2, in_ptr[1] = 1.
+ * Had iteration 2 moved pointers, out_ptr[1] would be 4 and allocation 2
+ * would give output 1 to input 5; had the declined grant moved it (RRM),
+ * out_ptr[1] would be 1 and output 1 would go to input 2. */
+ST_TEST(alloc_islip_pointer_rule_worked_example_20x20) {
+    static const int8_t want1[6] = { 0, -1, 2, 1, -1, -1 }, want2[6] = { 1, 0, -1, -1, -1, -1 };
+    static const uint8_t in1[4] = { 1, 0, 3, 0 }, out1[4] = { 1, 0, 3, 0 };
+    static const uint8_t in2[4] = { 2, 1, 3, 0 }, out2[4] = { 2, 1, 3, 0 };
+    ta_alloc x;
+    sa_alloc_desc d;
+    sa_match mt;
+    uint64_t req[20];
+    int i;
+    ta_desc_of(&d, SA_ALLOC_ISLIP, 20, 20);
+    d.iterations = 2;
+    ST_EQ(SA_OK, ta_alloc_init(&x, &d));
+    memset(req, 0, sizeof req);
+    req[0] = 0x3; req[1] = 0x1; req[2] = 0x6; req[3] = 0x2;
+    ST_EQ(3, sa_allocate(&x.a, req, NULL, NULL, &mt));
+    for (i = 0; i < 6; i++) ST_EQ(want1[i], mt.output_of[i]);
+    for (i = 0; i < 4; i++) {
+        ST_EQ(in1[i], x.a.in_ptr[i]);
+        ST_EQ(out1[i], x.a.out_ptr[i]);
+    }
+    for (i = 4; i < 20; i++) {
+        ST_EQ(0, x.a.in_ptr[i]);
+        ST_EQ(0, x.a.out_ptr[i]);
+    }
+    memset(req, 0, sizeof req);
+    req[0] = 0x3; req[1] = 0x1; req[2] = 0x2; req[3] = 0x2; req[5] = 0x2;
+    ST_EQ(2, sa_allocate(&x.a, req, NULL, NULL, &mt));
+    for (i = 0; i < 6; i++) ST_EQ(want2[i], mt.output_of[i]);
+    for (i = 0; i < 4; i++) {
+        ST_EQ(in2[i], x.a.in_ptr[i]);
+        ST_EQ(out2[i], x.a.out_ptr[i]);
+    }
+}
+
+/* ------------------------------------------------------------ memory */
+
+/* Every kind at 64 x 64 fits the tests' bundle (ta_alloc); the memory
+ * asked for is exactly what sa_alloc_init needs: one byte less, or an
+ * address not aligned to 8, is refused and leaves the allocator alone. */
+ST_TEST(alloc_memory_fits_the_test_bundle) {
+    static uint64_t mem[TA_ALLOC_BYTES / 8 + 1];
+    int k, pairs;
+    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++)
+        for (pairs = 0; pairs < 2; pairs++) {
+            sa_alloc_desc d;
+            sa_alloc a, untouched;
+            size_t size;
+            int m = pairs && k == SA_ALLOC_MCM ? 8 : SA_ALLOC_MAX;
+            ta_desc_of(&d, (sa_alloc_kind)k, SA_ALLOC_MAX, m);
+            d.read_port_pairs = pairs;
+            size = sa_alloc_memory_size(&d);
+            ST_CHECKF(size > 0 && size <= TA_ALLOC_BYTES, "%s: %lu bytes", sa_alloc_kind_name(d.kind),
+                      (unsigned long)size);
+            memset(&a, 0x3C, sizeof a);
+            untouched = a;
+            ST_EQ(SA_ERR_MEMORY, sa_alloc_init(&a, &d, mem, size - 1));
+            ST_EQ(SA_ERR_MEMORY, sa_alloc_init(&a, &d, (unsigned char *)mem + 4, size));
+            ST_CHECK(memcmp(&a, &untouched, sizeof a) == 0);
+            ST_EQ(SA_OK, sa_alloc_init(&a, &d, mem, size));
+            ST_EQ(SA_OK, sa_alloc_init(&a, &d, (unsigned char *)mem + 8, size));
+            ST_CHECK(a.memory_size <= size);
+        }
+}
+
+/* ------------------------------------------------------------ exact sizes */
+
+/* Every kind at every size from 1 x 1 to 64 x 64 with arrays of exactly
+ * the sizes configured, each its own heap block (req[n], prio[n m],
+ * nomination[n], views[n / 2] with read-port pairs, and exactly
+ * sa_alloc_memory_size bytes of memory), so that the ASan build of make
+ * test stops on any read or write past one of them. */
+ST_TEST(alloc_exactly_sized_arrays_every_size) {
+    uint64_t seed = 4096;
+    int k, n, m, t, i;
+    for (k = 0; k < SA_ALLOC_KIND_COUNT; k++)
+        for (n = 1; n <= SA_ALLOC_MAX; n++)
+            for (m = 1; m <= SA_ALLOC_MAX; m++) {
+                int pairs = n % 2 == 0 && (k != SA_ALLOC_MCM || m <= 8) && ((n + m) & 1);
+                sa_alloc_desc d;
+                sa_alloc a;
+                sa_match mt;
+                size_t size;
+                uint64_t *req = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)n);
+                uint8_t *prio = (uint8_t *)malloc((size_t)(n * m));
+                int8_t *nom = (int8_t *)malloc((size_t)n);
+                sa_read_buffer *views = pairs ? (sa_read_buffer *)malloc(sizeof(sa_read_buffer) * (size_t)(n / 2)) : NULL;
+                void *memory;
+                ta_desc_of(&d, (sa_alloc_kind)k, n, m);
+                d.read_port_pairs = pairs;
+                d.iterations = (n + m) % 3 == 0 ? SA_ITERATE_TO_CONVERGENCE : 1;
+                size = sa_alloc_memory_size(&d);
+                memory = malloc(size);
+                ST_CHECK(req != NULL && prio != NULL && nom != NULL && memory != NULL && (!pairs || views != NULL));
+                ST_EQ(SA_OK, sa_alloc_init(&a, &d, memory, size));
+                for (t = 0; t < 2; t++) {
+                    for (i = 0; i < n; i++) req[i] = ta_rand_request_row(&seed, (int)st_rand_below(&seed, 4), m);
+                    for (i = 0; i < n * m; i++) prio[i] = (uint8_t)st_rand(&seed);
+                    if (pairs)
+                        for (i = 0; i < n / 2; i++) {
+                            uint64_t pk[2];
+                            pk[0] = (uint64_t)1 << st_rand_below(&seed, (uint32_t)m);
+                            pk[1] = req[2 * i] | req[2 * i + 1];
+                            ST_EQ(SA_OK, sa_read_buffer_build(&views[i], pk, 2));
+                        }
+                    ST_EQ(sa_allocate(&a, req, prio, views, &mt), mt.size);
+                    ST_EQ(sa_allocate(&a, req, NULL, NULL, &mt), mt.size);
+                    if (k == SA_ALLOC_SPAA) {
+                        sa_spaa_nominate(&a, req, prio, views, nom);
+                        ST_EQ(sa_spaa_grant(&a, nom, &mt), mt.size);
+                    }
+                }
+                free(req);
+                free(prio);
+                free(nom);
+                free(views);
+                free(memory);
+            }
 }

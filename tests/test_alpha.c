@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_alpha.c - the Alpha 21364 timing model (examples/common/alpha_net.h,
  * seed 002 Sections 2 and 4): conservation beyond saturation for every
  * algorithm and pattern, no deadlock under a watchdog, determinism, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_assert_override.c - SA_ASSERT can be redirected by the user, and a
  * broken precondition on a hot path is reported, never undefined. */
 static int assert_hits;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_route.c - seastar_route.h: topology, validation, dimension-order
  * routing against a brute-force oracle, SeaStar table build and lookup. */
 #include "st_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_route_faults.c - seastar_route.h: fault-aware table generation
  * (search generator and SeaStar rules), checked by the verifier and by an
  * independent forward search; verification across global partitions. */

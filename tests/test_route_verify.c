@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_route_verify.c - seastar_route.h: the delivery and deadlock
  * verifier, proven on dimension-order tables with datelines and refuted
  * (with checked witnesses) on deliberately broken ones; fault sets. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sim.c - the SeaStar network model of examples/common/seastar_net.h:
  * delivery times worked out by hand on 2- and 4-node networks, packet
  * conservation under every traffic pattern beyond saturation, determinism,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_smoke.c - result strings exist for every code. */
 #include "st_test.h"
 #include "../seastar_arb.h"

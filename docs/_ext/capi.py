@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Extract the documented C API of the seastar headers (standard library only).
 
 The headers document every public symbol where it is declared:

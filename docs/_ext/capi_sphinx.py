@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sphinx extension: the API reference extracted from the seastar headers.
 
 Configuration (conf.py):

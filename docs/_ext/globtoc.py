@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sphinx extension: ``glob-toctree``, a toctree whose glob patterns can
 exclude documents.
 

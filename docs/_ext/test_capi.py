@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Self-test of capi.py, the doc-comment extractor (standard library only).
 
     python3 docs/_ext/test_capi.py

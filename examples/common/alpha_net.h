@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alpha_net.h - a timing model of a 2-D torus of Alpha 21364 routers, the
  * network of seed 002 (Mukherjee et al., ASPLOS'02) Sections 2 and 4, with
  * the switch allocators of seastar_arb.h section 2 (SPAA, WFA, PIM1 and the
@@ -236,6 +237,7 @@ typedef struct al_router {
     uint32_t nbr[4];           /**< neighbour through each network output */
     int x, y;                  /**< coordinates */
     sa_alloc alloc;            /**< the switch allocator */
+    void *alloc_memory;        /**< its memory (sa_alloc_memory_size bytes) */
     int8_t nom_out[AL_PIPE][AL_ARBS];    /**< SPAA nominations in flight */
     uint32_t nom_pkt[AL_PIPE][AL_ARBS];  /**< their packets */
     int noms;                  /**< nominations in flight */
@@ -779,7 +781,11 @@ static inline const char *al_net_init(al_net *net, const al_params *p) {
              : p->wfa_wrapped ? SA_ALLOC_WFA_WRAPPED : SA_ALLOC_WFA;
         sa_alloc_desc_21364(&d, kind, p->alg == AL_WFA_ROTARY || p->alg == AL_SPAA_ROTARY);
         d.seed = p->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r + 1;
-        if (sa_alloc_init(&rt->alloc, &d) != SA_OK) sim_die("sa_alloc_init");
+        {
+            size_t size = sa_alloc_memory_size(&d);
+            rt->alloc_memory = sim_calloc(size, 1);
+            if (sa_alloc_init(&rt->alloc, &d, rt->alloc_memory, size) != SA_OK) sim_die("sa_alloc_init");
+        }
         memset(rt->nom_out, -1, sizeof rt->nom_out);
     }
     for (r = 0; r < net->n; r++)
@@ -790,8 +796,10 @@ static inline const char *al_net_init(al_net *net, const al_params *p) {
 /** Free a model's memory. */
 static inline void al_net_free(al_net *net) {
     int r, b;
-    for (r = 0; net->rt && r < net->n; r++)
+    for (r = 0; net->rt && r < net->n; r++) {
         for (b = 0; b < AL_IN_PORTS; b++) free(net->rt[r].q[b]);
+        free(net->rt[r].alloc_memory);
+    }
     free(net->rt);
     free(net->txn);
     free(net->txn_free);
@@ -896,6 +904,8 @@ typedef struct al_result {
     double throughput;      /**< delivered flits per router per ns */
     double latency_ns;      /**< mean packet latency */
     double p99_ns;          /**< 99th percentile packet latency */
+    uint64_t p99_ticks;     /**< the same in ticks as sim_latency_quantile
+                                 gives it (SIM_LAT_BOUND: at least that) */
     double outstanding;     /**< mean outstanding misses per processor */
     double escape_fraction; /**< hops taken on VC0/VC1 */
     uint64_t packets;       /**< packets delivered */
@@ -907,7 +917,8 @@ static inline void al_result_get(const al_net *net, al_result *res) {
     res->ns = (double)cyc * (double)net->R / AL_TICKS_PER_NS;
     res->throughput = res->ns > 0 ? (double)net->st.flits / ((double)net->n * res->ns) : 0;
     res->latency_ns = sim_latency_mean(&net->st.lat) / AL_TICKS_PER_NS;
-    res->p99_ns = (double)sim_latency_quantile(&net->st.lat, 0.99) / AL_TICKS_PER_NS;
+    res->p99_ticks = sim_latency_quantile(&net->st.lat, 0.99);
+    res->p99_ns = (double)res->p99_ticks / AL_TICKS_PER_NS;
     res->outstanding = cyc ? net->st.outstanding_sum / ((double)cyc * (double)net->n) : 0;
     res->escape_fraction = net->st.hops ? (double)net->st.escape_hops / (double)net->st.hops : 0;
     res->packets = net->st.packets;

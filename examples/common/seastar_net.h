@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seastar_net.h - a cycle-level model of a network of Cray XT SeaStar
  * routers, embedding seastar_arb.h (age-based output arbitration) and
  * routing every packet by a per-input-port lookup.  Example code (it
@@ -54,6 +55,7 @@
 #include "sim_pool.h"
 #include "sim_traffic.h"
 #include "sim_stats.h"
+#include "sim_progress.h"
 
 /** Ports of a SeaStar router. */
 #define SS_PORTS 7
@@ -1117,16 +1119,13 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
     s->in_flight = ss_in_flight(net);
 }
 
-/** Run cycles cycles; print a progress line to progress (if not NULL)
- *  about every tenth of the way when the run is long. */
-static inline void ss_run(ss_net *net, uint64_t cycles, FILE *progress, const char *label) {
-    uint64_t c, step = cycles / 10 ? cycles / 10 : 1;
+/** Run cycles cycles, counting each cycle of each router (router-cycles)
+ *  in progress (NULL: none); label says what runs in the progress lines. */
+static inline void ss_run(ss_net *net, uint64_t cycles, sim_progress *progress, const char *label) {
+    uint64_t c;
     for (c = 0; c < cycles; c++) {
         ss_step(net);
-        if (progress && (c + 1) % step == 0 && c + 1 < cycles)
-            fprintf(progress, "  %s: cycle %llu of %llu, %llu packets in flight\n", label ? label : "",
-                    (unsigned long long)(c + 1), (unsigned long long)cycles,
-                    (unsigned long long)ss_in_flight(net));
+        sim_progress_add(progress, (double)net->n, label);
     }
 }
 

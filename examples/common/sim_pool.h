@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_pool.h - packet pool, intrusive FIFOs and a timing wheel for the
  * cycle-level simulators in examples/ (SeaStar network, Alpha 21364 model).
  *

@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_stats.h - latency statistics and small CSV helpers for the simulators
  * in examples/ (example code, not the installed library).
  *
  * Latencies are whole cycles.  The mean and variance come from exact sums;
  * percentiles come from a one-cycle-wide histogram up to SIM_LAT_BINS-1
- * cycles (anything longer counts in the last bin; the maximum is exact).
+ * cycles (anything longer counts in the last bin, so a percentile there is
+ * only known to be at least that bound; the maximum is exact).
  */
 #ifndef SIM_STATS_H
 #define SIM_STATS_H
@@ -66,8 +68,14 @@ static inline double sim_latency_var(const sim_latency *l) {
     return m > 0 ? m : 0.0;
 }
 
+/** The largest latency the histogram tells apart: the last bin counts
+ *  every latency of SIM_LAT_BOUND cycles or more. */
+#define SIM_LAT_BOUND ((uint64_t)SIM_LAT_BINS - 1u)
+
 /** The q-quantile (0 < q <= 1): the smallest v with at least q of the
- *  samples <= v (nearest-rank).  0 without samples. */
+ *  samples <= v (nearest-rank).  0 without samples.  A quantile that falls
+ *  in the last bin is returned as SIM_LAT_BOUND, which then means "at
+ *  least SIM_LAT_BOUND" (sim_quantile_text prints it so). */
 static inline uint64_t sim_latency_quantile(const sim_latency *l, double q) {
     uint64_t need, seen = 0;
     uint32_t i;
@@ -76,9 +84,17 @@ static inline uint64_t sim_latency_quantile(const sim_latency *l, double q) {
     if (need < 1) need = 1;
     for (i = 0; i < SIM_LAT_BINS; i++) {
         seen += l->hist[i];
-        if (seen >= need) return i == SIM_LAT_BINS - 1 ? l->max : i;
+        if (seen >= need) return i;
     }
-    return l->max;
+    return SIM_LAT_BOUND;
+}
+
+/** A quantile from sim_latency_quantile as text: v / per_unit with the
+ *  given decimals, or ">=" and the bound when v is SIM_LAT_BOUND (the
+ *  quantile is in the last bin and only its lower bound is known). */
+static inline const char *sim_quantile_text(uint64_t v, double per_unit, int decimals, char *buf, size_t n) {
+    snprintf(buf, n, "%s%.*f", v >= SIM_LAT_BOUND ? ">=" : "", decimals, (double)v / per_unit);
+    return buf;
 }
 
 /** Jain's fairness index of n values: (sum x)^2 / (n sum x^2), 1 = equal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_traffic.h - traffic patterns and Bernoulli injection for the
  * simulators in examples/ (example code, not the installed library).
  *
@@ -206,29 +207,40 @@ static inline uint32_t sim_traffic_dest(const sim_traffic *t, const sim_shape *s
 }
 
 /** Read a permutation: one destination per line (node i's on line i), '#'
- *  comments allowed.  Returns a malloc'd array of nodes entries, or NULL
- *  with a message in err (size errlen) if the file is unreadable, short,
- *  or names a node out of range. */
+ *  comments and blank lines allowed.  Returns a malloc'd array of nodes
+ *  entries, or NULL with a message in err (size errlen) if the file is
+ *  unreadable, short or long, has a line that is not one decimal node
+ *  number, names a node out of range, or names a destination twice. */
 static inline uint32_t *sim_permutation_read(const char *path, uint32_t nodes,
                                              char *err, size_t errlen) {
     FILE *f = fopen(path, "r");
     uint32_t *perm, i = 0;
+    unsigned char *used;
     char line[256];
+    long lineno = 0;
     if (f == NULL) { snprintf(err, errlen, "cannot open %s", path); return NULL; }
     perm = (uint32_t *)sim_calloc(nodes, sizeof(uint32_t));
-    while (i < nodes && fgets(line, sizeof line, f)) {
+    used = (unsigned char *)sim_calloc(nodes, 1);
+    while (fgets(line, sizeof line, f)) {
         char *p = line, *end;
         unsigned long v;
+        lineno++;
         while (*p == ' ' || *p == '\t') p++;
-        if (*p == '#' || *p == '\n' || *p == '\0') continue;
-        v = strtoul(p, &end, 10);
-        if (end == p || v >= nodes) {
-            snprintf(err, errlen, "%s: line for node %u: bad destination", path, i);
-            fclose(f); free(perm); return NULL;
+        if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0') continue;
+        v = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+        if (!(*p >= '0' && *p <= '9')) end = p;
+        while (end != p && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')) end++;
+        if (end == p || *end || v >= nodes || i >= nodes || used[v]) {
+            snprintf(err, errlen, "%s line %ld: %s", path, lineno,
+                     end == p || *end ? "not a node number" : v >= nodes ? "node out of range"
+                     : i >= nodes ? "more destinations than nodes" : "a destination given twice (not a permutation)");
+            fclose(f); free(perm); free(used); return NULL;
         }
+        used[v] = 1;
         perm[i++] = (uint32_t)v;
     }
     fclose(f);
+    free(used);
     if (i < nodes) {
         snprintf(err, errlen, "%s: %u destinations for %u nodes", path, i, nodes);
         free(perm); return NULL;

@@ -1,0 +1,209 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Command-line checks of make test, counted like tests: every program in
+# examples/ run with hostile arguments must stop within seconds with exit
+# status 2 and one line on stderr that names the option; --help must exit 0
+# and list every option of the program's table; and the valid runs the
+# checks name must do what was asked (faults counted once, labels escaped,
+# the default output folder created).
+#
+#   sh tests/cli.sh [BINDIR]     (default build/examples; make test builds it)
+cd "$(dirname "$0")/.." || exit 2
+top=$(pwd)
+bin=${1:-build/examples}
+case $bin in /*) ;; *) bin="$top/$bin";; esac
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+passed=0; failed=0
+ok()  { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; sed 's/^/    /' "$tmp/err" | head -n 10; }
+to="timeout 10"
+command -v timeout >/dev/null 2>&1 || to=""
+
+# refuse PROG OPTION ARGS...: exit status 2, exactly one line on stderr,
+# naming OPTION (or the word given as OPTION, for contradictions).
+refuse() {
+    prog=$1; name=$2; shift 2
+    (cd "$tmp" && $to "$bin/$prog" "$@" >"$tmp/out" 2>"$tmp/err"); st=$?
+    if [ "$st" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q -F -e "$name" "$tmp/err" \
+       && grep -q "^$prog: " "$tmp/err"; then ok
+    else echo "exit status $st, stdout $(wc -c < "$tmp/out") bytes" >> "$tmp/err"; bad "$prog $* is refused (exit 2, one line naming $name)"; fi
+}
+
+# accept PROG ARGS...: exit status 0 (stdout in $tmp/out, stderr in $tmp/err)
+accept() {
+    prog=$1; shift
+    (cd "$tmp" && $to "$bin/$prog" "$@" >"$tmp/out" 2>"$tmp/err"); st=$?
+    if [ "$st" -eq 0 ]; then return 0; fi
+    echo "exit status $st" >> "$tmp/err"; return 1
+}
+
+S=seastar_sim
+refuse $S --topo      --topo 8x8x8x8            # ran 8x8x8
+refuse $S --topo      --topo 0x8x8              # read 0x8 as hex: an 8x8 torus
+refuse $S --topo      --topo 8x1                # a radix of 1
+refuse $S --topo      --topo 64x64x64           # more than 32768 nodes
+refuse $S --topo      --topo 8x8x             # an empty radix
+refuse $S --topo      --topo 8,8,8
+refuse $S --load      --load abc                # became 0
+refuse $S --load      --load nan                # offered nan, sent nothing
+refuse $S --load      --load inf
+refuse $S --load      --load 0.1x
+refuse $S --load      --load ' 0.1'
+refuse $S --load      --load -0.1
+refuse $S --cycles    --cycles abc              # became 0
+refuse $S --cycles    --cycles -5               # hung
+refuse $S --cycles    --cycles 99999999999999999999999   # hung
+refuse $S --cycles    --cycles 0
+refuse $S --cycles    --cycles 10k
+refuse $S --cycles    --cycles ''
+refuse $S --seed      --seed abc                # became 0
+refuse $S --seed      --seed 18446744073709551616
+refuse $S --warmup    --warmup 1e3
+refuse $S --rr-select --rr-select zz            # became round-robin
+refuse $S --rr-select --rr-select 0x11111111111111111
+refuse $S --fault-link --fault-link 0:+w        # failed +x
+refuse $S --fault-link --fault-link 0
+refuse $S --fault-link --fault-link x:+x
+refuse $S --fault-link --fault-link 512:+x      # node beyond 8x8x8
+refuse $S --fault-link --topo 8x8 --fault-link 0:+z   # no z links in 2-D
+refuse $S --fault-link --topo 8 --mesh x --fault-link 7:+x   # off the mesh edge
+refuse $S --fault-node --fault-node 512
+refuse $S --proc-bias --proc-bias 256           # wrapped to 0
+refuse $S --proc-bias --proc-bias 8
+refuse $S --bias      --bias 1,2
+refuse $S --bias      --bias 1,2,8
+refuse $S --rsp       --rsp 2                   # accepted
+refuse $S --random-link-faults --topo 4x4x4 --random-link-faults 100000   # "256 failed links" of 192
+refuse $S --random-link-faults --topo 4x4x4 --random-link-faults 193
+refuse $S --random-link-faults --topo 4x4x4 --fault-link 0:+x --random-link-faults 192
+refuse $S --period    --period 0
+refuse $S --period    --period 4294967296
+refuse $S --mesh      --topo 8x8 --mesh z
+refuse $S --mesh      --mesh w
+refuse $S --tie       --tie minus
+refuse $S --tables    --tables bfs
+refuse $S --pattern   --pattern random
+refuse $S --sizes     --sizes 10
+refuse $S --sizes     --sizes 1,2,3,4,5,6,7,8,9
+refuse $S --loads     --loads 0.1,,0.2
+refuse $S --hotspot   --pattern hotspot --hotspot 512
+refuse $S --input-buf --input-buf 8
+refuse $S --staging-buf --staging-buf 256
+refuse $S --eject-bw  --eject-bw 0
+refuse $S --router-delay --router-delay 4097
+refuse $S --srcq      --srcq -1
+refuse $S --cycles    --cycles                  # missing value
+refuse $S unknown     --cycels 10
+refuse $S unexpected  10000
+refuse $S --loads     --load 0.2 --loads 0.1,0.2      # contradictions
+refuse $S --compare   --compare --arb rr
+refuse $S --compare   --compare --loads 0.1,0.2
+refuse $S --rr-select --arb rr --rr-select ff
+refuse $S --no-header --no-header
+refuse $S --histogram --csv --histogram
+refuse $S --estimate  --estimate --compare
+refuse $S --per-source --compare --per-source x.csv
+refuse $S --label     --label x
+refuse $S --perm      --perm x.txt
+refuse $S --perm      --pattern perm
+refuse $S --hotspot   --hotspot 3
+refuse $S --tables    --tables dor --fault-link 0:+x
+refuse $S --tables    --topo 8x8 --tables seastar
+printf '1\n0\n3\n3\n' > "$tmp/dup.txt"; printf '1\n0\n3x\n2\n' > "$tmp/junk.txt"
+printf '1\n0\n3\n2\n0\n' > "$tmp/long.txt"; printf '1\n0\n3\n' > "$tmp/short.txt"
+for f in dup junk long short; do refuse $S --perm --topo 4 --pattern perm --perm "$tmp/$f.txt"; done
+
+M=merging
+refuse $M --cycles    --cycles 0
+refuse $M --cycles    --cycles abc
+refuse $M --cycles    --cycles -1
+refuse $M --period    --period 0
+refuse $M --period    --period 99999999999
+refuse $M --bias      --bias 8
+refuse $M unexpected  100000                    # the old positional form
+refuse $M unknown     --sweep
+
+Q=matching_study
+refuse $Q --arbs      --arbs 0                  # became 1
+refuse $Q --arbs      --arbs -1
+refuse $Q --arbs      --arbs abc
+refuse $Q --arbs      --arbs 1.5
+refuse $Q --adaptive  --adaptive 2              # accepted
+refuse $Q --adaptive  --adaptive nan
+refuse $Q --out       --out ''
+refuse $Q --bench     --bench --out x
+refuse $Q unknown     --arb 5
+
+A=alpha21364
+refuse $A --size      --size 4x4x4              # ran 4x4
+refuse $A --size      --size 4
+refuse $A --size      --size 1x4
+refuse $A --size      --size 65x4
+refuse $A --figure    --figure 12
+refuse $A --figure    --figure 10 --size 8x8
+refuse $A --pattern   --pattern tornado
+refuse $A --alg       --alg foo
+refuse $A --alg       --alg PIM1,,SPAA-base
+refuse $A --rates     --rates 0.1,x
+refuse $A --rates     --rates nan
+refuse $A --cycles    --cycles 99
+refuse $A --warmup    --cycles 1000 --warmup 1000
+refuse $A --seed      --seed -1
+refuse $A --outstanding --outstanding 65
+refuse $A --pipeline  --pipeline 3
+refuse $A --arb-cycles --arb-cycles 0
+refuse $A -o          -o /nonexistent/dir/x.csv
+refuse $A unknown     --bogus
+
+# --help: exit 0, and every option of the program's table is listed.
+for p in $S $M $Q $A; do
+    opts=$(sed -n 's/^ *{ "\(-[-a-z]*\)".*/\1/p' "examples/$p.c")
+    if accept $p --help && [ -n "$opts" ]; then
+        miss=""
+        for o in $opts; do grep -q -e " $o" "$tmp/out" || miss="$miss $o"; done
+        if [ -z "$miss" ]; then ok; else echo "not listed:$miss" > "$tmp/err"; bad "$p --help lists every option"; fi
+    else bad "$p --help exits 0"; fi
+    if accept $p -h && [ -s "$tmp/out" ]; then ok; else bad "$p -h exits 0"; fi
+done
+
+# Valid runs that give what was asked.
+# A link named twice, from either end, counts once (node 16 is node 0's +x
+# neighbour on 4x4x4).
+if accept $S --topo 4x4x4 --fault-link 0:+x --fault-link 0:0 --fault-link 16:-x --cycles 20 --warmup 0 \
+   && grep -q "1 failed links" "$tmp/err"; then ok
+else bad "seastar_sim counts a link given three times once"; fi
+if accept $S --topo 4x4x4 --fault-node 5 --fault-node 5 --cycles 20 --warmup 0 \
+   && grep -q "1 failed nodes" "$tmp/err"; then ok
+else bad "seastar_sim counts a node given twice once"; fi
+# All 192 links of a 4x4x4 torus, distinct.
+if accept $S --topo 4x4x4 --random-link-faults 192 --cycles 10 --warmup 0 \
+   && grep -q "192 failed links" "$tmp/err"; then ok
+else bad "seastar_sim --random-link-faults 192 fails 192 distinct links of 4x4x4"; fi
+# --topo 8 is one dimension; 0x10 is hexadecimal where a number is.
+if accept $S --topo 8 --period 0x10 --cycles 200 --warmup 0 --csv --quiet \
+   && grep -q '^"",8x1x1,uniform,age,16,' "$tmp/out"; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "seastar_sim --topo 8 --period 0x10 runs an 8-node ring at period 16"; fi
+# CSV labels with a quote and a comma come out escaped.
+if accept $S --topo 4 --cycles 100 --warmup 0 --csv --quiet --label 'a"b,c' \
+   && grep -q '^"a""b,c",4x1x1,' "$tmp/out"; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "seastar_sim escapes a CSV label"; fi
+if accept $A --label 'a"b,c' --rates 0.01 --alg PIM1 --cycles 300 --warmup 100 -q \
+   && grep -q '^"a""b,c",4x4,uniform,' "$tmp/out"; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "alpha21364 escapes a CSV label"; fi
+if accept $A --size 6x4 --rates 0.01 --alg PIM1 --cycles 300 --warmup 100 -q \
+   && grep -q '^-,6x4,' "$tmp/out"; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "alpha21364 --size 6x4 runs 6x4"; fi
+printf '# a permutation\n1\n0\n\n3\n2\n' > "$tmp/perm.txt"
+if accept $S --topo 4 --pattern perm --perm "$tmp/perm.txt" --cycles 500 --warmup 0 --quiet; then ok
+else bad "seastar_sim runs a valid --perm file"; fi
+# matching_study run on its own creates its default output folder.
+if accept $Q --arbs 1 && [ -s "$tmp/build/study/fig8.csv" ] && [ -s "$tmp/build/study/effects.csv" ]; then ok
+else bad "matching_study creates its default output folder build/study"; fi
+if accept $Q --arbs 1 --out "$tmp/a/b/c" && [ -s "$tmp/a/b/c/fig9.csv" ]; then ok
+else bad "matching_study --out creates a nested folder"; fi
+if accept $M --cycles 2000 --period 8 --bias 1 && grep -q "period 8, bias 1" "$tmp/out" \
+   && ! grep -q "Jain index of the mesh" "$tmp/out"; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "merging --cycles --period --bias runs the table without the sweep"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
