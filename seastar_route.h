@@ -1366,9 +1366,10 @@ typedef struct sr_gen_report {
     size_t listed;        /**< unroutable pairs written to the caller's list
                                (at most its capacity; the first ones by
                                destination, then source) */
-    uint64_t patched;     /**< entries the generator's own delivery check
-                               turned into SR_ENTRY_NONE because the rules
-                               led into a loop or a dead end */
+    uint64_t patched;     /**< SeaStar rules: entries the generator's own
+                               delivery check turned into SR_ENTRY_NONE
+                               because the rules led into a loop or a dead
+                               end; search: entries its repairs added */
     int dateline[SR_MAX_DIMS]; /**< the dateline of each dimension the tables
                                use (the SeaStar rules choose the y and z
                                datelines from the fault set) */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_route_oracle.c - seastar_route.h: the verifier's verdict against an
  * independent check on a sample of fault sets and tables: every pair
  * walked hop by hop without memoisation, the dependency graph built as an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_route_seastar.c - seastar_route.h: the SeaStar fault rules (seed
  * 001) with the datelines placed from the fault set -- every single link
  * and node fault proven by the verifier (4x4x4 here, 8x8x8 and 11x12x16
