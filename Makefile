@@ -176,8 +176,9 @@ bench: $(BENCH_BIN)
 
 # The routing results docs/routing.rst shows (docs/data/route_*.csv): scale
 # and compare runs, the SeaStar rules over every single fault of 4x4x4,
-# 8x8x8 and 11x12x16 and over 200 fault pairs of 8x8x8 (about an hour on
-# 2 cores).  make check-long proves the single faults too.
+# 8x8x8 and 11x12x16 (also with the datelines left on the wrap links) and
+# over 200 fault pairs of 8x8x8 (one to two hours on 2 cores).  make
+# check-long proves the single faults too.
 route-results: $(B)/bench/bench_route
 	./$(B)/bench/bench_route --section all --jobs $(JOBS) --out docs/data
 .PHONY: route-results
