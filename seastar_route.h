@@ -1394,7 +1394,6 @@ typedef struct sr__gen_layout {
     size_t glen;     /* GLUT hops to the target per state (word) */
     size_t e;        /* entry per state (byte) */
     size_t lab;      /* GLUT label per state (byte) */
-    size_t dist;     /* distance per partition sub-state (word) */
     size_t reach;    /* sub-states reached per partition state (byte) */
     size_t save;     /* a copy of a partition's entries and reach (2 bytes) */
     size_t dep;      /* dependency graph: per sub-state, out-edges (word) */
@@ -1412,7 +1411,7 @@ typedef struct sr__gen_layout {
     size_t bad;      /* per state, a GLUT target to avoid (byte) */
     size_t bhead;    /* candidate buckets: heads (word per state, + 2) */
     size_t btail;    /* candidate buckets: tails (word per state, + 2) */
-    size_t sblock;   /* 256 destinations' entries per partition state */
+    size_t sblock;   /* the entries of 256 destinations (256 bytes per partition state) */
     /* the SeaStar rules' delivery check */
     size_t glut;     /* a partition's GLUT entries per state (byte) */
     size_t sv;       /* walk: stamp and status per sub-state (2 words) */
@@ -1434,8 +1433,7 @@ SR_API sr__gen_layout sr__gen_offsets(const sr_topology *t) {
     o.glen = o.tgt + np * 4;
     o.e = o.glen + np * 4;
     o.lab = o.e + np;
-    o.dist = sr__align8(o.lab + np);
-    o.reach = o.dist + 2 * lp * 4;
+    o.reach = o.lab + np;
     o.save = o.reach + lp;
     o.dep = sr__align8(o.save + 2 * lp);
     o.reserved = o.dep + np * 2 * 4;
@@ -1652,7 +1650,7 @@ typedef struct sr__sctx {
                                    only lower-VC packets may arrive */
     uint8_t *reach;             /* per state of the partition: sub-states reached */
     uint32_t *queue, *tgt, *glen;
-    uint32_t *dist, *xhead, *xitem, *cstate, *cnext, *bhead, *btail;
+    uint32_t *xhead, *xitem, *cstate, *cnext, *bhead, *btail;
     uint8_t *centry;
     uint32_t ring, ncand;
     int retarget;               /* may a state change its entry (see sr__search_reach) */
@@ -1814,26 +1812,19 @@ SR_API int sr__search_retarget(sr__sctx *c, uint32_t z, sr_entry e) {
     return 0;
 }
 
-/* Offer the sub-states of z in `mask` (bit v: VC v) the entry e at
- * distance d: a state without an entry takes it; a state whose entry is e
- * gains the sub-states; a state with another entry changes to e if that
- * keeps its other sub-states and makes no loop (only when c->retarget).
- * Returns the sub-states newly reached. */
-SR_API int sr__search_reach(sr__sctx *c, uint32_t z, int mask, sr_entry e, uint32_t d) {
+/* Offer the sub-states of z in `mask` (bit v: VC v) the entry e: a state
+ * without an entry takes it; a state whose entry is e gains the
+ * sub-states; a state with another entry changes to e if that keeps its
+ * other sub-states and makes no loop (only when c->retarget).  Returns
+ * the sub-states newly reached. */
+SR_API int sr__search_reach(sr__sctx *c, uint32_t z, int mask, sr_entry e) {
     const uint32_t zl = z - c->lo * c->P;
     int want = mask & ~c->reach[zl] & 3;
     if (!want) return 0;
     if (c->E[z] == SR_ENTRY_NONE) c->E[z] = e;
     else if (c->E[z] != e && (!c->retarget || !sr__search_retarget(c, z, e))) return 0;
     c->reach[zl] |= (uint8_t)want;
-    if (want & 1) c->dist[2 * zl] = d;
-    if (want & 2) c->dist[2 * zl + 1] = d;
     return want;
-}
-
-/* The distance of a queue item (4 * state + mask of its sub-states). */
-SR_API uint32_t sr__search_item_dist(const sr__sctx *c, uint32_t item) {
-    return c->dist[2 * ((item >> 2) - c->lo * c->P) + ((item & 1) ? 0u : 1u)];
 }
 
 /* Routes to one destination of the partition, whose states are seeded in
@@ -1848,33 +1839,31 @@ SR_API uint32_t sr__search_item_dist(const sr__sctx *c, uint32_t item) {
 SR_API void sr__search_dst_bfs(sr__sctx *c, uint32_t tail) {
     const sr_topology *t = c->t;
     const uint32_t off = c->lo * c->P;
-    uint32_t head = 0, level = 0, pending = 0, b;
+    uint32_t head = 0, level = 0, level_end = tail, pending = 0, b;
     for (b = 0; b < c->ring; b++) c->bhead[b] = SR_NO_NODE;
     c->ncand = 0;
     for (;;) {
         uint32_t y, v, w, lw;
         int j, q, i, up, ymask;
-        if (head == tail || sr__search_item_dist(c, c->queue[head]) != level) {
-            /* the next level: its candidates join the queue first */
-            if (head == tail) {
-                if (!pending) break;
+        if (head == level_end) {
+            /* a level done: the items it found (one hop further) are the
+             * next level, and that level's candidates join them first;
+             * levels with nothing are skipped */
+            do {
+                uint32_t k;
+                if (head == tail && !pending) return;
                 level++;
-            } else level = sr__search_item_dist(c, c->queue[head]);
-            for (;;) {
-                uint32_t k = c->bhead[level % c->ring];
+                k = c->bhead[level % c->ring];
                 c->bhead[level % c->ring] = SR_NO_NODE;
                 while (k != SR_NO_NODE) {
                     uint32_t zs = c->cstate[k];
-                    int got;
+                    int got = sr__search_reach(c, zs >> 2, (int)(zs & 3), (sr_entry)c->centry[k]);
                     pending--;
-                    got = sr__search_reach(c, zs >> 2, (int)(zs & 3), (sr_entry)c->centry[k], level);
                     if (got) c->queue[tail++] = (zs & ~3u) | (uint32_t)got;
                     k = c->cnext[k];
                 }
-                if (head < tail || !pending) break;
-                level++;                           /* nothing at this level */
-            }
-            if (head == tail) break;
+            } while (head == tail);
+            level_end = tail;
         }
         y = c->queue[head] >> 2;
         ymask = (int)(c->queue[head++] & 3);
@@ -1931,7 +1920,7 @@ SR_API void sr__search_dst_bfs(sr__sctx *c, uint32_t tail) {
             if (straight && !up) zm = ymask & (turn == 2 ? 1 : 3);
             else if ((ymask >> up) & 1) zm = turn == 2 || straight || i == t->proc_port ? 1 : 3;
             if (!zm) continue;
-            got = sr__search_reach(c, z, zm, sr__search_entry(c, i, q, w), level + 1);
+            got = sr__search_reach(c, z, zm, sr__search_entry(c, i, q, w));
             if (got && i != t->proc_port) c->queue[tail++] = 4 * z + (uint32_t)got;
         }
     }
@@ -1949,7 +1938,6 @@ SR_API void sr__search_dst(sr__sctx *c, uint32_t dst, int retarget) {
         uint32_t z = dst * P + (uint32_t)i, zl = z - off;
         c->E[z] = sr_entry_make(c->t->proc_port, SR_VC_KEEP);
         c->reach[zl] = 3;
-        c->dist[2 * zl] = c->dist[2 * zl + 1] = 0;
         if (i != c->t->proc_port) c->queue[tail++] = 4 * z + 3;
     }
     c->retarget = retarget;
@@ -2266,6 +2254,26 @@ SR_API uint64_t sr__search_count(const sr__sctx *c, const sr_faults *f, uint32_t
     return n;
 }
 
+/* Write the entries of n destinations from `first` on, collected in blk
+ * (n rows of the partition's states), into the LUTs: a run of n entries
+ * per (router, input port), transposed 16 states at a time. */
+SR_API void sr__search_flush(const sr__sctx *c, uint8_t *tables, const uint8_t *blk, uint32_t first, uint32_t n) {
+    const uint32_t lp = (c->hi - c->lo) * c->P, off = c->lo * c->P;
+    uint8_t tile[16][SR__GEN_BLOCK];
+    uint32_t z0, j, b;
+    for (z0 = 0; z0 < lp; z0 += 16) {
+        uint32_t m = lp - z0 < 16 ? lp - z0 : 16;
+        for (b = 0; b < n; b++)
+            for (j = 0; j < m; j++) tile[j][b] = blk[(size_t)b * lp + z0 + j];
+        for (j = 0; j < m; j++) {
+            uint32_t z = off + z0 + j, u = sr__divp(z, c->PM), i = z - u * c->P;
+            memcpy(tables + (size_t)u * c->t->table_size + (size_t)i * c->t->table_stride + SR_GLUT_ENTRIES +
+                       (first - c->lo),
+                   tile[j], n);
+        }
+    }
+}
+
 /* Write the entries of the partition's states for `dst` into its LUTs. */
 SR_API void sr__search_write_dst(const sr__sctx *c, uint8_t *tables, uint32_t dst) {
     uint32_t u;
@@ -2384,7 +2392,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
     c.nbr = sr__gen_nbr(t, scratch, faults);
     c.queue = (uint32_t *)(base8 + o.queue); c.tgt = (uint32_t *)(base8 + o.tgt);
     c.glen = (uint32_t *)(base8 + o.glen); c.E = base8 + o.e; c.lab = base8 + o.lab;
-    c.dist = (uint32_t *)(base8 + o.dist); c.reach = base8 + o.reach;
+    c.reach = base8 + o.reach;
     c.xhead = (uint32_t *)(base8 + o.xhead); c.xitem = (uint32_t *)(base8 + o.xitem);
     c.cstate = (uint32_t *)(base8 + o.cstate); c.cnext = (uint32_t *)(base8 + o.cnext);
     c.centry = base8 + o.centry;
@@ -2438,17 +2446,11 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
                             again = 1;
                         }
                 }
-                for (u = lo; u < hi; u++)
-                    for (i = 0; i < (int)P; i++) {
-                        uint32_t z = u * P + (uint32_t)i;
-                        blk[(size_t)(z - lo * P) * SR__GEN_BLOCK + b] = dlive ? c.E[z] : SR_ENTRY_NONE;
-                    }
-                if (b == SR__GEN_BLOCK - 1 || dst == hi - 1)   /* write the block's runs */
-                    for (u = lo; u < hi; u++)
-                        for (i = 0; i < (int)P; i++)
-                            memcpy(tables + (size_t)u * t->table_size + (size_t)i * t->table_stride +
-                                       SR_GLUT_ENTRIES + (dst - lo - b),
-                                   blk + (size_t)((u - lo) * P + (uint32_t)i) * SR__GEN_BLOCK, b + 1);
+                /* the entries of 256 destinations are collected, then
+                 * written as runs of the LUTs */
+                if (dlive) memcpy(blk + (size_t)b * (hi - lo) * P, c.E + (size_t)lo * P, (size_t)(hi - lo) * P);
+                else memset(blk + (size_t)b * (hi - lo) * P, SR_ENTRY_NONE, (size_t)(hi - lo) * P);
+                if (b == SR__GEN_BLOCK - 1 || dst == hi - 1) sr__search_flush(&c, tables, blk, dst - b, b + 1);
             }
         }
     }
