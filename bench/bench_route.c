@@ -6,13 +6,16 @@
  * whole tori and over random pairs of faults.
  *
  * Usage: bench_route [--section S]... [--max-radix K] [--sizes LIST]
- *                    [--pairs N] [--jobs N] [--out DIR]
+ *                    [--fixed-sizes LIST] [--pairs N] [--jobs N] [--out DIR]
  *   --section S    scale, compare, single, double or all; repeatable
  *                  (default: scale and compare)
  *   --max-radix K  scale: the largest k of the k x k x k tori, 4, 8, 16 or
  *                  32 (default 32)
  *   --sizes LIST   single: the tori, AxBxC[,AxBxC...], each radix 2..64
  *                  (default 4x4x4,8x8x8,11x12x16)
+ *   --fixed-sizes LIST  single: the tori of --sizes also run with the
+ *                  datelines left on the wrap-around links, or "none"
+ *                  (default 4x4x4,8x8x8)
  *   --pairs N      double: random fault pairs on 8x8x8, 1..100000 (default 200)
  *   --jobs N       single and double: worker processes, 1..64 (default 1)
  *   --out DIR      write route_<section>.csv (and the summaries) in DIR
@@ -38,8 +41,9 @@
  *   compare_summary: per network and generator, over its fault sets
  *   single: per torus, the faults (every link once, every node), how many
  *     the verifier proved with every pair delivered (and the seconds that
- *     took), and the same with the datelines left on the wrap-around links
- *     (fixed_datelines: proven with every pair delivered, deadlocked)
+ *     took), and for the tori of --fixed-sizes the same with the datelines
+ *     left on the wrap-around links (fixed_datelines: proven with every
+ *     pair delivered, deadlocked; empty for the other tori)
  *   double: per random pair of faults on 8x8x8, the verdict; a summary and
  *     the failing pairs in double_summary and double_failures
  * Progress goes to stderr.  Every value is checked; a bad one exits 2.
@@ -61,6 +65,8 @@ static const char *usage =
     "  --section S    scale, compare, single, double or all; repeatable (default: scale, compare)\n"
     "  --max-radix K  scale: largest k of the k x k x k tori: 4, 8, 16 or 32 (default 32)\n"
     "  --sizes LIST   single: tori AxBxC[,AxBxC...], each radix 2..64 (default 4x4x4,8x8x8,11x12x16)\n"
+    "  --fixed-sizes LIST  single: the tori of --sizes also run with the datelines left on the\n"
+    "                 wrap-around links, or none (default 4x4x4,8x8x8)\n"
     "  --pairs N      double: random fault pairs on 8x8x8, 1..100000 (default 200)\n"
     "  --jobs N       single, double: worker processes, 1..64 (default 1)\n"
     "  --out DIR      write DIR/route_<section>.csv (and summaries) instead of stdout\n"
@@ -489,57 +495,86 @@ static int single_item(long i, const net *n, fault *fs, void *ctx) {
     return 1;
 }
 
-static void section_single(const char *dir, const char *sizes, int jobs) {
-    FILE *o = out_open(dir, "single");
-    const char *s = sizes;
-    fputs("torus,faults,link_faults,node_faults,proven_all_delivered,seconds,"
-          "fixed_datelines_proven_all_delivered,fixed_datelines_deadlock\n", o);
-    while (*s) {
-        int k[3], i;
-        char buf[64], what[80];
+/* A list of tori "AxBxC[,AxBxC...]" (each radix 2..64, at most 32768
+ * nodes, at most 16 tori) into k[][3]; "none" when none_ok is an empty
+ * list.  Returns the number of tori; exits 2 on anything else. */
+#define MAX_SIZES 16
+static int parse_sizes(const char *opt, const char *list, int none_ok, int (*k)[3]) {
+    const char *s = list;
+    int n = 0;
+    char what[80];
+    if (none_ok && !strcmp(list, "none")) return 0;
+    snprintf(what, sizeof what, "%s: not AxBxC[,AxBxC...], each radix 2..64", opt);
+    for (;;) {
+        char buf[64], *p = buf, *x;
         const char *e = strchr(s, ',');
         size_t len = e ? (size_t)(e - s) : strlen(s);
-        long count, ok = 0, nodes, fixed_ok = 0, fixed_cycles = 0;
+        int i;
+        if (len == 0 || len >= sizeof buf || n == MAX_SIZES) die(what, list);
+        memcpy(buf, s, len);
+        buf[len] = 0;
+        for (i = 0; i < 3; i++) {
+            x = strchr(p, 'x');
+            if ((i < 2) != (x != NULL)) die(what, list);
+            if (x) *x = 0;
+            {
+                char *end;
+                long v;
+                errno = 0;
+                v = strtol(p, &end, 10);
+                if (errno || *p < '0' || *p > '9' || *end || v < 2 || v > 64) die(what, list);
+                k[n][i] = (int)v;
+            }
+            p = x ? x + 1 : p;
+        }
+        if ((long)k[n][0] * k[n][1] * k[n][2] > SR_MAX_NODES) die("a torus of more than 32768 nodes", list);
+        n++;
+        if (!e) return n;
+        s = e + 1;
+    }
+}
+
+static void section_single(const char *dir, int (*sizes)[3], int nsizes, int (*fixed_sizes)[3], int nfixed,
+                           int jobs) {
+    FILE *o = out_open(dir, "single");
+    int si;
+    fputs("torus,faults,link_faults,node_faults,proven_all_delivered,seconds,"
+          "fixed_datelines_proven_all_delivered,fixed_datelines_deadlock\n", o);
+    for (si = 0; si < nsizes; si++) {
+        const int *k = sizes[si];
+        char what[80];
+        long count, ok = 0, nodes, fixed_ok = 0, fixed_cycles = 0, i;
+        int fixed_too = 0;
         verdict *res;
         sr_seastar_options fixed;
         double t0 = bench_now_ns(), secs;
-        if (len >= sizeof buf) die("--sizes: a size is too long", s);
-        memcpy(buf, s, len);
-        buf[len] = 0;
-        {
-            char *p = buf, *x;
-            for (i = 0; i < 3; i++) {
-                x = strchr(p, 'x');
-                if ((i < 2) != (x != NULL)) die("--sizes: not AxBxC", buf);
-                if (x) *x = 0;
-                k[i] = (int)parse_long(p, 2, 64, "--sizes: a radix outside 2..64");
-                p = x ? x + 1 : p;
-            }
-        }
+        for (i = 0; i < nfixed; i++)
+            fixed_too |= !memcmp(fixed_sizes[i], k, sizeof fixed_sizes[i]);
         nodes = (long)k[0] * k[1] * k[2];
-        if (nodes > SR_MAX_NODES) die("--sizes: more than 32768 nodes", buf);
         count = 4 * nodes;
         res = (verdict *)malloc((size_t)count * sizeof *res);
+        if (!res) exit(1);
         snprintf(what, sizeof what, "single %dx%dx%d", k[0], k[1], k[2]);
         sweep(k, count, jobs, single_item, NULL, NULL, res, what);
         for (i = 0; i < count; i++)
             ok += res[i].proven && res[i].unroutable == 0 && res[i].delivered == res[i].pairs;
         secs = (bench_now_ns() - t0) * 1e-9;
-        /* the same with the datelines left on the wrap-around links */
-        memset(&fixed, 0, sizeof fixed);
-        fixed.fixed_datelines = 1;
-        snprintf(what, sizeof what, "single %dx%dx%d, fixed datelines", k[0], k[1], k[2]);
-        sweep(k, count, jobs, single_item, NULL, &fixed, res, what);
-        for (i = 0; i < count; i++) {
-            fixed_ok += res[i].proven && res[i].unroutable == 0 && res[i].delivered == res[i].pairs;
-            fixed_cycles += !res[i].proven && res[i].failure == SR_FAIL_DEADLOCK;
-        }
-        fprintf(o, "%dx%dx%d,%ld,%ld,%ld,%ld,%.1f,%ld,%ld\n", k[0], k[1], k[2], count, count - nodes, nodes, ok,
-                secs, fixed_ok, fixed_cycles);
+        fprintf(o, "%dx%dx%d,%ld,%ld,%ld,%ld,%.1f,", k[0], k[1], k[2], count, count - nodes, nodes, ok, secs);
+        if (fixed_too) {
+            /* the same with the datelines left on the wrap-around links */
+            memset(&fixed, 0, sizeof fixed);
+            fixed.fixed_datelines = 1;
+            snprintf(what, sizeof what, "single %dx%dx%d, fixed datelines", k[0], k[1], k[2]);
+            sweep(k, count, jobs, single_item, NULL, &fixed, res, what);
+            for (i = 0; i < count; i++) {
+                fixed_ok += res[i].proven && res[i].unroutable == 0 && res[i].delivered == res[i].pairs;
+                fixed_cycles += !res[i].proven && res[i].failure == SR_FAIL_DEADLOCK;
+            }
+            fprintf(o, "%ld,%ld\n", fixed_ok, fixed_cycles);
+        } else
+            fputs(",\n", o);
         fflush(o);
         free(res);
-        s += len;
-        if (*s == ',') s++;
     }
     out_close(o);
 }
@@ -618,9 +653,12 @@ static void section_double(const char *dir, long count, int jobs) {
 }
 
 int main(int argc, char **argv) {
-    int i, max_k = 32, jobs = 1, want[4] = { 0, 0, 0, 0 }, any = 0;
+    int i, max_k = 32, jobs = 1, want[4] = { 0, 0, 0, 0 }, any = 0, nsizes, nfixed;
+    int sizes[MAX_SIZES][3], fixed_sizes[MAX_SIZES][3];
     long pairs = 200;
-    const char *dir = NULL, *sizes = "4x4x4,8x8x8,11x12x16";
+    const char *dir = NULL;
+    nsizes = parse_sizes("--sizes", "4x4x4,8x8x8,11x12x16", 0, sizes);
+    nfixed = parse_sizes("--fixed-sizes", "4x4x4,8x8x8", 1, fixed_sizes);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage, stdout); return 0; }
@@ -637,7 +675,8 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "--max-radix")) {
             max_k = (int)parse_long(v, 4, 32, "--max-radix: not 4, 8, 16 or 32");
             if (max_k & (max_k - 1)) die("--max-radix: not 4, 8, 16 or 32", v);
-        } else if (!strcmp(a, "--sizes")) sizes = v;
+        } else if (!strcmp(a, "--sizes")) nsizes = parse_sizes("--sizes", v, 0, sizes);
+        else if (!strcmp(a, "--fixed-sizes")) nfixed = parse_sizes("--fixed-sizes", v, 1, fixed_sizes);
         else if (!strcmp(a, "--pairs")) pairs = parse_long(v, 1, 100000, "--pairs: not 1..100000");
         else if (!strcmp(a, "--jobs")) jobs = (int)parse_long(v, 1, 64, "--jobs: not 1..64");
         else if (!strcmp(a, "--out")) dir = v;
@@ -646,7 +685,7 @@ int main(int argc, char **argv) {
     if (!any) want[0] = want[1] = 1;
     if (want[0]) section_scale(dir, max_k);
     if (want[1]) section_compare(dir);
-    if (want[2]) section_single(dir, sizes, jobs);
+    if (want[2]) section_single(dir, sizes, nsizes, fixed_sizes, nfixed, jobs);
     if (want[3]) section_double(dir, pairs, jobs);
     return 0;
 }
