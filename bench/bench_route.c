@@ -5,12 +5,15 @@
  * routed, path stretch); the SeaStar rules over every single fault of
  * whole tori and over random pairs of faults.
  *
- * Usage: bench_route [--section S]... [--max-radix K] [--sizes LIST]
+ * Usage: bench_route [--section S]... [--min-radix K] [--max-radix K]
+ *                    [--generators LIST] [--sizes LIST]
  *                    [--fixed-sizes LIST] [--pairs N] [--jobs N] [--out DIR]
  *   --section S    scale, compare, single, double or all; repeatable
  *                  (default: scale and compare)
- *   --max-radix K  scale: the largest k of the k x k x k tori, 4, 8, 16 or
- *                  32 (default 32)
+ *   --min-radix K, --max-radix K  scale: the smallest and the largest k of
+ *                  the k x k x k tori, 4, 8, 16 or 32 (default 4 and 32)
+ *   --generators LIST  scale: dor, search, seastar, comma-separated
+ *                  (default all three)
  *   --sizes LIST   single: the tori, AxBxC[,AxBxC...], each radix 2..64
  *                  (default 4x4x4,8x8x8,11x12x16)
  *   --fixed-sizes LIST  single: the tori of --sizes also run with the
@@ -63,7 +66,9 @@ static const char *gen_name[] = { "dor", "search", "seastar" };
 static const char *usage =
     "usage: bench_route [options]\n"
     "  --section S    scale, compare, single, double or all; repeatable (default: scale, compare)\n"
+    "  --min-radix K  scale: smallest k of the k x k x k tori: 4, 8, 16 or 32 (default 4)\n"
     "  --max-radix K  scale: largest k of the k x k x k tori: 4, 8, 16 or 32 (default 32)\n"
+    "  --generators LIST  scale: dor, search, seastar, comma-separated (default all three)\n"
     "  --sizes LIST   single: tori AxBxC[,AxBxC...], each radix 2..64 (default 4x4x4,8x8x8,11x12x16)\n"
     "  --fixed-sizes LIST  single: the tori of --sizes also run with the datelines left on the\n"
     "                 wrap-around links, or none (default 4x4x4,8x8x8)\n"
@@ -211,6 +216,7 @@ static void run_job(const job *j, row *res) {
     gs = j->gen == GEN_DOR ? NULL : malloc(gsize);
     memset(&g, 0, sizeof g);
     for (i = 0; i < j->reps; i++) {
+        if (j->k >= 16) fprintf(stderr, "    generating the tables (%zu MB)\n", tsize >> 20);
         c0 = cpu_now();
         t0 = bench_now_ns();
         if (j->gen == GEN_DOR) {
@@ -232,6 +238,7 @@ static void run_job(const job *j, row *res) {
     vsize = sr_verify_scratch_size(&t);
     vs = malloc(vsize);
     if (!vs) exit(1);
+    if (j->k >= 16) fprintf(stderr, "    verifying (generation took %.1f s)\n", res->gen_s);
     c0 = cpu_now();
     t0 = bench_now_ns();
     if (sr_verify(&t, &f, tab, 0, vs, vsize, &v) != SR_OK) exit(4);
@@ -239,6 +246,7 @@ static void run_job(const job *j, row *res) {
     res->verify_cpu = cpu_now() - c0;
     /* the stretch costs the verifier about as much again: a second run,
      * not timed */
+    if (j->k >= 16) fprintf(stderr, "    the stretch (verification took %.1f s)\n", res->verify_s);
     if (sr_verify(&t, &f, tab, SR_VERIFY_STRETCH, vs, vsize, &v) != SR_OK) exit(4);
     res->peak = bench_peak_rss_mib();
     res->connected = connected_pairs(&t, &f);
@@ -300,14 +308,15 @@ static void print_run(FILE *o, const job *j, const row *r) {
 
 /* scale: fault-free DOR tables, and 1% failed links with the search
  * generator and the SeaStar rules, for 4x4x4 .. max x max x max */
-static void section_scale(const char *dir, int max_k) {
+static void section_scale(const char *dir, int min_k, int max_k, const int *gens) {
     FILE *o = out_open(dir, "scale");
     int k, gen;
     fputs(run_header, o);
-    for (k = 4; k <= max_k; k *= 2)
+    for (k = min_k; k <= max_k; k *= 2)
         for (gen = GEN_DOR; gen <= GEN_SEASTAR; gen++) {
             job j;
             row r;
+            if (!gens[gen]) continue;
             memset(&j, 0, sizeof j);
             j.section = "scale";
             j.k = k;
@@ -527,7 +536,10 @@ static int parse_sizes(const char *opt, const char *list, int none_ok, int (*k)[
             }
             p = x ? x + 1 : p;
         }
-        if ((long)k[n][0] * k[n][1] * k[n][2] > SR_MAX_NODES) die("a torus of more than 32768 nodes", list);
+        if ((long)k[n][0] * k[n][1] * k[n][2] > SR_MAX_NODES) {
+            snprintf(what, sizeof what, "%s: a torus of more than 32768 nodes", opt);
+            die(what, list);
+        }
         n++;
         if (!e) return n;
         s = e + 1;
@@ -653,7 +665,7 @@ static void section_double(const char *dir, long count, int jobs) {
 }
 
 int main(int argc, char **argv) {
-    int i, max_k = 32, jobs = 1, want[4] = { 0, 0, 0, 0 }, any = 0, nsizes, nfixed;
+    int i, min_k = 4, max_k = 32, gens[3] = { 1, 1, 1 }, jobs = 1, want[4] = { 0, 0, 0, 0 }, any = 0, nsizes, nfixed;
     int sizes[MAX_SIZES][3], fixed_sizes[MAX_SIZES][3];
     long pairs = 200;
     const char *dir = NULL;
@@ -675,6 +687,21 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "--max-radix")) {
             max_k = (int)parse_long(v, 4, 32, "--max-radix: not 4, 8, 16 or 32");
             if (max_k & (max_k - 1)) die("--max-radix: not 4, 8, 16 or 32", v);
+        } else if (!strcmp(a, "--min-radix")) {
+            min_k = (int)parse_long(v, 4, 32, "--min-radix: not 4, 8, 16 or 32");
+            if (min_k & (min_k - 1)) die("--min-radix: not 4, 8, 16 or 32", v);
+        } else if (!strcmp(a, "--generators")) {
+            const char *g = v;
+            gens[0] = gens[1] = gens[2] = 0;
+            for (;;) {
+                size_t len = strcspn(g, ",");
+                int n, hit = 0;
+                for (n = 0; n < 3; n++)
+                    if (len == strlen(gen_name[n]) && !strncmp(g, gen_name[n], len)) { gens[n] = 1; hit = 1; }
+                if (!hit) die("--generators: not dor, search, seastar, comma-separated", v);
+                if (!g[len]) break;
+                g += len + 1;
+            }
         } else if (!strcmp(a, "--sizes")) nsizes = parse_sizes("--sizes", v, 0, sizes);
         else if (!strcmp(a, "--fixed-sizes")) nfixed = parse_sizes("--fixed-sizes", v, 1, fixed_sizes);
         else if (!strcmp(a, "--pairs")) pairs = parse_long(v, 1, 100000, "--pairs: not 1..100000");
@@ -683,7 +710,11 @@ int main(int argc, char **argv) {
         else die("unknown option (see --help)", a);
     }
     if (!any) want[0] = want[1] = 1;
-    if (want[0]) section_scale(dir, max_k);
+    if (min_k > max_k) {
+        fprintf(stderr, "bench_route: --min-radix %d is above --max-radix %d\n", min_k, max_k);
+        return 2;
+    }
+    if (want[0]) section_scale(dir, min_k, max_k, gens);
     if (want[1]) section_compare(dir);
     if (want[2]) section_single(dir, sizes, nsizes, fixed_sizes, nfixed, jobs);
     if (want[3]) section_double(dir, pairs, jobs);
