@@ -149,7 +149,7 @@ ST_TEST(route_seastar_printed_rules_fail_with_datelines_on_the_wrap_links) {
  * the nearest one, either way round), then the first from the topology's
  * dateline on.  A failed node counts as the broken links of its
  * neighbours, and marks its own coordinate and its neighbours'. */
-static int rs_oracle_dateline(const sr_topology *t, const sr_faults *f, int d) {
+static int rs_oracle_dateline(const sr_topology *t, const sr_faults *f, int d, int *fewest) {
     int k = t->radix[d], p, best = -1, best_v = 0, best_c = 0, any = 0, i;
     uint8_t marked[64];
     uint32_t u;
@@ -161,9 +161,10 @@ static int rs_oracle_dateline(const sr_topology *t, const sr_faults *f, int d) {
         marked[c] = 1;
         if (f->mask[u] & SR_FAULT_NODE) { marked[(c + 1) % k] = 1; marked[(c + k - 1) % k] = 1; }
     }
+    if (fewest) *fewest = 0;
     if (!any || t->mesh[d]) return t->dateline[d];
     for (i = 0; i < k; i++) {
-        int v = 0, clear, q;
+        int v = 0, clear;
         p = (t->dateline[d] + i) % k;
         for (u = 0; u < t->num_nodes; u++) {
             int b;
@@ -181,8 +182,8 @@ static int rs_oracle_dateline(const sr_topology *t, const sr_faults *f, int d) {
         for (clear = 0; clear < k; clear++)
             if (marked[(p + clear) % k] || marked[((p - 1 - clear) % k + k) % k]) break;
         if (best < 0 || v < best_v || (v == best_v && clear > best_c)) { best = p; best_v = v; best_c = clear; }
-        (void)q;
     }
+    if (fewest) *fewest = best_v;
     return best;
 }
 
@@ -213,8 +214,8 @@ ST_TEST(route_seastar_datelines_placed_as_stated) {
         }
         ST_EQ(SR_OK, sr_tables_build_seastar(&n.t, &n.f, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g));
         ST_EQ(dd.dateline[0], g.dateline[0]);
-        ST_EQ(rs_oracle_dateline(&n.t, &n.f, 1), g.dateline[1]);
-        ST_EQ(rs_oracle_dateline(&n.t, &n.f, 2), g.dateline[2]);
+        ST_EQ(rs_oracle_dateline(&n.t, &n.f, 1, NULL), g.dateline[1]);
+        ST_EQ(rs_oracle_dateline(&n.t, &n.f, 2, NULL), g.dateline[2]);
         rs_close(&n);
     }
 }
@@ -411,4 +412,128 @@ ST_TEST(route_seastar_docs_data_matches_the_code) {
     ST_EQ(5, row);
     fclose(f);
     rs_close(&n);
+}
+
+ST_TEST(route_seastar_docs_double_failures_have_the_stated_pattern) {
+    /* docs/routing.rst says of the fault pairs of docs/data/route_double.csv
+     * that every pair the verifier did not prove with every pair delivered
+     * (a) leaves no z dateline position free of faults that argue against
+     * it (the placement statement, recounted by rs_oracle_dateline), and
+     * (b) breaks two z+ links of live nodes (a failed +z link, or the one
+     * into a failed node from below) k/2 - 1 or k/2 planes apart; and that
+     * every pair with a free y and z position was proven.  Checked on every
+     * row of the file. */
+    static const int k8[3] = { 8, 8, 8 };
+    char line[512];
+    FILE *f = fopen("docs/data/route_double.csv", "r");
+    rs_net n;
+    int rows = 0, failing = 0;
+    ST_CHECKF(f != NULL, "docs/data/route_double.csv missing (make route-results)");
+    ST_CHECK(rs_open(&n, k8, NULL));
+    ST_CHECK(rs_read_line(f, line, sizeof line));             /* header */
+    while (rs_read_line(f, line, sizeof line)) {
+        char *fa = strchr(line, ','), *fb, *rest;
+        uint32_t node[2];
+        int port[2], dy, dz, proven, good, fy, fz, planes[2], np = 0, i, gap;
+        unsigned long long unr;
+        const char *c;
+        ST_CHECK(fa != NULL);
+        fb = strchr(fa + 1, ',');
+        ST_CHECK(fb != NULL);
+        rest = strchr(fb + 1, ',');
+        ST_CHECK(rest != NULL);
+        *fb = 0;
+        *rest = 0;
+        ST_CHECK(rs_parse_fault(&n.t, fa + 1, &node[0], &port[0]));
+        ST_CHECK(rs_parse_fault(&n.t, fb + 1, &node[1], &port[1]));
+        ST_CHECK(sscanf(rest + 1, "%d,%d,%d,", &dy, &dz, &proven) == 3);
+        c = strrchr(rest + 1, ',');
+        ST_CHECK(c != NULL && sscanf(c + 1, "%llu", &unr) == 1);
+        good = proven && unr == 0;
+        rs_clear(&n);
+        for (i = 0; i < 2; i++) {
+            if (port[i] < 0) sr_fault_node(&n.f, &n.t, node[i]);
+            else sr_fault_link(&n.f, &n.t, node[i], port[i]);
+        }
+        rs_oracle_dateline(&n.t, &n.f, 1, &fy);
+        rs_oracle_dateline(&n.t, &n.f, 2, &fz);
+        if (fy == 0 && fz == 0) ST_CHECKF(good, "pair %d: free datelines, not proven", atoi(line));
+        rows++;
+        if (good) continue;
+        failing++;
+        ST_CHECKF(fz > 0, "pair %d: a free z dateline position", atoi(line));
+        for (i = 0; i < 2; i++) {
+            int z = sr_coord(&n.t, node[i], 2);
+            if (port[i] == 4) planes[np++] = z;
+            else if (port[i] < 0) planes[np++] = (z + 7) % 8;
+        }
+        ST_EQ(2, np);
+        gap = (planes[0] - planes[1] + 8) % 8;
+        if (gap > 4) gap = 8 - gap;
+        ST_CHECKF(gap == 3 || gap == 4, "pair %d: z+ links %d planes apart", atoi(line), gap);
+    }
+    fclose(f);
+    rs_close(&n);
+    ST_CHECK(rows >= 200);
+    ST_CHECK(failing > 0);
+}
+
+/* Does docs/routing.rst contain `want` (every run of spaces and line
+ * breaks read as one space)? */
+static int rs_docs_say(const char *want) {
+    static char text[1 << 17];
+    static int loaded;
+    if (!loaded) {
+        FILE *f = fopen("docs/routing.rst", "r");
+        size_t n, i;
+        if (!f) return 0;
+        size_t j = 0;
+        n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        for (i = 0; i < n; i++) {
+            char c = text[i] == '\n' ? ' ' : text[i];
+            if (c == ' ' && j > 0 && text[j - 1] == ' ') continue;
+            text[j++] = c;
+        }
+        text[j] = 0;
+        loaded = 1;
+    }
+    return strstr(text, want) != NULL;
+}
+
+/* n with thousands separators, into buf (at least 32 bytes). */
+static void rs_thousands(size_t n, char *buf) {
+    char digits[24];
+    int len, i, j = 0;
+    len = snprintf(digits, sizeof digits, "%lu", (unsigned long)n);
+    for (i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0) buf[j++] = ',';
+        buf[j++] = digits[i];
+    }
+    buf[j] = 0;
+}
+
+ST_TEST(route_docs_sizes_match_the_code) {
+    /* The sizes docs/routing.rst gives for 32x32x32 are the size
+     * functions' (bytes per router, MB of all tables and of the scratch
+     * of the verifier and the generators, 1 MB = 10^6 bytes, rounded
+     * down), and its partitions are 4 planes thick. */
+    static const int k[3] = { 32, 32, 32 };
+    sr_topology t;
+    char buf[96], num[32];
+    ST_CHECK(rt_make(&t, 3, k, NULL, NULL));
+    rs_thousands(sr_table_size(&t), num);
+    snprintf(buf, sizeof buf, "%s bytes for a 32x32x32 router, %u MB for all 32K routers", num,
+             (unsigned)(sr_table_size(&t) * t.num_nodes / 1000000));
+    ST_CHECKF(rs_docs_say(buf), "docs/routing.rst does not say \"%s\"", buf);
+    snprintf(buf, sizeof buf, "the tables are %u MB at 32x32x32", (unsigned)(sr_table_size(&t) * t.num_nodes / 1000000));
+    ST_CHECKF(rs_docs_say(buf), "docs/routing.rst does not say \"%s\"", buf);
+    snprintf(buf, sizeof buf, "(:c:func:`sr_verify_scratch_size`; %u MB for 32x32x32)",
+             (unsigned)(sr_verify_scratch_size(&t) / 1000000));
+    ST_CHECKF(rs_docs_say(buf), "docs/routing.rst does not say \"%s\"", buf);
+    snprintf(buf, sizeof buf, "(:c:func:`sr_gen_scratch_size`; %u MB for 32x32x32)",
+             (unsigned)(sr_gen_scratch_size(&t) / 1000000));
+    ST_CHECKF(rs_docs_say(buf), "docs/routing.rst does not say \"%s\"", buf);
+    snprintf(buf, sizeof buf, "whose partitions are %u planes thick", (unsigned)(32 / t.num_partitions));
+    ST_CHECKF(rs_docs_say(buf), "docs/routing.rst does not say \"%s\"", buf);
 }
