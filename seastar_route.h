@@ -2326,14 +2326,17 @@ SR_API void sr__search_write_dst(const sr__sctx *c, uint8_t *tables, uint32_t ds
  * are computed again without it, and the partition is searched again
  * (``rep->rounds`` counts the passes).
  *
- * Repairs.  A few pairs may still have no route under the discipline
- * (with 1% of the links failed: destinations whose y+ and z+ links have
- * both failed, from sources that would have to come down to them).  Every
- * dependency of the tables is collected into a graph that is acyclic by
- * the ranks above, and put in topological order; then, for each such
- * destination, states of its partition without an entry get one on any
- * turn, breadth-first from the states that reach it, as long as the
- * dependency each adds goes forward in that order.  The graph stays
+ * Repairs (default rule only).  A few pairs may still have no route
+ * under the discipline (with 1% of the links failed: destinations whose
+ * y+ and z+ links have both failed, from sources that would have to come
+ * down to them).  The dependencies of every route of every destination are
+ * collected (dep[], per channel: the channels packets go on to); then, for
+ * each such destination, the last hop into it may be any hop, over a link
+ * and VC that no dependency leaves, and that channel is reserved so that
+ * none ever will; the states of its partition without an entry are routed
+ * to those last hops, or to any state that reaches the destination, by
+ * the discipline.  Every added dependency follows the discipline or ends
+ * in a reserved channel, which no cycle can pass, so the graph stays
  * acyclic (``rep->patched`` counts the repaired entries).
  *
  * Completeness: with 1% of the links of 16x16x16 and 32x32x32 failed,
