@@ -559,3 +559,162 @@ ST_TEST(route_search_routes_every_pair_at_one_percent_long) {
         rf_close(&n);
     }
 }
+
+/* ---------------------------------------------- docs/data against the code
+ * docs/routing.rst shows docs/data/route_scale.csv and route_compare.csv
+ * (bench_route).  The rows that take well under a second are computed
+ * again here, fault set placed as bench_route places it, and every field
+ * but the timings and the memory must equal the file's. */
+
+/* bench_route's fault set: `frac` of the links failed (a random node and
+ * port per try, each link once), then `nodes` random nodes.  Returns the
+ * number of failed links. */
+static uint32_t rf_bench_faults(rf_net *n, double frac, int nodes, uint64_t seed) {
+    uint32_t u, links = 0, target, failed = 0;
+    int i;
+    for (u = 0; u < n->t.num_nodes; u++)
+        for (i = 0; i < 6; i += 2) links += sr_neighbor(&n->t, u, i) != SR_NO_NODE;
+    target = (uint32_t)(frac * links + 0.5);
+    while (failed < target) {
+        uint32_t w = (uint32_t)(rf_splitmix(&seed) % n->t.num_nodes);
+        int p = (int)(rf_splitmix(&seed) % 6);
+        if (sr_next_hop(&n->t, &n->f, w, p) == SR_NO_NODE) continue;
+        sr_fault_link(&n->f, &n->t, w, p);
+        failed++;
+    }
+    for (i = 0; i < nodes; i++) sr_fault_node(&n->f, &n->t, (uint32_t)(rf_splitmix(&seed) % n->t.num_nodes));
+    return failed;
+}
+
+/* Ordered pairs of distinct live nodes joined by live links (flood fill). */
+static uint64_t rf_connected_pairs(const rf_net *n) {
+    uint32_t N = n->t.num_nodes, *comp = (uint32_t *)malloc(N * 4), *q = (uint32_t *)malloc(N * 4), s;
+    uint64_t total = 0;
+    for (s = 0; s < N; s++) comp[s] = 0;
+    for (s = 0; s < N; s++) {
+        uint32_t head = 0, tail = 0;
+        if (comp[s] || !sr_node_ok(&n->f, s)) continue;
+        comp[s] = 1;
+        q[tail++] = s;
+        while (head < tail) {
+            uint32_t u = q[head++];
+            int p;
+            for (p = 0; p < n->t.proc_port; p++) {
+                uint32_t v = sr_next_hop(&n->t, &n->f, u, p);
+                if (v != SR_NO_NODE && !comp[v]) { comp[v] = 1; q[tail++] = v; }
+            }
+        }
+        total += (uint64_t)tail * (tail - 1);
+    }
+    free(comp);
+    free(q);
+    return total;
+}
+
+/* Split a CSV line (no quoting) into at most `max` fields; returns the count. */
+static int rf_fields(char *line, char **f, int max) {
+    int n = 0;
+    f[n++] = line;
+    while (*line && n < max) {
+        if (*line == ',') { *line = 0; f[n++] = line + 1; }
+        line++;
+    }
+    return n;
+}
+
+/* Recompute one row of route_scale.csv / route_compare.csv (fields as
+ * bench_route prints them) whose network has at most 512 nodes; returns 1
+ * if it was checked, 0 if it is too large, -1 after a failed check. */
+static int rf_check_bench_row(st_ctx *st__ctx, char **f, uint64_t seed) {
+    int k, gen, ok = 1;
+    char topo[32], want[160], got[160];
+    const char *mesh;
+    rf_net n;
+    sr_gen_report g;
+    sr_verify_report v;
+    int kk[3];
+    uint32_t links;
+    uint64_t conn;
+    double frac;
+    if (sscanf(f[1], "%dx%*dx%*d %31s", &k, topo) != 2 || k * k * k > 512) return 0;
+    mesh = strcmp(topo, "mesh") == 0 ? "mesh" : "torus";
+    gen = !strcmp(f[5], "search") ? 0 : !strcmp(f[5], "seastar") ? 1 : 2;
+    kk[0] = kk[1] = kk[2] = k;
+    {
+        int m[3];
+        m[0] = m[1] = m[2] = mesh[0] == 'm';
+        if (!rf_open(&n, 3, kk, m)) return -1;
+    }
+    /* the fraction bench_route used: the smallest of 0, 1%, 2%, 5% that
+     * gives the row's number of failed links */
+    {
+        static const double fr[4] = { 0.0, 0.01, 0.02, 0.05 };
+        uint32_t all = (uint32_t)(3 * k * k * (mesh[0] == 'm' ? k - 1 : k)), i;
+        frac = -1;
+        for (i = 0; i < 4 && frac < 0; i++)
+            if ((uint32_t)(fr[i] * all + 0.5) == (uint32_t)atoi(f[3])) frac = fr[i];
+        if (frac < 0) { rf_close(&n); return -1; }
+    }
+    links = rf_bench_faults(&n, frac, atoi(f[4]), seed);
+    if (gen == 2) {
+        uint32_t u;
+        for (u = 0; u < n.t.num_nodes; u++)
+            sr_table_build_dor(&n.t, u, n.tab + (size_t)u * n.t.table_size, n.t.table_size);
+    } else if (gen == 0)
+        ok = sr_tables_build_search(&n.t, &n.f, NULL, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g) == SR_OK;
+    else
+        ok = sr_tables_build_seastar(&n.t, &n.f, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g) == SR_OK;
+    if (gen == 2) memset(&g, 0, sizeof g);
+    ok = ok && sr_verify(&n.t, &n.f, n.tab, SR_VERIFY_STRETCH, n.vs, n.vs_size, &v) == SR_OK;
+    conn = rf_connected_pairs(&n);
+    rf_close(&n);
+    if (!ok) return -1;
+    snprintf(want, sizeof want, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s", f[3], f[11], f[12], f[13], f[14], f[15], f[16],
+             f[17], f[18], f[4]);
+    snprintf(got, sizeof got, "%u,%d,%s,%llu,%.8f,%.4f,%.3f,%d,%llu,%s", links, v.proven,
+             v.proven ? "" : sr_failure_string(v.failure), (unsigned long long)conn,
+             conn ? (double)v.delivered / (double)conn : 1.0, v.delivered ? v.stretch_sum / (double)v.delivered : 0.0,
+             v.stretch_max, g.rounds, (unsigned long long)g.patched, f[4]);
+    if (strcmp(want, got)) {
+        st_fail_begin(st__ctx, __FILE__, __LINE__, "a bench_route row equals the code");
+        fprintf(stderr, "    %s %s %s: file %s, code %s\n", f[0], f[1], f[5], want, got);
+        return -1;
+    }
+    return 1;
+}
+
+ST_TEST(route_docs_data_scale_and_compare_match_the_code) {
+    /* route_scale.csv: every row up to 8x8x8 (seed 1); route_compare.csv:
+     * the first eight rows (seeds 1000, 1001: five seeds of the twelve
+     * networks, in order).  docs/routing.rst also says that the search
+     * routes every connected pair of every torus run at 1% and 2% failed
+     * links, and at 32x32x32: checked on the files. */
+    static const char *files[2] = { "docs/data/route_scale.csv", "docs/data/route_compare.csv" };
+    int which, checked = 0;
+    for (which = 0; which < 2; which++) {
+        FILE *fp = fopen(files[which], "r");
+        char line[512];
+        int row = 0;
+        ST_CHECKF(fp != NULL, "%s missing (make route-results)", files[which]);
+        ST_CHECK(fgets(line, sizeof line, fp) != NULL);            /* header */
+        while (fgets(line, sizeof line, fp)) {
+            char *f[24];
+            int r;
+            line[strcspn(line, "\r\n")] = 0;
+            ST_EQ(19, rf_fields(line, f, 24));
+            if (!strcmp(f[5], "search") && strstr(f[1], "torus") &&
+                (strstr(f[1], "32x32x32") || (which == 1 && atoi(f[3]) <= 31)))
+                ST_CHECKF(!strcmp(f[14], "1.00000000") && !strcmp(f[11], "1"), "%s %s %s links: share %s",
+                          f[0], f[1], f[3], f[14]);
+            /* compare rows come four per seed and network kind; seed
+             * 1000 + (row / 12) */
+            if (which == 1 && row >= 8) { row++; continue; }
+            r = rf_check_bench_row(st__ctx, f, which == 0 ? 1 : 1000 + (uint64_t)(row / 12));
+            if (r < 0) { fclose(fp); return; }
+            checked += r;
+            row++;
+        }
+        fclose(fp);
+    }
+    ST_EQ(6 + 8, checked);
+}
