@@ -178,9 +178,9 @@ SR_API const char *sr_result_string(sr_result r) {
  * long (an even radix k, the destination k/2 away).
  */
 typedef enum sr_tie {
-    SR_TIE_ALTERNATE = 0,  /**< + from an even coordinate, - from an odd one:
-                                the routes split evenly over both directions
-                                of every ring (the default) */
+    SR_TIE_ALTERNATE = 0,  /**< the + way from an even coordinate, the - way
+                                from an odd one: the routes split evenly over
+                                both directions of every ring (the default) */
     SR_TIE_PLUS,           /**< always +, as in the torus merging example of
                                 seed 004 Figure 4(b) */
     SR_TIE_MINUS           /**< always - */
