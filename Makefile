@@ -150,9 +150,10 @@ $(B)/examples/%: examples/cpp/%.cpp $(HEADERS)
 
 examples: $(EX_BIN) $(EX_CXX_BIN)
 
-# Every program in examples/ against hostile command lines (tests/cli.sh).
+# Every program in examples/, and bench_route, against hostile command
+# lines (tests/cli.sh).
 LOGS += $(B)/cli.log
-$(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) tests/cli.sh
+$(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) $(B)/bench/bench_route tests/cli.sh
 	@echo "  run     command-line checks"
 	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
@@ -217,6 +218,15 @@ $(B)/bench/bench_alloc: bench/bench_alloc.c bench/bench.h bench/alloc_kernel.h \
 bench: $(BENCH_BIN)
 	@mkdir -p bench/out
 	@for b in $(BENCH_BIN); do n=$$(basename $$b); echo "== $$n"; ./$$b | tee bench/out/$$n.csv; done
+
+# The routing results docs/routing.rst shows (docs/data/route_*.csv): scale
+# and compare runs, the SeaStar rules over every single fault of 4x4x4,
+# 8x8x8 and 11x12x16 (the first two also with the datelines left on the
+# wrap links) and over 200 fault pairs of 8x8x8 (about an hour on 2 idle
+# cores).  make check-long proves the single faults too.
+route-results: $(B)/bench/bench_route
+	./$(B)/bench/bench_route --section all --jobs $(JOBS) --out docs/data
+.PHONY: route-results
 
 # results-bench: bench_alloc's reference and fast figures at density 0.5
 # and the build cost of a caller, into docs/data/ (docs/performance.rst

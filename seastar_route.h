@@ -16,7 +16,10 @@
  *      local table (LUT) indexed by destination[11:0] (seed 001, seed 004
  *      Chapter 8.2.2 and 8.2.4);
  *   4. fault-aware table generation: the SeaStar rules for X, Y and Z links
- *      (seed 001) and a search-based generator that goes beyond them;
+ *      (seed 001), with the datelines placed from the fault set (>>xt-rules),
+ *      and a search-based generator that goes beyond them, routing every
+ *      connected pair it can under a deadlock-free turn discipline
+ *      (>>search);
  *   5. a verifier that proves or refutes delivery of every pair and the
  *      absence of cycles in the channel dependency graph (Dally and Seitz).
  *
@@ -39,7 +42,10 @@
  *   int out_port = sr_entry_port(e), out_vc = sr_entry_vc(e, in_vc);
  *
  *   // whole-network tables (N * bytes) can be checked by sr_verify, and
- *   // generated around faults by sr_tables_build_seastar/_search.
+ *   // generated around faults by sr_tables_build_seastar (_opt: options)
+ *   // or sr_tables_build_search.
+ *
+ * Sections (search for the tag): >>generators, >>search, >>xt-rules.
  *
  * Ports: for dimension d, port 2d is "+d" (towards coordinate c+1) and
  * port 2d+1 is "-d"; port 2n (t.proc_port) is the processor port.  An
@@ -130,6 +136,8 @@ typedef enum sr_result {
     SR_ERR_BUFFER_SIZE,      /**< a caller buffer is smaller than its size query */
     SR_ERR_ORDER,            /**< a direction order is not a permutation of the
                                   network ports */
+    SR_ERR_TIE,              /**< the tie-break is not one of SR_TIE_ALTERNATE,
+                                  SR_TIE_PLUS, SR_TIE_MINUS */
     SR_RESULT_COUNT          /**< number of result codes (not a result) */
 } sr_result;
 
@@ -155,6 +163,7 @@ SR_API const char *sr_result_string(sr_result r) {
     case SR_ERR_NO_LINK: return "the link does not exist (edge of a mesh dimension)";
     case SR_ERR_BUFFER_SIZE: return "a buffer is smaller than its size query says";
     case SR_ERR_ORDER: return "a direction order is not a permutation of the network ports";
+    case SR_ERR_TIE: return "the tie-break is not SR_TIE_ALTERNATE, SR_TIE_PLUS or SR_TIE_MINUS";
     case SR_RESULT_COUNT: break;
     }
     return "unknown result";
@@ -165,21 +174,37 @@ SR_API const char *sr_result_string(sr_result r) {
  * ====================================================================== */
 
 /**
+ * Which way a torus route goes when both ways round a ring are equally
+ * long (an even radix k, the destination k/2 away).
+ */
+typedef enum sr_tie {
+    SR_TIE_ALTERNATE = 0,  /**< the + way from an even coordinate, the - way
+                                from an odd one: the routes split evenly over
+                                both directions of every ring (the default) */
+    SR_TIE_PLUS,           /**< always +, as in the torus merging example of
+                                seed 004 Figure 4(b) */
+    SR_TIE_MINUS           /**< always - */
+} sr_tie;
+
+/**
  * Description of a k-ary n-cube; a zero-initialised field means its default.
  *
  * Every dimension is a torus unless ``mesh[d]`` is nonzero.  The dateline of
  * a torus dimension is the link between coordinates ``dateline[d]-1`` and
  * ``dateline[d]`` (mod radix); the default 0 puts it on the wrap-around
- * link between radix-1 and 0.
+ * link between radix-1 and 0.  ``tie`` chooses the direction of routes that
+ * are equally long both ways round a ring (default SR_TIE_ALTERNATE).
  *
  * :paper: seed 000 Section 1.1 (mixed radix kx, ky, kz; each dimension a
- *     mesh or a torus), seed 001 "Topology".
+ *     mesh or a torus), seed 001 "Topology"; seed 004 Figure 4(b) (the
+ *     torus tie-break its merging shares need).
  */
 typedef struct sr_topology_desc {
     int num_dims;                /**< number of dimensions, 1..SR_MAX_DIMS */
     int radix[SR_MAX_DIMS];      /**< radix k of each dimension, >= 2 */
     int mesh[SR_MAX_DIMS];       /**< nonzero: dimension d is a mesh (no wrap link) */
     int dateline[SR_MAX_DIMS];   /**< dateline position of a torus dimension, 0..k-1 */
+    int tie;                     /**< an sr_tie: the direction of a k/2 route */
 } sr_topology_desc;
 
 /**
@@ -197,6 +222,7 @@ typedef struct sr_topology {
     int radix[SR_MAX_DIMS];       /**< radix of each dimension */
     int mesh[SR_MAX_DIMS];        /**< 1 if the dimension is a mesh, 0 if a torus */
     int dateline[SR_MAX_DIMS];    /**< dateline position (torus dimensions) */
+    int tie;                      /**< the sr_tie of the description */
     uint32_t stride[SR_MAX_DIMS]; /**< id = sum of coord[d] * stride[d] */
     uint32_t num_nodes;           /**< number of nodes N */
     uint32_t num_partitions;      /**< global partitions in use: ceil(N / 4096) */
@@ -213,6 +239,7 @@ typedef struct sr_topology {
  * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (0 or more than SR_MAX_DIMS
  *     dimensions); SR_ERR_RADIX (a radix of 0 or 1); SR_ERR_TOO_MANY_NODES
  *     (more than 32768 nodes, the 15-bit node id); SR_ERR_DATELINE;
+ *     SR_ERR_TIE (tie is not an sr_tie);
  *     SR_ERR_PARTITION (more than 4096 nodes and the product of the radices
  *     of dimensions 1..n-1 does not divide 4096, so a global partition
  *     would not be a set of whole yz planes and a GLUT entry could not
@@ -226,7 +253,9 @@ SR_API sr_result sr_topology_init(sr_topology *t, const sr_topology_desc *d) {
     int i;
     if (!t || !d) return SR_ERR_NULL;
     if (d->num_dims < 1 || d->num_dims > SR_MAX_DIMS) return SR_ERR_DIMS;
+    if (d->tie < SR_TIE_ALTERNATE || d->tie > SR_TIE_MINUS) return SR_ERR_TIE;
     memset(&r, 0, sizeof r);
+    r.tie = d->tie;
     r.num_dims = d->num_dims;
     r.num_ports = 2 * d->num_dims + 1;
     r.proc_port = 2 * d->num_dims;
@@ -573,8 +602,11 @@ typedef struct sr_route {
     int vc;    /**< output virtual channel, 0..3 */
 } sr_route;
 
-/* Direction (0 = +, 1 = -) of the tie-break: even coordinates go +. */
-SR_API int sr__tie_negative(int c) { return c & 1; }
+/* Direction (0 = +, 1 = -) of a route k/2 away from coordinate c: the
+ * topology's tie-break (SR_TIE_ALTERNATE: even coordinates go +). */
+SR_API int sr__tie_negative(const sr_topology *t, int c) {
+    return t->tie == SR_TIE_PLUS ? 0 : t->tie == SR_TIE_MINUS ? 1 : (c & 1);
+}
 
 /* Direction to take in ring/line dimension `dim` from coordinate c towards
  * 2*target2/2 (targets are given doubled so that a partition's middle can be
@@ -585,7 +617,7 @@ SR_API int sr__direction2(const sr_topology *t, int dim, int c, int target2) {
     plus = ((target2 - 2 * c) % k2 + k2) % k2;
     if (plus < t->radix[dim]) return 0;
     if (plus > t->radix[dim]) return 1;
-    return sr__tie_negative(c);
+    return sr__tie_negative(t, c);
 }
 
 /**
@@ -594,9 +626,9 @@ SR_API int sr__direction2(const sr_topology *t, int dim, int c, int target2) {
  * Routes in dimension 0 (x) until the coordinate matches, then 1 (y), and
  * so on, then ejects at the processor port.  In a torus dimension it takes
  * the shorter direction; when both are equally long (an even radix, the
- * destination k/2 away) it goes + from an even coordinate and - from an
- * odd one, which splits those routes evenly over the two directions of
- * every ring.  A packet already travelling in the dimension it must
+ * destination k/2 away) the topology's tie-break decides (by default +
+ * from an even coordinate and - from an odd one, which splits those routes
+ * evenly over the two directions of every ring; see sr_tie).  A packet already travelling in the dimension it must
  * correct keeps its direction (never a 180-degree turn).  VC update: upper
  * when the hop crosses the dimension's dateline, keep when continuing in
  * the same dimension, lower when turning into a new dimension or
@@ -794,7 +826,7 @@ SR_API sr_result sr_table_build_dor(const sr_topology *t, uint32_t node, uint8_t
                 else if (t->mesh[d]) neg = v < c;
                 else {   /* shorter way round; ties by parity (sr__direction2) */
                     int up = v > c ? v - c : v - c + k;
-                    neg = 2 * up < k ? 0 : 2 * up > k ? 1 : sr__tie_negative(c);
+                    neg = 2 * up < k ? 0 : 2 * up > k ? 1 : sr__tie_negative(t, c);
                 }
                 if (ent[neg] == run_e && from == run_to) { run_to = to; continue; }
                 if (run_e >= 0) memset(lut + (run_from - base), run_e, run_to - run_from);
@@ -1055,8 +1087,10 @@ SR_API void sr__v_glut_edges(sr__vctx *c, uint32_t y) {
  * Prove or refute that a full set of tables delivers every packet and
  * cannot deadlock.
  *
- * (a) Delivery: for every destination and every live source the packet is
- * followed through the tables from injection (processor input port, VC0)
+ * (a) Delivery: for every destination and every live source (the
+ * destination itself included: its own injection entry is followed too,
+ * though it is not counted as a pair) the packet is followed through the
+ * tables from injection (processor input port, VC0)
  * until it is ejected; it must never revisit a (router, input port, VC)
  * state, use a missing or failed link, enter a failed node, make a
  * 180-degree turn, or be ejected anywhere but at its destination.  An
@@ -1315,7 +1349,7 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
 }
 
 /* ======================================================================
- * Fault-aware table generation
+ * >>generators  Fault-aware table generation: shared parts
  * ====================================================================== */
 
 /** A (source, destination) pair. */
@@ -1332,50 +1366,126 @@ typedef struct sr_gen_report {
     size_t listed;        /**< unroutable pairs written to the caller's list
                                (at most its capacity; the first ones by
                                destination, then source) */
-    uint64_t patched;     /**< entries the generator's own delivery check
-                               turned into SR_ENTRY_NONE because the rules
-                               led into a loop or a dead end */
+    uint64_t patched;     /**< SeaStar rules: entries the generator's own
+                               delivery check turned into SR_ENTRY_NONE
+                               because the rules led into a loop or a dead
+                               end; search: entries its repairs added */
+    int dateline[SR_MAX_DIMS]; /**< the dateline of each dimension the tables
+                               use (the SeaStar rules choose the y and z
+                               datelines from the fault set) */
+    int rounds;           /**< search generator: passes over the partitions
+                               (more than one per partition when a GLUT entry
+                               first led into a state that cannot reach every
+                               destination; see sr_tables_build_search) */
 } sr_gen_report;
 
-/* Destinations whose LUT entries the search generator collects before
- * writing them to the tables as contiguous runs. */
+/* Destinations whose LUT entries the generators collect at once. */
 #define SR__GEN_BLOCK 256
 
-/* Offset of the delivery-check area in the generators' scratch: after a
- * queue (4 bytes), entries (1) and a bitmap (1) per (router, input port). */
-SR_API size_t sr__gen_walk_offset(const sr_topology *t) {
+/* Byte offsets of the generators' scratch areas.  A "state" is a
+ * (router, input port) pair (np of them), a "partition state" one of a
+ * router of one global partition (lp); a "sub-state" a state and a VC.
+ * The search uses the first group, the SeaStar rules' delivery check the
+ * second (they overlap); both use the neighbour table at the end. */
+typedef struct sr__gen_layout {
+    /* search */
+    size_t queue;    /* BFS queue: 2 words per state */
+    size_t tgt;      /* GLUT target per state (word) */
+    size_t glen;     /* GLUT hops to the target per state (word) */
+    size_t e;        /* entry per state (byte) */
+    size_t lab;      /* GLUT label per state (byte) */
+    size_t reach;    /* sub-states reached per partition state (byte) */
+    size_t save;     /* a copy of a partition's entries and reach (2 bytes) */
+    size_t dep;      /* dependency graph: per sub-state, out-edges (word) */
+    size_t reserved; /* per sub-state, a reserved last hop (bit) */
+    size_t fail;     /* per node, a destination to repair (bit) */
+    size_t gres;     /* per sub-state, where its GLUT route enters (word) */
+    size_t starts;   /* sub-states GLUT routes enter in (2 words per partition state) */
+    size_t cnt;      /* per partition state, injections entering there (word) */
+    size_t used;     /* the targets in use (word per partition state) */
+    size_t xhead;    /* exit lists: heads (word per partition state, + 1) */
+    size_t xitem;    /* exit lists: items (word per partition state) */
+    size_t cstate;   /* candidates: item (4 words per partition state) */
+    size_t cnext;    /* candidates: next (4 words per partition state) */
+    size_t centry;   /* candidates: entry (4 bytes per partition state) */
+    size_t bad;      /* per state, a GLUT target to avoid (byte) */
+    size_t bhead;    /* candidate buckets: heads (word per state, + 2) */
+    size_t btail;    /* candidate buckets: tails (word per state, + 2) */
+    size_t sblock;   /* the entries of 256 destinations (256 bytes per partition state) */
+    /* the SeaStar rules' delivery check */
+    size_t glut;     /* a partition's GLUT entries per state (byte) */
+    size_t sv;       /* walk: stamp and status per sub-state (2 words) */
+    size_t path;     /* walk: path (word per sub-state) */
+    size_t fblock;   /* 256 destinations' LUT entries per partition state */
+    size_t quiet;    /* per node: quiet router, clean z line (2 bytes) */
+    size_t nbr;      /* usable neighbour per (node, network port) (word) */
+    size_t total;
+} sr__gen_layout;
+
+SR_API size_t sr__align8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+SR_API sr__gen_layout sr__gen_offsets(const sr_topology *t) {
+    sr__gen_layout o;
     size_t np = (size_t)t->num_nodes * (size_t)t->num_ports;
-    return (np * 6 + 7) & ~(size_t)7;
+    size_t lp = (size_t)t->lut_entries * (size_t)t->num_ports, a;
+    o.queue = 0;
+    o.tgt = o.queue + np * 2 * 4;
+    o.glen = o.tgt + np * 4;
+    o.e = o.glen + np * 4;
+    o.lab = o.e + np;
+    o.reach = o.lab + np;
+    o.save = o.reach + lp;
+    o.dep = sr__align8(o.save + 2 * lp);
+    o.reserved = o.dep + np * 2 * 4;
+    o.fail = o.reserved + (np * 2 + 7) / 8;
+    o.gres = sr__align8(o.fail + (t->num_nodes + 7) / 8);
+    o.starts = o.gres + np * 2 * 4;
+    o.cnt = o.starts + lp * 2 * 4;
+    o.used = o.cnt + lp * 4;
+    o.xhead = o.used + lp * 4;
+    o.xitem = o.xhead + (lp + 1) * 4;
+    o.cstate = o.xitem + lp * 4;
+    o.cnext = o.cstate + 4 * lp * 4;
+    o.centry = o.cnext + 4 * lp * 4;
+    o.bad = o.centry + 4 * lp;
+    o.bhead = sr__align8(o.bad + np);
+    o.btail = o.bhead + (np + 2) * 4;
+    o.sblock = sr__align8(o.btail + (np + 2) * 4);
+    a = o.sblock + lp * SR__GEN_BLOCK;
+    o.glut = 0;
+    o.sv = sr__align8(np);
+    o.path = o.sv + np * 2 * 8;
+    o.fblock = sr__align8(o.path + np * 2 * 4);
+    if (o.fblock + SR__GEN_BLOCK * sr__v_row(t) > a) a = o.fblock + SR__GEN_BLOCK * sr__v_row(t);
+    o.quiet = a;                                           /* quiet routers, clean z lines */
+    a = o.quiet + 2 * (size_t)t->num_nodes;
+    o.nbr = sr__align8(a);
+    o.total = o.nbr + (size_t)t->num_nodes * (size_t)(t->num_ports - 1) * 4;
+    return o;
 }
 
 /**
  * Bytes of scratch memory the fault-aware generators need.
  *
  * :param t: the topology.
- * :returns: the size in bytes: about 34 per (router, input port) plus
- *     256 per (router of a partition, input port): 15 MB for 32x32x32.
+ * :returns: the size in bytes: about 47 per (router, input port) plus
+ *     about 330 per (router of one global partition, input port): 20 MB
+ *     for 32x32x32, 1.3 MB for 8x8x8.
  */
-SR_API size_t sr_gen_scratch_size(const sr_topology *t) {
-    size_t np = (size_t)t->num_nodes * (size_t)t->num_ports;
-    return sr__gen_walk_offset(t) + np * 2 * 12    /* walk: stamp, status, path */
-           + (size_t)t->num_nodes * (size_t)(t->num_ports - 1) * 4    /* neighbours */
-           + (size_t)t->lut_entries * (size_t)t->num_ports * SR__GEN_BLOCK;  /* LUT block */
-}
+SR_API size_t sr_gen_scratch_size(const sr_topology *t) { return sr__gen_offsets(t).total; }
 
-/* The generators' table of usable neighbours, after the walk area. */
-SR_API uint32_t *sr__gen_nbr(const sr_topology *t, void *scratch, const sr_faults *f, int fill) {
-    size_t np = (size_t)t->num_nodes * (size_t)t->num_ports;
-    uint32_t *nbr = (uint32_t *)((uint8_t *)scratch + sr__gen_walk_offset(t) + np * 2 * 12);
+/* The generators' table of usable neighbours per (node, network port), or
+ * SR_NO_NODE; bit 30 is set when the link is a dateline link. */
+SR_API uint32_t *sr__gen_nbr(const sr_topology *t, void *scratch, const sr_faults *f) {
+    uint32_t *nbr = (uint32_t *)((uint8_t *)scratch + sr__gen_offsets(t).nbr);
     uint32_t u, NP = (uint32_t)t->num_ports - 1;
     int p;
-    if (fill)   /* bit 30: the link is a dateline link */
-        for (u = 0; u < t->num_nodes; u++)
-            for (p = 0; p < (int)NP; p++) {
-                uint32_t v = sr_next_hop(t, f, u, p);
-                if (v != SR_NO_NODE && sr_crosses_dateline(t, p, sr_coord(t, u, p >> 1)))
-                    v |= 1u << 30;
-                nbr[u * NP + (uint32_t)p] = v;
-            }
+    for (u = 0; u < t->num_nodes; u++)
+        for (p = 0; p < (int)NP; p++) {
+            uint32_t v = sr_next_hop(t, f, u, p);
+            if (v != SR_NO_NODE && sr_crosses_dateline(t, p, sr_coord(t, u, p >> 1))) v |= 1u << 30;
+            nbr[u * NP + (uint32_t)p] = v;
+        }
     return nbr;
 }
 
@@ -1390,79 +1500,128 @@ SR_API sr_result sr__gen_args(const sr_topology *t, const sr_faults *f, uint8_t 
     return SR_OK;
 }
 
-/* Pointer to the entry of router u, input port ip, destination dst. */
-SR_API uint8_t *sr__entry_at(const sr_topology *t, uint8_t *tables, uint32_t u, int ip, uint32_t dst) {
-    uint8_t *tab = tables + (size_t)u * t->table_size + (size_t)ip * t->table_stride;
-    if ((dst >> SR_PARTITION_SHIFT) != (u >> SR_PARTITION_SHIFT)) return tab + (dst >> SR_PARTITION_SHIFT);
-    return tab + SR_GLUT_ENTRIES + (dst & (SR_LUT_ENTRIES - 1));
+/* Record an unroutable pair in the report (and the caller's list). */
+SR_API void sr__gen_unroutable(sr_gen_report *rep, sr_pair *list, size_t capacity, uint32_t src,
+                               uint32_t dst) {
+    if (list && rep->listed < capacity) {
+        list[rep->listed].src = src;
+        list[rep->listed].dst = dst;
+        rep->listed++;
+    }
+    rep->unroutable++;
 }
 
-/* The generators' delivery check: follow every live pair through the
- * tables; where a walk loops, dead-ends, uses a failed link or node, turns
- * 180 degrees or ejects at the wrong node, the entry of the failing state
- * becomes SR_ENTRY_NONE (and the walk is retried), so that every pair ends
- * delivered or explicitly unroutable.  Lists the unroutable pairs. */
+/* The SeaStar generator's delivery check: follow every live pair through
+ * the tables; where a walk loops, dead-ends, uses a failed link or node,
+ * turns 180 degrees or ejects at the wrong node, the entry of the failing
+ * state becomes SR_ENTRY_NONE (and the walk is retried), so that every
+ * pair ends delivered or explicitly unroutable.  Lists the unroutable
+ * pairs.  As in sr_verify, the LUT entries of 256 destinations are
+ * gathered into a block first, and the GLUT entries of one partition.
+ * A cut GLUT entry serves a whole partition, so after one the partition's
+ * destinations are checked (and counted) again. */
 SR_API void sr__gen_finish(const sr_topology *t, const sr_faults *f, uint8_t *tables, void *scratch,
                            const uint32_t *nbr, sr_pair *list, size_t capacity, sr_gen_report *rep) {
+    const sr__gen_layout o = sr__gen_offsets(t);
     const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes, S = N * P * 2, NP = P - 1;
-    uint32_t *sv = (uint32_t *)scratch, *path = sv + 2 * (size_t)S;
-    uint32_t dst, src;
+    const uint32_t L = t->lut_entries;
+    const size_t LP = sr__v_row(t);
+    uint32_t *sv = (uint32_t *)((uint8_t *)scratch + o.sv), *path = (uint32_t *)((uint8_t *)scratch + o.path);
+    uint8_t *glut = (uint8_t *)scratch + o.glut, *block = (uint8_t *)scratch + o.fblock;
+    uint32_t part, gen = 0;
     memset(sv, 0, (size_t)S * 8);
-    for (dst = 0; dst < N; dst++) {
-        uint32_t gen = dst + 1;
-        if (!sr_node_ok(f, dst)) continue;
-        for (src = 0; src < N; src++) {
-            uint32_t x, u, result;
-            int ip, vb, len, j, bad;
-            if (!sr_node_ok(f, src)) continue;
-        retry:
-            u = src; ip = t->proc_port; vb = 0; len = 0; bad = 0; result = 3;
-            x = (u * P + (uint32_t)ip) * 2;
-            for (;;) {
-                sr_entry e;
-                int port;
-                uint32_t v;
-                if (sv[2 * x] == gen) {
-                    if (sv[2 * x + 1] == 1) bad = 1;
-                    else result = sv[2 * x + 1];
-                    break;
+    for (part = 0; part < t->num_partitions; part++) {
+        uint32_t lo = part << SR_PARTITION_SHIFT, hi = lo + L < N ? lo + L : N;
+        uint64_t pairs0 = rep->pairs, unr0 = rep->unroutable;
+        size_t listed0 = rep->listed;
+        int again = 1;
+        while (again) {
+            uint32_t dst, u;
+            int ip;
+            again = 0;
+            rep->pairs = pairs0; rep->unroutable = unr0; rep->listed = listed0;
+            for (u = 0; u < N; u++)
+                for (ip = 0; ip < (int)P; ip++)
+                    glut[u * P + (uint32_t)ip] = tables[(size_t)u * t->table_size + (size_t)ip * t->table_stride + part];
+            for (dst = lo; dst < hi; dst++) {
+                uint32_t src;
+                const uint8_t *row;
+                uint8_t *wrow;
+                if ((dst - lo) % SR__GEN_BLOCK == 0) {   /* gather the block's LUT entries */
+                    uint32_t cnt = hi - dst < SR__GEN_BLOCK ? hi - dst : SR__GEN_BLOCK, b;
+                    for (u = lo; u < hi; u++)
+                        for (ip = 0; ip < (int)P; ip++) {
+                            const uint8_t *from = tables + (size_t)u * t->table_size +
+                                                  (size_t)ip * t->table_stride + SR_GLUT_ENTRIES + (dst - lo);
+                            uint8_t *to = block + (u - lo) * P + (uint32_t)ip;
+                            for (b = 0; b < cnt; b++) to[(size_t)b * LP] = from[b];
+                        }
                 }
-                sv[2 * x] = gen;
-                sv[2 * x + 1] = 1;
-                path[len++] = x;
-                e = *sr__entry_at(t, tables, u, ip, dst);
-                port = e & 31;
-                if (port == SR_PORT_NONE) { result = 3; break; }
-                if (port == t->proc_port) { if (u == dst) result = 2; else bad = 1; break; }
-                v = port < t->proc_port && port != ip ? nbr[u * NP + (uint32_t)port] : SR_NO_NODE;
-                if (v == SR_NO_NODE) { bad = 1; break; }
-                v &= ~(1u << 30);
-                vb = sr_entry_vc(e, vb);
-                u = v; ip = port ^ 1;
-                x = (u * P + (uint32_t)ip) * 2 + (uint32_t)vb;
-            }
-            if (bad) {
-                /* cut the walk at its last state and try again */
-                uint32_t y = path[len - 1];
-                *sr__entry_at(t, tables, (y >> 1) / P, (int)((y >> 1) % P), dst) = SR_ENTRY_NONE;
-                rep->patched++;
-                for (j = 0; j < len; j++) sv[2 * path[j]] = 0;
-                goto retry;
-            }
-            for (j = 0; j < len; j++) sv[2 * path[j] + 1] = result;
-            if (src == dst) continue;
-            rep->pairs++;
-            if (result == 3) {
-                if (rep->listed < capacity && list) {
-                    list[rep->listed].src = src;
-                    list[rep->listed].dst = dst;
-                    rep->listed++;
+                if (!sr_node_ok(f, dst)) continue;
+                gen++;
+                wrow = block + (size_t)((dst - lo) % SR__GEN_BLOCK) * LP;
+                row = wrow;
+                for (src = 0; src < N; src++) {
+                    uint32_t x, u2, result;
+                    int ip2, vb, len, j, bad;
+                    if (!sr_node_ok(f, src)) continue;
+                retry:
+                    u2 = src; ip2 = t->proc_port; vb = 0; len = 0; bad = 0; result = 3;
+                    x = (u2 * P + (uint32_t)ip2) * 2;
+                    for (;;) {
+                        sr_entry e;
+                        int port;
+                        uint32_t v;
+                        if (sv[2 * x] == gen) {
+                            if (sv[2 * x + 1] == 1) bad = 1;
+                            else result = sv[2 * x + 1];
+                            break;
+                        }
+                        sv[2 * x] = gen;
+                        sv[2 * x + 1] = 1;
+                        path[len++] = x;
+                        e = (u2 >> SR_PARTITION_SHIFT) == part ? row[(u2 - lo) * P + (uint32_t)ip2]
+                                                               : glut[u2 * P + (uint32_t)ip2];
+                        port = e & 31;
+                        if (port == SR_PORT_NONE) { result = 3; break; }
+                        if (port == t->proc_port) { if (u2 == dst) result = 2; else bad = 1; break; }
+                        v = port < t->proc_port && port != ip2 ? nbr[u2 * NP + (uint32_t)port] : SR_NO_NODE;
+                        if (v == SR_NO_NODE) { bad = 1; break; }
+                        v &= ~(1u << 30);
+                        vb = sr_entry_vc(e, vb);
+                        u2 = v; ip2 = port ^ 1;
+                        x = (u2 * P + (uint32_t)ip2) * 2 + (uint32_t)vb;
+                    }
+                    if (bad) {
+                        /* cut the walk at its last state and try again */
+                        uint32_t y = path[len - 1], yu = (y >> 1) / P, yi = (y >> 1) % P;
+                        if ((yu >> SR_PARTITION_SHIFT) == part) {
+                            wrow[(yu - lo) * P + yi] = SR_ENTRY_NONE;
+                            tables[(size_t)yu * t->table_size + (size_t)yi * t->table_stride +
+                                   SR_GLUT_ENTRIES + (dst - lo)] = SR_ENTRY_NONE;
+                        } else {
+                            glut[yu * P + yi] = SR_ENTRY_NONE;
+                            tables[(size_t)yu * t->table_size + (size_t)yi * t->table_stride + part] =
+                                SR_ENTRY_NONE;
+                            again = 1;
+                        }
+                        rep->patched++;
+                        for (j = 0; j < len; j++) sv[2 * path[j]] = 0;
+                        goto retry;
+                    }
+                    for (j = 0; j < len; j++) sv[2 * path[j] + 1] = result;
+                    if (src == dst) continue;
+                    rep->pairs++;
+                    if (result == 3) sr__gen_unroutable(rep, list, capacity, src, dst);
                 }
-                rep->unroutable++;
             }
         }
     }
 }
+
+/* ======================================================================
+ * >>search  Fault-aware tables by search (beyond the paper)
+ * ====================================================================== */
 
 /**
  * Default direction order of sr_tables_build_search: positive first,
@@ -1479,80 +1638,720 @@ SR_API void sr_order_positive_first(const sr_topology *t, int *order) {
     }
 }
 
-/* Backward breadth-first search over states (node, input port) towards the
- * targets already in the queue; entries of newly reached states are
- * written to E (indexed u * P + ip).  `region` limits the nodes: when
- * `inside` is 1 only nodes of partition `part` are used, when 0 only nodes
- * outside it.  rank[] is the direction order. */
-SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int *rank, uint8_t *E,
-                           uint32_t *tgt, uint32_t *queue, uint32_t head, uint32_t tail, int use_part,
-                           uint32_t part, int inside) {
-    const uint32_t P = (uint32_t)t->num_ports, NP = P - 1;
-    const uint32_t PM = sr__divp_magic(P);
-    int all_mesh = 1, d;
-    for (d = 0; d < t->num_dims; d++) all_mesh &= t->mesh[d];
+/* The search's working state (private). */
+typedef struct sr__sctx {
+    const sr_topology *t;
+    const uint32_t *nbr;
+    const int *rank;            /* direction ranks, or NULL: the XT turn rule */
+    int all_mesh;
+    uint32_t P, NP, PM, part, lo, hi, multi;
+    uint8_t *E;                 /* entry per state (u * P + ip) */
+    uint8_t *lab;               /* per state outside the partition (GLUT): 1 if
+                                   only lower-VC packets may arrive */
+    uint8_t *reach;             /* per state of the partition: sub-states reached */
+    uint32_t *queue, *tgt, *glen;
+    uint32_t *xhead, *xitem, *cstate, *cnext, *bhead, *btail;
+    uint8_t *centry;
+    uint32_t ring, ncand;
+    int retarget;               /* may a state change its entry (see sr__search_reach) */
+    uint8_t turn[SR_MAX_PORTS][SR_MAX_PORTS]; /* sr__search_turn for every (i, q) */
+} sr__sctx;
+
+/* Whether a packet that arrived on input port i may leave by port q:
+ * 0 never, 1 yes, 2 only if it arrived on the lower VC of its class.
+ * Never 180 degrees; injection may take any port; straight on always.
+ * With a direction order: a turn only to a direction of higher rank (all
+ * meshes: any turn but from a negative to a positive direction).  The
+ * default turn rule (no order), for a packet that travelled direction
+ * `from` of dimension d (docs/routing.rst gives the channel ranks that
+ * prove it deadlock-free):
+ *   d = 0 (x):  any direction;
+ *   d+ (d > 0): any direction of a higher dimension and any - direction;
+ *               x or a + direction of a lower dimension only on the lower
+ *               VC (this run has not crossed d's dateline);
+ *   d- (d > 0): a - direction of a higher dimension; a - direction of a
+ *               lower one only on the lower VC; never x or a + direction. */
+SR_API int sr__search_turn(const sr__sctx *c, int i, int q) {
+    int from, df, dq;
+    if (i == q) return 0;
+    if (i == c->t->proc_port) return 1;
+    from = i ^ 1;                              /* the direction it travelled */
+    if (from == q) return 1;
+    if (c->rank) return c->all_mesh ? !((from & 1) && !(q & 1)) : c->rank[q] > c->rank[from];
+    df = from >> 1;
+    dq = q >> 1;
+    if (df == 0) return 1;
+    if (from & 1) {
+        if (!(q & 1) || dq == 0) return 0;
+        if (dq > df) return 1;
+    } else if (dq > df || ((q & 1) && dq > 0)) return 1;
+    return c->t->mesh[df] ? 1 : 2;
+}
+
+/* The entry for leaving by q over the link whose nbr word is `link`,
+ * after arriving on input port i. */
+SR_API sr_entry sr__search_entry(const sr__sctx *c, int i, int q, uint32_t link) {
+    int straight = i != c->t->proc_port && (i ^ 1) == q;
+    return sr_entry_make(q, (link >> 30) & 1 ? SR_VC_UPPER : straight ? SR_VC_KEEP : SR_VC_LOWER);
+}
+
+/* The label a predecessor state (node w, arrived on i, leaving by q over
+ * `link`) needs to route into a state labelled `to`: 0 any VC may arrive,
+ * 1 only the lower VC, or -1 if it cannot route into it at all.  A state
+ * labelled 1 takes only packets on the lower VC: none may reach it over a
+ * dateline hop, and one that goes straight on into it must itself hold
+ * only lower-VC packets.  A state that packets enter over a dateline hop
+ * holds upper-VC packets only, so it can never be labelled 1; one that
+ * goes straight on over a dateline hop holds lower-VC packets only (a run
+ * never crosses its dateline twice). */
+SR_API int sr__search_label(const sr__sctx *c, uint32_t w, int i, int q, uint32_t link, int to) {
+    int turn = sr__search_turn(c, i, q), straight, need;
+    if (!turn) return -1;
+    straight = i != c->t->proc_port && (i ^ 1) == q;
+    if (to && (link >> 30) & 1) return -1;
+    need = turn == 2 || (to && straight) || (straight && (link >> 30) & 1);
+    if (need && i != c->t->proc_port && (c->nbr[w * c->NP + (uint32_t)i] >> 30) & 1) return -1;
+    return need;
+}
+
+/* Offer state z the entry e with label l at distance d (dist[] for
+ * states of the partition, glen[] outside).  A free state takes it; a
+ * state that already has an entry at the same distance but takes only
+ * lower-VC packets trades it for one that takes any.  Returns 1 if z is
+ * new (to be queued), 2 if it traded, 0 otherwise. */
+SR_API int sr__search_offer(sr__sctx *c, uint32_t z, sr_entry e, int l, uint32_t d, uint32_t *dz) {
+    if (c->E[z] == SR_ENTRY_NONE) {
+        c->E[z] = e;
+        c->lab[z] = (uint8_t)l;
+        *dz = d;
+        return 1;
+    }
+    if ((c->lab[z] & 1) && !l && *dz == d) { c->E[z] = e; c->lab[z] = 0; return 2; }
+    return 0;
+}
+
+/* GLUT routes into partition c->part: backward breadth-first search over
+ * the states outside it, from the targets already in the queue (states
+ * of the partition entered over an x link, with tgt[z] = z and glen[z] =
+ * 0).  A reached state gets its entry, the target its route enters at
+ * (tgt) and the hops to it (glen). */
+SR_API void sr__search_glut_bfs(sr__sctx *c, uint32_t head, uint32_t tail) {
+    const sr_topology *t = c->t;
     while (head < tail) {
-        uint32_t y = queue[head++], v = sr__divp(y, PM), w;
-        int j = (int)(y - v * P), q, i, upper;
+        uint32_t y = c->queue[head++], v = sr__divp(y, c->PM), w, lw;
+        int j = (int)(y - v * c->P), q, i;
         if (j == t->proc_port) continue;
-        w = nbr[v * NP + (uint32_t)j];         /* the node the packet came from */
-        q = j ^ 1;                             /* the port it left w by */
+        w = c->nbr[v * c->NP + (uint32_t)j];          /* the node the packet came from */
         if (w == SR_NO_NODE) continue;
-        upper = (int)(w >> 30) & 1;            /* a dateline link */
-        w &= ~(1u << 30);
-        if (use_part && (((w >> SR_PARTITION_SHIFT) == part) != inside)) continue;
-        for (i = 0; i < (int)P; i++) {
-            uint32_t z = w * P + (uint32_t)i;
-            int straight;
-            if (E[z] != SR_ENTRY_NONE || i == q) continue;   /* taken; 180 turn */
-            straight = i != t->proc_port && (i ^ 1) == q;
-            if (i != t->proc_port && !straight) {
-                /* a turn from direction i^1 to q */
-                if (all_mesh ? ((i ^ 1) & 1) && !(q & 1) : rank[q] < rank[i ^ 1]) continue;
-            }
-            E[z] = sr_entry_make(q, upper ? SR_VC_UPPER : straight ? SR_VC_KEEP : SR_VC_LOWER);
-            if (tgt) tgt[z] = tgt[y];
-            if (i != t->proc_port) queue[tail++] = z;
+        lw = w & ~(1u << 30);
+        q = j ^ 1;                                    /* the port it left w by */
+        if ((lw >> SR_PARTITION_SHIFT) == c->part) continue;
+        for (i = 0; i < (int)c->P; i++) {
+            uint32_t z = lw * c->P + (uint32_t)i;
+            int l = sr__search_label(c, lw, i, q, w, c->lab[y] & 1), got;
+            if (l < 0) continue;
+            got = sr__search_offer(c, z, sr__search_entry(c, i, q, w), l, c->glen[y] + 1, &c->glen[z]);
+            if (got) c->tgt[z] = c->tgt[y];
+            if (got == 1 && i != t->proc_port) c->queue[tail++] = z;
         }
     }
+}
+
+/* The routes of one destination inside its partition are searched over
+ * sub-states (state, VC): whether a packet that arrives at a state on
+ * that VC reaches the destination depends on the VC (a turn back into a
+ * lower dimension is allowed on the lower VC only), while the table has
+ * one entry per state for both.  reach[] holds, per state of the
+ * partition, bit 0 and bit 1 for its VC0 and VC1 sub-states reached, and
+ * bit 2 once its exits have been offered. */
+
+/* Whether the entry e of state z (node u, input port i) serves a packet
+ * that arrives on VC v: the turn is allowed on v and the sub-state it
+ * leads to is reached (a route out of the partition: any). */
+SR_API int sr__search_serves(const sr__sctx *c, uint32_t u, int i, sr_entry e, int v) {
+    const sr_topology *t = c->t;
+    int q = sr_entry_port(e), turn, nv;
+    uint32_t link, n;
+    if (q == t->proc_port) return 1;
+    turn = sr__search_turn(c, i, q);
+    if (!turn || (turn == 2 && v)) return 0;
+    link = c->nbr[u * c->NP + (uint32_t)q];
+    if (v && (link >> 30) & 1 && (i ^ 1) == q) return 0;     /* a run never crosses twice */
+    n = link & ~(1u << 30);
+    if ((n >> SR_PARTITION_SHIFT) != c->part) return 1;
+    nv = sr_entry_vc(e, v);
+    return (c->reach[n * c->P + (uint32_t)(q ^ 1) - c->lo * c->P] >> nv) & 1;
+}
+
+/* Give state z (of the partition) the entry e instead of its own, if e
+ * serves every VC already reached at z and the route from z then still
+ * reaches the destination without coming back to z (a route out of the
+ * partition continues at its GLUT target).  Only z's entry changes, so
+ * any loop would pass through z. */
+SR_API int sr__search_retarget(sr__sctx *c, uint32_t z, sr_entry e) {
+    const sr_topology *t = c->t;
+    const uint32_t off = c->lo * c->P;
+    sr_entry old = c->E[z];
+    uint32_t s = z, steps = 0, limit = (c->hi - c->lo) * c->P + 1, u = sr__divp(z, c->PM);
+    int i = (int)(z - u * c->P), v;
+    for (v = 0; v < 2; v++)
+        if (((c->reach[z - off] >> v) & 1) && !sr__search_serves(c, u, i, e, v)) return 0;
+    c->E[z] = e;
+    for (;;) {
+        uint32_t w, n;
+        int port = sr_entry_port(c->E[s]);
+        if (port == t->proc_port) return 1;
+        if (port == SR_PORT_NONE || ++steps > limit) break;
+        w = sr__divp(s, c->PM);
+        n = c->nbr[w * c->NP + (uint32_t)port] & ~(1u << 30);
+        s = n * c->P + (uint32_t)(port ^ 1);
+        if ((n >> SR_PARTITION_SHIFT) != c->part) s = c->tgt[s];
+        if (s == z) break;
+    }
+    c->E[z] = old;
+    return 0;
+}
+
+/* Offer the sub-states of z in `mask` (bit v: VC v) the entry e: a state
+ * without an entry takes it; a state whose entry is e gains the
+ * sub-states; a state with another entry changes to e if that keeps its
+ * other sub-states and makes no loop (only when c->retarget).  Returns
+ * the sub-states newly reached. */
+SR_API int sr__search_reach(sr__sctx *c, uint32_t z, int mask, sr_entry e) {
+    const uint32_t zl = z - c->lo * c->P;
+    int want = mask & ~c->reach[zl] & 3;
+    if (!want) return 0;
+    if (c->E[z] == SR_ENTRY_NONE) c->E[z] = e;
+    else if (c->E[z] != e && (!c->retarget || !sr__search_retarget(c, z, e))) return 0;
+    c->reach[zl] |= (uint8_t)want;
+    return want;
+}
+
+/* Routes to one destination of the partition, whose states are seeded in
+ * the queue (tail items of 4 * state + 3, distance 0): backward search over
+ * the partition's sub-states, shortest routes first.  A queue item is a
+ * state with the sub-states reached at one distance.  A state steps to a
+ * neighbouring state of the partition (one hop), or out of the partition
+ * onto a GLUT route, which brings it back at the route's target after
+ * 1 + glen hops; those candidates wait in buckets by distance (Dial's
+ * algorithm) and join the search when it reaches their distance.  Entries
+ * go to E; states outside the partition are never written. */
+SR_API void sr__search_dst_bfs(sr__sctx *c, uint32_t tail) {
+    const sr_topology *t = c->t;
+    const uint32_t off = c->lo * c->P;
+    uint32_t head = 0, level = 0, level_end = tail, pending = 0, b;
+    for (b = 0; b < c->ring; b++) c->bhead[b] = SR_NO_NODE;
+    c->ncand = 0;
+    for (;;) {
+        uint32_t y, v, w, lw;
+        int j, q, i, up, ymask;
+        if (head == level_end) {
+            /* a level done: the items it found (one hop further) are the
+             * next level, and that level's candidates join them first;
+             * levels with nothing are skipped */
+            do {
+                uint32_t k;
+                if (head == tail && !pending) return;
+                level++;
+                k = c->bhead[level % c->ring];
+                c->bhead[level % c->ring] = SR_NO_NODE;
+                while (k != SR_NO_NODE) {
+                    uint32_t zs = c->cstate[k];
+                    int got = sr__search_reach(c, zs >> 2, (int)(zs & 3), (sr_entry)c->centry[k]);
+                    pending--;
+                    if (got) c->queue[tail++] = (zs & ~3u) | (uint32_t)got;
+                    k = c->cnext[k];
+                }
+            } while (head == tail);
+            level_end = tail;
+        }
+        y = c->queue[head] >> 2;
+        ymask = (int)(c->queue[head++] & 3);
+        v = sr__divp(y, c->PM);
+        j = (int)(y - v * c->P);
+        /* out of the partition and back through y: every exit state whose
+         * GLUT route enters at y (once per state; y is entered over an x
+         * link, where both VCs are routed alike) */
+        if (c->multi && !(c->reach[y - off] & 4) && c->xhead[y - off] != c->xhead[y - off + 1]) {
+            uint32_t k;
+            c->reach[y - off] |= 4;
+            for (k = c->xhead[y - off]; k < c->xhead[y - off + 1]; k++) {
+                uint32_t x = c->xitem[k], xw = sr__divp(x, c->PM), link, v2;
+                int xj = (int)(x - xw * c->P), q2 = xj ^ 1, i2;
+                uint32_t d2 = level + 1 + c->glen[x];
+                link = c->nbr[xw * c->NP + (uint32_t)xj];
+                v2 = link & ~(1u << 30);                 /* the node inside that exits */
+                for (i2 = 0; i2 < (int)c->P; i2++) {
+                    uint32_t z = v2 * c->P + (uint32_t)i2, s = d2 % c->ring, n;
+                    int turn = c->turn[i2][q2], zm;
+                    if (!turn) continue;
+                    /* VC1 only where the turn allows it, and not straight
+                     * on over a dateline (a run never crosses it twice) */
+                    zm = turn == 2 || i2 == t->proc_port || ((link >> 30) & 1 && (i2 ^ 1) == q2) ? 1 : 3;
+                    zm &= ~c->reach[z - off];
+                    if (!zm) continue;
+                    n = c->ncand++;
+                    c->cstate[n] = 4 * z + (uint32_t)zm;
+                    c->centry[n] = sr__search_entry(c, i2, q2, link);
+                    c->cnext[n] = SR_NO_NODE;
+                    if (c->bhead[s] == SR_NO_NODE) c->bhead[s] = n;
+                    else c->cnext[c->btail[s]] = n;
+                    c->btail[s] = n;
+                    pending++;
+                }
+            }
+        }
+        if (j == t->proc_port) continue;
+        w = c->nbr[v * c->NP + (uint32_t)j];             /* the node the packet came from */
+        if (w == SR_NO_NODE) continue;
+        lw = w & ~(1u << 30);
+        if ((lw >> SR_PARTITION_SHIFT) != c->part) continue;   /* entered from outside: GLUT */
+        q = j ^ 1;
+        up = (int)(w >> 30) & 1;
+        for (i = 0; i < (int)c->P; i++) {
+            uint32_t z = lw * c->P + (uint32_t)i;
+            int turn = c->turn[i][q], straight = (i ^ 1) == q, zm = 0, got;
+            if (!turn) continue;
+            /* the VCs z's packets may hold so that they arrive at y in one
+             * of y's sub-states: straight on (not over the dateline) keeps
+             * the VC; a turn arrives on VC0, a dateline hop on VC1; only
+             * VC0 where the turn needs it, and not straight on over a
+             * dateline */
+            if (straight && !up) zm = ymask & (turn == 2 ? 1 : 3);
+            else if ((ymask >> up) & 1) zm = turn == 2 || straight || i == t->proc_port ? 1 : 3;
+            if (!zm) continue;
+            got = sr__search_reach(c, z, zm, sr__search_entry(c, i, q, w));
+            if (got && i != t->proc_port) c->queue[tail++] = 4 * z + (uint32_t)got;
+        }
+    }
+}
+
+/* One destination's search: reset the partition's entries, seed the
+ * destination's states (both VCs, distance 0) and search. */
+SR_API void sr__search_dst(sr__sctx *c, uint32_t dst, int retarget) {
+    const uint32_t P = c->P, off = c->lo * P;
+    uint32_t tail = 0;
+    int i;
+    memset(c->E + off, SR_ENTRY_NONE, (size_t)(c->hi - c->lo) * P);
+    memset(c->reach, 0, (size_t)(c->hi - c->lo) * P);
+    for (i = 0; i < (int)P; i++) {
+        uint32_t z = dst * P + (uint32_t)i, zl = z - off;
+        c->E[z] = sr_entry_make(c->t->proc_port, SR_VC_KEEP);
+        c->reach[zl] = 3;
+        if (i != c->t->proc_port) c->queue[tail++] = 4 * z + 3;
+    }
+    c->retarget = retarget;
+    sr__search_dst_bfs(c, tail);
+}
+
+/* Live routers of the partition whose injection misses the destination
+ * just searched, plus used GLUT targets that miss it. */
+SR_API uint32_t sr__search_missed(const sr__sctx *c, const sr_faults *f, const uint32_t *used,
+                                  uint32_t nused) {
+    const uint32_t P = c->P, off = c->lo * P;
+    uint32_t u, k, n = 0;
+    for (u = c->lo; u < c->hi; u++)
+        n += sr_node_ok(f, u) && !(c->reach[u * P + (uint32_t)c->t->proc_port - off] & 1);
+    for (k = 0; k < nused; k++) n += !(c->reach[used[k] - off] & 3);
+    return n;
+}
+
+/* The GLUT entries of partition c->part: shortest routes (under the
+ * discipline) from every state outside it to a state of the partition
+ * entered over an x link -- first to targets not marked `bad`, then, for
+ * states that reach none of those, to any.  Writes them to the tables and
+ * prepares the destination searches: the exit lists (per target, the
+ * states just outside whose GLUT route enters there), the ring of
+ * candidate buckets, `cnt` (per target, the live routers outside whose
+ * injection route enters there), `used` (the targets some route enters
+ * at, *nused of them) and *none_out (live routers outside with no route
+ * into the partition). */
+SR_API void sr__search_glut(sr__sctx *c, const uint8_t *bad, uint32_t *cnt, uint32_t *used,
+                            uint32_t *nused, uint32_t *none_out, const sr_faults *f, uint8_t *tables) {
+    const sr_topology *t = c->t;
+    const uint32_t N = t->num_nodes, P = c->P, off = c->lo * P, lp = (c->hi - c->lo) * P;
+    uint32_t u, z, maxglen = 0, k;
+    int pass, i;
+    memset(c->E, SR_ENTRY_NONE, (size_t)N * P);
+    for (pass = 0; pass < 2; pass++) {
+        uint32_t tail = 0;
+        for (u = c->lo; u < c->hi; u++)
+            for (i = 0; i < 2; i++) {
+                z = u * P + (uint32_t)i;
+                if (!sr_node_ok(f, u) || c->E[z] != SR_ENTRY_NONE || (pass == 0 && bad[z - off])) continue;
+                c->E[z] = 0;                       /* a target, not an entry */
+                c->lab[z] = 0;
+                c->tgt[z] = z;
+                c->glen[z] = 0;
+                c->queue[tail++] = z;
+            }
+        sr__search_glut_bfs(c, 0, tail);
+    }
+    memset(cnt, 0, (size_t)lp * 4);
+    memset(c->xhead, 0, (size_t)(lp + 1) * 4);
+    *none_out = 0;
+    for (u = 0; u < N; u++) {
+        if ((u >> SR_PARTITION_SHIFT) == c->part) continue;
+        for (i = 0; i < (int)P; i++) {
+            uint8_t e;
+            z = u * P + (uint32_t)i;
+            e = c->E[z];
+            tables[(size_t)u * t->table_size + (size_t)i * t->table_stride + c->part] = e;
+            if (e == SR_ENTRY_NONE) {
+                if (i == t->proc_port && sr_node_ok(f, u)) (*none_out)++;
+                continue;
+            }
+            if (c->glen[z] > maxglen) maxglen = c->glen[z];
+            if (i == t->proc_port) { if (sr_node_ok(f, u)) cnt[c->tgt[z] - off]++; }
+            else if (((c->nbr[u * c->NP + (uint32_t)i] & ~(1u << 30)) >> SR_PARTITION_SHIFT) == c->part)
+                c->xhead[c->tgt[z] - off + 1]++;   /* an exit state */
+        }
+    }
+    for (k = 0, *nused = 0; k < lp; k++) {
+        if (cnt[k] || c->xhead[k + 1]) used[(*nused)++] = k + off;
+        c->xhead[k + 1] += c->xhead[k];
+    }
+    for (u = 0; u < N; u++) {                     /* fill the exit lists */
+        if ((u >> SR_PARTITION_SHIFT) == c->part) continue;
+        for (i = 0; i < t->proc_port; i++) {
+            uint32_t s;
+            z = u * P + (uint32_t)i;
+            if (c->E[z] == SR_ENTRY_NONE ||
+                ((c->nbr[u * c->NP + (uint32_t)i] & ~(1u << 30)) >> SR_PARTITION_SHIFT) != c->part)
+                continue;
+            s = c->tgt[z] - off;
+            c->xitem[c->xhead[s]++] = z;
+        }
+    }
+    for (k = lp; k > 0; k--) c->xhead[k] = c->xhead[k - 1];   /* back to starts */
+    c->xhead[0] = 0;
+    c->ring = maxglen + 2;
+}
+
+/* One destination's routes inside its partition: a search that keeps
+ * every entry once set (shortest routes), and, if an injection or a used
+ * GLUT target then misses the destination, a second one that may change
+ * entries (sr__search_retarget); the better of the two stays. */
+SR_API void sr__search_route(sr__sctx *c, const sr_faults *f, uint32_t dst, const uint32_t *used,
+                             uint32_t nused, uint8_t *save) {
+    size_t n = (size_t)(c->hi - c->lo) * c->P;
+    uint32_t miss;
+    sr__search_dst(c, dst, 0);
+    miss = sr__search_missed(c, f, used, nused);
+    if (!miss) return;
+    memcpy(save, c->E + (size_t)c->lo * c->P, n);
+    memcpy(save + n, c->reach, n);
+    sr__search_dst(c, dst, 1);
+    if (sr__search_missed(c, f, used, nused) > miss) {
+        memcpy(c->E + (size_t)c->lo * c->P, save, n);
+        memcpy(c->reach, save + n, n);
+    }
+}
+
+/* The dependency graph of the tables (dep[]: per channel -- a (state, VC)
+ * a packet arrives in -- a bit per (output port, VC) it leaves on) is
+ * built exactly, by following the routes actually taken: from every live
+ * router's injection, through the entries, with the VC each packet holds.
+ * Every route follows the discipline, so the graph is acyclic (the channel
+ * ranks in docs/routing.rst); the repairs need to know which channels no
+ * packet goes on from. */
+
+/* Follow the GLUT route from sub-state x = 2 * state + VC outside the
+ * partition until it enters the partition; return the sub-state it enters
+ * in (or SR_NO_NODE), adding the route's dependencies to dep[].  gres[]
+ * memoises the answer per sub-state for the current GLUT entries. */
+SR_API uint32_t sr__search_walk_glut(const sr__sctx *c, uint32_t x, uint32_t *dep, uint32_t *gres) {
+    const uint32_t P = c->P;
+    uint32_t start = x, res;
+    for (;;) {
+        uint32_t z = x >> 1, u = sr__divp(z, c->PM), n;
+        int v = (int)(x & 1), q;
+        sr_entry e;
+        if (gres[x] != SR_NO_NODE - 1) { res = gres[x]; break; }
+        e = c->E[z];
+        if (e == SR_ENTRY_NONE) { res = SR_NO_NODE; break; }
+        q = sr_entry_port(e);
+        if (z - u * P != (uint32_t)c->t->proc_port) dep[x] |= 1u << (2 * q + sr_entry_vc(e, v));
+        n = c->nbr[u * c->NP + (uint32_t)q] & ~(1u << 30);
+        x = 2 * (n * P + (uint32_t)(q ^ 1)) + (uint32_t)sr_entry_vc(e, v);
+        if ((n >> SR_PARTITION_SHIFT) == c->part) { res = x; break; }
+    }
+    /* the same answer for every sub-state on the way */
+    for (x = start; gres[x] == SR_NO_NODE - 1;) {
+        uint32_t z = x >> 1, u = sr__divp(z, c->PM), n;
+        int q = sr_entry_port(c->E[z]);
+        gres[x] = res;
+        if (c->E[z] == SR_ENTRY_NONE) break;
+        n = c->nbr[u * c->NP + (uint32_t)q] & ~(1u << 30);
+        x = 2 * (n * P + (uint32_t)(q ^ 1)) + (uint32_t)sr_entry_vc(c->E[z], (int)(x & 1));
+        if ((n >> SR_PARTITION_SHIFT) == c->part) break;
+    }
+    return res;
+}
+
+/* Follow the routes to the destination just searched from sub-state x
+ * (inside the partition), adding their dependencies; bits 4 and 5 of
+ * reach mark the sub-states already followed. */
+SR_API void sr__search_walk(sr__sctx *c, uint32_t x, uint32_t *dep, uint32_t *gres) {
+    const uint32_t P = c->P, off = c->lo * P;
+    while (x != SR_NO_NODE) {
+        uint32_t z = x >> 1, u = sr__divp(z, c->PM), n;
+        int v = (int)(x & 1), q;
+        sr_entry e = c->E[z];
+        if ((c->reach[z - off] >> (4 + v)) & 1) return;
+        c->reach[z - off] |= (uint8_t)(16 << v);
+        q = sr_entry_port(e);
+        if (e == SR_ENTRY_NONE || q == c->t->proc_port) return;
+        if (z - u * P != (uint32_t)c->t->proc_port) dep[x] |= 1u << (2 * q + sr_entry_vc(e, v));
+        n = c->nbr[u * c->NP + (uint32_t)q] & ~(1u << 30);
+        x = 2 * (n * P + (uint32_t)(q ^ 1)) + (uint32_t)sr_entry_vc(e, v);
+        if ((n >> SR_PARTITION_SHIFT) != c->part) x = sr__search_walk_glut(c, x, dep, gres);
+    }
+}
+
+/* The dependencies of every route to the destination just searched: from
+ * the injection of each live router of the partition, and from the
+ * sub-states that the GLUT routes of the routers outside enter in
+ * (starts[0..nstarts-1]). */
+SR_API void sr__search_walk_dst(sr__sctx *c, const sr_faults *f, uint32_t *dep, uint32_t *gres,
+                                const uint32_t *starts, uint32_t nstarts) {
+    uint32_t u, k;
+    for (u = c->lo; u < c->hi; u++)
+        if (sr_node_ok(f, u)) sr__search_walk(c, 2 * (u * c->P + (uint32_t)c->t->proc_port), dep, gres);
+    for (k = 0; k < nstarts; k++) sr__search_walk(c, starts[k], dep, gres);
+}
+
+/* For a new set of GLUT entries: forget the memo, follow the GLUT route of
+ * every live router outside the partition from its injection (adding
+ * those dependencies), and list the distinct sub-states they enter in. */
+SR_API uint32_t sr__search_walk_gluts(sr__sctx *c, const sr_faults *f, uint32_t *dep, uint32_t *gres,
+                                      uint32_t *starts, uint8_t *seen) {
+    const uint32_t N = c->t->num_nodes, P = c->P, off = c->lo * P;
+    uint32_t u, n = 0;
+    for (u = 0; u < N * P * 2; u++) gres[u] = SR_NO_NODE - 1;   /* not yet followed */
+    memset(seen, 0, (size_t)(c->hi - c->lo) * P * 2);
+    for (u = 0; u < N; u++) {
+        uint32_t x;
+        if ((u >> SR_PARTITION_SHIFT) == c->part || !sr_node_ok(f, u)) continue;
+        x = sr__search_walk_glut(c, 2 * (u * P + (uint32_t)c->t->proc_port), dep, gres);
+        if (x != SR_NO_NODE && !seen[x - 2 * off]) { seen[x - 2 * off] = 1; starts[n++] = x; }
+    }
+    return n;
+}
+
+/* Repair routes to the destination just searched, where the discipline
+ * leaves sources without one.  The last hop into the destination may be
+ * any hop, on a VC whose channel (that link, that VC) has no dependency at
+ * all yet -- no packet goes on from it -- and that is then reserved so
+ * that none ever will; states of the partition without an entry are then
+ * routed to those last hops, or to any sub-state that reaches the
+ * destination, by the discipline (the same search, breadth-first
+ * backwards, assigning only states without an entry; bit 3 of reach marks
+ * them).  Every dependency a repair adds either follows the discipline or
+ * ends in a reserved channel, which no cycle can pass, so the dependency
+ * graph stays acyclic; each is added to dep[].  Returns the number of
+ * states repaired. */
+SR_API uint32_t sr__search_repair(sr__sctx *c, uint32_t dst, uint32_t *dep, uint8_t *reserved) {
+    const sr_topology *t = c->t;
+    const uint32_t P = c->P, off = c->lo * P;
+    uint32_t z, head = 0, tail = 0, fixed = 0;
+    int p, i, v;
+    /* the sub-states that reach the destination */
+    for (z = off; z < c->hi * P; z++) {
+        if (z % P == (uint32_t)t->proc_port) continue;
+        for (v = 0; v < 2; v++)
+            if ((c->reach[z - off] >> v) & 1) c->queue[tail++] = 2 * z + (uint32_t)v;
+    }
+    /* free last hops into the destination over channels nothing goes on from */
+    for (p = 0; p < t->proc_port; p++) {
+        uint32_t link = c->nbr[dst * c->NP + (uint32_t)p], a = link & ~(1u << 30);
+        int q = p ^ 1;
+        if (link == SR_NO_NODE || (a >> SR_PARTITION_SHIFT) != c->part) continue;
+        for (v = 0; v < 2; v++) {
+            uint32_t ch = 2 * (dst * P + (uint32_t)p) + (uint32_t)v;
+            sr_entry e = sr_entry_make(q, v ? SR_VC_UPPER : SR_VC_LOWER);
+            if (dep[ch] || (reserved[ch >> 3] >> (ch & 7)) & 1) continue;
+            for (i = 0; i < (int)P; i++) {
+                int vz;
+                z = a * P + (uint32_t)i;
+                if (i == q || (c->E[z] != SR_ENTRY_NONE && (!(c->reach[z - off] & 8) || c->E[z] != e))) continue;
+                for (vz = 0; vz < (i == t->proc_port ? 1 : 2); vz++) {
+                    uint32_t cz = 2 * z + (uint32_t)vz;
+                    if (((c->reach[z - off] >> vz) & 1) || (i != t->proc_port && (reserved[cz >> 3] >> (cz & 7)) & 1))
+                        continue;
+                    if (c->E[z] == SR_ENTRY_NONE) fixed++;
+                    c->E[z] = e;
+                    c->reach[z - off] |= (uint8_t)(8 | (1 << vz));
+                    reserved[ch >> 3] |= (uint8_t)(1u << (ch & 7));
+                    if (i == t->proc_port) continue;
+                    dep[cz] |= 1u << (2 * q + v);
+                    c->queue[tail++] = cz;
+                }
+            }
+        }
+    }
+    /* routes to them by the discipline */
+    while (head < tail) {
+        uint32_t yv = c->queue[head++], y = yv >> 1, u = sr__divp(y, c->PM), w, lw;
+        int j = (int)(y - u * P), q, up, vy = (int)(yv & 1);
+        w = c->nbr[u * c->NP + (uint32_t)j];
+        if (w == SR_NO_NODE) continue;
+        lw = w & ~(1u << 30);
+        if ((lw >> SR_PARTITION_SHIFT) != c->part) continue;
+        q = j ^ 1;
+        up = (int)(w >> 30) & 1;
+        for (i = 0; i < (int)P; i++) {
+            int turn = c->turn[i][q], straight = (i ^ 1) == q, vz;
+            sr_entry e = sr__search_entry(c, i, q, w);
+            z = lw * P + (uint32_t)i;
+            if (!turn || (c->E[z] != SR_ENTRY_NONE && (!(c->reach[z - off] & 8) || c->E[z] != e))) continue;
+            for (vz = 0; vz < (i == t->proc_port ? 1 : 2); vz++) {
+                uint32_t cz = 2 * z + (uint32_t)vz;
+                /* the discipline's VC rules, as in sr__search_dst_bfs */
+                if ((up ? 1 : straight ? vz : 0) != vy || (turn == 2 && vz) || (straight && up && vz)) continue;
+                if (((c->reach[z - off] >> vz) & 1) || (i != t->proc_port && (reserved[cz >> 3] >> (cz & 7)) & 1))
+                    continue;
+                if (c->E[z] == SR_ENTRY_NONE) fixed++;
+                c->E[z] = e;
+                c->reach[z - off] |= (uint8_t)(8 | (1 << vz));
+                if (i == t->proc_port) continue;
+                dep[cz] |= 1u << (2 * q + sr_entry_vc(e, vz));
+                c->queue[tail++] = cz;
+            }
+        }
+    }
+    return fixed;
+}
+
+/* Count (and list) the sources that do not reach `dst` in the current
+ * search: inside the partition, by their injection sub-state; outside, by
+ * the sub-state their GLUT route enters the partition in (followed from
+ * injection on VC0), or no GLUT route at all. */
+SR_API uint64_t sr__search_count(const sr__sctx *c, const sr_faults *f, uint32_t dst, sr_pair *list,
+                                 size_t capacity, sr_gen_report *rep) {
+    const sr_topology *t = c->t;
+    const uint32_t P = c->P, off = c->lo * P;
+    uint32_t src;
+    uint64_t n = 0;
+    for (src = 0; src < t->num_nodes; src++) {
+        uint32_t x = src * P + (uint32_t)t->proc_port;
+        int ok, vc = 0;
+        if (src == dst || !sr_node_ok(f, src)) continue;
+        if ((src >> SR_PARTITION_SHIFT) == c->part) ok = c->reach[x - off] & 1;
+        else {
+            uint32_t s = x, lim = t->num_nodes * P;
+            ok = 0;
+            while (c->E[s] != SR_ENTRY_NONE && lim--) {  /* the GLUT route, VC included */
+                int q = sr_entry_port(c->E[s]);
+                uint32_t u = sr__divp(s, c->PM), v2 = c->nbr[u * c->NP + (uint32_t)q] & ~(1u << 30);
+                vc = sr_entry_vc(c->E[s], vc);
+                s = v2 * P + (uint32_t)(q ^ 1);
+                if ((v2 >> SR_PARTITION_SHIFT) == c->part) { ok = (c->reach[s - off] >> vc) & 1; break; }
+            }
+        }
+        if (!ok) { sr__gen_unroutable(rep, list, capacity, src, dst); n++; }
+    }
+    return n;
+}
+
+/* Write the entries of n destinations from `first` on, collected in blk
+ * (n rows of the partition's states), into the LUTs: a run of n entries
+ * per (router, input port), transposed 16 states at a time. */
+SR_API void sr__search_flush(const sr__sctx *c, uint8_t *tables, const uint8_t *blk, uint32_t first, uint32_t n) {
+    const uint32_t lp = (c->hi - c->lo) * c->P, off = c->lo * c->P;
+    uint8_t tile[16][SR__GEN_BLOCK];
+    uint32_t z0, j, b;
+    for (z0 = 0; z0 < lp; z0 += 16) {
+        uint32_t m = lp - z0 < 16 ? lp - z0 : 16;
+        for (b = 0; b < n; b++)
+            for (j = 0; j < m; j++) tile[j][b] = blk[(size_t)b * lp + z0 + j];
+        for (j = 0; j < m; j++) {
+            uint32_t z = off + z0 + j, u = sr__divp(z, c->PM), i = z - u * c->P;
+            memcpy(tables + (size_t)u * c->t->table_size + (size_t)i * c->t->table_stride + SR_GLUT_ENTRIES +
+                       (first - c->lo),
+                   tile[j], n);
+        }
+    }
+}
+
+/* Write the entries of the partition's states for `dst` into its LUTs. */
+SR_API void sr__search_write_dst(const sr__sctx *c, uint8_t *tables, uint32_t dst) {
+    uint32_t u;
+    int i;
+    for (u = c->lo; u < c->hi; u++)
+        for (i = 0; i < (int)c->P; i++)
+            tables[(size_t)u * c->t->table_size + (size_t)i * c->t->table_stride + SR_GLUT_ENTRIES +
+                   (dst - c->lo)] = c->E[u * c->P + (uint32_t)i];
 }
 
 /**
  * Fault-aware tables by search ("beyond the paper"): for every destination,
  * shortest routes in the graph of (router, input port) states under a
- * direction-order discipline with dateline VCs.
+ * turn discipline with dateline VCs, then repairs where that discipline
+ * leaves a connected pair unrouted.
  *
- * Discipline: the 2n directions have a total order (``order``, default
- * positive-first: x+, y+, z+, ..., x-, y-, z-, ...).  A packet may continue
- * straight, or turn only into a direction of higher rank; it never turns
- * 180 degrees.  When every dimension is a mesh (no wrap-around, no
- * dateline) the discipline is instead the positive-first turn model of
- * Glass and Ni [9] (any turn except from a negative to a positive
- * direction), which allows every route the direction orders allow and
- * more; ``order`` is then ignored.  VCs: the lower VC of the class on every new direction, the
- * upper VC from the hop over that dimension's dateline on.  Every channel
- * then has a rank (direction rank, VC, distance from the dateline) that
- * strictly grows along every route (a straight run never reaches its
- * dateline twice: it would revisit a state, and shortest routes do not), so
- * the channel dependency graph of ALL destinations together is acyclic,
- * whatever the faults.  Within the discipline the search is complete: a
- * pair is unroutable only if no route obeying the discipline exists.
+ * Discipline (``order`` NULL, the default), for a packet that travelled
+ * direction ``from`` of dimension d (x is dimension 0): after x, any
+ * direction; after d+ (d > 0), any direction of a higher dimension and any
+ * - direction, and x or a + direction of a lower dimension only on the
+ * lower VC (the run has not crossed d's dateline); after d- (d > 0), a -
+ * direction of a higher dimension, and a - direction of a lower one only
+ * on the lower VC.  Never 180 degrees.  VCs: the lower VC of the class on
+ * every new direction, the upper VC from the hop over that dimension's
+ * dateline on.  docs/routing.rst gives the rank of every channel that
+ * grows along every such route, which makes the dependency graph of all
+ * destinations together acyclic whatever the faults.  It contains
+ * dimension-order routes (fault-free tables are minimal), lets a packet
+ * go either way in x after any + detour (so that it can enter a global
+ * partition from either side and still move freely) and detour around a
+ * failed link in every dimension.  Whether a packet may turn back into a
+ * lower dimension depends on its VC, so each destination is searched over
+ * (state, VC) sub-states, with one entry per state serving both.
  *
- * With more than one global partition, routes to a destination stay
- * inside its partition; a router outside uses its GLUT entry, which is the
- * shortest route (same discipline) to a state that enters the partition
- * over an x link and from which every destination of the partition is
- * reachable, or, if no such state can be reached, to any state entered
- * over an x link (pairs that state cannot reach are then unroutable).
+ * With ``order`` (the 2n directions, lowest rank first): a packet goes
+ * straight on or turns to a direction of higher rank only; when every
+ * dimension is a mesh, the positive-first turn model of Glass and Ni [9]
+ * instead (any turn but from a negative to a positive direction).
+ *
+ * Global partitions.  A router outside a destination's partition reads
+ * the GLUT entry, one per (router, input port) for the whole partition.
+ * The GLUT entries of a partition are computed first: the shortest route
+ * into a state of the partition entered over an x link (a "target"),
+ * preferring targets from which every destination of the partition is
+ * reachable.  Routes to a destination may then leave its partition and
+ * come back: a state next to the border may step out onto a GLUT route,
+ * which enters again at its target after a known number of hops (Dial's
+ * algorithm treats that as one long edge).  If a target that a GLUT route
+ * uses misses some destination, it is marked, the partition's GLUT entries
+ * are computed again without it, and the partition is searched again
+ * (``rep->rounds`` counts the passes).
+ *
+ * Repairs (default rule only).  A few pairs may still have no route
+ * under the discipline (with 1% of the links failed: destinations whose
+ * y+ and z+ links have both failed, from sources that would have to come
+ * down to them).  The dependencies of every route of every destination are
+ * collected (dep[], per channel: the channels packets go on to); then, for
+ * each such destination, the last hop into it may be any hop, over a link
+ * and VC that no dependency leaves, and that channel is reserved so that
+ * none ever will; the states of its partition without an entry are routed
+ * to those last hops, or to any state that reaches the destination, by
+ * the discipline.  Every added dependency follows the discipline or ends
+ * in a reserved channel, which no cycle can pass, so the graph stays
+ * acyclic (``rep->patched`` counts the repaired entries).
+ *
+ * Completeness: with 1% of the links of 16x16x16 and 32x32x32 failed,
+ * every connected pair is routed (docs/routing.rst lists the runs); for a
+ * single partition without repairs, the tests check that a pair is left
+ * unrouted only if no route under the discipline exists.
  *
  * Departure from seed 001: this is not the SeaStar rule set (see
- * sr_tables_build_seastar) but a generator that routes every pair that any
- * destination-based routing within the discipline could.
+ * sr_tables_build_seastar) but a generator that routes what the rules do
+ * not.
  *
  * :param t: the topology.
  * :param faults: failed links and nodes, or NULL.
- * :param order: the 2n network ports, lowest rank first, or NULL for
- *     positive-first.
+ * :param order: the 2n network ports, lowest rank first, or NULL for the
+ *     default turn rule above.
  * :param tables: out, N * sr_table_size(t) bytes.
  * :param tables_size: size of ``tables``.
  * :param scratch: sr_gen_scratch_size(t) bytes, aligned for uint32_t.
@@ -1563,169 +2362,429 @@ SR_API void sr__search_bfs(const sr_topology *t, const uint32_t *nbr, const int 
  * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE;
  *     SR_ERR_ORDER (order is not a permutation of the network ports).
  *     Nothing is written on error.
- * :paper: beyond seed 001 (same table format, deadlock avoidance by a
- *     turn order as in Glass and Ni [9], dateline VCs as in Dally and Seitz [7]).
+ * :paper: beyond seed 001 (same table format; deadlock freedom by channel
+ *     ranks as in Dally and Seitz [7], turn restrictions as in Glass and
+ *     Ni [9], dateline VCs).
  */
 SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *faults,
                                         const int *order, uint8_t *tables, size_t tables_size,
                                         void *scratch, size_t scratch_size, sr_pair *list,
                                         size_t capacity, sr_gen_report *rep) {
     const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes;
-    int rank[SR_MAX_PORTS], ord[SR_MAX_PORTS], i;
-    uint32_t *queue, *nbr, *tgt, dst, u, part;
-    uint8_t *E, *good, *blk;
+    int rank[SR_MAX_PORTS], i, all_mesh = 1, failing = 0;
+    uint32_t *cnt, *used, *dep, *gres, *starts, part, live = 0, u;
+    uint8_t *base8 = (uint8_t *)scratch, *blk, *bad_all, *save, *fail, *reserved;
+    sr__gen_layout o;
+    sr__sctx c;
     sr_result r = sr__gen_args(t, faults, tables, tables_size, scratch, scratch_size, rep);
     if (r != SR_OK) return r;
-    if (order) memcpy(ord, order, sizeof(int) * (size_t)(P - 1));
-    else sr_order_positive_first(t, ord);
-    for (i = 0; i < (int)P; i++) rank[i] = -1;
-    for (i = 0; i < (int)P - 1; i++) {
-        if (ord[i] < 0 || ord[i] >= (int)P - 1 || rank[ord[i]] >= 0) return SR_ERR_ORDER;
-        rank[ord[i]] = i;
+    if (order) {
+        for (i = 0; i < (int)P; i++) rank[i] = -1;
+        for (i = 0; i < (int)P - 1; i++) {
+            if (order[i] < 0 || order[i] >= (int)P - 1 || rank[order[i]] >= 0) return SR_ERR_ORDER;
+            rank[order[i]] = i;
+        }
     }
+    for (i = 0; i < t->num_dims; i++) all_mesh &= t->mesh[i];
     memset(rep, 0, sizeof *rep);
-    nbr = sr__gen_nbr(t, scratch, faults, 1);
-    blk = (uint8_t *)(nbr + (size_t)N * (P - 1));
-    tgt = (uint32_t *)((uint8_t *)scratch + sr__gen_walk_offset(t));
-    queue = (uint32_t *)scratch;
-    E = (uint8_t *)(queue + (size_t)N * P);
-    good = E + (size_t)N * P;
+    for (i = 0; i < t->num_dims; i++) rep->dateline[i] = t->dateline[i];
+    o = sr__gen_offsets(t);
+    memset(&c, 0, sizeof c);
+    c.t = t; c.rank = order ? rank : NULL; c.all_mesh = all_mesh;
+    c.P = P; c.NP = P - 1; c.PM = sr__divp_magic(P);
+    c.nbr = sr__gen_nbr(t, scratch, faults);
+    c.queue = (uint32_t *)(base8 + o.queue); c.tgt = (uint32_t *)(base8 + o.tgt);
+    c.glen = (uint32_t *)(base8 + o.glen); c.E = base8 + o.e; c.lab = base8 + o.lab;
+    c.reach = base8 + o.reach;
+    c.xhead = (uint32_t *)(base8 + o.xhead); c.xitem = (uint32_t *)(base8 + o.xitem);
+    c.cstate = (uint32_t *)(base8 + o.cstate); c.cnext = (uint32_t *)(base8 + o.cnext);
+    c.centry = base8 + o.centry;
+    c.bhead = (uint32_t *)(base8 + o.bhead); c.btail = (uint32_t *)(base8 + o.btail);
+    c.multi = t->num_partitions > 1;
+    c.ring = 2;
+    for (i = 0; i < (int)P; i++) {
+        int q;
+        for (q = 0; q < (int)P; q++) c.turn[i][q] = (uint8_t)sr__search_turn(&c, i, q);
+    }
+    cnt = (uint32_t *)(base8 + o.cnt); used = (uint32_t *)(base8 + o.used);
+    dep = (uint32_t *)(base8 + o.dep); reserved = base8 + o.reserved;
+    gres = (uint32_t *)(base8 + o.gres); starts = (uint32_t *)(base8 + o.starts);
+    bad_all = base8 + o.bad; blk = base8 + o.sblock; save = base8 + o.save; fail = base8 + o.fail;
+    for (u = 0; u < N; u++) live += (uint32_t)sr_node_ok(faults, u);
     memset(tables, SR_ENTRY_NONE, (size_t)N * t->table_size);
+    memset(dep, 0, (size_t)N * P * 2 * 4);
+    memset(fail, 0, (size_t)(N + 7) / 8);
+    memset(bad_all, 0, (size_t)N * P);
+    if (!c.multi) memset(c.E, SR_ENTRY_NONE, (size_t)N * P);
+    /* ---- every destination under the discipline ---- */
     for (part = 0; part < t->num_partitions; part++) {
-        uint32_t lo = part << SR_PARTITION_SHIFT, hi = lo + t->lut_entries, tail;
-        int multi = t->num_partitions > 1;
+        uint32_t lo = part << SR_PARTITION_SHIFT, hi = lo + t->lut_entries, nused = 0, none_out = 0;
+        uint32_t nstarts = 0;
+        uint8_t *bad = bad_all + (size_t)lo * P;
+        int again = 1;
         if (hi > N) hi = N;
-        memset(good, 1, (size_t)N * P);
-        for (dst = lo; dst < hi; dst++) {
-            uint32_t b = (dst - lo) % SR__GEN_BLOCK, live = sr_node_ok(faults, dst);
-            if (live) {
-                memset(E + (size_t)lo * P, SR_ENTRY_NONE, (size_t)(hi - lo) * P);
-                tail = 0;
-                for (i = 0; i < (int)P; i++) {
-                    E[dst * P + (uint32_t)i] = sr_entry_make(t->proc_port, SR_VC_KEEP);
-                    if (i != t->proc_port) queue[tail++] = dst * P + (uint32_t)i;
-                }
-                sr__search_bfs(t, nbr, rank, E, NULL, queue, 0, tail, multi, part, 1);
+        c.part = part; c.lo = lo; c.hi = hi;
+        while (again) {
+            uint32_t dst;
+            again = 0;
+            rep->rounds++;
+            if (c.multi) {
+                sr__search_glut(&c, bad, cnt, used, &nused, &none_out, faults, tables);
+                nstarts = sr__search_walk_gluts(&c, faults, dep, gres, starts, save);
             }
-            for (u = lo; u < hi; u++)
-                for (i = 0; i < (int)P; i++) {
-                    uint32_t z = u * P + (uint32_t)i;
-                    uint8_t e = live ? E[z] : SR_ENTRY_NONE;
-                    blk[(size_t)(z - lo * P) * SR__GEN_BLOCK + b] = e;
-                    if (e == SR_ENTRY_NONE && live) good[z] = 0;
-                }
-            if (b == SR__GEN_BLOCK - 1 || dst == hi - 1)   /* write the block's runs */
-                for (u = lo; u < hi; u++)
-                    for (i = 0; i < (int)P; i++)
-                        memcpy(tables + (size_t)u * t->table_size + (size_t)i * t->table_stride +
-                                   SR_GLUT_ENTRIES + (dst - lo - b),
-                               blk + (size_t)((u - lo) * P + (uint32_t)i) * SR__GEN_BLOCK, b + 1);
-        }
-        if (multi) {
-            /* GLUT entries for this partition: shortest routes into it over
-             * an x link, first to states from which every destination of
-             * the partition is reachable, then (for routers that reach
-             * none of those) to any live state; tgt[] records where each
-             * GLUT route enters the partition. */
-            int pass;
-            memset(E, SR_ENTRY_NONE, (size_t)N * P);
-            for (pass = 0; pass < 2; pass++) {
-                tail = 0;
-                for (u = lo; u < hi; u++)
-                    for (i = 0; i < 2; i++) {
-                        uint32_t z = u * P + (uint32_t)i;
-                        if (!sr_node_ok(faults, u) || E[z] != SR_ENTRY_NONE) continue;
-                        if (pass == 0 && !good[z]) continue;
-                        E[z] = 0;                          /* a target, not an entry */
-                        tgt[z] = z;
-                        queue[tail++] = z;
+            for (dst = lo; dst < hi; dst++) {
+                uint32_t b = (dst - lo) % SR__GEN_BLOCK, dlive = (uint32_t)sr_node_ok(faults, dst), k;
+                if (dlive) {
+                    sr__search_route(&c, faults, dst, used, nused, save);
+                    sr__search_walk_dst(&c, faults, dep, gres, starts, nstarts);
+                    /* a destination some source misses waits for the repairs */
+                    if (none_out || sr__search_missed(&c, faults, used, nused)) {
+                        fail[dst >> 3] |= (uint8_t)(1u << (dst & 7));
+                        failing = 1;
                     }
-                sr__search_bfs(t, nbr, rank, E, tgt, queue, 0, tail, 1, part, 0);
-            }
-            for (u = 0; u < N; u++) {
-                if ((u >> SR_PARTITION_SHIFT) == part) continue;
-                for (i = 0; i < (int)P; i++)
-                    tables[(size_t)u * t->table_size + (size_t)i * t->table_stride + part] =
-                        E[u * P + (uint32_t)i];
+                    /* targets that miss it are avoided in another round */
+                    for (k = 0; k < nused; k++)
+                        if ((c.reach[used[k] - lo * P] & 3) != 3 && !bad[used[k] - lo * P]) {
+                            bad[used[k] - lo * P] = 1;
+                            again = 1;
+                        }
+                }
+                /* the entries of 256 destinations are collected, then
+                 * written as runs of the LUTs */
+                if (dlive) memcpy(blk + (size_t)b * (hi - lo) * P, c.E + (size_t)lo * P, (size_t)(hi - lo) * P);
+                else memset(blk + (size_t)b * (hi - lo) * P, SR_ENTRY_NONE, (size_t)(hi - lo) * P);
+                if (b == SR__GEN_BLOCK - 1 || dst == hi - 1) sr__search_flush(&c, tables, blk, dst - b, b + 1);
             }
         }
-        /* A pair is unroutable when its injection entry is NONE or, from
-         * outside the partition, when the LUT of the state its GLUT route
-         * enters has NONE for the destination. */
+    }
+    for (u = 0; u < N; u++)
+        if (sr_node_ok(faults, u)) rep->pairs += live - 1;
+    if (!failing) return SR_OK;
+    /* ---- repairs (default rule), destination by destination, in order ---- */
+    memset(reserved, 0, (size_t)(2 * N * P + 7) / 8);
+    for (part = 0; part < t->num_partitions; part++) {
+        uint32_t lo = part << SR_PARTITION_SHIFT, hi = lo + t->lut_entries, nused = 0, none_out = 0, dst;
+        uint32_t nstarts = 0;
+        int any = 0;
+        if (hi > N) hi = N;
+        for (dst = lo; dst < hi; dst++) any |= (fail[dst >> 3] >> (dst & 7)) & 1;
+        if (!any) continue;
+        c.part = part; c.lo = lo; c.hi = hi;
+        if (c.multi) {
+            sr__search_glut(&c, bad_all + (size_t)lo * P, cnt, used, &nused, &none_out, faults, tables);
+            nstarts = sr__search_walk_gluts(&c, faults, dep, gres, starts, save);
+        }
         for (dst = lo; dst < hi; dst++) {
-            uint32_t src;
-            if (!sr_node_ok(faults, dst)) continue;
-            for (src = 0; src < N; src++) {
-                uint8_t e;
-                if (src == dst || !sr_node_ok(faults, src)) continue;
-                rep->pairs++;
-                e = *sr__entry_at(t, tables, src, t->proc_port, dst);
-                if (e != SR_ENTRY_NONE && multi && (src >> SR_PARTITION_SHIFT) != part) {
-                    uint32_t x = tgt[src * P + (uint32_t)t->proc_port];
-                    e = tables[(size_t)(x / P) * t->table_size + (size_t)(x % P) * t->table_stride +
-                               SR_GLUT_ENTRIES + (dst - lo)];
-                }
-                if (e != SR_ENTRY_NONE) continue;
-                if (list && rep->listed < capacity) {
-                    list[rep->listed].src = src;
-                    list[rep->listed].dst = dst;
-                    rep->listed++;
-                }
-                rep->unroutable++;
-            }
+            if (!((fail[dst >> 3] >> (dst & 7)) & 1)) continue;
+            sr__search_route(&c, faults, dst, used, nused, save);
+            if (!order) rep->patched += sr__search_repair(&c, dst, dep, reserved);
+            sr__search_walk_dst(&c, faults, dep, gres, starts, nstarts);   /* the repaired routes' */
+            sr__search_write_dst(&c, tables, dst);
+            sr__search_count(&c, faults, dst, list, capacity, rep);
         }
     }
     return SR_OK;
 }
 
-/* Usable port: not the input port (no 180-degree turn) and a live link. */
-SR_API int sr__avail(const sr_topology *t, const sr_faults *f, uint32_t u, int in_port, int port) {
+/* ======================================================================
+ * >>xt-rules  Fault-aware tables by the SeaStar (Cray XT) rules
+ *
+ * Seed 001, "Avoiding deadlock in the presence of faults and turn
+ * constraints" and "Routing rules for X / Y / Z links".  Each rule is one
+ * function below, in the paper's order, with the sentences it implements.
+ * What the printed rules leave open, and the two places where the library
+ * extends them, are marked "Extension" (see also docs/routing.rst).
+ * ====================================================================== */
+
+/**
+ * Options of the SeaStar rules; zero-initialised means the defaults.
+ *
+ * :paper: seed 001 "Avoiding deadlock in the presence of faults and turn
+ *     constraints" (the Ymax dodge), "Routing rules for X links" (the z
+ *     dateline chosen from the faults).
+ */
+typedef struct sr_seastar_options {
+    int ymax_dodge;       /**< nonzero: at y = Ymax, where the wanted X link is
+                               broken and y+ cannot be taken, "dodge y- then go
+                               x+/x-" before trying z+ (default: off) */
+    int fixed_datelines;  /**< nonzero: keep the topology's datelines instead of
+                               choosing the y and z datelines from the fault
+                               set (default: chosen, see sr_seastar_datelines) */
+} sr_seastar_options;
+
+/* Bit c of a bit set of 32-bit words. */
+#define SR__BIT(set, c) (((set)[(c) >> 5] >> ((c) & 31)) & 1u)
+
+/* A broken link on port b of a node at coordinate c of dimension d (1: y,
+ * 2: z): count, in viol[], the dateline positions p (the dateline is the
+ * link p-1 -> p) that would put a packet across a dateline in front of a
+ * detour after which it routes in a higher dimension.
+ *   y: a broken X link: the y+ detour would cross a dateline at c+1 and
+ *      then route in X;
+ *   z: a broken X or Y link: the z+ detour (X rule, Y rule) would cross a
+ *      dateline at c+1 and then route in X or Y;
+ *      a broken z+ link: the y+ detour comes back over c -> c+1 and turns
+ *      into Y (a dateline at c+1), and a packet that crossed a dateline at
+ *      c+2-k/2 .. c, still on its z+ run (at most k/2 hops), would meet
+ *      the fault and detour in Y. */
+SR_API void sr__xt_dateline_broken(int d, int k, int c, int b, uint16_t *viol) {
+    int j;
+    if (b >> 1 == 0 || (b >> 1 == 1 && d == 2)) viol[(c + 1) % k]++;
+    if (b == 4 && d == 2)
+        for (j = 2 - k / 2; j <= 1; j++) viol[((c + j) % k + k) % k]++;
+}
+
+/* For dimension d: the dateline positions the faults argue against
+ * (viol[0..k-1], see sr__xt_dateline_broken) and, as bits of `mark`, the
+ * coordinates next to a fault (both ends of a failed link, a failed node
+ * and its neighbours in d).  Returns how many coordinates are marked. */
+SR_API int sr__xt_dateline_faults(const sr_topology *t, const sr_faults *f, int d, uint16_t *viol,
+                                  uint32_t *mark) {
+    const int k = t->radix[d];
+    int c, n = 0, i, p;
+    uint32_t u;
+    memset(mark, 0, (size_t)(k + 31) / 32 * 4);
+    memset(viol, 0, (size_t)k * sizeof *viol);
+    for (u = 0; f && u < t->num_nodes; u++) {
+        uint32_t m = f->mask[u];
+        int dead = (m & SR_FAULT_NODE) != 0;
+        if (!m) continue;
+        c = sr_coord(t, u, d);
+        for (i = dead ? -1 : 0; i <= dead; i++) {
+            int mm = (c + i + k) % k;
+            mark[mm >> 5] |= 1u << (mm & 31);
+        }
+        for (p = 0; p < 2 * t->num_dims; p++) {
+            uint32_t w = sr_neighbor(t, u, p);
+            if (w == SR_NO_NODE) continue;
+            if (dead) sr__xt_dateline_broken(d, k, sr_coord(t, w, d), p ^ 1, viol);  /* w lost p^1 */
+            else if ((m >> p) & 1) sr__xt_dateline_broken(d, k, c, p, viol);
+        }
+    }
+    for (c = 0; c < k; c++) n += (int)SR__BIT(mark, c);
+    return n;
+}
+
+/**
+ * The datelines the SeaStar rules place for a fault set.
+ *
+ * Seed 001: "the dateline in Z is chosen so that there are no nodes with a
+ * broken X link and a broken y+ link" -- so that the z+ detour of the X
+ * rule never crosses it -- and "once a dateline is crossed in a given
+ * dimension, routing in a higher dimension (e.g. X is 'higher' than Y) is
+ * not permitted".  Routing tables cannot see whether a packet has crossed
+ * a dateline, so the rules hold only if no detour that leads back into a
+ * higher dimension crosses one, and no packet that has crossed one meets a
+ * fault that makes it detour into a higher dimension.
+ *
+ * Extension: the printed criterion says nothing for a single fault (no
+ * node has two broken links), yet with the datelines on the wrap-around
+ * links a fifth of the single faults of an 8x8x8 torus lose pairs or
+ * deadlock (the y+ detour of an X fault crosses the y dateline, or packets
+ * that crossed the z dateline meet a z+ fault and detour in Y).  So the y
+ * and the z dateline are each placed where the fewest faults argue against
+ * them:
+ *
+ * - y: not just above a node with a broken X link (its y+ detour);
+ * - z: not just above a node with a broken X or Y link (its z+ detour),
+ *   nor within k/2 planes below and one above a node with a broken z+ link
+ *   (a z+ run that crossed it would reach the fault; the y+ detour climbs
+ *   one plane);
+ *
+ * and among those, as far as the ring allows from every node next to a
+ * fault (an end of a failed link, a failed node or its neighbour in that
+ * dimension), ties going to the first position from the topology's
+ * dateline on.  With no fault the topology's datelines stay.  The x
+ * dateline stays where the topology puts it: no dimension is higher than
+ * X, so crossing it restricts nothing.
+ *
+ * :param t: the topology (3 dimensions, asserted).
+ * :param f: faults, or NULL (the datelines stay).
+ * :param out: out, a copy of ``*t`` with the chosen datelines (may be ``t``).
+ * :paper: seed 001 "Routing rules for X links", "Avoiding deadlock in the
+ *     presence of faults and turn constraints" (datelines).
+ */
+SR_API void sr_seastar_datelines(const sr_topology *t, const sr_faults *f, sr_topology *out) {
+    uint32_t mark[SR_MAX_NODES / 4 / 32];
+    uint16_t viol[SR_MAX_NODES / 4];
+    sr_topology r = *t;
+    int d;
+    SR_ASSERT(t->num_dims == 3);
+    for (d = 1; d <= 2; d++) {
+        int k = t->radix[d], best = -1, best_viol = 0, best_clear = -1, i;
+        if (t->mesh[d] || sr__xt_dateline_faults(t, f, d, viol, mark) == 0) continue;
+        for (i = 0; i < k; i++) {
+            int p = (t->dateline[d] + i) % k, clear = k, j;
+            /* the distance from the dateline link {p-1, p} to the nearest
+             * marked coordinate, either way round */
+            for (j = 0; j < k && clear == k; j++)
+                if (SR__BIT(mark, (p + j) % k) || SR__BIT(mark, ((p - 1 - j) % k + k) % k)) clear = j;
+            if (best < 0 || viol[p] < best_viol || (viol[p] == best_viol && clear > best_clear)) {
+                best = p; best_viol = viol[p]; best_clear = clear;
+            }
+        }
+        r.dateline[d] = best;
+    }
+    *out = r;
+}
+
+/* "Available": the link exists, has not failed, the node behind it is
+ * alive, and it is not the port the packet arrived on ("the SeaStar router
+ * does not allow 180 degree turns within the network"). */
+SR_API int sr__xt_available(const sr_topology *t, const sr_faults *f, uint32_t u, int in_port, int port) {
     return port != in_port && sr_next_hop(t, f, u, port) != SR_NO_NODE;
 }
 
-/* Entry for leaving u by `port` after arriving on in_port. */
-SR_API sr_entry sr__entry_for(const sr_topology *t, uint32_t u, int in_port, int port) {
+/* A detour hop into a lower dimension, after which the packet routes in a
+ * higher one again: available, and not across the dimension's dateline
+ * ("once a dateline is crossed in a given dimension, routing in a higher
+ * dimension is not permitted"). */
+SR_API int sr__xt_detour_available(const sr_topology *t, const sr_faults *f, uint32_t u, int in_port,
+                                   int port) {
+    return sr__xt_available(t, f, u, in_port, port) &&
+           !sr_crosses_dateline(t, port, sr_coord(t, u, port >> 1));
+}
+
+/* The entry that leaves u by `port`: the upper VC over the dateline, the
+ * arrival VC when going straight on, the lower VC after a turn. */
+SR_API sr_entry sr__xt_take(const sr_topology *t, uint32_t u, int in_port, int port) {
     int straight = in_port != t->proc_port && (in_port ^ 1) == port;
     if (sr_crosses_dateline(t, port, sr_coord(t, u, port >> 1))) return sr_entry_make(port, SR_VC_UPPER);
     return sr_entry_make(port, straight ? SR_VC_KEEP : SR_VC_LOWER);
+}
+
+/* Routing rules for X links; q is the X port dimension order wants. */
+SR_API sr_entry sr__xt_x_link_rule(const sr_topology *t, const sr_faults *f, const sr_seastar_options *o,
+                                   uint32_t u, int in_port, uint32_t dst, int q) {
+    const int YP = 2, YM = 3, ZP = 4;
+    uint32_t v, pd = dst >> SR_PARTITION_SHIFT;
+    if (!sr__xt_available(t, f, u, in_port, q)) {
+        /* "When x+ or x- is desired, but that link is broken, y+ is taken
+         * if available." (A y+ hop across the y dateline is not: X
+         * routing follows it.) */
+        if (sr__xt_detour_available(t, f, u, in_port, YP)) return sr__xt_take(t, u, in_port, YP);
+        /* Option: "when y = Ymax, it is permissible to dodge y- then go
+         * x+/x-" (seed 001 on the turn rule). */
+        if (o && o->ymax_dodge && sr_coord(t, u, 1) == t->radix[1] - 1 &&
+            sr__xt_detour_available(t, f, u, in_port, YM))
+            return sr__xt_take(t, u, in_port, YM);
+        /* "If y+ is not available, z+ is taken.  This z+ link must not
+         * cross a dateline." */
+        if (sr__xt_detour_available(t, f, u, in_port, ZP)) return sr__xt_take(t, u, in_port, ZP);
+        return SR_ENTRY_NONE;
+    }
+    /* "Although the desired X link is available, the routing algorithm may
+     * choose to take an alternate path when the node at the other side of
+     * the X link has a broken y+ and z+ link ..., then an early detour
+     * toward z+ is considered.  If the X link crosses a partition boundary
+     * into the destination partition or the current partition matches the
+     * destination partition and the current Y matches the destination Y
+     * coordinate, route in z+ instead." */
+    v = sr_neighbor(t, u, q);
+    if (sr_next_hop(t, f, v, YP) == SR_NO_NODE && sr_next_hop(t, f, v, ZP) == SR_NO_NODE &&
+        sr__xt_detour_available(t, f, u, in_port, ZP)) {
+        int enters = (v >> SR_PARTITION_SHIFT) == pd && (u >> SR_PARTITION_SHIFT) != pd;
+        int here = (u >> SR_PARTITION_SHIFT) == pd && sr_coord(t, u, 1) == sr_coord(t, dst, 1);
+        if (enters || here) return sr__xt_take(t, u, in_port, ZP);
+    }
+    return sr__xt_take(t, u, in_port, q);
+}
+
+/* Routing rules for Y links; q is the Y port dimension order wants. */
+SR_API sr_entry sr__xt_y_link_rule(const sr_topology *t, const sr_faults *f, uint32_t u, int in_port,
+                                   uint32_t dst, int q) {
+    const int ZP = 4;
+    uint32_t v;
+    int zp = sr__xt_detour_available(t, f, u, in_port, ZP);
+    if (!sr__xt_available(t, f, u, in_port, q)) {
+        /* "When the desired route follows a Y link that is broken, the
+         * preference is to travel in z+ to find a good Y link." */
+        if (zp) return sr__xt_take(t, u, in_port, ZP);
+        /* "If z+ is also broken, it is feasible to travel in the opposite
+         * direction in the Y dimension.  However, the routing in the node
+         * in that direction must now look ahead to avoid a 180 degree
+         * turn": that node finds its wanted Y port is the one the packet
+         * came in on, which is never available, and applies this rule. */
+        if (sr__xt_available(t, f, u, in_port, q ^ 1)) return sr__xt_take(t, u, in_port, q ^ 1);
+        return SR_ENTRY_NONE;
+    }
+    /* The Y look-ahead: "if the default direction for this destination in
+     * the next node is z+ and the z+ link is broken there, the routing
+     * choice at this node would be changed from the default Y link to
+     * z+." */
+    v = sr_neighbor(t, u, q);
+    if (v != dst && zp && sr_entry_port(sr_dor_entry(t, v, q ^ 1, dst)) == ZP &&
+        sr_next_hop(t, f, v, ZP) == SR_NO_NODE)
+        return sr__xt_take(t, u, in_port, ZP);
+    return sr__xt_take(t, u, in_port, q);
+}
+
+/* Routing rules for Z links; q is the Z port dimension order wants. */
+SR_API sr_entry sr__xt_z_link_rule(const sr_topology *t, const sr_faults *f, uint32_t u, int in_port,
+                                   uint32_t dst, int q) {
+    const int YP = 2, YM = 3, ZP = 4;
+    uint32_t w = u;
+    int clean;
+    if (q == ZP) {
+        if (sr__xt_available(t, f, u, in_port, ZP)) return sr__xt_take(t, u, in_port, ZP);
+        /* "When the desired route follows a z+ link that is broken, the
+         * preference is to travel in y+ to find a good z+ link.  In this
+         * scenario, the Y link look ahead is relied up to avoid the node at
+         * y+ from sending the packet right back along y-." */
+        if (sr__xt_available(t, f, u, in_port, YP)) return sr__xt_take(t, u, in_port, YP);
+        /* "When the y+ link is not present (at the edge of the mesh), the
+         * second choice is y-." */
+        if (sr__xt_available(t, f, u, in_port, YM)) return sr__xt_take(t, u, in_port, YM);
+        return SR_ENTRY_NONE;
+    }
+    /* "When the desired route is to travel in the z- direction, the logic
+     * must follow the z- path to ensure there are no broken links at all on
+     * the path to the final destination.  If one is found, the route is
+     * forced to z+, effectively forcing the packet to go the long way
+     * around the Z torus." */
+    clean = sr__xt_available(t, f, u, in_port, q);
+    while (clean && sr_coord(t, w, 2) != sr_coord(t, dst, 2)) {
+        uint32_t x = sr_next_hop(t, f, w, q);
+        if (x == SR_NO_NODE) clean = 0;
+        else w = x;
+    }
+    if (clean) return sr__xt_take(t, u, in_port, q);
+    if (sr__xt_available(t, f, u, in_port, ZP)) return sr__xt_take(t, u, in_port, ZP);
+    return SR_ENTRY_NONE;
 }
 
 /**
  * One entry of the SeaStar fault-routing rules (3 dimensions).
  *
  * Starts from the dimension-order choice (sr_dor_entry) and applies the
- * rules of seed 001 in this reading:
+ * rules of seed 001 for the dimension it wants:
  *
- * - X link wanted but broken: y+ if usable, else z+ if usable and it does
- *   not cross the z dateline, else no route.  X link usable, but the node
- *   across it has neither a usable y+ nor z+ link: take z+ now (if it does
- *   not cross the z dateline) if the X link enters the destination's
- *   partition from outside, or the packet is in the destination's
- *   partition at the destination's y.
- * - Y link wanted but broken: z+ (if it does not cross the z dateline),
- *   else the opposite Y direction.  Y link usable, but at the next node the
- *   dimension-order choice is z+ and its z+ link is broken: take z+ now
- *   (look-ahead), again only if it does not cross the z dateline.  These
- *   z+ detours are followed by a turn back into y or x; seed 001 forbids
- *   "routing in a higher dimension" once a dateline has been crossed, and
- *   a table cannot see whether a packet has, so the library applies the
- *   restriction to the detour hop itself (without it, a broken z+
- *   wrap-around link of a 4x4x4 torus gives a y+/z+ dependency cycle).
- * - z+ wanted but broken: y+, else y-.  z- wanted: follow the z- path to
- *   the destination's z; if any link or node on it has failed, go z+ (the
- *   long way round).
- * - Everywhere: the input port is never the output (no 180-degree turn),
- *   so "wanted" includes "not the port the packet came in on".  VC: upper
- *   across a dateline, keep when going straight on, lower on a turn.
+ * - X link wanted but broken: y+ if available, else (option) the Ymax
+ *   dodge y-, else z+, else no route.  X link available but the node
+ *   across it has neither y+ nor z+: z+ now if the X link enters the
+ *   destination's partition from outside, or the packet is in the
+ *   destination's partition at the destination's y.
+ * - Y link wanted but broken: z+, else the opposite Y direction.  Y link
+ *   available but the next node would want its broken z+: z+ now (the Y
+ *   look-ahead).
+ * - z+ wanted but broken: y+, else y-.  z- wanted: only if the whole z-
+ *   path to the destination's z is clean, else z+ (the long way round).
  *
- * The rule text leaves cases open (what to do when every alternative is
- * broken, the "dodge y- at Ymax" option, the restriction on directions
- * after a dateline that an input-port table cannot see); this function
- * returns SR_ENTRY_NONE where no listed choice applies, and
- * sr_tables_build_seastar checks the result for loops.
+ * "Available" means a live link that is not the input port (no 180-degree
+ * turn).  A detour hop that the packet follows with a turn back into a
+ * higher dimension (the y+ and z+ detours of the X rule, the z+ detours of
+ * the Y rule) is not taken across its dimension's dateline: seed 001
+ * forbids routing in a higher dimension after a dateline, and a table
+ * cannot see the crossing later.  VC: upper across a dateline, keep when
+ * going straight on, lower on a turn.  Where no listed choice applies the
+ * entry is SR_ENTRY_NONE.
+ *
+ * The datelines are the topology's: to use the ones the SeaStar generator
+ * chooses, pass the topology sr_seastar_datelines returns.
  *
  * :param t: the topology (3 dimensions, asserted).
  * :param f: faults, or NULL.
+ * :param opt: options, or NULL for the defaults.
  * :param u: the router.
  * :param in_port: the input port.
  * :param dst: the destination (for a GLUT entry: any node of the partition).
@@ -1733,83 +2792,222 @@ SR_API sr_entry sr__entry_for(const sr_topology *t, uint32_t u, int in_port, int
  * :paper: seed 001 "Routing rules for X links", "... Y links", "... Z links";
  *     seed 004 Chapter 8.2.2.2-8.2.2.4.
  */
-SR_API sr_entry sr_seastar_entry(const sr_topology *t, const sr_faults *f, uint32_t u, int in_port,
-                                 uint32_t dst) {
-    const int YP = 2, YM = 3, ZP = 4;
+SR_API sr_entry sr_seastar_entry(const sr_topology *t, const sr_faults *f, const sr_seastar_options *opt,
+                                 uint32_t u, int in_port, uint32_t dst) {
     sr_entry def;
-    int q, d;
+    int q;
     SR_ASSERT(t->num_dims == 3);
     if (!sr_node_ok(f, u)) return SR_ENTRY_NONE;
     def = sr_dor_entry(t, u, in_port, dst);
     q = sr_entry_port(def);
     if (q == t->proc_port) return def;
-    d = q >> 1;
-    if (d == 0) {
-        uint32_t v;
-        if (!sr__avail(t, f, u, in_port, q)) {
-            if (sr__avail(t, f, u, in_port, YP)) return sr__entry_for(t, u, in_port, YP);
-            if (sr__avail(t, f, u, in_port, ZP) && !sr_crosses_dateline(t, ZP, sr_coord(t, u, 2)))
-                return sr__entry_for(t, u, in_port, ZP);
-            return SR_ENTRY_NONE;
-        }
-        v = sr_neighbor(t, u, q);
-        if (sr_next_hop(t, f, v, YP) == SR_NO_NODE && sr_next_hop(t, f, v, ZP) == SR_NO_NODE &&
-            sr__avail(t, f, u, in_port, ZP) && !sr_crosses_dateline(t, ZP, sr_coord(t, u, 2))) {
-            uint32_t pd = dst >> SR_PARTITION_SHIFT;
-            int enters = (v >> SR_PARTITION_SHIFT) == pd && (u >> SR_PARTITION_SHIFT) != pd;
-            int here = (u >> SR_PARTITION_SHIFT) == pd && sr_coord(t, u, 1) == sr_coord(t, dst, 1);
-            if (enters || here) return sr__entry_for(t, u, in_port, ZP);
-        }
-        return sr__entry_for(t, u, in_port, q);
-    }
-    if (d == 1) {
-        uint32_t v;
-        int zp_ok = sr__avail(t, f, u, in_port, ZP) && !sr_crosses_dateline(t, ZP, sr_coord(t, u, 2));
-        if (!sr__avail(t, f, u, in_port, q)) {
-            if (zp_ok) return sr__entry_for(t, u, in_port, ZP);
-            if (sr__avail(t, f, u, in_port, q ^ 1)) return sr__entry_for(t, u, in_port, q ^ 1);
-            return SR_ENTRY_NONE;
-        }
-        v = sr_neighbor(t, u, q);
-        if (v != dst && zp_ok && sr_entry_port(sr_dor_entry(t, v, q ^ 1, dst)) == ZP &&
-            sr_next_hop(t, f, v, ZP) == SR_NO_NODE)
-            return sr__entry_for(t, u, in_port, ZP);
-        return sr__entry_for(t, u, in_port, q);
-    }
-    if (q == ZP) {
-        if (sr__avail(t, f, u, in_port, ZP)) return sr__entry_for(t, u, in_port, ZP);
-        if (sr__avail(t, f, u, in_port, YP)) return sr__entry_for(t, u, in_port, YP);
-        if (sr__avail(t, f, u, in_port, YM)) return sr__entry_for(t, u, in_port, YM);
-        return SR_ENTRY_NONE;
-    }
-    {   /* z-: the whole z- path must be clean, else the long way round */
-        uint32_t w = u;
-        int clean = sr__avail(t, f, u, in_port, q);
-        while (clean && sr_coord(t, w, 2) != sr_coord(t, dst, 2)) {
-            uint32_t x = sr_next_hop(t, f, w, q);
-            if (x == SR_NO_NODE) clean = 0;
-            else w = x;
-        }
-        if (clean) return sr__entry_for(t, u, in_port, q);
-        if (sr__avail(t, f, u, in_port, ZP)) return sr__entry_for(t, u, in_port, ZP);
-        return SR_ENTRY_NONE;
+    switch (q >> 1) {
+    case 0: return sr__xt_x_link_rule(t, f, opt, u, in_port, dst, q);
+    case 1: return sr__xt_y_link_rule(t, f, u, in_port, dst, q);
+    default: return sr__xt_z_link_rule(t, f, u, in_port, dst, q);
     }
 }
 
+/* A router whose every entry is its dimension-order entry, except those
+ * that would turn 180 degrees: it is alive with every link usable, the
+ * nodes across its X links have y+ or z+ (no early z+ detour), the nodes
+ * across its Y links have z+ or none at all (no Y look-ahead detour), and
+ * its whole z line is clean (every z- path is).  Each rule above then
+ * takes the wanted port. */
+SR_API int sr__xt_quiet(const sr_topology *t, const sr_faults *f, uint32_t u, const uint8_t *zline_clean) {
+    int p;
+    if (!f) return 1;
+    if (!sr_node_ok(f, u)) return 0;
+    for (p = 0; p < t->proc_port; p++) {
+        uint32_t v = sr_neighbor(t, u, p);
+        if (v == SR_NO_NODE) continue;
+        if (sr_next_hop(t, f, u, p) == SR_NO_NODE) return 0;
+        if (p < 2 && sr_next_hop(t, f, v, 2) == SR_NO_NODE && sr_next_hop(t, f, v, 4) == SR_NO_NODE) return 0;
+        if ((p == 2 || p == 3) && sr_next_hop(t, f, v, 4) == SR_NO_NODE && sr_neighbor(t, v, 4) != SR_NO_NODE)
+            return 0;
+    }
+    return zline_clean[u / t->stride[1]];
+}
+
+/* The delivery check of sr__gen_finish, for a torus of one partition,
+ * where only routes through routers that are not quiet can go wrong: a
+ * quiet router's entries are its dimension-order ones over usable links,
+ * which deliver or bring the packet to a router that is not quiet.  So
+ * every destination's routes are followed from every state a packet can
+ * enter of the routers that are not quiet (cutting loops and dead ends as
+ * there).  If
+ * no entry was cut and no route met an unroutable entry, every pair is
+ * delivered; returns 1 then (the report filled), else 0 (the caller runs
+ * the full check, which also counts and lists). */
+SR_API int sr__xt_check_quiet(const sr_topology *t, const sr_faults *f, uint8_t *tables, void *scratch,
+                              const uint32_t *nbr, const uint8_t *quiet, sr_gen_report *rep) {
+    const sr__gen_layout o = sr__gen_offsets(t);
+    const uint32_t P = (uint32_t)t->num_ports, N = t->num_nodes, S = N * P * 2, NP = P - 1;
+    uint32_t *sv = (uint32_t *)((uint8_t *)scratch + o.sv), *path = (uint32_t *)((uint8_t *)scratch + o.path);
+    uint32_t dst, r, gen = 0, live = 0;
+    int none = 0;
+    uint64_t patched0 = rep->patched;
+    memset(sv, 0, (size_t)S * 8);
+    for (dst = 0; dst < N; dst++) {
+        if (!sr_node_ok(f, dst)) continue;
+        live++;
+        gen++;
+        for (r = 0; r < N; r++) {
+            int ip0;
+            if (quiet[r] || !sr_node_ok(f, r)) continue;
+            for (ip0 = 0; ip0 < (int)P; ip0++) {
+                uint32_t x, u;
+                int ip, vb, len, j, bad;
+                if (ip0 != t->proc_port && nbr[r * NP + (uint32_t)ip0] == SR_NO_NODE) continue;  /* no way in */
+            retry:
+                u = r; ip = ip0; vb = 0; len = 0; bad = 0;
+                x = (u * P + (uint32_t)ip) * 2;
+                for (;;) {
+                    sr_entry e;
+                    int port;
+                    uint32_t v;
+                    if (sv[2 * x] == gen) { bad = sv[2 * x + 1] == 1; break; }
+                    sv[2 * x] = gen;
+                    sv[2 * x + 1] = 1;
+                    path[len++] = x;
+                    e = tables[(size_t)u * t->table_size + (size_t)ip * t->table_stride + SR_GLUT_ENTRIES + dst];
+                    port = e & 31;
+                    if (port == SR_PORT_NONE) {
+                        /* unroutable from here: fine if no entry of the
+                         * node behind leads here */
+                        uint32_t w = ip == t->proc_port ? SR_NO_NODE : nbr[u * NP + (uint32_t)ip] & ~(1u << 30);
+                        int i2;
+                        if (w == SR_NO_NODE) { none = 1; break; }
+                        for (i2 = 0; i2 < (int)P; i2++)
+                            if (sr_entry_port(tables[(size_t)w * t->table_size + (size_t)i2 * t->table_stride +
+                                                     SR_GLUT_ENTRIES + dst]) == (ip ^ 1))
+                                none = 1;
+                        break;
+                    }
+                    if (port == t->proc_port) { bad = u != dst; break; }
+                    v = port < t->proc_port && port != ip ? nbr[u * NP + (uint32_t)port] : SR_NO_NODE;
+                    if (v == SR_NO_NODE) { bad = 1; break; }
+                    vb = sr_entry_vc(e, vb);
+                    u = v & ~(1u << 30); ip = port ^ 1;
+                    x = (u * P + (uint32_t)ip) * 2 + (uint32_t)vb;
+                }
+                if (bad) {
+                    uint32_t y = path[len - 1];
+                    tables[(size_t)((y >> 1) / P) * t->table_size + (size_t)((y >> 1) % P) * t->table_stride +
+                           SR_GLUT_ENTRIES + dst] = SR_ENTRY_NONE;
+                    rep->patched++;
+                    for (j = 0; j < len; j++) sv[2 * path[j]] = 0;
+                    goto retry;
+                }
+                for (j = 0; j < len; j++) sv[2 * path[j] + 1] = 2;
+            }
+        }
+    }
+    if (none || rep->patched != patched0) return 0;
+    rep->pairs = (uint64_t)live * (live - 1);
+    return 1;
+}
+
 /**
- * Fault-aware tables by the SeaStar rules (3 dimensions).
+ * Fault-aware tables by the SeaStar rules (3 dimensions), with options.
  *
- * Every entry of every router and input port is sr_seastar_entry (GLUT
- * entries with a node of the partition as the destination).  Then every
- * pair of live nodes is followed through the tables; where the rules lead
- * into a loop, a dead end, a failed link or node, or a 180-degree turn,
- * the entry of the failing state becomes SR_ENTRY_NONE, so the tables
- * deliver every pair they do not declare unroutable.  The rules do not
- * guarantee an acyclic channel dependency graph in every fault pattern
- * (single faults of a 4x4x4 torus are fine; random multi-fault sets of
- * 8x8x8 tori usually are not): check the result with sr_verify.  As seed
- * 001 says of the XT, place the z dateline away from faulty nodes (the
- * ``dateline`` field of the topology).
+ * First the y and z datelines are chosen from the fault set
+ * (sr_seastar_datelines; ``opt->fixed_datelines`` keeps the topology's)
+ * and reported in ``rep->dateline``.  Every entry of every router and
+ * input port is then sr_seastar_entry over the topology with those
+ * datelines (GLUT entries with the partition's first node as the
+ * destination).  Routers far from every fault (alive, every link usable,
+ * no look-ahead that would trigger, a clean z line) get their
+ * dimension-order tables (sr_table_build_dor), which equal the rules'
+ * entries there, and only their 180-degree entries are evaluated; the
+ * tests compare this with evaluating every entry.
+ *
+ * Then every pair of live nodes is followed through the tables; where the
+ * rules lead into a loop, a dead end, a failed link or node, or a
+ * 180-degree turn, the entry of the failing state becomes SR_ENTRY_NONE
+ * (counted in ``rep->patched``), so the tables deliver every pair they do
+ * not declare unroutable.  Deadlock freedom is not guaranteed for every
+ * fault set: check the result with sr_verify.  With the chosen datelines
+ * every single link fault and every single node fault of the 4x4x4,
+ * 8x8x8 and 11x12x16 tori is proven (the test suite checks all of them,
+ * the larger two under ``make check-long``).
+ *
+ * :param t: the topology (3 dimensions).
+ * :param faults: failed links and nodes, or NULL.
+ * :param opt: options, or NULL for the defaults.
+ * :param tables: out, N * sr_table_size(t) bytes.
+ * :param tables_size: size of ``tables``.
+ * :param scratch: sr_gen_scratch_size(t) bytes, aligned for uint32_t.
+ * :param scratch_size: its size.
+ * :param list: out, unroutable pairs (may be NULL).
+ * :param capacity: entries of ``list``.
+ * :param rep: out, counts and the datelines used.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (not 3 dimensions);
+ *     SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE.  Nothing is written on error.
+ * :paper: seed 001 "Avoiding deadlock in the presence of faults and turn
+ *     constraints" and the routing rules for X, Y and Z links.
+ */
+SR_API sr_result sr_tables_build_seastar_opt(const sr_topology *t, const sr_faults *faults,
+                                             const sr_seastar_options *opt, uint8_t *tables,
+                                             size_t tables_size, void *scratch, size_t scratch_size,
+                                             sr_pair *list, size_t capacity, sr_gen_report *rep) {
+    sr_topology tt;
+    uint32_t u, q, dst, *nbr, lines, line;
+    uint8_t *zline_clean, *quiet;
+    int ip, d, torus = 1;
+    sr_result r = sr__gen_args(t, faults, tables, tables_size, scratch, scratch_size, rep);
+    if (r != SR_OK) return r;
+    if (t->num_dims != 3) return SR_ERR_DIMS;
+    memset(rep, 0, sizeof *rep);
+    if (opt && opt->fixed_datelines) tt = *t;
+    else sr_seastar_datelines(t, faults, &tt);
+    for (d = 0; d < t->num_dims; d++) rep->dateline[d] = tt.dateline[d];
+    nbr = sr__gen_nbr(&tt, scratch, faults);
+    /* clean z lines (every node alive, every z link usable), then quiet
+     * routers */
+    quiet = (uint8_t *)scratch + sr__gen_offsets(&tt).quiet;
+    zline_clean = quiet + tt.num_nodes;
+    lines = tt.num_nodes / tt.stride[1];
+    for (line = 0; line < lines; line++) {
+        int c, ok = 1;
+        for (c = 0; c < tt.radix[2] && ok; c++) {
+            uint32_t w = line * tt.stride[1] + (uint32_t)c;
+            ok = sr_node_ok(faults, w) &&
+                 (c + 1 < tt.radix[2] || !tt.mesh[2] ? sr_next_hop(&tt, faults, w, 4) != SR_NO_NODE : 1);
+        }
+        zline_clean[line] = (uint8_t)ok;
+    }
+    for (d = 0; d < tt.num_dims; d++) torus &= !tt.mesh[d];
+    for (u = 0; u < tt.num_nodes; u++) {
+        uint32_t base = u & ~(uint32_t)(SR_LUT_ENTRIES - 1);
+        uint8_t *tab = tables + (size_t)u * tt.table_size;
+        quiet[u] = (uint8_t)sr__xt_quiet(&tt, faults, u, zline_clean);
+        if (quiet[u]) sr_table_build_dor(&tt, u, tab, tt.table_size);
+        for (ip = 0; ip < tt.num_ports; ip++) {
+            uint8_t *glut = tab + (size_t)ip * tt.table_stride;
+            for (q = 0; q < SR_GLUT_ENTRIES; q++)
+                glut[q] = (q < tt.num_partitions && q != (u >> SR_PARTITION_SHIFT))
+                              ? sr_seastar_entry(&tt, faults, opt, u, ip, q << SR_PARTITION_SHIFT)
+                              : SR_ENTRY_NONE;
+            if (quiet[u] && torus) continue;      /* a torus's DOR entry never turns back */
+            for (dst = base; dst < base + tt.lut_entries; dst++) {
+                uint8_t *e = glut + SR_GLUT_ENTRIES + (dst - base);
+                if (dst >= tt.num_nodes) *e = SR_ENTRY_NONE;
+                else if (!quiet[u] || sr_entry_port(*e) == ip)
+                    *e = sr_seastar_entry(&tt, faults, opt, u, ip, dst);
+            }
+        }
+    }
+    if (tt.num_partitions == 1 && torus && sr__xt_check_quiet(&tt, faults, tables, scratch, nbr, quiet, rep))
+        return SR_OK;
+    sr__gen_finish(&tt, faults, tables, scratch, nbr, list, capacity, rep);
+    return SR_OK;
+}
+
+/**
+ * Fault-aware tables by the SeaStar rules (3 dimensions), default options:
+ * sr_tables_build_seastar_opt with ``opt`` NULL (datelines chosen from the
+ * fault set, no Ymax dodge).
  *
  * :param t: the topology (3 dimensions).
  * :param faults: failed links and nodes, or NULL.
@@ -1819,39 +3017,16 @@ SR_API sr_entry sr_seastar_entry(const sr_topology *t, const sr_faults *f, uint3
  * :param scratch_size: its size.
  * :param list: out, unroutable pairs (may be NULL).
  * :param capacity: entries of ``list``.
- * :param rep: out, counts (``patched``: entries cut by the delivery check).
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (not 3 dimensions);
- *     SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE.  Nothing is written on error.
- * :paper: seed 001 "Avoiding deadlock in the presence of faults and turn
- *     constraints" and the routing rules for X, Y and Z links.
+ * :param rep: out, counts and the datelines used.
+ * :returns: as sr_tables_build_seastar_opt.
+ * :paper: seed 001 (see sr_tables_build_seastar_opt).
  */
 SR_API sr_result sr_tables_build_seastar(const sr_topology *t, const sr_faults *faults,
                                          uint8_t *tables, size_t tables_size, void *scratch,
                                          size_t scratch_size, sr_pair *list, size_t capacity,
                                          sr_gen_report *rep) {
-    uint32_t u, q, dst, *nbr;
-    int ip;
-    sr_result r = sr__gen_args(t, faults, tables, tables_size, scratch, scratch_size, rep);
-    if (r != SR_OK) return r;
-    if (t->num_dims != 3) return SR_ERR_DIMS;
-    memset(rep, 0, sizeof *rep);
-    nbr = sr__gen_nbr(t, scratch, faults, 1);
-    for (u = 0; u < t->num_nodes; u++) {
-        uint32_t base = u & ~(uint32_t)(SR_LUT_ENTRIES - 1);
-        for (ip = 0; ip < t->num_ports; ip++) {
-            uint8_t *glut = tables + (size_t)u * t->table_size + (size_t)ip * t->table_stride;
-            for (q = 0; q < SR_GLUT_ENTRIES; q++)
-                glut[q] = (q < t->num_partitions && q != (u >> SR_PARTITION_SHIFT))
-                              ? sr_seastar_entry(t, faults, u, ip, q << SR_PARTITION_SHIFT)
-                              : SR_ENTRY_NONE;
-            for (dst = base; dst < base + t->lut_entries; dst++)
-                glut[SR_GLUT_ENTRIES + (dst - base)] =
-                    dst < t->num_nodes ? sr_seastar_entry(t, faults, u, ip, dst) : SR_ENTRY_NONE;
-        }
-    }
-    sr__gen_finish(t, faults, tables, (uint8_t *)scratch + sr__gen_walk_offset(t), nbr, list,
-                   capacity, rep);
-    return SR_OK;
+    return sr_tables_build_seastar_opt(t, faults, NULL, tables, tables_size, scratch, scratch_size,
+                                       list, capacity, rep);
 }
 
 #ifdef __cplusplus

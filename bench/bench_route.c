@@ -1,27 +1,57 @@
 /* SPDX-License-Identifier: MIT */
 /* bench_route.c - seastar_route.h: time and peak memory to generate and to
- * verify all routing tables of k x k x k tori, fault-free and with 1% failed
- * links; and a comparison of the two fault-aware generators on random fault
- * sets (fraction of pairs routed, path stretch).
+ * verify all routing tables of k x k x k tori; the two fault-aware
+ * generators compared on random fault sets (share of the connected pairs
+ * routed, path stretch); the SeaStar rules over every single fault of
+ * whole tori and over random pairs of faults.
  *
- * Usage: bench_route [MAX_RADIX]   (default 32: 4x4x4 .. 32x32x32)
+ * Usage: bench_route [--section S]... [--min-radix K] [--max-radix K]
+ *                    [--generators LIST] [--sizes LIST]
+ *                    [--fixed-sizes LIST] [--pairs N] [--jobs N] [--out DIR]
+ *   --section S    scale, compare, single, double or all; repeatable
+ *                  (default: scale and compare)
+ *   --min-radix K, --max-radix K  scale: the smallest and the largest k of
+ *                  the k x k x k tori, 4, 8, 16 or 32 (default 4 and 32)
+ *   --generators LIST  scale: dor, search, seastar, comma-separated
+ *                  (default all three)
+ *   --sizes LIST   single: the tori, AxBxC[,AxBxC...], each radix 2..64
+ *                  (default 4x4x4,8x8x8,11x12x16)
+ *   --fixed-sizes LIST  single: the tori of --sizes also run with the
+ *                  datelines left on the wrap-around links, or "none"
+ *                  (default 4x4x4,8x8x8)
+ *   --pairs N      double: random fault pairs on 8x8x8, 1..100000 (default 200)
+ *   --jobs N       single and double: worker processes, 1..64 (default 1)
+ *   --out DIR      write route_<section>.csv (and the summaries) in DIR
+ *                  instead of printing to stdout
+ *   --help         this text
  *
- * Each configuration runs in a child process, so that its peak resident
- * set size (getrusage ru_maxrss, printed by the child) is its own.
- * CSV on stdout, one row per (section, topology, fault set, generator):
- *   section      scale (4x4x4..32x32x32) or compare (8x8x8 fault sets)
- *   gen_s        seconds to generate all tables (median of repeats for
- *                small networks, one run from 16x16x16 up); gen_cpu_s the
- *                same in CPU time of the process (the machine may be shared)
- *   verify_s     seconds for sr_verify (delivery of every pair and the
- *                channel dependency graph); verify_cpu_s in CPU time
- *   peak_mib     peak resident memory of the child process
- *   proven       1 if sr_verify proved delivery and deadlock freedom
- *   routed_frac  delivered pairs / pairs of distinct live nodes
- *   avg_hops, avg_stretch, max_stretch  over delivered pairs; stretch is
- *                hops / fault-free minimal hops (not computed, 0, for
- *                32x32x32: it costs a third of the verification time)
+ * CSV, one row per measurement:
+ *   scale, compare (one process per row, so peak_mib is its own):
+ *     gen_s, gen_cpu_s        seconds (wall, CPU) to generate all tables
+ *                             (median of 5 runs below 16x16x16)
+ *     verify_s, verify_cpu_s  seconds for sr_verify (without the stretch,
+ *                             which a second, untimed run computes)
+ *     peak_mib                peak resident memory of the process
+ *     proven                  1 if sr_verify proved delivery and deadlock freedom
+ *     connected_pairs         ordered pairs of distinct live nodes that the
+ *                             failed links and nodes leave connected
+ *     routed_share            delivered pairs / connected pairs
+ *     mean_stretch, max_stretch  over delivered pairs: hops / fault-free
+ *                             minimal hops
+ *     rounds, patched         the generator's report (search: passes over the
+ *                             partitions, repaired entries; seastar: entries
+ *                             its delivery check cut)
+ *   compare_summary: per network and generator, over its fault sets
+ *   single: per torus, the faults (every link once, every node), how many
+ *     the verifier proved with every pair delivered (and the seconds that
+ *     took), and for the tori of --fixed-sizes the same with the datelines
+ *     left on the wrap-around links (fixed_datelines: proven with every
+ *     pair delivered, deadlocked; empty for the other tori)
+ *   double: per random pair of faults on 8x8x8, the verdict; a summary and
+ *     the failing pairs in double_summary and double_failures
+ * Progress goes to stderr.  Every value is checked; a bad one exits 2.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +63,105 @@
 enum { GEN_DOR, GEN_SEARCH, GEN_SEASTAR };
 static const char *gen_name[] = { "dor", "search", "seastar" };
 
+static const char *usage =
+    "usage: bench_route [options]\n"
+    "  --section S    scale, compare, single, double or all; repeatable (default: scale, compare)\n"
+    "  --min-radix K  scale: smallest k of the k x k x k tori: 4, 8, 16 or 32 (default 4)\n"
+    "  --max-radix K  scale: largest k of the k x k x k tori: 4, 8, 16 or 32 (default 32)\n"
+    "  --generators LIST  scale: dor, search, seastar, comma-separated (default all three)\n"
+    "  --sizes LIST   single: tori AxBxC[,AxBxC...], each radix 2..64 (default 4x4x4,8x8x8,11x12x16)\n"
+    "  --fixed-sizes LIST  single: the tori of --sizes also run with the datelines left on the\n"
+    "                 wrap-around links, or none (default 4x4x4,8x8x8)\n"
+    "  --pairs N      double: random fault pairs on 8x8x8, 1..100000 (default 200)\n"
+    "  --jobs N       single, double: worker processes, 1..64 (default 1)\n"
+    "  --out DIR      write DIR/route_<section>.csv (and summaries) instead of stdout\n"
+    "  --help         this text\n";
+
+static void die(const char *what, const char *value) {
+    fprintf(stderr, "bench_route: %s: '%s'\n", what, value);
+    exit(2);
+}
+
+/* A whole-string decimal integer in [lo, hi], or exit 2. */
+static long parse_long(const char *s, long lo, long hi, const char *what) {
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) die(what, s);
+    return v;
+}
+
+/* splitmix64 */
+static uint64_t rng(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double cpu_now(void) { return bench_cpu_ns() * 1e-9; }
+
+static FILE *out_open(const char *dir, const char *name) {
+    char path[4096];
+    FILE *f;
+    if (!dir) return stdout;
+    snprintf(path, sizeof path, "%s/route_%s.csv", dir, name);
+    f = fopen(path, "w");
+    if (!f) { fprintf(stderr, "bench_route: cannot write %s\n", path); exit(1); }
+    return f;
+}
+
+static void out_close(FILE *f) {
+    if (f != stdout) fclose(f);
+    else fflush(f);
+}
+
+/* Progress on stderr at most every 2 seconds. */
+typedef struct progress { const char *what; double t0, last; long total; } progress;
+
+static void progress_start(progress *p, const char *what, long total) {
+    p->what = what; p->total = total; p->t0 = p->last = bench_now_ns() * 1e-9;
+}
+
+static void progress_tick(progress *p, long done) {
+    double now = bench_now_ns() * 1e-9;
+    if (now - p->last < 2.0 && done < p->total) return;
+    p->last = now;
+    fprintf(stderr, "  %s: %ld/%ld, %.1f/s, about %.0f s left\n", p->what, done, p->total,
+            done / (now - p->t0 + 1e-9), done ? (now - p->t0) * (double)(p->total - done) / (double)done : 0.0);
+}
+
+/* Ordered pairs of distinct live nodes in the same connected piece. */
+static uint64_t connected_pairs(const sr_topology *t, const sr_faults *f) {
+    uint32_t *comp = (uint32_t *)malloc((size_t)t->num_nodes * 4), *q = (uint32_t *)malloc((size_t)t->num_nodes * 4);
+    uint64_t total = 0;
+    uint32_t s, n = 0;
+    if (!comp || !q) exit(1);
+    for (s = 0; s < t->num_nodes; s++) comp[s] = 0xFFFFFFFFu;
+    for (s = 0; s < t->num_nodes; s++) {
+        uint32_t head = 0, tail = 0;
+        if (comp[s] != 0xFFFFFFFFu || !sr_node_ok(f, s)) continue;
+        comp[s] = n;
+        q[tail++] = s;
+        while (head < tail) {
+            uint32_t u = q[head++];
+            int p;
+            for (p = 0; p < t->proc_port; p++) {
+                uint32_t v = sr_next_hop(t, f, u, p);
+                if (v != SR_NO_NODE && comp[v] == 0xFFFFFFFFu) { comp[v] = n; q[tail++] = v; }
+            }
+        }
+        total += (uint64_t)tail * (tail - 1);
+        n++;
+    }
+    free(comp);
+    free(q);
+    return total;
+}
+
+/* ------------------------------------------------------------------ runs */
+
 typedef struct job {
     const char *section;
     int k, mesh, gen, reps;
@@ -41,22 +170,16 @@ typedef struct job {
     uint64_t seed;
 } job;
 
-/* CPU seconds of this process: the machine may be shared, so both wall
- * and CPU time are reported. */
-static double cpu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+/* One result row, as the child sends it to the parent. */
+typedef struct row {
+    double gen_s, gen_cpu, verify_s, verify_cpu, peak, share, mean_stretch, max_stretch;
+    uint64_t connected;
+    int proven, failure, rounds, ok;
+    uint32_t failed_links;
+    uint64_t patched;
+} row;
 
-static uint64_t rng(uint64_t *s) {   /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static void run_job(const job *j) {
+static void run_job(const job *j, row *res) {
     sr_topology_desc d;
     sr_topology t;
     sr_faults f;
@@ -66,17 +189,18 @@ static void run_job(const job *j) {
     uint8_t *tab;
     size_t tsize, gsize, vsize;
     void *gs, *vs;
-    double times[5], cpus[5], gen_s, gen_cpu, t0, c0, verify_s, verify_cpu;
+    double times[5], cpus[5], t0, c0;
     int r, i;
     uint64_t seed = j->seed;
     memset(&d, 0, sizeof d);
+    memset(res, 0, sizeof *res);
     d.num_dims = 3;
     for (i = 0; i < 3; i++) { d.radix[i] = j->k; d.mesh[i] = j->mesh; }
     if (sr_topology_init(&t, &d) != SR_OK) exit(2);
     tsize = (size_t)t.table_size * t.num_nodes;
     tab = (uint8_t *)malloc(tsize);
     fstore = (uint32_t *)malloc(sr_faults_size(&t));
-    if (!tab || !fstore || sr_faults_init(&f, &t, fstore, sr_faults_size(&t)) != SR_OK) exit(2);
+    if (!tab || !fstore || sr_faults_init(&f, &t, fstore, sr_faults_size(&t)) != SR_OK) exit(1);
     for (u = 0; u < t.num_nodes; u++)
         for (i = 0; i < 6; i += 2) links += sr_neighbor(&t, u, i) != SR_NO_NODE;
     target = (uint32_t)(j->link_frac * links + 0.5);
@@ -90,7 +214,9 @@ static void run_job(const job *j) {
     for (i = 0; i < j->nodes_failed; i++) sr_fault_node(&f, &t, (uint32_t)(rng(&seed) % t.num_nodes));
     gsize = sr_gen_scratch_size(&t);
     gs = j->gen == GEN_DOR ? NULL : malloc(gsize);
+    memset(&g, 0, sizeof g);
     for (i = 0; i < j->reps; i++) {
+        if (j->k >= 16) fprintf(stderr, "    generating the tables (%zu MB)\n", tsize >> 20);
         c0 = cpu_now();
         t0 = bench_now_ns();
         if (j->gen == GEN_DOR) {
@@ -106,89 +232,491 @@ static void run_job(const job *j) {
         times[i] = (bench_now_ns() - t0) * 1e-9;
         cpus[i] = cpu_now() - c0;
     }
-    gen_s = bench_median(times, j->reps);
-    gen_cpu = bench_median(cpus, j->reps);
+    res->gen_s = bench_median(times, j->reps);
+    res->gen_cpu = bench_median(cpus, j->reps);
     free(gs);
     vsize = sr_verify_scratch_size(&t);
     vs = malloc(vsize);
-    if (!vs) exit(2);
+    if (!vs) exit(1);
+    if (j->k >= 16) fprintf(stderr, "    verifying (generation took %.1f s)\n", res->gen_s);
     c0 = cpu_now();
     t0 = bench_now_ns();
-    if (sr_verify(&t, &f, tab, j->k <= 16 ? SR_VERIFY_STRETCH : 0, vs, vsize, &v) != SR_OK) exit(4);
-    verify_s = (bench_now_ns() - t0) * 1e-9;
-    verify_cpu = cpu_now() - c0;
-    printf("%s,%dx%dx%d%s,%u,%u,%d,%s,%.4f,%.4f,%.4f,%.4f,%.1f,%d,%s,%.6f,%.3f,%.4f,%.3f\n",
-           j->section, j->k, j->k, j->k, j->mesh ? " mesh" : " torus", t.num_nodes, failed,
-           j->nodes_failed, gen_name[j->gen], gen_s, gen_cpu, verify_s, verify_cpu,
-           bench_peak_rss_mib(), v.proven,
-           v.proven ? "" : sr_failure_string(v.failure),
-           v.pairs ? (double)v.delivered / (double)v.pairs : 0.0,
-           v.delivered ? (double)v.total_hops / (double)v.delivered : 0.0,
-           v.delivered ? v.stretch_sum / (double)v.delivered : 0.0, v.stretch_max);
-    fflush(stdout);
+    if (sr_verify(&t, &f, tab, 0, vs, vsize, &v) != SR_OK) exit(4);
+    res->verify_s = (bench_now_ns() - t0) * 1e-9;
+    res->verify_cpu = cpu_now() - c0;
+    /* the stretch costs the verifier about as much again: a second run,
+     * not timed */
+    if (j->k >= 16) fprintf(stderr, "    the stretch (verification took %.1f s)\n", res->verify_s);
+    if (sr_verify(&t, &f, tab, SR_VERIFY_STRETCH, vs, vsize, &v) != SR_OK) exit(4);
+    res->peak = bench_peak_rss_mib();
+    res->connected = connected_pairs(&t, &f);
+    res->proven = v.proven;
+    res->failure = (int)v.failure;
+    res->share = res->connected ? (double)v.delivered / (double)res->connected : 1.0;
+    res->mean_stretch = v.delivered ? v.stretch_sum / (double)v.delivered : 0.0;
+    res->max_stretch = v.stretch_max;
+    res->rounds = g.rounds;
+    res->patched = g.patched;
+    res->failed_links = failed;
+    res->ok = 1;
     free(vs);
     free(tab);
     free(fstore);
 }
 
-/* Run a job in a child so that its peak memory is measured alone. */
-static void spawn(const job *j) {
+/* Run a job in a child, so that its peak memory is its own; the row comes
+ * back through a pipe. */
+static row spawn(const job *j) {
+    row res;
+    int fd[2];
     pid_t pid;
-    fflush(stdout);
+    memset(&res, 0, sizeof res);
+    fflush(NULL);
+    if (pipe(fd) != 0) exit(1);
     pid = fork();
-    if (pid == 0) { run_job(j); exit(0); }
+    if (pid == 0) {
+        close(fd[0]);
+        run_job(j, &res);
+        if (write(fd[1], &res, sizeof res) != (ssize_t)sizeof res) _exit(1);
+        _exit(0);
+    }
+    close(fd[1]);
     if (pid > 0) {
         int status;
+        if (read(fd[0], &res, sizeof res) != (ssize_t)sizeof res) res.ok = 0;
         waitpid(pid, &status, 0);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            fprintf(stderr, "bench_route: job k=%d gen=%s failed\n", j->k, gen_name[j->gen]);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) res.ok = 0;
+    }
+    close(fd[0]);
+    if (!res.ok) fprintf(stderr, "bench_route: job k=%d gen=%s failed\n", j->k, gen_name[j->gen]);
+    return res;
+}
+
+static const char *run_header =
+    "section,topology,nodes,failed_links,failed_nodes,generator,gen_s,gen_cpu_s,verify_s,verify_cpu_s,"
+    "peak_mib,proven,failure,connected_pairs,routed_share,mean_stretch,max_stretch,rounds,patched\n";
+
+static void print_run(FILE *o, const job *j, const row *r) {
+    fprintf(o, "%s,%dx%dx%d %s,%u,%u,%d,%s,%.4f,%.4f,%.4f,%.4f,%.1f,%d,%s,%llu,%.8f,%.4f,%.3f,%d,%llu\n",
+            j->section, j->k, j->k, j->k, j->mesh ? "mesh" : "torus", (unsigned)(j->k * j->k * j->k),
+            r->failed_links, j->nodes_failed, gen_name[j->gen], r->gen_s, r->gen_cpu, r->verify_s,
+            r->verify_cpu, r->peak, r->proven, r->proven ? "" : sr_failure_string((sr_failure)r->failure),
+            (unsigned long long)r->connected, r->share, r->mean_stretch, r->max_stretch, r->rounds,
+            (unsigned long long)r->patched);
+    fflush(o);
+}
+
+/* scale: fault-free DOR tables, and 1% failed links with the search
+ * generator and the SeaStar rules, for 4x4x4 .. max x max x max */
+static void section_scale(const char *dir, int min_k, int max_k, const int *gens) {
+    FILE *o = out_open(dir, "scale");
+    int k, gen;
+    fputs(run_header, o);
+    for (k = min_k; k <= max_k; k *= 2)
+        for (gen = GEN_DOR; gen <= GEN_SEASTAR; gen++) {
+            job j;
+            row r;
+            if (!gens[gen]) continue;
+            memset(&j, 0, sizeof j);
+            j.section = "scale";
+            j.k = k;
+            j.reps = k >= 16 ? 1 : 5;
+            j.seed = 1;
+            j.gen = gen;
+            j.link_frac = gen == GEN_DOR ? 0.0 : 0.01;
+            fprintf(stderr, "  scale: %dx%dx%d %s\n", k, k, k, gen_name[gen]);
+            r = spawn(&j);
+            if (r.ok) print_run(o, &j, &r);
+        }
+    out_close(o);
+}
+
+/* compare: 8x8x8 tori and meshes, 1%, 2% and 5% failed links, with and
+ * without a failed node, five seeds each; then per network and generator
+ * the number of fault sets proven, the routed share (mean, lowest) and the
+ * stretch (mean over the fault sets, highest) */
+static void section_compare(const char *dir) {
+    static const double fr[] = { 0.01, 0.02, 0.05 };
+    FILE *o = out_open(dir, "compare"), *so;
+    int s, m, fi, gen, n[2][3];
+    double share_sum[2][3], share_min[2][3], st_sum[2][3], st_max[2][3];
+    int proven[2][3];
+    memset(n, 0, sizeof n); memset(share_sum, 0, sizeof share_sum); memset(st_sum, 0, sizeof st_sum);
+    memset(st_max, 0, sizeof st_max); memset(proven, 0, sizeof proven);
+    for (m = 0; m < 2; m++) for (gen = 0; gen < 3; gen++) share_min[m][gen] = 1.0;
+    fputs(run_header, o);
+    for (s = 0; s < 5; s++)
+        for (m = 0; m < 2; m++)
+            for (fi = 0; fi < 3; fi++)
+                for (gen = GEN_SEARCH; gen <= GEN_SEASTAR; gen++) {
+                    job j;
+                    row r;
+                    memset(&j, 0, sizeof j);
+                    j.section = "compare";
+                    j.k = 8;
+                    j.mesh = m;
+                    j.reps = 1;
+                    j.link_frac = fr[fi];
+                    j.nodes_failed = s % 2;
+                    j.seed = 1000 + (uint64_t)s;
+                    j.gen = gen;
+                    r = spawn(&j);
+                    if (!r.ok) continue;
+                    print_run(o, &j, &r);
+                    n[m][gen]++;
+                    proven[m][gen] += r.proven;
+                    share_sum[m][gen] += r.share;
+                    if (r.share < share_min[m][gen]) share_min[m][gen] = r.share;
+                    st_sum[m][gen] += r.mean_stretch;
+                    if (r.max_stretch > st_max[m][gen]) st_max[m][gen] = r.max_stretch;
+                }
+    out_close(o);
+    so = dir ? out_open(dir, "compare_summary") : stdout;
+    fputs("network,generator,fault_sets,proven,routed_share_mean,routed_share_lowest,mean_stretch,"
+          "max_stretch\n", so);
+    for (m = 0; m < 2; m++)
+        for (gen = GEN_SEARCH; gen <= GEN_SEASTAR; gen++)
+            if (n[m][gen])
+                fprintf(so, "8x8x8 %s,%s,%d,%d,%.6f,%.6f,%.4f,%.3f\n", m ? "mesh" : "torus", gen_name[gen],
+                        n[m][gen], proven[m][gen], share_sum[m][gen] / n[m][gen], share_min[m][gen],
+                        st_sum[m][gen] / n[m][gen], st_max[m][gen]);
+    out_close(so);
+}
+
+/* ------------------------------------------ single and double fault sweeps */
+
+/* A fault: a node (port -1) or the link leaving it by port. */
+typedef struct fault { uint32_t node; int port; } fault;
+
+typedef struct verdict { int proven, failure, dl_y, dl_z; uint64_t unroutable, pairs, delivered; } verdict;
+
+/* A network kept across many fault sets. */
+typedef struct net {
+    sr_topology t;
+    uint8_t *tab;
+    size_t tsize, gsize, vsize;
+    void *gs, *vs;
+    uint32_t *fstore;
+    sr_faults f;
+} net;
+
+static void net_open(net *n, const int *k) {
+    sr_topology_desc d;
+    memset(&d, 0, sizeof d);
+    d.num_dims = 3;
+    d.radix[0] = k[0]; d.radix[1] = k[1]; d.radix[2] = k[2];
+    if (sr_topology_init(&n->t, &d) != SR_OK) exit(2);
+    n->tsize = (size_t)n->t.table_size * n->t.num_nodes;
+    n->gsize = sr_gen_scratch_size(&n->t);
+    n->vsize = sr_verify_scratch_size(&n->t);
+    n->tab = (uint8_t *)malloc(n->tsize);
+    n->gs = malloc(n->gsize);
+    n->vs = malloc(n->vsize);
+    n->fstore = (uint32_t *)malloc(sr_faults_size(&n->t));
+    if (!n->tab || !n->gs || !n->vs || !n->fstore) exit(1);
+}
+
+static void net_close(net *n) { free(n->tab); free(n->gs); free(n->vs); free(n->fstore); }
+
+/* SeaStar tables for a fault set (options: NULL for the defaults), and the
+ * verifier's verdict. */
+static verdict net_check(net *n, const fault *fs, int count, const sr_seastar_options *opt) {
+    sr_gen_report g;
+    sr_verify_report v;
+    verdict r;
+    int i;
+    sr_faults_init(&n->f, &n->t, n->fstore, sr_faults_size(&n->t));
+    for (i = 0; i < count; i++) {
+        if (fs[i].port < 0) sr_fault_node(&n->f, &n->t, fs[i].node);
+        else sr_fault_link(&n->f, &n->t, fs[i].node, fs[i].port);
+    }
+    if (sr_tables_build_seastar_opt(&n->t, &n->f, opt, n->tab, n->tsize, n->gs, n->gsize, NULL, 0, &g) != SR_OK)
+        exit(3);
+    if (sr_verify(&n->t, &n->f, n->tab, 0, n->vs, n->vsize, &v) != SR_OK) exit(4);
+    memset(&r, 0, sizeof r);
+    r.proven = v.proven;
+    r.failure = (int)v.failure;
+    r.unroutable = v.unroutable;
+    r.pairs = v.pairs;
+    r.delivered = v.delivered;
+    r.dl_y = g.dateline[1];
+    r.dl_z = g.dateline[2];
+    return r;
+}
+
+/* Check item i of `count` in worker processes (item i by worker i % jobs),
+ * collecting the verdicts in order; `item(i, n, faults)` gives the fault
+ * set of item i. */
+typedef int (*item_fn)(long i, const net *n, fault *fs, void *ctx);
+
+static void sweep(const int *k, long count, int jobs, item_fn item, void *ctx, const sr_seastar_options *opt,
+                  verdict *out, const char *what) {
+    int w, fds[64];
+    pid_t pids[64];
+    long done = 0, i;
+    progress pr;
+    if (jobs > count) jobs = (int)count;
+    progress_start(&pr, what, count);
+    fflush(NULL);
+    for (w = 0; w < jobs; w++) {
+        int fd[2];
+        if (pipe(fd) != 0) exit(1);
+        pids[w] = fork();
+        if (pids[w] < 0) exit(1);
+        if (pids[w] == 0) {
+            net n;
+            close(fd[0]);
+            net_open(&n, k);
+            for (i = w; i < count; i += jobs) {
+                fault fs[4];
+                verdict r;
+                int c = item(i, &n, fs, ctx);
+                r = net_check(&n, fs, c, opt);
+                if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(1);
+            }
+            net_close(&n);
+            _exit(0);
+        }
+        close(fd[1]);
+        fds[w] = fd[0];
+    }
+    /* results arrive in each worker's order; read round robin */
+    for (i = 0; i < count; i++) {
+        if (read(fds[i % jobs], &out[i], sizeof out[i]) != (ssize_t)sizeof out[i]) {
+            fprintf(stderr, "bench_route: a worker failed\n");
+            exit(1);
+        }
+        progress_tick(&pr, ++done);
+    }
+    for (w = 0; w < jobs; w++) {
+        int status;
+        close(fds[w]);
+        waitpid(pids[w], &status, 0);
     }
 }
 
-int main(int argc, char **argv) {
-    int max_k = argc > 1 ? atoi(argv[1]) : 32, k, s;
-    printf("section,topology,nodes,failed_links,failed_nodes,generator,gen_s,gen_cpu_s,verify_s,"
-           "verify_cpu_s,peak_mib,proven,failure,routed_frac,avg_hops,avg_stretch,max_stretch\n");
-    /* scaling: fault-free DOR tables, and 1% failed links with the search
-     * generator (deadlock-free by construction) and, up to 16x16x16, the
-     * SeaStar rules */
-    for (k = 4; k <= max_k; k *= 2) {
-        job j;
-        memset(&j, 0, sizeof j);
-        j.section = "scale";
-        j.k = k;
-        j.reps = k >= 16 ? 1 : 5;
-        j.seed = 1;
-        j.gen = GEN_DOR;
-        spawn(&j);
-        j.link_frac = 0.01;
-        j.gen = GEN_SEARCH;
-        spawn(&j);
-        if (k <= 16) {
-            j.gen = GEN_SEASTAR;
-            spawn(&j);
+/* single: item i is the node fault of node i / 4 (i % 4 == 0) or the
+ * link fault of its +x, +y or +z link */
+static int single_item(long i, const net *n, fault *fs, void *ctx) {
+    (void)n; (void)ctx;
+    fs[0].node = (uint32_t)(i / 4);
+    fs[0].port = i % 4 == 0 ? -1 : 2 * (int)(i % 4 - 1);
+    return 1;
+}
+
+/* A list of tori "AxBxC[,AxBxC...]" (each radix 2..64, at most 32768
+ * nodes, at most 16 tori) into k[][3]; "none" when none_ok is an empty
+ * list.  Returns the number of tori; exits 2 on anything else. */
+#define MAX_SIZES 16
+static int parse_sizes(const char *opt, const char *list, int none_ok, int (*k)[3]) {
+    const char *s = list;
+    int n = 0;
+    char what[80];
+    if (none_ok && !strcmp(list, "none")) return 0;
+    snprintf(what, sizeof what, "%s: not AxBxC[,AxBxC...], each radix 2..64", opt);
+    for (;;) {
+        char buf[64], *p = buf, *x;
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        int i;
+        if (len == 0 || len >= sizeof buf || n == MAX_SIZES) die(what, list);
+        memcpy(buf, s, len);
+        buf[len] = 0;
+        for (i = 0; i < 3; i++) {
+            x = strchr(p, 'x');
+            if ((i < 2) != (x != NULL)) die(what, list);
+            if (x) *x = 0;
+            {
+                char *end;
+                long v;
+                errno = 0;
+                v = strtol(p, &end, 10);
+                if (errno || *p < '0' || *p > '9' || *end || v < 2 || v > 64) die(what, list);
+                k[n][i] = (int)v;
+            }
+            p = x ? x + 1 : p;
+        }
+        if ((long)k[n][0] * k[n][1] * k[n][2] > SR_MAX_NODES) {
+            snprintf(what, sizeof what, "%s: a torus of more than 32768 nodes", opt);
+            die(what, list);
+        }
+        n++;
+        if (!e) return n;
+        s = e + 1;
+    }
+}
+
+static void section_single(const char *dir, int (*sizes)[3], int nsizes, int (*fixed_sizes)[3], int nfixed,
+                           int jobs) {
+    FILE *o = out_open(dir, "single");
+    int si;
+    fputs("torus,faults,link_faults,node_faults,proven_all_delivered,seconds,"
+          "fixed_datelines_proven_all_delivered,fixed_datelines_deadlock\n", o);
+    for (si = 0; si < nsizes; si++) {
+        const int *k = sizes[si];
+        char what[80];
+        long count, ok = 0, nodes, fixed_ok = 0, fixed_cycles = 0, i;
+        int fixed_too = 0;
+        verdict *res;
+        sr_seastar_options fixed;
+        double t0 = bench_now_ns(), secs;
+        for (i = 0; i < nfixed; i++)
+            fixed_too |= !memcmp(fixed_sizes[i], k, sizeof fixed_sizes[i]);
+        nodes = (long)k[0] * k[1] * k[2];
+        count = 4 * nodes;
+        res = (verdict *)malloc((size_t)count * sizeof *res);
+        if (!res) exit(1);
+        snprintf(what, sizeof what, "single %dx%dx%d", k[0], k[1], k[2]);
+        sweep(k, count, jobs, single_item, NULL, NULL, res, what);
+        for (i = 0; i < count; i++)
+            ok += res[i].proven && res[i].unroutable == 0 && res[i].delivered == res[i].pairs;
+        secs = (bench_now_ns() - t0) * 1e-9;
+        fprintf(o, "%dx%dx%d,%ld,%ld,%ld,%ld,%.1f,", k[0], k[1], k[2], count, count - nodes, nodes, ok, secs);
+        if (fixed_too) {
+            /* the same with the datelines left on the wrap-around links */
+            memset(&fixed, 0, sizeof fixed);
+            fixed.fixed_datelines = 1;
+            snprintf(what, sizeof what, "single %dx%dx%d, fixed datelines", k[0], k[1], k[2]);
+            sweep(k, count, jobs, single_item, NULL, &fixed, res, what);
+            for (i = 0; i < count; i++) {
+                fixed_ok += res[i].proven && res[i].unroutable == 0 && res[i].delivered == res[i].pairs;
+                fixed_cycles += !res[i].proven && res[i].failure == SR_FAIL_DEADLOCK;
+            }
+            fprintf(o, "%ld,%ld\n", fixed_ok, fixed_cycles);
+        } else
+            fputs(",\n", o);
+        fflush(o);
+        free(res);
+    }
+    out_close(o);
+}
+
+/* double: item i is the i-th pair of random faults (seed 5): each a node
+ * fault (one in four) or a +x, +y or +z link fault of a random node */
+typedef struct pairs_ctx { fault (*f)[2]; } pairs_ctx;
+
+static int double_item(long i, const net *n, fault *fs, void *ctx) {
+    (void)n;
+    fs[0] = ((pairs_ctx *)ctx)->f[i][0];
+    fs[1] = ((pairs_ctx *)ctx)->f[i][1];
+    return 2;
+}
+
+static void fault_name(const sr_topology *t, const fault *f, char *buf, size_t size) {
+    snprintf(buf, size, "(%d %d %d) %s", sr_coord(t, f->node, 0), sr_coord(t, f->node, 1), sr_coord(t, f->node, 2),
+             f->port < 0 ? "node" : sr_port_name(t, f->port));
+}
+
+static void section_double(const char *dir, long count, int jobs) {
+    static const int k[3] = { 8, 8, 8 };
+    FILE *o = out_open(dir, "double"), *so, *fo;
+    fault (*fs)[2] = (fault (*)[2])malloc((size_t)count * sizeof *fs);
+    verdict *res = (verdict *)malloc((size_t)count * sizeof *res);
+    pairs_ctx ctx;
+    sr_topology t;
+    sr_topology_desc d;
+    uint64_t seed = 5;
+    long i, ok = 0, cycles = 0, lose = 0;
+    memset(&d, 0, sizeof d);
+    d.num_dims = 3; d.radix[0] = d.radix[1] = d.radix[2] = 8;
+    if (!fs || !res || sr_topology_init(&t, &d) != SR_OK) exit(1);
+    for (i = 0; i < count; i++) {
+        int j;
+        for (j = 0; j < 2; j++) {
+            fs[i][j].node = (uint32_t)(rng(&seed) % t.num_nodes);
+            fs[i][j].port = (int)(rng(&seed) % 4) - 1;
+            if (fs[i][j].port >= 0) fs[i][j].port *= 2;
         }
     }
-    /* comparison on random fault sets of 8x8x8 tori and meshes */
-    for (s = 0; s < 5; s++) {
-        static const double fr[] = { 0.01, 0.02, 0.05 };
-        int m, fi;
-        for (m = 0; m < 2; m++)
-            for (fi = 0; fi < 3; fi++) {
-                job j;
-                memset(&j, 0, sizeof j);
-                j.section = "compare";
-                j.k = 8;
-                j.mesh = m;
-                j.reps = 1;
-                j.link_frac = fr[fi];
-                j.nodes_failed = s % 2;
-                j.seed = 1000 + (uint64_t)s;
-                j.gen = GEN_SEARCH;
-                spawn(&j);
-                j.gen = GEN_SEASTAR;
-                spawn(&j);
-            }
+    ctx.f = fs;
+    sweep(k, count, jobs, double_item, &ctx, NULL, res, "double 8x8x8");
+    fputs("pair,fault_a,fault_b,dateline_y,dateline_z,proven,failure,unroutable\n", o);
+    for (i = 0; i < count; i++) {
+        char a[40], b[40];
+        int good = res[i].proven && res[i].unroutable == 0;
+        fault_name(&t, &fs[i][0], a, sizeof a);
+        fault_name(&t, &fs[i][1], b, sizeof b);
+        fprintf(o, "%ld,%s,%s,%d,%d,%d,%s,%llu\n", i + 1, a, b, res[i].dl_y, res[i].dl_z, res[i].proven,
+                res[i].proven ? "" : sr_failure_string((sr_failure)res[i].failure),
+                (unsigned long long)res[i].unroutable);
+        ok += good;
+        cycles += !res[i].proven && res[i].failure == SR_FAIL_DEADLOCK;
+        lose += res[i].proven && res[i].unroutable;
     }
+    out_close(o);
+    so = dir ? out_open(dir, "double_summary") : stdout;
+    fputs("torus,fault_pairs,proven_all_delivered,share,deadlock,pairs_lost,other\n", so);
+    fprintf(so, "8x8x8,%ld,%ld,%.4f,%ld,%ld,%ld\n", count, ok, (double)ok / (double)count, cycles, lose,
+            count - ok - cycles - lose);
+    out_close(so);
+    fo = dir ? out_open(dir, "double_failures") : stdout;
+    fputs("pair,fault_a,fault_b,dateline_y,dateline_z,verdict\n", fo);
+    for (i = 0; i < count; i++) {
+        char a[40], b[40];
+        if (res[i].proven && res[i].unroutable == 0) continue;
+        fault_name(&t, &fs[i][0], a, sizeof a);
+        fault_name(&t, &fs[i][1], b, sizeof b);
+        fprintf(fo, "%ld,%s,%s,%d,%d,%s\n", i + 1, a, b, res[i].dl_y, res[i].dl_z,
+                res[i].proven ? "pairs lost" : sr_failure_string((sr_failure)res[i].failure));
+    }
+    out_close(fo);
+    free(fs);
+    free(res);
+}
+
+int main(int argc, char **argv) {
+    int i, min_k = 4, max_k = 32, gens[3] = { 1, 1, 1 }, jobs = 1, want[4] = { 0, 0, 0, 0 }, any = 0, nsizes, nfixed;
+    int sizes[MAX_SIZES][3], fixed_sizes[MAX_SIZES][3];
+    long pairs = 200;
+    const char *dir = NULL;
+    nsizes = parse_sizes("--sizes", "4x4x4,8x8x8,11x12x16", 0, sizes);
+    nfixed = parse_sizes("--fixed-sizes", "4x4x4,8x8x8", 1, fixed_sizes);
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage, stdout); return 0; }
+        if (!v) die("a value is missing after", a);
+        i++;
+        if (!strcmp(a, "--section")) {
+            any = 1;
+            if (!strcmp(v, "scale")) want[0] = 1;
+            else if (!strcmp(v, "compare")) want[1] = 1;
+            else if (!strcmp(v, "single")) want[2] = 1;
+            else if (!strcmp(v, "double")) want[3] = 1;
+            else if (!strcmp(v, "all")) want[0] = want[1] = want[2] = want[3] = 1;
+            else die("--section: not scale, compare, single, double or all", v);
+        } else if (!strcmp(a, "--max-radix")) {
+            max_k = (int)parse_long(v, 4, 32, "--max-radix: not 4, 8, 16 or 32");
+            if (max_k & (max_k - 1)) die("--max-radix: not 4, 8, 16 or 32", v);
+        } else if (!strcmp(a, "--min-radix")) {
+            min_k = (int)parse_long(v, 4, 32, "--min-radix: not 4, 8, 16 or 32");
+            if (min_k & (min_k - 1)) die("--min-radix: not 4, 8, 16 or 32", v);
+        } else if (!strcmp(a, "--generators")) {
+            const char *g = v;
+            gens[0] = gens[1] = gens[2] = 0;
+            for (;;) {
+                size_t len = strcspn(g, ",");
+                int n, hit = 0;
+                for (n = 0; n < 3; n++)
+                    if (len == strlen(gen_name[n]) && !strncmp(g, gen_name[n], len)) { gens[n] = 1; hit = 1; }
+                if (!hit) die("--generators: not dor, search, seastar, comma-separated", v);
+                if (!g[len]) break;
+                g += len + 1;
+            }
+        } else if (!strcmp(a, "--sizes")) nsizes = parse_sizes("--sizes", v, 0, sizes);
+        else if (!strcmp(a, "--fixed-sizes")) nfixed = parse_sizes("--fixed-sizes", v, 1, fixed_sizes);
+        else if (!strcmp(a, "--pairs")) pairs = parse_long(v, 1, 100000, "--pairs: not 1..100000");
+        else if (!strcmp(a, "--jobs")) jobs = (int)parse_long(v, 1, 64, "--jobs: not 1..64");
+        else if (!strcmp(a, "--out")) dir = v;
+        else die("unknown option (see --help)", a);
+    }
+    if (!any) want[0] = want[1] = 1;
+    if (min_k > max_k) {
+        fprintf(stderr, "bench_route: --min-radix %d is above --max-radix %d\n", min_k, max_k);
+        return 2;
+    }
+    if (want[0]) section_scale(dir, min_k, max_k, gens);
+    if (want[1]) section_compare(dir);
+    if (want[2]) section_single(dir, sizes, nsizes, fixed_sizes, nfixed, jobs);
+    if (want[3]) section_double(dir, pairs, jobs);
     return 0;
 }

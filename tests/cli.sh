@@ -232,5 +232,31 @@ if accept $M --cycles 2000 --period 8 --bias 1 && grep -q "period 8, bias 1" "$t
    && ! grep -q "Jain index of the mesh" "$tmp/out"; then ok
 else cat "$tmp/out" >> "$tmp/err"; bad "merging --cycles --period --bias runs the table without the sweep"; fi
 
+# bench_route (build/bench, next to BINDIR): its routing results take
+# hours, so a bad value must stop it before any run.
+bin_ex=$bin; bin="$bin/../bench"; R=bench_route
+if [ -x "$bin/$R" ]; then
+    refuse $R --section     --section scales
+    refuse $R --sizes       --section single --sizes 4x4
+    refuse $R --sizes       --section single --sizes 4x4x4,,8x8x8
+    refuse $R --sizes       --section single --sizes 4x4x65
+    refuse $R --sizes       --section single --sizes 4x4x+4
+    refuse $R --sizes       --section single --sizes 64x64x64
+    refuse $R --fixed-sizes --section single --fixed-sizes nonex
+    refuse $R --pairs       --section double --pairs 0
+    refuse $R --jobs        --jobs 65
+    refuse $R --max-radix   --max-radix 12
+    refuse $R --min-radix   --min-radix 16 --max-radix 8
+    refuse $R --generators  --generators search,
+    refuse $R --out         --out
+    refuse $R unknown       --bogus 1
+    if accept $R --help && grep -q -e "--fixed-sizes" "$tmp/out"; then ok; else bad "$R --help exits 0"; fi
+    if accept $R --section single --sizes 3x3x3 --fixed-sizes none && grep -q '^3x3x3,108,81,27,108,[0-9.]*,,$' "$tmp/out"
+    then ok; else cat "$tmp/out" >> "$tmp/err"; bad "$R proves every single fault of 3x3x3"; fi
+else
+    echo "no $bin/$R" > "$tmp/err"; bad "$R is built"
+fi
+bin=$bin_ex
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

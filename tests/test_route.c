@@ -131,7 +131,7 @@ ST_TEST(route_neighbours_in_seven_dimensions) {
 
 /* The oracle: walk dimension by dimension, trying both directions of each
  * ring step by step and keeping the shorter (ties: + from an even
- * coordinate); the VC is the class's lower VC at the start of each
+ * coordinate, or always + / always - as the topology's tie says); the VC is the class's lower VC at the start of each
  * dimension and the upper one from the hop over the dateline link
  * {p-1, p} on.  Returns the number of hops, fills ports and vcs. */
 static int rt_oracle(const sr_topology *t, uint32_t s, uint32_t dst, int *ports, int *vcs) {
@@ -152,6 +152,8 @@ static int rt_oracle(const sr_topology *t, uint32_t s, uint32_t dst, int *ports,
         if (up < 0) neg = 1;
         else if (down < 0) neg = 0;
         else if (up != down) neg = down < up;
+        else if (t->tie == SR_TIE_PLUS) neg = 0;
+        else if (t->tie == SR_TIE_MINUS) neg = 1;
         else neg = cs[d] % 2;
         x = cs[d];
         for (j = 0; j < (neg ? down : up); j++) {
@@ -196,19 +198,20 @@ ST_TEST(route_dor_equals_brute_force_shortest_dimension_order) {
         { 1, 2, 0, 0 }, { 1, 7, 0, 0 }, { 1, 8, 0, 0 }, { 2, 5, 6, 0 },
         { 3, 4, 4, 4 }, { 3, 3, 5, 6 }, { 3, 8, 2, 7 }, { 2, 16, 9, 0 } };
     uint64_t seed = 11;
-    int s, m;
+    int s, m, tie;
     for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
-        for (m = 0; m < 3; m++) {
-            sr_topology t;
-            int n = shapes[s][0], k[3], mesh[3], dl[3], i;
-            for (i = 0; i < n; i++) {
-                k[i] = shapes[s][1 + i];
-                mesh[i] = m == 1 ? 1 : m == 2 ? (int)(st_rand(&seed) & 1) : 0;
-                dl[i] = m == 0 ? 0 : (int)st_rand_below(&seed, (uint32_t)k[i]);
+        for (m = 0; m < 3; m++)
+            for (tie = SR_TIE_ALTERNATE; tie <= SR_TIE_MINUS; tie++) {
+                sr_topology t;
+                int n = shapes[s][0], k[3], mesh[3], dl[3], i;
+                for (i = 0; i < n; i++) {
+                    k[i] = shapes[s][1 + i];
+                    mesh[i] = m == 1 ? 1 : m == 2 ? (int)(st_rand(&seed) & 1) : 0;
+                    dl[i] = m == 0 ? 0 : (int)st_rand_below(&seed, (uint32_t)k[i]);
+                }
+                ST_CHECK(rt_make_tie(&t, n, k, mesh, dl, tie));
+                ST_CHECKF(rt_dor_matches_oracle(&t, m & 1), "shape %d mesh mode %d tie %d", s, m, tie);
             }
-            ST_CHECK(rt_make(&t, n, k, mesh, dl));
-            ST_CHECKF(rt_dor_matches_oracle(&t, m & 1), "shape %d mesh mode %d", s, m);
-        }
 }
 
 ST_TEST(route_dor_equals_brute_force_in_six_dimensions) {
@@ -242,6 +245,47 @@ ST_TEST(route_tie_break_balances_the_ring) {
     }
     ST_EQ(4, plus);
     for (i = 0; i < 16; i++) ST_EQ(2, load[i]);
+}
+
+ST_TEST(route_tie_break_options_all_plus_all_minus) {
+    /* The tie-break of the topology description: with SR_TIE_PLUS every
+     * route k/2 away goes + (the torus of seed 004 Figure 4(b): P3 -> P7
+     * on an 8-ring as 3, 4, 5, 6, 7), with SR_TIE_MINUS every one goes -;
+     * routes shorter one way are unchanged.  Rings of 2, 6 and 8 (a tie
+     * from every coordinate) and 7 (no ties). */
+    static const int radices[] = { 2, 6, 8, 7 };
+    int r, tie;
+    for (r = 0; r < 4; r++)
+        for (tie = SR_TIE_ALTERNATE; tie <= SR_TIE_MINUS; tie++) {
+            sr_topology t;
+            int k[1];
+            uint32_t s, dst;
+            k[0] = radices[r];
+            ST_CHECK(rt_make_tie(&t, 1, k, NULL, NULL, tie));
+            for (s = 0; s < t.num_nodes; s++)
+                for (dst = 0; dst < t.num_nodes; dst++) {
+                    int up = (int)((dst + t.num_nodes - s) % t.num_nodes), want;
+                    sr_route rt = sr_route_dor(&t, s, t.proc_port, dst, 0);
+                    if (s == dst) continue;
+                    if (2 * up < k[0]) want = 0;
+                    else if (2 * up > k[0]) want = 1;
+                    else want = tie == SR_TIE_PLUS ? 0 : tie == SR_TIE_MINUS ? 1 : (int)(s & 1);
+                    ST_CHECKF(rt.port == want, "k=%d tie=%d %u -> %u", k[0], tie, s, dst);
+                }
+        }
+    {   /* an unknown tie-break is refused */
+        sr_topology_desc d;
+        sr_topology t;
+        memset(&d, 0, sizeof d);
+        d.num_dims = 1; d.radix[0] = 4;
+        d.tie = 3;
+        ST_EQ(SR_ERR_TIE, sr_topology_init(&t, &d));
+        d.tie = -1;
+        ST_EQ(SR_ERR_TIE, sr_topology_init(&t, &d));
+        d.tie = SR_TIE_MINUS;
+        ST_EQ(SR_OK, sr_topology_init(&t, &d));
+        ST_EQ(SR_TIE_MINUS, t.tie);
+    }
 }
 
 ST_TEST(route_dor_vc_rules) {
@@ -311,15 +355,18 @@ ST_TEST(route_table_lookup_equals_routing_function) {
     sr_topology t;
     uint8_t *buf;
     {
-        int k[3] = { 5, 6, 7 }, mesh[3] = { 0, 1, 0 }, dl[3] = { 2, 0, 6 };
-        ST_CHECK(rt_make(&t, 3, k, mesh, dl));
-        buf = (uint8_t *)malloc(t.table_size);
-        ST_EQ(0, rt_table_vs_function(&t, buf, 0, 1));
-        free(buf);
+        int k[3] = { 6, 6, 8 }, mesh[3] = { 0, 1, 0 }, dl[3] = { 2, 0, 6 }, tie;
+        for (tie = SR_TIE_ALTERNATE; tie <= SR_TIE_MINUS; tie++) {
+            ST_CHECK(rt_make_tie(&t, 3, k, mesh, dl, tie));
+            buf = (uint8_t *)malloc(t.table_size);
+            ST_EQ(0, rt_table_vs_function(&t, buf, 0, 1));
+            free(buf);
+        }
     }
-    {   /* 6 x 4 x 512 = 12,288 nodes: partitions are slabs of 2 x planes */
+    {   /* 6 x 4 x 512 = 12,288 nodes: partitions are slabs of 2 x planes;
+         * all-minus ties (the partition middles too) */
         int k[3] = { 6, 4, 512 }, dl[3] = { 3, 1, 100 };
-        ST_CHECK(rt_make(&t, 3, k, NULL, dl));
+        ST_CHECK(rt_make_tie(&t, 3, k, NULL, dl, SR_TIE_MINUS));
         ST_EQ(3, t.num_partitions);
         buf = (uint8_t *)malloc(t.table_size);
         ST_EQ(0, rt_table_vs_function(&t, buf, 5, ST_LONG ? 1 : 97));
