@@ -2613,6 +2613,17 @@ SA_API void sa__wfa_rows(const sa_switch *a, const uint64_t *req, const int32_t 
     }
 }
 
+/* The rows a wave front sweeps: all inputs, and the local ones (not
+ * network inputs), which the Rotary Rule sweeps after the network ones.
+ * Shared by both wave fronts. */
+SA_API void sa__wave_inputs(const sa_switch *a, uint64_t *all, uint64_t *local) {
+    int w, n = sa__n(a);
+    for (w = 0; w < SA_WORDS(n); w++) {
+        all[w] = w == SA_WORDS(n) - 1 ? sa__low_mask(n - 64 * w) : ~(uint64_t)0;
+        local[w] = all[w] & ~a->network_inputs[w];
+    }
+}
+
 /* Whether the request set is empty (the SA_IDLE_HOLD rule). */
 SA_API int sa__no_requests(const sa_switch *a, const uint64_t *req) {
     uint64_t r[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
@@ -2627,15 +2638,12 @@ SA_API int sa__no_requests(const sa_switch *a, const uint64_t *req) {
 SA_API int sa__wfa(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs,
                    sa_match *mt) {
     uint64_t all[SA_WORDS(SA_SWITCH_MAX)], local[SA_WORDS(SA_SWITCH_MAX)];
-    int n = sa__n(a), m = sa__m(a), r = a->start_row, c = a->start_col, w, first;
+    int n = sa__n(a), m = sa__m(a), r = a->start_row, c = a->start_col, first;
     int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
     int32_t level = 0;
     sa__match_clear(a, mt);
     if (a->idle == SA_IDLE_HOLD && sa__no_requests(a, req)) return 0;
-    for (w = 0; w < SA_WORDS(n); w++) {
-        all[w] = w == SA_WORDS(n) - 1 ? sa__low_mask(n - 64 * w) : ~(uint64_t)0;
-        local[w] = all[w] & ~a->network_inputs[w];
-    }
+    sa__wave_inputs(a, all, local);
     for (first = 1; prio == NULL ? first : sa__next_level(a, req, prio, mt, level, first, &level); first = 0) {
         if (rotary) {
             sa__wfa_rows(a, req, prio, level, bufs, a->network_inputs, r, c, mt);
@@ -2694,15 +2702,12 @@ SA_API void sa__wfa_wrapped_rows(const sa_switch *a, const uint64_t *req, const 
 SA_API int sa__wfa_wrapped(sa_switch *a, const uint64_t *req, const int32_t *prio,
                            const sa_read_buffer *bufs, sa_match *mt) {
     uint64_t all[SA_WORDS(SA_SWITCH_MAX)], local[SA_WORDS(SA_SWITCH_MAX)];
-    int n = sa__n(a), m = sa__m(a), s = n > m ? n : m, p = a->start_col, w, first;
+    int n = sa__n(a), m = sa__m(a), s = n > m ? n : m, p = a->start_col, first;
     int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
     int32_t level = 0;
     sa__match_clear(a, mt);
     if (a->idle == SA_IDLE_HOLD && sa__no_requests(a, req)) return 0;
-    for (w = 0; w < SA_WORDS(n); w++) {
-        all[w] = w == SA_WORDS(n) - 1 ? sa__low_mask(n - 64 * w) : ~(uint64_t)0;
-        local[w] = all[w] & ~a->network_inputs[w];
-    }
+    sa__wave_inputs(a, all, local);
     for (first = 1; prio == NULL ? first : sa__next_level(a, req, prio, mt, level, first, &level); first = 0) {
         if (rotary) {
             sa__wfa_wrapped_rows(a, req, prio, level, bufs, a->network_inputs, s, p, mt);
