@@ -86,6 +86,24 @@ static inline int32_t ta_rand_prio32(uint64_t *seed) {
 
 /* ------------------------------------------------------------ oracles */
 
+/* The literal wave fronts' next priority level: the highest priority
+ * below `above` (any, on the first sweep) among the requested cells whose
+ * row and column are free; 0 when there is none.  Without priorities one
+ * sweep, at no particular level. */
+static inline int ta_next_level(const uint64_t *eff, int n, int m, const int32_t *prio, uint64_t row_taken,
+                                uint64_t col_taken, int first, int32_t above, int32_t *level) {
+    int i, j, found = 0;
+    if (prio == NULL) return first;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            if (((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u) &&
+                (first || prio[i * m + j] < above) && (!found || prio[i * m + j] > *level)) {
+                *level = prio[i * m + j];
+                found = 1;
+            }
+    return found;
+}
+
 /* Literal Tamir-Chi wave front over the rows in `order` (order[ii] is the
  * ii-th row of the wave; n of them) and the columns from c: waves
  * w = ii + jj of the renumbered cells, Grant = Request and N and W.
@@ -100,19 +118,7 @@ static inline void ta_wfa_literal_levels(const uint64_t *eff, int n, int m, cons
     uint64_t row_taken = 0, col_taken = 0;
     for (ii = 0; ii < n; ii++) out[order[ii]] = -1;
     for (;;) {
-        if (prio != NULL) {
-            int i, j, found = 0;
-            for (i = 0; i < n; i++)
-                for (j = 0; j < m; j++)
-                    if (((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u) &&
-                        (first || prio[i * m + j] < above) && (!found || prio[i * m + j] > level)) {
-                        level = prio[i * m + j];
-                        found = 1;
-                    }
-            if (!found) return;
-        } else if (!first) {
-            return;
-        }
+        if (!ta_next_level(eff, n, m, prio, row_taken, col_taken, first, above, &level)) return;
         for (w = 0; w <= n + m - 2; w++)
             for (ii = 0; ii < n; ii++) {
                 int jj = w - ii, i, j;

@@ -502,19 +502,7 @@ static void ta_wfa_wrapped_literal(const uint64_t *eff, int n, int m, int p, int
     uint64_t row_taken = 0, col_taken = 0;
     for (i = 0; i < n; i++) out[i] = -1;
     for (;; first = 0, above = level) {
-        if (prio != NULL) {
-            int found = 0;
-            for (i = 0; i < n; i++)
-                for (j = 0; j < m; j++)
-                    if (((eff[i] >> j) & 1u) && !((row_taken >> i) & 1u) && !((col_taken >> j) & 1u) &&
-                        (first || prio[i * m + j] < above) && (!found || prio[i * m + j] > level)) {
-                        level = prio[i * m + j];
-                        found = 1;
-                    }
-            if (!found) return;
-        } else if (!first) {
-            return;
-        }
+        if (!ta_next_level(eff, n, m, prio, row_taken, col_taken, first, above, &level)) return;
         for (k = 0; k < s; k++) {
             int d = (p + k) % s;
             uint64_t rows_now = 0, cols_now = 0;
