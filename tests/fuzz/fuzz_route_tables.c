@@ -256,7 +256,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (n == 3) {
         for (i = 0; i < 16; i++) {
             uint32_t a = fz_u32(&f) % t.num_nodes, b = fz_u32(&f) % t.num_nodes;
-            int ip = fz_range(&f, 0, t.num_ports - 1), p = sr_entry_port(sr_seastar_entry(&t, &fl, a, ip, b));
+            int ip = fz_range(&f, 0, t.num_ports - 1), p = sr_entry_port(sr_seastar_entry(&t, &fl, NULL, a, ip, b));
             FZ_CHECK(p == SR_PORT_NONE || (p >= 0 && p <= t.proc_port), "seastar_entry port %d", p);
         }
         r = sr_tables_build_seastar(&t, &fl, tables, tsize, scratch, gsize, list, 64, &g);
