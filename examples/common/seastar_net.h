@@ -963,21 +963,73 @@ static inline void ss__prefetch_event(const ss_net *net, sim_event e) {
 }
 
 /* Second stage for an arrival (its packet was asked for earlier): the
- * routing table entry and the input FIFO it will read. */
+ * routing table entry sr_table_lookup will read (the GLUT entry of the
+ * destination's partition, or the LUT entry within the router's own), the
+ * input FIFO and the router's age clock. */
 static inline void ss__prefetch_arrival(const ss_net *net, sim_event e) {
 #if defined(__GNUC__)
     if (SIM_EV_TYPE(e) == SS_EV_ARRIVE) {
         const sim_packet *pk = &net->pool.pkt[e.a];
-        uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3, in_port = pay & 7u;
+        uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3, in_port = pay & 7u, dst = pk->dst;
         const sr_topology *t = &net->topo;
         const uint8_t *tab = net->tables + (size_t)r * t->table_size
                            + (size_t)(in_port == SS_PROC ? (uint32_t)t->proc_port : in_port) * t->table_stride;
-        size_t at = SR_GLUT_ENTRIES + (pk->dst & (SR_LUT_ENTRIES - 1));
-        if (at < t->table_stride) __builtin_prefetch(tab + at, 0);
+        uint32_t part = dst >> SR_PARTITION_SHIFT;
+        __builtin_prefetch(part != (r >> SR_PARTITION_SHIFT) ? tab + part
+                           : tab + SR_GLUT_ENTRIES + (dst & (SR_LUT_ENTRIES - 1)), 0);
         __builtin_prefetch(&net->inq[(r * SS_PORTS + in_port) * SS_VCS + pk->vc], 1);
+        __builtin_prefetch(&net->clk[r], 1);
     }
 #else
     (void)net; (void)e;
+#endif
+}
+
+/* Third stage for an arrival (packet and table entry asked for earlier):
+ * the output port it is routed to and the staging buffer it moves to. */
+static inline void ss__prefetch_route(const ss_net *net, sim_event e) {
+#if defined(__GNUC__)
+    if (SIM_EV_TYPE(e) == SS_EV_ARRIVE) {
+        const sim_packet *pk = &net->pool.pkt[e.a];
+        uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3;
+        int in_port = (int)(pay & 7u), op;
+        const sr_topology *t = &net->topo;
+        const ss_out *o;
+        op = sr_entry_port(sr_table_lookup(t, net->tables + (size_t)r * t->table_size, r,
+                                           in_port == SS_PROC ? t->proc_port : in_port, pk->dst));
+        if (op == t->proc_port) op = SS_PROC;
+        else if (op >= 2 * t->num_dims || op == in_port) return;   /* ss__arrive reports it */
+        o = &net->out[r * SS_PORTS + (uint32_t)op];
+        __builtin_prefetch(o, 1);
+        __builtin_prefetch(&o->cand[ss_source_of(in_port, op) * SS_VCS + pk->vc], 1);
+    }
+#else
+    (void)net; (void)e;
+#endif
+}
+
+/* Second stage for an output on the arbitration work list (its first
+ * line was asked for earlier): the lines of its occupied staging buffers,
+ * its counters, its router's age clock, and the head packets of up to two
+ * staging buffers (a grant pops one and reads the next). */
+static inline void ss__prefetch_arb(const ss_net *net, uint32_t oi) {
+#if defined(__GNUC__)
+    const ss_out *o = &net->out[oi];
+    uint32_t m = o->occupied, l, k = 0;
+    if (m == 0) return;
+    for (l = 0; l < SS_CANDS / 4; l++)
+        if ((m >> (4 * l)) & 15u) __builtin_prefetch(&o->cand[4 * l], 1);
+    __builtin_prefetch(&o->stall_since, 1);
+    __builtin_prefetch(&net->clk[o->router], 1);
+    if (m & (m - 1)) __builtin_prefetch(&net->arb_count[oi], 1);
+    while (m && k < 2) {
+        int c = sa__ctz64(m);
+        m &= m - 1;
+        __builtin_prefetch(&net->pool.pkt[o->cand[c].q.head], 1);
+        k++;
+    }
+#else
+    (void)net; (void)oi;
 #endif
 }
 
@@ -992,6 +1044,7 @@ static inline void ss_step(ss_net *net) {
         sim_event e = s->ev[i];
         if (i + SS_PREFETCH_AHEAD < s->n) ss__prefetch_event(net, s->ev[i + SS_PREFETCH_AHEAD]);
         if (i + SS_PREFETCH_AHEAD / 2 < s->n) ss__prefetch_arrival(net, s->ev[i + SS_PREFETCH_AHEAD / 2]);
+        if (i + 1 < s->n) ss__prefetch_route(net, s->ev[i + 1]);
         uint32_t pay = SIM_EV_PAYLOAD(e);
         switch (SIM_EV_TYPE(e)) {
         case SS_EV_ARRIVE: ss__arrive(net, pay >> 3, (int)(pay & 7u), e.a); break;
@@ -1034,6 +1087,7 @@ static inline void ss_step(ss_net *net) {
     for (i = 0; i < net->n_out; i++) {
 #if defined(__GNUC__)
         if (i + SS_PREFETCH_AHEAD < net->n_out) __builtin_prefetch(&net->out[net->work_out[i + SS_PREFETCH_AHEAD]], 1);
+        if (i + SS_PREFETCH_AHEAD / 2 < net->n_out) ss__prefetch_arb(net, net->work_out[i + SS_PREFETCH_AHEAD / 2]);
 #endif
         net->out[net->work_out[i]].dirty = 0;
         ss__arbitrate(net, net->work_out[i]);

@@ -93,7 +93,12 @@ static inline void *sim_calloc(size_t n, size_t size) {
  *  tables, output ports, packets) at random; with 4 KiB pages nearly every
  *  such access of a large network also misses the TLB.  The advice changes
  *  no result; where it is refused or unknown the pages stay small. */
-static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw) {
+static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw);
+
+/* sim_calloc_aligned64, but a large array's contents are left as the
+ * allocator returns them (zero only if zero is non-zero): its pages are
+ * then committed as they are first written, not all up front. */
+static inline void *sim__alloc_aligned64(size_t n, size_t size, void **raw, int zero) {
     unsigned char *p;
     size_t bytes = (n ? n : 1) * (size ? size : 1);
     if (size && bytes / size != (n ? n : 1)) sim_die("out of memory");
@@ -103,7 +108,7 @@ static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw) {
         size_t len = (bytes + SIM_HUGE_PAGE - 1) & ~(SIM_HUGE_PAGE - 1);
         if (posix_memalign(&q, SIM_HUGE_PAGE, len) != 0 || q == NULL) sim_die("out of memory");
         (void)posix_madvise(q, len, 14 /* MADV_HUGEPAGE */);
-        memset(q, 0, len);
+        if (zero) memset(q, 0, len);
         *raw = q;
         return q;
     }
@@ -113,10 +118,15 @@ static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw) {
     return p + ((64u - ((uintptr_t)p & 63u)) & 63u);
 }
 
+static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw) {
+    return sim__alloc_aligned64(n, size, raw, 1);
+}
+
 /** Initialise an empty pool with room for cap packets (it grows). */
 static inline void sim_pool_init(sim_pool *p, uint32_t cap) {
     if (cap < 64) cap = 64;
-    p->pkt = (sim_packet *)sim_calloc_aligned64(cap, sizeof(sim_packet), &p->raw);
+    /* Slots are zeroed by sim_pool_alloc as they are handed out. */
+    p->pkt = (sim_packet *)sim__alloc_aligned64(cap, sizeof(sim_packet), &p->raw, 0);
     p->cap = cap;
     p->used = 0;
     p->free_head = SIM_NIL;
@@ -141,7 +151,7 @@ static inline uint32_t sim_pool_alloc(sim_pool *p) {
             sim_packet *np;
             void *nraw;
             if (ncap <= p->cap) sim_die("packet pool overflow");
-            np = (sim_packet *)sim_calloc_aligned64(ncap, sizeof(sim_packet), &nraw);
+            np = (sim_packet *)sim__alloc_aligned64(ncap, sizeof(sim_packet), &nraw, 0);
             memcpy(np, p->pkt, (size_t)p->cap * sizeof(sim_packet));
             free(p->raw);
             p->raw = nraw;
