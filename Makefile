@@ -140,9 +140,10 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(wildcard examples/common/*)
 
 examples: $(EX_BIN)
 
-# Every program in examples/ against hostile command lines (tests/cli.sh).
+# Every program in examples/, and bench_sim, against hostile command lines
+# (tests/cli.sh).
 LOGS += $(B)/cli.log
-$(B)/cli.log: $(EX_BIN) tests/cli.sh
+$(B)/cli.log: $(EX_BIN) $(B)/bench/bench_sim tests/cli.sh
 	@echo "  run     command-line checks"
 	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
