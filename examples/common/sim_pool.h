@@ -101,6 +101,7 @@ static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw);
 static inline void *sim__alloc_aligned64(size_t n, size_t size, void **raw, int zero) {
     unsigned char *p;
     size_t bytes = (n ? n : 1) * (size ? size : 1);
+    (void)zero;   /* the small-array path always zeroes (calloc) */
     if (size && bytes / size != (n ? n : 1)) sim_die("out of memory");
 #if defined(__linux__) && defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L
     if (bytes >= SIM_HUGE_MIN) {
