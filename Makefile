@@ -150,10 +150,10 @@ $(B)/examples/%: examples/cpp/%.cpp $(HEADERS)
 
 examples: $(EX_BIN) $(EX_CXX_BIN)
 
-# Every program in examples/, and bench_route, against hostile command
-# lines (tests/cli.sh).
+# Every program in examples/, bench_route and bench_sim against hostile
+# command lines (tests/cli.sh).
 LOGS += $(B)/cli.log
-$(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) $(B)/bench/bench_route tests/cli.sh
+$(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) $(B)/bench/bench_route $(B)/bench/bench_sim tests/cli.sh
 	@echo "  run     command-line checks"
 	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
@@ -290,8 +290,8 @@ study: $(B)/examples/matching_study
 	/usr/bin/python3 examples/plot_matching.py $(B)/study
 
 # ------------------------------------------ Alpha 21364 timing model (issue 6)
-# bench_alpha includes examples/common/alpha_net.h.
-$(B)/bench/bench_alpha: $(wildcard examples/common/*.h)
+# bench_alpha and bench_sim include the models of examples/common/.
+$(B)/bench/bench_alpha $(B)/bench/bench_sim: $(wildcard examples/common/*.h)
 
 # Figures 10 and 11 of seed 002: the sweeps (CSV in docs/data/), then PNGs
 # in docs/img/ (installs Debian's python3-matplotlib if it is missing).

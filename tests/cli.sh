@@ -258,5 +258,31 @@ else
 fi
 bin=$bin_ex
 
+# bench_sim (build/bench, next to build/examples): a strict command line
+# and a short valid run.  The 9-flit case of a 4x4x4 torus at load 0.1 is
+# far below saturation, so it delivers what it is offered (to within the
+# Bernoulli noise of 2,000 cycles).
+bin_ex=$bin
+if [ -x "$bin/../bench/bench_sim" ]; then
+    bin="$bin/../bench"
+    refuse bench_sim --radix --radix 40
+    refuse bench_sim --radix --radix 8,x
+    refuse bench_sim --radix --radix 1,2,3,4,5,6,7,8,9
+    refuse bench_sim --flits --flits 3
+    refuse bench_sim --cycles --cycles 0
+    refuse bench_sim --warmup --warmup -1
+    refuse bench_sim --bogus --bogus
+    if accept bench_sim --help && grep -q -e "--radix" "$tmp/out" && grep -q -e "--flits" "$tmp/out"; then ok
+    else bad "bench_sim --help exits 0 and lists its options"; fi
+    if accept bench_sim --radix 4 --flits 9 --warmup 500 --cycles 2000 \
+       && [ "$(wc -l < "$tmp/out")" -eq 2 ] \
+       && awk -F, 'NR == 2 && $1 == "4x4x4_9flit_load0.1" && $2 == 64 && $3 == 1 && $4 == 9 && $6 == 2000 &&
+                   $15 > 0.09 && $15 < 0.11 && $18 == "no" { f = 1 } END { exit !f }' "$tmp/out"; then ok
+    else cat "$tmp/out" >> "$tmp/err"; bad "bench_sim --radix 4 --flits 9 runs one case below saturation"; fi
+else
+    echo "no $bin/../bench/bench_sim" > "$tmp/err"; bad "bench_sim is built"
+fi
+bin=$bin_ex
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -159,9 +159,12 @@ typedef struct ss_cand {
 /** One output port with its 24 staging buffers.  The fields arbitration
  *  reads (the head packets' ready cycles, ages and VCs) are copied here, so
  *  one arbitration touches one small contiguous struct and no packets.
- *  Layout: the scalars every event and arbitration touch fill the first
- *  64-byte line (the array is allocated 64-byte aligned); the candidates
- *  follow, then the counters, which only grants update. */
+ *  Layout, 512 bytes = eight 64-byte lines (the array is allocated 64-byte
+ *  aligned): line 0 holds the scalars every event and arbitration touch;
+ *  lines 1-6 the candidates (four to a line); line 7 the counters every
+ *  grant updates, with the stall start it reads.  The counters of how
+ *  multi-candidate grants were decided, updated more rarely, are apart
+ *  (ss_arb_count). */
 typedef struct ss_out {
     uint32_t occupied;    /**< bit c: staging buffer c holds a packet */
     uint32_t blocked;     /**< bit c: the input FIFO feeding staging buffer c
@@ -183,24 +186,30 @@ typedef struct ss_out {
     uint32_t router;      /**< the router this output belongs to */
     uint64_t link_free;   /**< first cycle the link is free */
     uint64_t next_wake;   /**< cycle of the pending wake-up, or SS_NEVER */
-    uint64_t stall_since; /**< start of the current stall, or SS_NEVER */
     ss_cand cand[SS_CANDS]; /**< the staging buffers */
+    uint64_t stall_since; /**< start of the current stall, or SS_NEVER */
     /* Performance counters (seed 000 Table 4), reset at the window start. */
     uint64_t stalled;     /**< RTR_PERF_STALLED: cycles with a ready packet,
                                an idle link and no VC with enough credits */
     uint64_t pkts[SS_VCS];/**< RTR_PERF_VCv_PKTS (counted at the sender) */
-    uint64_t flits;       /**< flits sent */
     uint64_t age_group[2];/**< RTR_AGE_GROUP0/1 of the ages of packets sent */
-    /* How grants among two or more eligible candidates were decided (not
-     * SeaStar counters; they explain the age-based results). */
-    uint64_t arb_multi;   /**< grants with two or more eligible candidates */
-    uint64_t arb_rr;      /**< ... of them decided round-robin (AGE_RR_SELECT
+} ss_out;
+
+/* ss_out is exactly eight cache lines (see its layout). */
+typedef char ss__out_is_512_bytes[sizeof(ss_out) == 512 ? 1 : -1];
+
+/** How the grants of one output among two or more eligible candidates
+ *  were decided (not SeaStar counters; they explain the age-based
+ *  results), reset at the window start. */
+typedef struct ss_arb_count {
+    uint64_t multi;       /**< grants with two or more eligible candidates */
+    uint64_t rr;          /**< ... of them decided round-robin (AGE_RR_SELECT
                                bit 0, or the clock inhibited) */
-    uint64_t arb_tie;     /**< ... age-based with the largest age shared, so
+    uint64_t tie;         /**< ... age-based with the largest age shared, so
                                decided by the age pointer (round-robin among
                                the oldest) */
-    uint64_t arb_tie255;  /**< ... of those, ties at the saturated age 255 */
-} ss_out;
+    uint64_t tie255;      /**< ... of those, ties at the saturated age 255 */
+} ss_arb_count;
 
 /* Copy the arbitration fields of packet pk, the new head of staging buffer
  * c, into the port at cycle now. */
@@ -251,6 +260,7 @@ typedef struct ss_net {
     uint32_t n;                /**< routers (= nodes) */
     sr_topology topo;          /**< seastar_route.h topology */
     uint8_t *tables;           /**< per router, per input port GLUT + LUT */
+    void *tables_raw;          /**< the allocation holding tables */
     int32_t *nbr;              /**< nbr[6r+d]: neighbour in direction d or -1 */
     uint32_t *fault_mask;      /**< seastar_route.h fault set storage */
     sr_faults faults;          /**< the fault set (mask NULL: no faults) */
@@ -259,10 +269,12 @@ typedef struct ss_net {
     sr_gen_report gen;         /**< the table generator's report */
     sa_age_clock *clk;         /**< one age clock per router */
     ss_out *out;               /**< out[7r+o] (64-byte aligned) */
+    ss_arb_count *arb_count;   /**< arb_count[7r+o] */
     void *out_raw;             /**< the allocation holding out */
     sim_fifo *inq;             /**< inq[(7r+i)*4+v] */
     uint64_t *in_dirty;        /**< per input FIFO: cycle last on the list */
     ss_nic *nic;               /**< one per node */
+    void *inq_raw, *in_dirty_raw, *nic_raw; /**< the allocations holding them */
     uint32_t *work_in, *work_out, *work_nic; /**< this cycle's work lists */
     uint32_t n_in, n_out, n_nic;
     uint8_t eject_cycles[256]; /**< processor-port cycles per packet size */
@@ -367,13 +379,12 @@ static inline void ss_stats_reset(ss_net *net) {
     s->hops = 0;
     s->qdelay[0] = s->qdelay[1] = s->qdelay[2] = 0;
     memset(s->src_flits, 0, net->n * sizeof(uint64_t));
+    memset(net->arb_count, 0, (size_t)net->n * SS_PORTS * sizeof(ss_arb_count));
     for (i = 0; i < net->n * SS_PORTS; i++) {
         ss_out *o = &net->out[i];
         o->stalled = 0;
         memset(o->pkts, 0, sizeof o->pkts);
-        o->flits = 0;
         o->age_group[0] = o->age_group[1] = 0;
-        o->arb_multi = o->arb_rr = o->arb_tie = o->arb_tie255 = 0;
         if (o->stall_since != SS_NEVER) o->stall_since = now;
     }
 }
@@ -494,13 +505,14 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
         rr = sr_topology_init(&net->topo, &td);
         if (rr != SR_OK) return sr_result_string(rr);
     }
-    net->tables = (uint8_t *)sim_calloc((size_t)n, net->topo.table_size);
+    net->tables = (uint8_t *)sim_calloc_aligned64((size_t)n, net->topo.table_size, &net->tables_raw);
     net->nbr = (int32_t *)sim_calloc((size_t)n * 6, sizeof(int32_t));
     net->clk = (sa_age_clock *)sim_calloc(n, sizeof(sa_age_clock));
     net->out = (ss_out *)sim_calloc_aligned64((size_t)n * SS_PORTS, sizeof(ss_out), &net->out_raw);
-    net->inq = (sim_fifo *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(sim_fifo));
-    net->in_dirty = (uint64_t *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(uint64_t));
-    net->nic = (ss_nic *)sim_calloc(n, sizeof(ss_nic));
+    net->arb_count = (ss_arb_count *)sim_calloc((size_t)n * SS_PORTS, sizeof(ss_arb_count));
+    net->inq = (sim_fifo *)sim_calloc_aligned64((size_t)n * SS_PORTS * SS_VCS, sizeof(sim_fifo), &net->inq_raw);
+    net->in_dirty = (uint64_t *)sim_calloc_aligned64((size_t)n * SS_PORTS * SS_VCS, sizeof(uint64_t), &net->in_dirty_raw);
+    net->nic = (ss_nic *)sim_calloc_aligned64(n, sizeof(ss_nic), &net->nic_raw);
     net->work_in = (uint32_t *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(uint32_t));
     net->work_out = (uint32_t *)sim_calloc((size_t)n * SS_PORTS, sizeof(uint32_t));
     net->work_nic = (uint32_t *)sim_calloc(n, sizeof(uint32_t));
@@ -558,8 +570,8 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
 
 /** Free a network's memory. */
 static inline void ss_net_free(ss_net *net) {
-    free(net->tables); free(net->nbr); free(net->fault_mask); free(net->unroutable); free(net->clk); free(net->out_raw);
-    free(net->inq); free(net->in_dirty); free(net->nic);
+    free(net->tables_raw); free(net->nbr); free(net->fault_mask); free(net->unroutable); free(net->clk); free(net->out_raw); free(net->arb_count);
+    free(net->inq_raw); free(net->in_dirty_raw); free(net->nic_raw);
     free(net->work_in); free(net->work_out); free(net->work_nic);
     free(net->st.src_flits);
     sim_latency_free(&net->st.latency);
@@ -784,7 +796,8 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         sa_output_arbitrate(&o->arb, &net->p.age, clk, eligible, ages, &g);
         c = (uint32_t)g.candidate;
         /* how the grant was decided (for the counters below) */
-        o->arb_multi++;
+        ss_arb_count *ac = &net->arb_count[oi];
+        ac->multi++;
         if (g.policy == SA_POLICY_AGE) {
             uint64_t m2 = eligible;
             unsigned top = 0, at_top = 0;
@@ -794,8 +807,8 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
                 if (ages[cc] > top) { top = ages[cc]; at_top = 1; }
                 else if (ages[cc] == top) at_top++;
             }
-            if (at_top > 1) { o->arb_tie++; if (top == SA_MAX_AGE) o->arb_tie255++; }
-        } else o->arb_rr++;
+            if (at_top > 1) { ac->tie++; if (top == SA_MAX_AGE) ac->tie255++; }
+        } else ac->rr++;
     }
     pi = sim_fifo_pop(&o->cand[c].q, pkt);
     if (o->cand[c].q.head == SIM_NIL) o->occupied &= ~(1u << c);
@@ -804,7 +817,6 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     if (sa_age_depart(&net->clk[r], &pk->age_field) != SA_OK) sim_die("age packet count underflow");
     sa_age_histogram_record(o->age_group, pk->age_field);
     o->pkts[pk->out_vc]++;
-    o->flits += pk->size;
     if (op != SS_PROC) {
         uint64_t q = now - pk->t_hop - (uint64_t)net->p.router_delay;
         net->st.qdelay[op / 2] += q;
@@ -951,21 +963,73 @@ static inline void ss__prefetch_event(const ss_net *net, sim_event e) {
 }
 
 /* Second stage for an arrival (its packet was asked for earlier): the
- * routing table entry and the input FIFO it will read. */
+ * routing table entry sr_table_lookup will read (the GLUT entry of the
+ * destination's partition, or the LUT entry within the router's own), the
+ * input FIFO and the router's age clock. */
 static inline void ss__prefetch_arrival(const ss_net *net, sim_event e) {
 #if defined(__GNUC__)
     if (SIM_EV_TYPE(e) == SS_EV_ARRIVE) {
         const sim_packet *pk = &net->pool.pkt[e.a];
-        uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3, in_port = pay & 7u;
+        uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3, in_port = pay & 7u, dst = pk->dst;
         const sr_topology *t = &net->topo;
         const uint8_t *tab = net->tables + (size_t)r * t->table_size
                            + (size_t)(in_port == SS_PROC ? (uint32_t)t->proc_port : in_port) * t->table_stride;
-        size_t at = SR_GLUT_ENTRIES + (pk->dst & (SR_LUT_ENTRIES - 1));
-        if (at < t->table_stride) __builtin_prefetch(tab + at, 0);
+        uint32_t part = dst >> SR_PARTITION_SHIFT;
+        __builtin_prefetch(part != (r >> SR_PARTITION_SHIFT) ? tab + part
+                           : tab + SR_GLUT_ENTRIES + (dst & (SR_LUT_ENTRIES - 1)), 0);
         __builtin_prefetch(&net->inq[(r * SS_PORTS + in_port) * SS_VCS + pk->vc], 1);
+        __builtin_prefetch(&net->clk[r], 1);
     }
 #else
     (void)net; (void)e;
+#endif
+}
+
+/* Third stage for an arrival (packet and table entry asked for earlier):
+ * the output port it is routed to and the staging buffer it moves to. */
+static inline void ss__prefetch_route(const ss_net *net, sim_event e) {
+#if defined(__GNUC__)
+    if (SIM_EV_TYPE(e) == SS_EV_ARRIVE) {
+        const sim_packet *pk = &net->pool.pkt[e.a];
+        uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3;
+        int in_port = (int)(pay & 7u), op;
+        const sr_topology *t = &net->topo;
+        const ss_out *o;
+        op = sr_entry_port(sr_table_lookup(t, net->tables + (size_t)r * t->table_size, r,
+                                           in_port == SS_PROC ? t->proc_port : in_port, pk->dst));
+        if (op == t->proc_port) op = SS_PROC;
+        else if (op >= 2 * t->num_dims || op == in_port) return;   /* ss__arrive reports it */
+        o = &net->out[r * SS_PORTS + (uint32_t)op];
+        __builtin_prefetch(o, 1);
+        __builtin_prefetch(&o->cand[ss_source_of(in_port, op) * SS_VCS + pk->vc], 1);
+    }
+#else
+    (void)net; (void)e;
+#endif
+}
+
+/* Second stage for an output on the arbitration work list (its first
+ * line was asked for earlier): the lines of its occupied staging buffers,
+ * its counters, its router's age clock, and the head packets of up to two
+ * staging buffers (a grant pops one and reads the next). */
+static inline void ss__prefetch_arb(const ss_net *net, uint32_t oi) {
+#if defined(__GNUC__)
+    const ss_out *o = &net->out[oi];
+    uint32_t m = o->occupied, l, k = 0;
+    if (m == 0) return;
+    for (l = 0; l < SS_CANDS / 4; l++)
+        if ((m >> (4 * l)) & 15u) __builtin_prefetch(&o->cand[4 * l], 1);
+    __builtin_prefetch(&o->stall_since, 1);
+    __builtin_prefetch(&net->clk[o->router], 1);
+    if (m & (m - 1)) __builtin_prefetch(&net->arb_count[oi], 1);
+    while (m && k < 2) {
+        int c = sa__ctz64(m);
+        m &= m - 1;
+        __builtin_prefetch(&net->pool.pkt[o->cand[c].q.head], 1);
+        k++;
+    }
+#else
+    (void)net; (void)oi;
 #endif
 }
 
@@ -980,6 +1044,7 @@ static inline void ss_step(ss_net *net) {
         sim_event e = s->ev[i];
         if (i + SS_PREFETCH_AHEAD < s->n) ss__prefetch_event(net, s->ev[i + SS_PREFETCH_AHEAD]);
         if (i + SS_PREFETCH_AHEAD / 2 < s->n) ss__prefetch_arrival(net, s->ev[i + SS_PREFETCH_AHEAD / 2]);
+        if (i + 1 < s->n) ss__prefetch_route(net, s->ev[i + 1]);
         uint32_t pay = SIM_EV_PAYLOAD(e);
         switch (SIM_EV_TYPE(e)) {
         case SS_EV_ARRIVE: ss__arrive(net, pay >> 3, (int)(pay & 7u), e.a); break;
@@ -1022,6 +1087,7 @@ static inline void ss_step(ss_net *net) {
     for (i = 0; i < net->n_out; i++) {
 #if defined(__GNUC__)
         if (i + SS_PREFETCH_AHEAD < net->n_out) __builtin_prefetch(&net->out[net->work_out[i + SS_PREFETCH_AHEAD]], 1);
+        if (i + SS_PREFETCH_AHEAD / 2 < net->n_out) ss__prefetch_arb(net, net->work_out[i + SS_PREFETCH_AHEAD / 2]);
 #endif
         net->out[net->work_out[i]].dirty = 0;
         ss__arbitrate(net, net->work_out[i]);
@@ -1144,10 +1210,11 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
             const ss_out *o = &net->out[r * SS_PORTS + d];
             s->stalled[d] += o->stalled;
             s->req_pkts[d] += o->pkts[0] + o->pkts[1];
-            s->arb_multi += o->arb_multi;
-            s->tie_frac += (double)o->arb_tie;
-            s->tie255_frac += (double)o->arb_tie255;
-            s->rr_frac += (double)o->arb_rr;
+            const ss_arb_count *ac = &net->arb_count[r * SS_PORTS + d];
+            s->arb_multi += ac->multi;
+            s->tie_frac += (double)ac->tie;
+            s->tie255_frac += (double)ac->tie255;
+            s->rr_frac += (double)ac->rr;
             for (b = 0; b < 4; b++) {
                 uint64_t v = sa_age_histogram_bucket(o->age_group, b);
                 s->age_hist_port[d][b] += v;

@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__linux__) && defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L
+#include <sys/mman.h>
+#endif
 
 /** No packet: the end of a list, an empty queue. */
 #define SIM_NIL 0xFFFFFFFFu
@@ -73,22 +76,58 @@ static inline void *sim_calloc(size_t n, size_t size) {
     return p;
 }
 
+/** Arrays of at least this many bytes are put on transparent huge pages
+ *  where the system offers them (see sim_calloc_aligned64). */
+#define SIM_HUGE_MIN ((size_t)4 << 20)
+/** The huge page size the large arrays are aligned to. */
+#define SIM_HUGE_PAGE ((size_t)2 << 20)
+
 /** Allocate zeroed memory for n elements of size bytes starting on a
  *  64-byte boundary (a cache line) or abort; *raw receives the pointer to
- *  pass to free(). */
-static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw) {
+ *  pass to free().
+ *
+ *  An array of SIM_HUGE_MIN bytes or more is aligned to SIM_HUGE_PAGE and,
+ *  on Linux with POSIX interfaces enabled, advised onto transparent huge
+ *  pages (madvise advice 14, MADV_HUGEPAGE, which glibc's posix_madvise
+ *  passes through).  The simulators touch their large arrays (routing
+ *  tables, output ports, packets) at random; with 4 KiB pages nearly every
+ *  such access of a large network also misses the TLB.  The advice changes
+ *  no result; where it is refused or unknown the pages stay small. */
+static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw);
+
+/* sim_calloc_aligned64, but a large array's contents are left as the
+ * allocator returns them (zero only if zero is non-zero): its pages are
+ * then committed as they are first written, not all up front. */
+static inline void *sim__alloc_aligned64(size_t n, size_t size, void **raw, int zero) {
     unsigned char *p;
     size_t bytes = (n ? n : 1) * (size ? size : 1);
+    (void)zero;   /* the small-array path always zeroes (calloc) */
     if (size && bytes / size != (n ? n : 1)) sim_die("out of memory");
+#if defined(__linux__) && defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L
+    if (bytes >= SIM_HUGE_MIN) {
+        void *q = NULL;
+        size_t len = (bytes + SIM_HUGE_PAGE - 1) & ~(SIM_HUGE_PAGE - 1);
+        if (posix_memalign(&q, SIM_HUGE_PAGE, len) != 0 || q == NULL) sim_die("out of memory");
+        (void)posix_madvise(q, len, 14 /* MADV_HUGEPAGE */);
+        if (zero) memset(q, 0, len);
+        *raw = q;
+        return q;
+    }
+#endif
     p = (unsigned char *)sim_calloc(bytes + 64, 1);
     *raw = p;
     return p + ((64u - ((uintptr_t)p & 63u)) & 63u);
 }
 
+static inline void *sim_calloc_aligned64(size_t n, size_t size, void **raw) {
+    return sim__alloc_aligned64(n, size, raw, 1);
+}
+
 /** Initialise an empty pool with room for cap packets (it grows). */
 static inline void sim_pool_init(sim_pool *p, uint32_t cap) {
     if (cap < 64) cap = 64;
-    p->pkt = (sim_packet *)sim_calloc_aligned64(cap, sizeof(sim_packet), &p->raw);
+    /* Slots are zeroed by sim_pool_alloc as they are handed out. */
+    p->pkt = (sim_packet *)sim__alloc_aligned64(cap, sizeof(sim_packet), &p->raw, 0);
     p->cap = cap;
     p->used = 0;
     p->free_head = SIM_NIL;
@@ -113,7 +152,7 @@ static inline uint32_t sim_pool_alloc(sim_pool *p) {
             sim_packet *np;
             void *nraw;
             if (ncap <= p->cap) sim_die("packet pool overflow");
-            np = (sim_packet *)sim_calloc_aligned64(ncap, sizeof(sim_packet), &nraw);
+            np = (sim_packet *)sim__alloc_aligned64(ncap, sizeof(sim_packet), &nraw, 0);
             memcpy(np, p->pkt, (size_t)p->cap * sizeof(sim_packet));
             free(p->raw);
             p->raw = nraw;
