@@ -89,6 +89,7 @@
 #include <string.h>
 #include <math.h>
 #include "../../seastar_arb.h"
+#include "sim_bits.h"
 #include "sim_pool.h"
 #include "sim_traffic.h"
 #include "sim_stats.h"
@@ -546,7 +547,7 @@ static inline uint32_t al__other(al_net *net, uint32_t a, uint32_t b) {
 /* Take a free transaction slot of requester r (it has one: the caller
  * checked the outstanding-miss limit) and count the miss; returns its index. */
 static inline uint32_t al__take_txn(al_net *net, uint32_t r) {
-    uint32_t slot = (uint32_t)sa__ctz64(net->txn_free[r]);
+    uint32_t slot = (uint32_t)sim_ctz64(net->txn_free[r]);
     net->txn_free[r] &= ~((uint64_t)1 << slot);
     net->busy_txns[r]++;
     net->outstanding_now++;
@@ -651,7 +652,7 @@ static inline void al__candidates(al_net *net, al_router *rt, uint64_t c, uint64
             cd->pkt[b][n] = cd->pkt[b][k];
             /* Priority of an output: how old its oldest packet is. */
             for (mm = (uint32_t)m & ~seen; mm; mm &= mm - 1) {
-                j = sa__ctz64(mm);
+                j = sim_ctz64(mm);
                 cd->prio[2 * b * AL_OUT_PORTS + j] = cd->prio[(2 * b + 1) * AL_OUT_PORTS + j] =
                     255 - (n < 255 ? n : 255);
             }

@@ -54,6 +54,7 @@
 #include <math.h>
 #include "../../seastar_arb.h"
 #include "../../seastar_route.h"
+#include "sim_bits.h"
 #include "sim_pool.h"
 #include "sim_traffic.h"
 #include "sim_stats.h"
@@ -763,7 +764,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     if (m == 0) return;
     if (o->link_free > now) { ss__wake_out(net, oi, o->link_free); return; }
     while (m) {
-        int cc = sa__ctz64(m);
+        int cc = sim_ctz64(m);
         const ss_cand *k = &o->cand[cc];
         m &= m - 1;
         if (!(o->ready_seen & (1u << cc))) {
@@ -787,7 +788,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
          * arbiter's state update is needed.  The policy that update records
          * is sa_output_select's: age-based when the clock is not inhibited
          * and AGE_RR_SELECT bit grant_counter is 1, else round-robin. */
-        c = (uint32_t)sa__ctz64(eligible);
+        c = (uint32_t)sim_ctz64(eligible);
         g.candidate = (int)c;
         g.policy = (!clk->inhibit && ((net->p.age.age_rr_select >> o->arb.grant_counter) & 1u))
                  ? SA_POLICY_AGE : SA_POLICY_ROUND_ROBIN;
@@ -802,7 +803,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
             uint64_t m2 = eligible;
             unsigned top = 0, at_top = 0;
             while (m2) {
-                int cc = sa__ctz64(m2);
+                int cc = sim_ctz64(m2);
                 m2 &= m2 - 1;
                 if (ages[cc] > top) { top = ages[cc]; at_top = 1; }
                 else if (ages[cc] == top) at_top++;
@@ -1023,7 +1024,7 @@ static inline void ss__prefetch_arb(const ss_net *net, uint32_t oi) {
     __builtin_prefetch(&net->clk[o->router], 1);
     if (m & (m - 1)) __builtin_prefetch(&net->arb_count[oi], 1);
     while (m && k < 2) {
-        int c = sa__ctz64(m);
+        int c = sim_ctz64(m);
         m &= m - 1;
         __builtin_prefetch(&net->pool.pkt[o->cand[c].q.head], 1);
         k++;
