@@ -8,6 +8,11 @@
  *
  * The router and network model is examples/common/seastar_net.h; traffic,
  * statistics and the packet pool are the other files of examples/common/.
+ *
+ * Built with SS_MPI defined (make mpi: build/mpi/seastar_sim), it runs
+ * under mpirun: each rank simulates a slab of x-planes
+ * (examples/common/ss_mpi.h), rank 0 prints, and the output is the
+ * sequential program's, byte for byte.  --workload needs one rank.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +21,39 @@
 #include "common/seastar_net.h"
 #include "common/sim_jobs.h"
 #include "common/cli.h"
+#ifdef SS_MPI
+#include <unistd.h>
+#include "common/ss_mpi.h"
+static ss_mpi g_mpi;
+#endif
+
+/* Build the network of a run: the whole of it, or this rank's part. */
+static const char *net_init(ss_net *net, const ss_params *p, const sim_traffic *t, uint64_t seed) {
+#ifdef SS_MPI
+    return ss_mpi_net_init(&g_mpi, net, p, t, seed);
+#else
+    return ss_net_init(net, p, t, seed);
+#endif
+}
+
+/* The end of a successful run (MPI: every rank gets here). */
+static void finish(void) {
+#ifdef SS_MPI
+    fflush(stdout);
+    ss_mpi_free(&g_mpi);
+    MPI_Finalize();
+#endif
+}
+
+/* The conservation audit (of every rank). */
+static const char *net_audit(ss_net *net) {
+    const char *err = ss_audit(net);
+#ifdef SS_MPI
+    const char *all = ss_mpi_audit(net);
+    if (!err) err = all;
+#endif
+    return err;
+}
 
 /* --workload */
 enum { WL_NONE, WL_MIX, WL_ALLTOALL, WL_ALLREDUCE, WL_FFTE };
@@ -513,7 +551,7 @@ static void run_one(opts *o, const ss_params *p, double load, ss_summary *s, ss_
     t.load = load;
     if (!o->quiet && num_nodes(p) >= 4096 && (p->num_fault_links || p->num_fault_nodes))
         fprintf(stderr, "seastar_sim: building fault-aware tables for %u routers\n", num_nodes(p));
-    err = ss_net_init(&net, p, &t, o->seed);
+    err = net_init(&net, p, &t, o->seed);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(1); }
     if (!o->quiet && (p->num_fault_links || p->num_fault_nodes))
         fprintf(stderr, "seastar_sim: %d failed links, %d failed nodes; %s tables; %llu of %llu pairs "
@@ -524,7 +562,7 @@ static void run_one(opts *o, const ss_params *p, double load, ss_summary *s, ss_
     ss_run(&net, o->warmup, o->progress, label);
     ss_stats_reset(&net);
     ss_run(&net, o->cycles, o->progress, label);
-    err = ss_audit(&net);
+    err = net_audit(&net);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(3); }
     ss_summarize(&net, s);
     if (keep) *keep = net;
@@ -567,7 +605,7 @@ static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary 
     memset(w, 0, sizeof *w);
     t.load = 0;
     t.pattern = SIM_UNIFORM;
-    err = ss_net_init(&net, p, &t, seed);
+    err = net_init(&net, p, &t, seed);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(1); }
     sj_init(&m, net.n, seed, o->jitter);
     sj_place_nids(&m, &net.shape, o->nid_x);
@@ -608,7 +646,7 @@ static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary 
         }
         w->iter_time = (double)(m.job[0].t_iter[o->iterations] - m.job[0].t_iter[0]) / o->iterations;
     }
-    err = ss_audit(&net);
+    err = net_audit(&net);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(3); }
     ss_summarize(&net, s);
     w->jobs = m.njobs;
@@ -799,6 +837,18 @@ static void demo_torus(sim_progress *pg) {
 int main(int argc, char **argv) {
     opts o;
     sim_progress prog;
+#ifdef SS_MPI
+    int err_fd = -1;
+    MPI_Init(&argc, &argv);
+    ss_mpi_init(&g_mpi);
+    /* Rank 0 prints; the others compute silently, and report only errors
+     * found after the command line (which every rank reads alike). */
+    if (g_mpi.rank != 0) {
+        if (freopen("/dev/null", "w", stdout) == NULL) sim_die("cannot silence a rank's output");
+        err_fd = dup(2);
+        if (err_fd < 0 || dup2(fileno(stdout), 2) < 0) sim_die("cannot silence a rank's output");
+    }
+#endif
     if (argc == 1) {
         clock_t t0 = clock();
         /* router-cycles of the four merging runs and the two torus runs */
@@ -811,10 +861,23 @@ int main(int argc, char **argv) {
                "cuts the tail of the latency distribution.  (%.1f s; --help for options)\n",
                (double)(clock() - t0) / CLOCKS_PER_SEC);
         sim_progress_end(&prog);
+        finish();
         return 0;
     }
     set_defaults(&o);
     parse(&o, argc, argv);
+#ifdef SS_MPI
+    if (g_mpi.size > 1 && o.workload != WL_NONE) {
+        fprintf(stderr, "seastar_sim: --workload runs in one process (scripted traffic is not split over ranks)\n");
+        exit(2);
+    }
+    if (g_mpi.size > o.p.radix[0]) {
+        fprintf(stderr, "seastar_sim: %d MPI ranks but only %d x-planes (each rank takes at least one)\n",
+                g_mpi.size, o.p.radix[0]);
+        exit(2);
+    }
+    if (g_mpi.rank != 0) { o.quiet = 1; if (dup2(err_fd, 2) < 0) sim_die("cannot restore stderr"); close(err_fd); }
+#endif
     if (o.estimate) {
         sa_period_desc pd;
         sa_period_estimate pe;
@@ -835,6 +898,7 @@ int main(int argc, char **argv) {
         printf("Section 3 estimate: hops %d, T_bias %d, %d age ticks per hop, %d packets x %d cycles = "
                "%d cycles per hop: AGE_CLOCK_PERIOD %u\n", pe.total_hops, pe.bias_total, pe.ticks_per_hop,
                pe.packets_queued, pe.cycles_per_packet, pe.queue_cycles_per_hop, pe.age_clock_period);
+        finish();
         return 0;
     }
     if (o.t.pattern == SIM_PERMUTATION) {
@@ -929,5 +993,6 @@ int main(int argc, char **argv) {
     }
     sim_progress_end(&prog);
     if (o.t.pattern == SIM_PERMUTATION) free(o.t.perm);
+    finish();
     return 0;
 }

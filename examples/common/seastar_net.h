@@ -41,6 +41,17 @@
  *   (router_delay 20, link_delay 10, eject_bw 2/4.8) are ours, chosen so
  *   one hop is 30 cycles = 50 ns at 1.67 ns per 8-byte flit.
  *
+ * Parallel runs (ss_net_init_part): the routers are cut into slabs of
+ * x-planes, one per part (an MPI rank, examples/common/ss_mpi.h, or a part
+ * run in turn in one process).  A part simulates its own routers only;
+ * a header or a credit bound for another part's router is put in that
+ * part's outbox (ss_outbox) and handed over every lookahead =
+ * min(link_delay, credit_delay) cycles, before it can be due, which is
+ * the conservative synchronisation of a parallel discrete-event
+ * simulation.  Every random draw comes from its source node's own stream
+ * and the handling of one cycle's events does not depend on their order,
+ * so any cut gives the bits of the sequential run.
+ *
  * Simplifications (documented, not in the papers): each (input port, VC)
  * moves at most one packet per cycle to the staging buffers; injection from
  * the processor is 1 flit per cycle; the processor accepts every packet.
@@ -254,6 +265,21 @@ typedef struct ss_stats {
     uint64_t *src_flits;       /**< flits delivered per source node */
 } ss_stats;
 
+/** Events for the routers of one other part, not yet handed over: a
+ *  sequence of records, a header (ss_xrec) followed, for an arriving
+ *  packet, by the packet. */
+typedef struct ss_outbox {
+    unsigned char *buf;        /**< the records */
+    size_t len, cap;           /**< bytes used, allocated */
+} ss_outbox;
+
+/** One record of an outbox: an event for the receiving part's wheel. */
+typedef struct ss_xrec {
+    uint64_t t;                /**< cycle it is due */
+    uint32_t a, b;             /**< the event (an arrival's a is replaced
+                                    by the packet's index on arrival) */
+} ss_xrec;
+
 /** The whole network. */
 typedef struct ss_net {
     ss_params p;
@@ -281,7 +307,7 @@ typedef struct ss_net {
     uint8_t eject_cycles[256]; /**< processor-port cycles per packet size */
     sim_pool pool;
     sim_wheel wheel;
-    sim_rng rng;
+    sim_rng *rng;              /**< one stream per source node */
     sim_traffic traffic;
     uint64_t inj_threshold;    /**< Bernoulli threshold per node per cycle */
     uint64_t created, injected, delivered; /**< since the start */
@@ -291,7 +317,34 @@ typedef struct ss_net {
      *  scripted traffic (sim_jobs.h) learns of deliveries here. */
     void (*on_deliver)(void *ctx, const sim_packet *pk, uint64_t now);
     void *on_deliver_ctx;         /**< its first argument */
+    /* The part of a parallel run this is (one part: the whole network). */
+    int part, parts;           /**< this part, number of parts */
+    uint32_t r_lo, r_hi;       /**< routers simulated here: r_lo <= r < r_hi */
+    uint32_t plane;            /**< routers per x-plane (a slab is whole planes) */
+    uint16_t plane_part[256];  /**< the part that owns each x-plane */
+    uint32_t lookahead;        /**< cycles between hand-overs:
+                                    min(link_delay, credit_delay) */
+    ss_outbox *outbox;         /**< outbox[q]: events for part q's routers */
+    uint64_t exported;         /**< packets handed to other parts */
+    uint64_t imported;         /**< packets received from other parts */
+    /** Sums (op 0), maxima (1) or minima (2) of n values over all parts,
+     *  in place (NULL with one part); ss_summarize and ss_gather use it. */
+    void (*reduce)(void *ctx, uint64_t *v, size_t n, int op);
+    void *reduce_ctx;          /**< its first argument */
+    /** Hands every outbox to its part and imports (ss_import) what the
+     *  other parts sent this one, emptying the outboxes (NULL with one
+     *  part).  ss_run calls it whenever the cycle is a multiple of
+     *  lookahead, and at its end; every part must call it at the same
+     *  cycles. */
+    void (*exchange)(void *ctx, struct ss_net *net);
+    void *exchange_ctx;        /**< its first argument */
 } ss_net;
+
+/** Whether router r is simulated by this part. */
+static inline int ss_owns(const ss_net *net, uint32_t r) { return r - net->r_lo < net->r_hi - net->r_lo; }
+
+/** The part that simulates router r. */
+static inline int ss_part_of(const ss_net *net, uint32_t r) { return net->plane_part[r / net->plane]; }
 
 /* ------------------------------------------------------------------ */
 
@@ -380,8 +433,8 @@ static inline void ss_stats_reset(ss_net *net) {
     s->hops = 0;
     s->qdelay[0] = s->qdelay[1] = s->qdelay[2] = 0;
     memset(s->src_flits, 0, net->n * sizeof(uint64_t));
-    memset(net->arb_count, 0, (size_t)net->n * SS_PORTS * sizeof(ss_arb_count));
-    for (i = 0; i < net->n * SS_PORTS; i++) {
+    memset(net->arb_count + (size_t)net->r_lo * SS_PORTS, 0, (size_t)(net->r_hi - net->r_lo) * SS_PORTS * sizeof(ss_arb_count));
+    for (i = net->r_lo * SS_PORTS; i < net->r_hi * SS_PORTS; i++) {
         ss_out *o = &net->out[i];
         o->stalled = 0;
         memset(o->pkts, 0, sizeof o->pkts);
@@ -395,7 +448,7 @@ static inline void ss_stats_reset(ss_net *net) {
 static inline void ss_stats_close(ss_net *net) {
     uint32_t i;
     uint64_t now = net->wheel.now;
-    for (i = 0; i < net->n * SS_PORTS; i++) {
+    for (i = net->r_lo * SS_PORTS; i < net->r_hi * SS_PORTS; i++) {
         ss_out *o = &net->out[i];
         if (o->stall_since != SS_NEVER) { o->stalled += now - o->stall_since; o->stall_since = now; }
     }
@@ -420,7 +473,7 @@ static inline const char *ss__build_tables(ss_net *net) {
     if (gen == SS_TABLES_DOR && (p->num_fault_links || p->num_fault_nodes))
         return "dimension-order tables cannot route around faults (use the search or seastar generator)";
     if (gen == SS_TABLES_DOR) {
-        for (r = 0; r < net->n; r++) {
+        for (r = net->r_lo; r < net->r_hi; r++) {
             if (sr_table_build_dor(t, r, net->tables + (size_t)r * t->table_size, t->table_size) != SR_OK)
                 return "sr_table_build_dor failed";
             if (p->tie_plus) ss__tables_tie_plus(net, r);
@@ -476,15 +529,30 @@ static inline int ss_pair_ok(const ss_net *net, uint32_t src, uint32_t dst) {
     return !(lo < net->num_unroutable && net->unroutable[lo] == key);
 }
 
-/** Build a network.  Returns NULL on success, else a message (the network
- *  is then not usable and needs no ss_net_free). */
-static inline const char *ss_net_init(ss_net *net, const ss_params *p,
-                                      const sim_traffic *t, uint64_t seed) {
+/* Allocate n elements of size bytes, 64-byte aligned, with elements lo..hi-1
+ * zeroed: the rest of a large array is never touched by this part, so its
+ * pages are never committed. */
+static inline void *ss__alloc_part(size_t n, size_t size, uint32_t lo, uint32_t hi, size_t per_router, void **raw) {
+    unsigned char *p = (unsigned char *)sim__alloc_aligned64(n, size, raw, 0);
+    memset(p + (size_t)lo * per_router * size, 0, (size_t)(hi - lo) * per_router * size);
+    return p;
+}
+
+/** Build part `part` of `parts` of a network: the routers of x-planes
+ *  part * kx / parts up to (part + 1) * kx / parts (1 <= parts <= kx; one
+ *  part is the whole network, as ss_net_init builds it).  Returns NULL on
+ *  success, else a message (the network is then not usable and needs no
+ *  ss_net_free).  Every part of a run must be given the same arguments
+ *  but part. */
+static inline const char *ss_net_init_part(ss_net *net, const ss_params *p, const sim_traffic *t,
+                                           uint64_t seed, int part, int parts) {
     const char *err = ss_params_check(p);
     uint32_t r, i, n;
     int d, s;
     uint32_t horizon;
     if (err) return err;
+    if (parts < 1 || parts > p->radix[0] || part < 0 || part >= parts)
+        return "parts must be 1 to the x radix, part 0 to parts-1";
     if (t->num_sizes < 1 || t->num_sizes > 8) return "1..8 packet sizes";
     for (s = 0; s < t->num_sizes; s++)
         if (t->sizes[s] < 1 || t->sizes[s] > p->max_packet_flits) return "packet size out of 1..max packet";
@@ -495,6 +563,15 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
     sim_shape_init(&net->shape, p->dims, p->radix, p->mesh);
     n = net->n = net->shape.nodes;
     if (n > (1u << 20)) return "at most 2^20 nodes";
+    net->part = part;
+    net->parts = parts;
+    net->plane = n / (uint32_t)net->shape.radix[0];
+    for (d = 0; d < net->shape.radix[0]; d++)
+        net->plane_part[d] = (uint16_t)(d * parts / net->shape.radix[0]);
+    net->r_lo = (uint32_t)((part * net->shape.radix[0] + parts - 1) / parts) * net->plane;
+    net->r_hi = (uint32_t)(((part + 1) * net->shape.radix[0] + parts - 1) / parts) * net->plane;
+    net->lookahead = (uint32_t)(p->link_delay < p->credit_delay ? p->link_delay : p->credit_delay);
+    net->outbox = (ss_outbox *)sim_calloc((size_t)parts, sizeof(ss_outbox));
     if (t->pattern == SIM_HOTSPOT && t->hotspot >= n) return "hot spot node out of range";
     if (t->pattern == SIM_PERMUTATION && t->perm == NULL) return "no permutation";
     {
@@ -506,14 +583,22 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
         rr = sr_topology_init(&net->topo, &td);
         if (rr != SR_OK) return sr_result_string(rr);
     }
-    net->tables = (uint8_t *)sim_calloc_aligned64((size_t)n, net->topo.table_size, &net->tables_raw);
+    /* A part touches only its own routers' entries of the large arrays
+     * (all of the tables when a fault-aware generator builds them). */
+    if (p->num_fault_links || p->num_fault_nodes || p->table_gen > SS_TABLES_DOR)
+        net->tables = (uint8_t *)sim_calloc_aligned64((size_t)n, net->topo.table_size, &net->tables_raw);
+    else
+        net->tables = (uint8_t *)ss__alloc_part(n, net->topo.table_size, net->r_lo, net->r_hi, 1, &net->tables_raw);
     net->nbr = (int32_t *)sim_calloc((size_t)n * 6, sizeof(int32_t));
     net->clk = (sa_age_clock *)sim_calloc(n, sizeof(sa_age_clock));
-    net->out = (ss_out *)sim_calloc_aligned64((size_t)n * SS_PORTS, sizeof(ss_out), &net->out_raw);
+    net->out = (ss_out *)ss__alloc_part((size_t)n * SS_PORTS, sizeof(ss_out), net->r_lo, net->r_hi, SS_PORTS, &net->out_raw);
     net->arb_count = (ss_arb_count *)sim_calloc((size_t)n * SS_PORTS, sizeof(ss_arb_count));
-    net->inq = (sim_fifo *)sim_calloc_aligned64((size_t)n * SS_PORTS * SS_VCS, sizeof(sim_fifo), &net->inq_raw);
-    net->in_dirty = (uint64_t *)sim_calloc_aligned64((size_t)n * SS_PORTS * SS_VCS, sizeof(uint64_t), &net->in_dirty_raw);
-    net->nic = (ss_nic *)sim_calloc_aligned64(n, sizeof(ss_nic), &net->nic_raw);
+    net->inq = (sim_fifo *)ss__alloc_part((size_t)n * SS_PORTS * SS_VCS, sizeof(sim_fifo), net->r_lo, net->r_hi,
+                                          SS_PORTS * SS_VCS, &net->inq_raw);
+    net->in_dirty = (uint64_t *)ss__alloc_part((size_t)n * SS_PORTS * SS_VCS, sizeof(uint64_t), net->r_lo, net->r_hi,
+                                               SS_PORTS * SS_VCS, &net->in_dirty_raw);
+    net->nic = (ss_nic *)ss__alloc_part(n, sizeof(ss_nic), net->r_lo, net->r_hi, 1, &net->nic_raw);
+    net->rng = (sim_rng *)sim_calloc(n, sizeof(sim_rng));
     net->work_in = (uint32_t *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(uint32_t));
     net->work_out = (uint32_t *)sim_calloc((size_t)n * SS_PORTS, sizeof(uint32_t));
     net->work_nic = (uint32_t *)sim_calloc(n, sizeof(uint32_t));
@@ -522,12 +607,14 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
     sim_latency_init(&net->st.net_latency);
     err = ss__build_tables(net);
     if (err) { ss_net_free(net); return err; }
-    for (r = 0; r < n; r++) {
+    for (r = 0; r < n; r++)
         for (d = 0; d < 6; d++) {
             uint32_t nb = d < 2 * p->dims
                         ? sr_next_hop(&net->topo, net->faults.mask ? &net->faults : NULL, r, d) : SR_NO_NODE;
             net->nbr[6 * r + d] = nb == SR_NO_NODE ? -1 : (int32_t)nb;
         }
+    for (r = net->r_lo; r < net->r_hi; r++) {
+        sim_rng_stream(&net->rng[r], seed, r);
         sa_age_clock_init(&net->clk[r], &p->age);
         for (d = 0; d < SS_PORTS; d++) {
             ss_out *o = &net->out[r * SS_PORTS + d];
@@ -562,15 +649,25 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
     if (net->eject_cycles[p->max_packet_flits] > horizon) horizon = net->eject_cycles[p->max_packet_flits];
     horizon += 2;
     sim_wheel_init(&net->wheel, horizon);
-    sim_pool_init(&net->pool, n * 16u);
-    sim_rng_seed(&net->rng, seed);
+    sim_pool_init(&net->pool, (net->r_hi - net->r_lo) * 16u);
     net->inj_threshold = sim_bernoulli_threshold(t->load / sim_traffic_mean_size(t));
     net->st.window_start = 0;
     return NULL;
 }
 
+/** Build a network (the whole of it, in one part).  Returns NULL on
+ *  success, else a message (the network is then not usable and needs no
+ *  ss_net_free). */
+static inline const char *ss_net_init(ss_net *net, const ss_params *p,
+                                      const sim_traffic *t, uint64_t seed) {
+    return ss_net_init_part(net, p, t, seed, 0, 1);
+}
+
 /** Free a network's memory. */
 static inline void ss_net_free(ss_net *net) {
+    int q;
+    for (q = 0; q < net->parts; q++) free(net->outbox[q].buf);
+    free(net->outbox); free(net->rng);
     free(net->tables_raw); free(net->nbr); free(net->fault_mask); free(net->unroutable); free(net->clk); free(net->out_raw); free(net->arb_count);
     free(net->inq_raw); free(net->in_dirty_raw); free(net->nic_raw);
     free(net->work_in); free(net->work_out); free(net->work_nic);
@@ -619,6 +716,67 @@ static inline void ss__wake_nic(ss_net *net, uint32_t r, uint64_t t) {
     if (c->next_wake >= net->wheel.now && c->next_wake <= t) return;
     c->next_wake = t;
     sim_wheel_at(&net->wheel, t, r, SIM_EV_B(SS_EV_WAKE_NIC, 0));
+}
+
+/* ---- hand-over between parts ----------------------------------------- */
+
+/* Room for len more bytes in outbox b. */
+static inline unsigned char *ss__outbox_room(ss_outbox *b, size_t len) {
+    if (b->len + len > b->cap) {
+        size_t ncap = b->cap ? b->cap * 2 : 4096;
+        unsigned char *nb;
+        while (ncap < b->len + len) ncap *= 2;
+        nb = (unsigned char *)realloc(b->buf, ncap);
+        if (nb == NULL) sim_die("out of memory (outbox)");
+        b->buf = nb;
+        b->cap = ncap;
+    }
+    b->len += len;
+    return b->buf + b->len - len;
+}
+
+/* An event at cycle t for router r of another part: into its outbox.  An
+ * arrival (b's type SS_EV_ARRIVE) carries packet pi, which leaves this
+ * part's pool. */
+static inline void ss__export(ss_net *net, uint32_t r, uint64_t t, uint32_t a, uint32_t b) {
+    int arrive = (b >> 28) == SS_EV_ARRIVE;
+    ss_xrec x;
+    unsigned char *w = ss__outbox_room(&net->outbox[ss_part_of(net, r)],
+                                       sizeof x + (arrive ? sizeof(sim_packet) : 0));
+    x.t = t; x.a = a; x.b = b;
+    memcpy(w, &x, sizeof x);
+    if (arrive) {
+        memcpy(w + sizeof x, &net->pool.pkt[a], sizeof(sim_packet));
+        sim_pool_release(&net->pool, a);
+        net->exported++;
+    }
+}
+
+/** Take the events of buf (len bytes: the records another part's outbox
+ *  held for this part) into this part's wheel.  Call at a hand-over
+ *  (ss_step has just made the current cycle a multiple of lookahead). */
+static inline void ss_import(ss_net *net, const unsigned char *buf, size_t len) {
+    size_t at = 0;
+    while (at < len) {
+        ss_xrec x;
+        if (len - at < sizeof x) sim_die("ss_import: truncated record");
+        memcpy(&x, buf + at, sizeof x);
+        at += sizeof x;
+        if ((x.b >> 28) == SS_EV_ARRIVE) {
+            uint32_t pi, next;
+            if (len - at < sizeof(sim_packet)) sim_die("ss_import: truncated packet");
+            pi = sim_pool_alloc(&net->pool);
+            next = net->pool.pkt[pi].next;
+            memcpy(&net->pool.pkt[pi], buf + at, sizeof(sim_packet));
+            net->pool.pkt[pi].next = next;
+            at += sizeof(sim_packet);
+            x.a = pi;
+            net->imported++;
+        }
+        if (!ss_owns(net, (x.b >> 28) == SS_EV_ARRIVE ? (x.b & 0x0FFFFFFFu) >> 3 : x.a / SS_PORTS))
+            sim_die("ss_import: an event for another part's router");
+        sim_wheel_at_or_now(&net->wheel, x.t, x.a, x.b);
+    }
 }
 
 /* ---- the router ---------------------------------------------------- */
@@ -685,8 +843,9 @@ static inline void ss__stage_commit(ss_net *net, uint32_t r, uint32_t in_port, u
         sim_wheel_at(&net->wheel, tail_out, r, SIM_EV_B(SS_EV_NIC_CREDIT, v | ((uint32_t)pk->size << 2)));
     else {
         uint32_t up = (uint32_t)net->nbr[6 * r + in_port];
-        sim_wheel_at(&net->wheel, tail_out, up * SS_PORTS + (in_port ^ 1u),
-                     SIM_EV_B(SS_EV_CREDIT, v | ((uint32_t)pk->size << 2)));
+        uint32_t b = SIM_EV_B(SS_EV_CREDIT, v | ((uint32_t)pk->size << 2));
+        if (ss_owns(net, up)) sim_wheel_at(&net->wheel, tail_out, up * SS_PORTS + (in_port ^ 1u), b);
+        else ss__export(net, up, tail_out, up * SS_PORTS + (in_port ^ 1u), b);
     }
 }
 
@@ -758,9 +917,9 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     sim_packet *pkt = net->pool.pkt;
     const sa_age_clock *clk = &net->clk[r];
     sa_grant g;
-    uint32_t pi, c;
+    uint32_t pi, c, to = SIM_NIL;
     sim_packet *pk;
-    unsigned ser;
+    unsigned ser, flits;
     if (m == 0) return;
     if (o->link_free > now) { ss__wake_out(net, oi, o->link_free); return; }
     while (m) {
@@ -826,16 +985,21 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         pk->vc = pk->out_vc;
         pk->hops++;
         pk->state = SS_ON_LINK;
-        sim_wheel_at(&net->wheel, now + (uint64_t)net->p.link_delay, pi,
-                     SIM_EV_B(SS_EV_ARRIVE, (uint32_t)o->nbr * 8u + (op ^ 1u)));
+        if (ss_owns(net, (uint32_t)o->nbr))
+            sim_wheel_at(&net->wheel, now + (uint64_t)net->p.link_delay, pi,
+                         SIM_EV_B(SS_EV_ARRIVE, (uint32_t)o->nbr * 8u + (op ^ 1u)));
+        else to = (uint32_t)o->nbr;   /* handed over below, when pk is no longer read */
     } else {
         ser = net->eject_cycles[pk->size];
         pk->state = SS_EJECTING;
         sim_wheel_at(&net->wheel, now + ser, pi, SIM_EV_B(SS_EV_DELIVER, 0));
     }
+    flits = pk->size;
+    if (to != SIM_NIL)
+        ss__export(net, to, now + (uint64_t)net->p.link_delay, pi, SIM_EV_B(SS_EV_ARRIVE, to * 8u + (op ^ 1u)));
     o->link_free = now + ser;
     o->drain_c = (int8_t)c;
-    o->drain_flits = pk->size;
+    o->drain_flits = (uint8_t)flits;
     if (o->blocked & (1u << c)) {      /* wake the input FIFO waiting for room */
         uint32_t in_port = (uint32_t)ss_input_of((int)(c / SS_VCS), (int)op);
         o->blocked &= ~(1u << c);
@@ -891,18 +1055,19 @@ static inline void ss__deliver(ss_net *net, uint32_t pi) {
 
 /* Generate this cycle's packets (Bernoulli per node). */
 static inline void ss__generate(ss_net *net) {
-    uint32_t r, n = net->n;
+    uint32_t r;
     const sim_traffic *t = &net->traffic;
     uint64_t th = net->inj_threshold;
     if (th == 0) return;
-    for (r = 0; r < n; r++) {
+    for (r = net->r_lo; r < net->r_hi; r++) {
         uint32_t dst, pi;
         sim_packet *pk;
         ss_nic *c;
-        if (sim_rng_next(&net->rng) >= th) continue;
+        sim_rng *rng = &net->rng[r];
+        if (sim_rng_next(rng) >= th) continue;
         c = &net->nic[r];
         if (t->src_queue_max && c->srcq_len >= t->src_queue_max) continue;
-        dst = sim_traffic_dest(t, &net->shape, r, &net->rng);
+        dst = sim_traffic_dest(t, &net->shape, r, rng);
         if (dst == r || !ss_pair_ok(net, r, dst)) continue;
         pi = sim_pool_alloc(&net->pool);
         pk = &net->pool.pkt[pi];
@@ -911,8 +1076,8 @@ static inline void ss__generate(ss_net *net) {
         pk->id = net->next_id++;
         pk->t_create = net->wheel.now;
         pk->size = (uint8_t)(t->num_sizes == 1 ? t->sizes[0]
-                             : t->sizes[sim_rng_below(&net->rng, (uint32_t)t->num_sizes)]);
-        pk->vc = (t->rsp_fraction > 0 && (double)(sim_rng_next(&net->rng) >> 11) * (1.0 / 9007199254740992.0) < t->rsp_fraction) ? 2 : 0;
+                             : t->sizes[sim_rng_below(rng, (uint32_t)t->num_sizes)]);
+        pk->vc = (t->rsp_fraction > 0 && (double)(sim_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < t->rsp_fraction) ? 2 : 0;
         pk->state = SS_AT_SOURCE;
         sim_fifo_push(&c->srcq, net->pool.pkt, pi);
         c->srcq_len++;
@@ -929,8 +1094,8 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
     uint32_t pi;
     sim_packet *pk;
     ss_nic *c = &net->nic[src];
-    if (src == dst || src >= net->n || dst >= net->n || !ss_pair_ok(net, src, dst))
-        sim_die("ss_send: bad, failed or unroutable source or destination");
+    if (src == dst || src >= net->n || dst >= net->n || !ss_pair_ok(net, src, dst) || !ss_owns(net, src))
+        sim_die("ss_send: bad, failed, unroutable or another part's source or destination");
     pi = sim_pool_alloc(&net->pool);
     pk = &net->pool.pkt[pi];
     pk->src = src; pk->dst = dst; pk->id = net->next_id++;
@@ -1094,7 +1259,7 @@ static inline void ss_step(ss_net *net) {
         ss__arbitrate(net, net->work_out[i]);
     }
     net->n_out = 0;
-    for (r = 0; r < net->n; r++) sa_age_tick(&net->clk[r]);
+    for (r = net->r_lo; r < net->r_hi; r++) sa_age_tick(&net->clk[r]);
     w->now++;
 }
 
@@ -1103,8 +1268,10 @@ static inline uint64_t ss_in_flight(const ss_net *net) { return net->created - n
 
 /** The conservation audit: walks every queue and every pending event and
  *  checks that each live packet is found exactly once, in the state its
- *  location says, and that created = delivered + in flight.  Returns NULL
- *  or a message describing the first violation. */
+ *  location says, and that created + imported = delivered + exported +
+ *  in flight (of this part; with one part nothing is imported or
+ *  exported).  Call it at a hand-over, when the outboxes are empty.
+ *  Returns NULL or a message describing the first violation. */
 static inline const char *ss_audit(ss_net *net) {
     static char msg[160];
     uint32_t used = net->pool.used, i, r, cnt = 0;
@@ -1114,7 +1281,7 @@ static inline const char *ss_audit(ss_net *net) {
 #define SS__SEE(idx, want) do { uint32_t j_ = (idx); \
         if (j_ >= used || seen[j_] || pk[j_].state != (want)) { err = "packet lost, duplicated or misplaced"; goto done; } \
         seen[j_] = 1; cnt++; } while (0)
-    for (r = 0; r < net->n; r++) {
+    for (r = net->r_lo; r < net->r_hi; r++) {
         for (i = net->nic[r].srcq.head; i != SIM_NIL; i = pk[i].next) SS__SEE(i, SS_AT_SOURCE);
         for (i = 0; i < SS_PORTS * SS_VCS; i++) {
             uint32_t j;
@@ -1137,7 +1304,9 @@ static inline const char *ss_audit(ss_net *net) {
     for (i = 0; i < used; i++)
         if (!seen[i] && pk[i].state != SIM_PKT_FREE) { err = "a live packet is in no queue (lost)"; goto done; }
     if (cnt != net->pool.live) { err = "pool count disagrees with the packets found"; goto done; }
-    if (net->created != net->delivered + cnt) { err = "created != delivered + in flight"; goto done; }
+    if (net->created + net->imported != net->delivered + net->exported + cnt) {
+        err = "created + imported != delivered + exported + in flight"; goto done;
+    }
 done:
 #undef SS__SEE
     free(seen);
@@ -1181,17 +1350,64 @@ typedef struct ss_summary {
     double rr_frac;             /**< share of them decided round-robin */
 } ss_summary;
 
+/* Sum (op 0), maximum (1) or minimum (2) of v[0..n) over the parts. */
+static inline void ss__reduce(ss_net *net, uint64_t *v, size_t n, int op) {
+    if (net->reduce && net->parts > 1) net->reduce(net->reduce_ctx, v, n, op);
+}
+
+/* A latency statistic summed over the parts, in place. */
+static inline void ss__gather_latency(ss_net *net, sim_latency *l) {
+    uint64_t v[4], *h = (uint64_t *)sim_calloc(SIM_LAT_BINS, sizeof(uint64_t));
+    uint32_t i;
+    l->sumsq_hi += l->sumsq_lo >> 32;      /* so the low words' sum cannot overflow */
+    l->sumsq_lo &= 0xFFFFFFFFu;
+    v[0] = l->count; v[1] = l->sum; v[2] = l->sumsq_lo; v[3] = l->sumsq_hi;
+    ss__reduce(net, v, 4, 0);
+    l->count = v[0]; l->sum = v[1]; l->sumsq_lo = v[2]; l->sumsq_hi = v[3];
+    ss__reduce(net, &l->max, 1, 1);
+    ss__reduce(net, &l->min, 1, 2);
+    for (i = 0; i < SIM_LAT_BINS; i++) h[i] = l->hist[i];
+    ss__reduce(net, h, SIM_LAT_BINS, 0);
+    for (i = 0; i < SIM_LAT_BINS; i++) l->hist[i] = (uint32_t)(h[i] > UINT32_MAX ? UINT32_MAX : h[i]);
+    free(h);
+}
+
+/** Make this part's window statistics (net->st) and packet totals
+ *  (created, delivered) those of the whole network: sums over the parts,
+ *  through net->reduce, which every part must call at the same cycle.
+ *  With one part it changes nothing.  The simulation must not go on after
+ *  it, as each part then holds the others' counts too. */
+static inline void ss_gather(ss_net *net) {
+    ss_stats *st = &net->st;
+    uint64_t v[9];
+    if (!(net->reduce && net->parts > 1)) return;
+    v[0] = st->delivered; v[1] = st->delivered_flits; v[2] = st->created; v[3] = st->hops;
+    v[4] = st->qdelay[0]; v[5] = st->qdelay[1]; v[6] = st->qdelay[2];
+    v[7] = net->created; v[8] = net->delivered;
+    ss__reduce(net, v, 9, 0);
+    st->delivered = v[0]; st->delivered_flits = v[1]; st->created = v[2]; st->hops = v[3];
+    st->qdelay[0] = v[4]; st->qdelay[1] = v[5]; st->qdelay[2] = v[6];
+    net->created = v[7]; net->delivered = v[8];
+    ss__gather_latency(net, &st->latency);
+    ss__gather_latency(net, &st->net_latency);
+    ss__reduce(net, st->src_flits, net->n, 0);
+}
+
 /** Summarise the window from its start to now.  The sources counted in the
  *  per-source figures are those that delivered anything or, if none did,
- *  all nodes. */
+ *  all nodes.  With several parts every part must call it at the same
+ *  cycle: it gathers the statistics (ss_gather) and then each part holds
+ *  the whole network's summary. */
 static inline void ss_summarize(ss_net *net, ss_summary *s) {
     const ss_stats *st = &net->st;
     uint64_t cyc = net->wheel.now - st->window_start;
+    uint64_t tally[SS_PORTS * 6 + 4];
     uint32_t r, i;
     int d, b, k = 0;
     double *bw;
     memset(s, 0, sizeof *s);
     ss_stats_close(net);
+    ss_gather(net);
     s->cycles = cyc;
     s->offered = net->traffic.load;
     if (cyc == 0) cyc = 1;
@@ -1206,22 +1422,35 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
     s->net_lat_mean = sim_latency_mean(&st->net_latency);
     s->hops = st->delivered ? (double)st->hops / (double)st->delivered : 0;
     for (d = 0; d < 3; d++) s->qdelay[d] = st->delivered ? (double)st->qdelay[d] / (double)st->delivered : 0;
-    for (r = 0; r < net->n; r++)
+    /* The per-port counters of this part's routers, summed over the parts:
+     * tally holds stalled, request packets and the four age buckets per
+     * port direction, then multi, tie, tie255 and rr. */
+    memset(tally, 0, sizeof tally);
+    for (r = net->r_lo; r < net->r_hi; r++)
         for (d = 0; d < SS_PORTS; d++) {
             const ss_out *o = &net->out[r * SS_PORTS + d];
-            s->stalled[d] += o->stalled;
-            s->req_pkts[d] += o->pkts[0] + o->pkts[1];
             const ss_arb_count *ac = &net->arb_count[r * SS_PORTS + d];
-            s->arb_multi += ac->multi;
-            s->tie_frac += (double)ac->tie;
-            s->tie255_frac += (double)ac->tie255;
-            s->rr_frac += (double)ac->rr;
-            for (b = 0; b < 4; b++) {
-                uint64_t v = sa_age_histogram_bucket(o->age_group, b);
-                s->age_hist_port[d][b] += v;
-                if (d != SS_PROC) s->age_hist[b] += v;
-            }
+            tally[6 * d] += o->stalled;
+            tally[6 * d + 1] += o->pkts[0] + o->pkts[1];
+            for (b = 0; b < 4; b++) tally[6 * d + 2 + b] += sa_age_histogram_bucket(o->age_group, b);
+            tally[6 * SS_PORTS] += ac->multi;
+            tally[6 * SS_PORTS + 1] += ac->tie;
+            tally[6 * SS_PORTS + 2] += ac->tie255;
+            tally[6 * SS_PORTS + 3] += ac->rr;
         }
+    ss__reduce(net, tally, sizeof tally / sizeof tally[0], 0);
+    for (d = 0; d < SS_PORTS; d++) {
+        s->stalled[d] = tally[6 * d];
+        s->req_pkts[d] = tally[6 * d + 1];
+        for (b = 0; b < 4; b++) {
+            s->age_hist_port[d][b] = tally[6 * d + 2 + b];
+            if (d != SS_PROC) s->age_hist[b] += tally[6 * d + 2 + b];
+        }
+    }
+    s->arb_multi = tally[6 * SS_PORTS];
+    s->tie_frac = (double)tally[6 * SS_PORTS + 1];
+    s->tie255_frac = (double)tally[6 * SS_PORTS + 2];
+    s->rr_frac = (double)tally[6 * SS_PORTS + 3];
     if (s->arb_multi) {
         s->tie_frac /= (double)s->arb_multi;
         s->tie255_frac /= (double)s->arb_multi;
@@ -1243,13 +1472,18 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
 }
 
 /** Run cycles cycles, counting each cycle of each router (router-cycles)
- *  in progress (NULL: none); label says what runs in the progress lines. */
+ *  in progress (NULL: none); label says what runs in the progress lines.
+ *  With several parts, it hands events over (net->exchange) every
+ *  lookahead cycles and when it returns, so the outboxes are then empty. */
 static inline void ss_run(ss_net *net, uint64_t cycles, sim_progress *progress, const char *label) {
     uint64_t c;
+    int parted = net->exchange && net->parts > 1;
     for (c = 0; c < cycles; c++) {
         ss_step(net);
+        if (parted && net->wheel.now % net->lookahead == 0 && c + 1 < cycles) net->exchange(net->exchange_ctx, net);
         sim_progress_add(progress, (double)net->n, label);
     }
+    if (parted) net->exchange(net->exchange_ctx, net);
 }
 
 #endif /* SEASTAR_NET_H */

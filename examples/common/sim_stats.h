@@ -2,7 +2,9 @@
 /* sim_stats.h - latency statistics and small CSV helpers for the simulators
  * in examples/ (example code, not the installed library).
  *
- * Latencies are whole cycles.  The mean and variance come from exact sums;
+ * Latencies are whole cycles.  The mean and variance come from exact
+ * integer sums (so statistics gathered in parts, in any order, add up to
+ * the same bits);
  * percentiles come from a one-cycle-wide histogram up to SIM_LAT_BINS-1
  * cycles (anything longer counts in the last bin, so a percentile there is
  * only known to be at least that bound; the maximum is exact).
@@ -21,8 +23,10 @@
 /** A latency statistic. */
 typedef struct sim_latency {
     uint64_t count;     /**< samples */
-    double sum;         /**< sum of samples */
-    double sumsq;       /**< sum of squares */
+    uint64_t sum;       /**< sum of samples */
+    uint64_t sumsq_lo;  /**< sum of squares = sumsq_hi * 2^32 + sumsq_lo
+                             (sim_latency_add keeps sumsq_lo below 2^62) */
+    uint64_t sumsq_hi;
     uint64_t max;       /**< largest sample */
     uint64_t min;       /**< smallest sample */
     uint32_t *hist;     /**< SIM_LAT_BINS bins */
@@ -30,13 +34,13 @@ typedef struct sim_latency {
 
 /** Initialise an empty statistic. */
 static inline void sim_latency_init(sim_latency *l) {
-    l->count = 0; l->sum = l->sumsq = 0; l->max = 0; l->min = UINT64_MAX;
+    l->count = 0; l->sum = l->sumsq_lo = l->sumsq_hi = 0; l->max = 0; l->min = UINT64_MAX;
     l->hist = (uint32_t *)sim_calloc(SIM_LAT_BINS, sizeof(uint32_t));
 }
 
 /** Forget all samples. */
 static inline void sim_latency_reset(sim_latency *l) {
-    l->count = 0; l->sum = l->sumsq = 0; l->max = 0; l->min = UINT64_MAX;
+    l->count = 0; l->sum = l->sumsq_lo = l->sumsq_hi = 0; l->max = 0; l->min = UINT64_MAX;
     memset(l->hist, 0, SIM_LAT_BINS * sizeof(uint32_t));
 }
 
@@ -45,10 +49,13 @@ static inline void sim_latency_free(sim_latency *l) { free(l->hist); l->hist = N
 
 /** Add one sample. */
 static inline void sim_latency_add(sim_latency *l, uint64_t v) {
-    double x = (double)v;
+    uint64_t lo = v & 0xFFFFFFFFu, hi = v >> 32, ll = lo * lo;
     l->count++;
-    l->sum += x;
-    l->sumsq += x * x;
+    l->sum += v;
+    /* v^2 = hi^2 2^64 + 2 lo hi 2^32 + lo^2, in units of 2^32 and 1 */
+    l->sumsq_lo += ll & 0xFFFFFFFFu;
+    l->sumsq_hi += (ll >> 32) + 2u * lo * hi + ((hi * hi) << 32);
+    if (l->sumsq_lo >> 62) { l->sumsq_hi += l->sumsq_lo >> 32; l->sumsq_lo &= 0xFFFFFFFFu; }
     if (v > l->max) l->max = v;
     if (v < l->min) l->min = v;
     l->hist[v < SIM_LAT_BINS ? v : SIM_LAT_BINS - 1]++;
@@ -56,15 +63,15 @@ static inline void sim_latency_add(sim_latency *l, uint64_t v) {
 
 /** Mean (0 without samples). */
 static inline double sim_latency_mean(const sim_latency *l) {
-    return l->count ? l->sum / (double)l->count : 0.0;
+    return l->count ? (double)l->sum / (double)l->count : 0.0;
 }
 
 /** Population variance (0 without samples). */
 static inline double sim_latency_var(const sim_latency *l) {
     double m;
     if (l->count == 0) return 0.0;
-    m = l->sum / (double)l->count;
-    m = l->sumsq / (double)l->count - m * m;
+    m = (double)l->sum / (double)l->count;
+    m = ((double)l->sumsq_hi * 4294967296.0 + (double)l->sumsq_lo) / (double)l->count - m * m;
     return m > 0 ? m : 0.0;
 }
 

@@ -34,6 +34,16 @@ static inline uint64_t sim_rng_next(sim_rng *r) {
     return z ^ (z >> 31);
 }
 
+/** Seed r with stream number stream of seed: the streams of one seed
+ *  start at unrelated points of the generator's cycle, so one stream per
+ *  source node gives every node its own draws whatever the order in which
+ *  nodes are visited (and whichever process simulates them). */
+static inline void sim_rng_stream(sim_rng *r, uint64_t seed, uint64_t stream) {
+    sim_rng h;
+    h.s = seed ^ (stream * 0xD1B54A32D192ED03ull);
+    r->s = sim_rng_next(&h) ^ stream;
+}
+
 /** Uniform integer in 0..n-1 (n >= 1), by multiply-shift. */
 static inline uint32_t sim_rng_below(sim_rng *r, uint32_t n) {
     return (uint32_t)(((sim_rng_next(r) >> 32) * (uint64_t)n) >> 32);
