@@ -166,6 +166,29 @@ $(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data examples/
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@sh tests/results.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
+# ------------------------------------------------------------------ mpi
+# make mpi: the simulator and bench_sim with SS_MPI, compiled with mpicc
+# (build/mpi/; installs Debian's openmpi-bin and libopenmpi-dev if mpicc is
+# missing).  The sequential builds need no MPI.  make test runs
+# tests/mpi.sh: small networks under mpirun -np 2 and 3, compared byte for
+# byte with the sequential seastar_sim.
+MPI_CC := mpicc -std=c99 $(WARN) -O2 -D_POSIX_C_SOURCE=200809L -DSS_MPI
+$(B)/mpi/seastar_sim: examples/seastar_sim.c $(HEADERS) $(wildcard examples/common/*)
+	@$(call APT_NEED,/usr/bin/mpicc,openmpi-bin libopenmpi-dev)
+	@mkdir -p $(@D)
+	$(MPI_CC) $< -o $@ -lm
+$(B)/mpi/bench_sim: bench/bench_sim.c bench/bench.h $(HEADERS) $(wildcard examples/common/*)
+	@$(call APT_NEED,/usr/bin/mpicc,openmpi-bin libopenmpi-dev)
+	@mkdir -p $(@D)
+	$(MPI_CC) -DNDEBUG $< -o $@ -lm
+mpi: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim
+.PHONY: mpi
+
+LOGS += $(B)/mpi.log
+$(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/examples/seastar_sim tests/mpi.sh
+	@echo "  run     MPI runs against the sequential simulator"
+	@sh tests/mpi.sh $(B) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+
 # Install Debian package $(2) unless $(1) exists (as root, or through sudo).
 APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)" -ne 0 ] && s=sudo; \
 	$$s apt-get install -y $(2) >/dev/null 2>&1 || { $$s apt-get update >/dev/null 2>&1 && \

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The MPI build of the simulator against the sequential one (make test):
+# small networks run under mpirun with 2 and 3 ranks must print exactly
+# what the sequential seastar_sim prints for the same command line, and
+# write the same per-source file.  Counted like tests; ends with
+# "N passed, N failed".
+#
+#   sh tests/mpi.sh [BUILDDIR]   (default build; needs BUILDDIR/mpi/seastar_sim
+#                                 and BUILDDIR/examples/seastar_sim)
+cd "$(dirname "$0")/.." || exit 2
+top=$(pwd)
+b=${1:-build}
+case $b in /*) ;; *) b="$top/$b";; esac
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+passed=0; failed=0
+ok()  { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; sed 's/^/    /' "$tmp/err" | head -n 20; }
+
+# Open MPI refuses root unless told, and wants a slot per rank: these runs
+# are small, so oversubscribing a 2-core machine is fine.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+mpirun="mpirun --oversubscribe -np"
+to="timeout 300"
+command -v timeout >/dev/null 2>&1 || to=""
+
+# same NP ARGS...: the sequential and the NP-rank outputs are equal
+same() {
+    np=$1; shift
+    : > "$tmp/err"
+    if ! (cd "$tmp" && $to "$b/examples/seastar_sim" "$@" > "$tmp/seq" 2>> "$tmp/err"); then
+        bad "sequential seastar_sim $* runs"; return
+    fi
+    [ -f "$tmp/src.csv" ] && mv "$tmp/src.csv" "$tmp/seq_src.csv"
+    if ! (cd "$tmp" && $to $mpirun "$np" "$b/mpi/seastar_sim" "$@" > "$tmp/par" 2>> "$tmp/err"); then
+        bad "mpirun -np $np seastar_sim $* runs"; return
+    fi
+    if [ -f "$tmp/seq_src.csv" ] && ! cmp -s "$tmp/seq_src.csv" "$tmp/src.csv"; then
+        echo "per-source files differ" >> "$tmp/err"; bad "mpirun -np $np seastar_sim $* = sequential"; return
+    fi
+    rm -f "$tmp/seq_src.csv" "$tmp/src.csv"
+    if [ -s "$tmp/seq" ] && cmp -s "$tmp/seq" "$tmp/par"; then ok
+    else
+        diff "$tmp/seq" "$tmp/par" >> "$tmp/err"
+        bad "mpirun -np $np seastar_sim $* prints what the sequential run prints"
+    fi
+}
+
+q="--quiet"
+same 2 --topo 6x4x4 --load 0.3 --sizes 1,9 --cycles 2000 --warmup 300 --csv $q
+same 3 --topo 6x4x4 --load 0.3 --sizes 1,9 --cycles 2000 --warmup 300 --csv $q
+same 2 --topo 4x4x4 --load 0.6 --rsp 0.5 --sizes 1,5,9 --arb rr --cycles 1500 --histogram $q
+same 3 --topo 5x4x3 --mesh xz --load 0.4 --random-link-faults 4 --cycles 1500 --csv $q
+same 2 --topo 8x8 --pattern tornado --load 0.5 --period 8 --cycles 1500 --compare $q
+same 2 --topo 8 --mesh x --pattern hotspot --hotspot 7 --srcq 16 --loads 0.2,1 --cycles 2000 $q
+same 3 --topo 6x3x3 --load 0.3 --cycles 1500 --per-source src.csv $q
+same 2 --topo 4x4x4 --link-delay 3 --credit-delay 7 --load 0.4 --seeds 2 --csv --cycles 1500 $q
+
+# what the MPI build refuses, with exit status 2 and one line
+: > "$tmp/err"
+(cd "$tmp" && $to $mpirun 2 "$b/mpi/seastar_sim" --workload mix --topo 4x4x4 > "$tmp/out" 2> "$tmp/err2"); st=$?
+grep "seastar_sim:" "$tmp/err2" | sort -u > "$tmp/err"
+if [ "$st" -ne 0 ] && grep -q "workload" "$tmp/err" && [ "$(wc -l < "$tmp/err")" -eq 1 ]; then ok
+else echo "exit status $st" >> "$tmp/err"; bad "mpirun -np 2 seastar_sim --workload mix is refused with one line"; fi
+(cd "$tmp" && $to $mpirun 3 "$b/mpi/seastar_sim" --topo 2x4x4 > "$tmp/out" 2> "$tmp/err2"); st=$?
+grep "seastar_sim:" "$tmp/err2" | sort -u > "$tmp/err"
+if [ "$st" -ne 0 ] && grep -q "x-planes" "$tmp/err" && [ "$(wc -l < "$tmp/err")" -eq 1 ]; then ok
+else echo "exit status $st" >> "$tmp/err"; bad "mpirun -np 3 on 2 x-planes is refused with one line"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
