@@ -10,6 +10,8 @@
 #   make bench       microbenchmarks, CSV under bench/out/
 #   make docs        the Sphinx site under build/docs (installs Debian's
 #                    python3-sphinx if it is missing)
+#   make mpi         the simulator and bench_sim for MPI (build/mpi/)
+#   make sim-results the simulator speed figures, 1 and 2 MPI ranks
 #   make results     every number and figure the docs show, into docs/data
 #                    and docs/img (long: it prints progress and its
 #                    expected duration)
@@ -161,7 +163,7 @@ $(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) $(B)/bench/bench_route $(B)/bench/bench_si
 # results, rerun and compared byte for byte with docs/data/small/
 # (tests/results.sh; needs Debian's python3, installed if missing).
 LOGS += $(B)/results.log
-$(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data examples/results.py tests/results.sh $(wildcard docs/data/small/* docs/data/small/raw/*)
+$(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data examples/results.py examples/sim_projection.py tests/results.sh $(wildcard docs/data/bench_sim.csv docs/data/sim_projection.csv) $(wildcard docs/data/small/* docs/data/small/raw/*)
 	@echo "  run     results drift check"
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@sh tests/results.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
@@ -183,6 +185,21 @@ $(B)/mpi/bench_sim: bench/bench_sim.c bench/bench.h $(HEADERS) $(wildcard exampl
 	$(MPI_CC) -DNDEBUG $< -o $@ -lm
 mpi: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim
 .PHONY: mpi
+
+# make sim-results: docs/data/bench_sim.csv (bench_sim sequential, then
+# with 2 MPI ranks), docs/data/sim_projection.csv (examples/sim_projection.py:
+# hosts projected from those rows) and docs/data/bench_sim_goal.csv
+# (32x32x32, 1-flit packets, load 0.2, 10,000 measured cycles on 2 ranks).
+# About 40 minutes on an idle 2-core machine; docs/simulator.rst shows them.
+MPIRUN := mpirun --oversubscribe --allow-run-as-root
+sim-results: $(B)/bench/bench_sim $(B)/mpi/bench_sim
+	./$(B)/bench/bench_sim > docs/data/bench_sim.csv.tmp
+	$(MPIRUN) -np 2 ./$(B)/mpi/bench_sim | tail -n +2 >> docs/data/bench_sim.csv.tmp
+	@mv docs/data/bench_sim.csv.tmp docs/data/bench_sim.csv
+	/usr/bin/python3 examples/sim_projection.py docs/data/bench_sim.csv docs/data/sim_projection.csv
+	$(MPIRUN) -np 2 ./$(B)/mpi/bench_sim --radix 32 --flits 1 --cycles 10000 > docs/data/bench_sim_goal.csv.tmp
+	@mv docs/data/bench_sim_goal.csv.tmp docs/data/bench_sim_goal.csv
+.PHONY: sim-results
 
 LOGS += $(B)/mpi.log
 $(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/examples/seastar_sim tests/mpi.sh

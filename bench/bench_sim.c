@@ -21,11 +21,24 @@
  *     during the measured cycles by more than 5% of those delivered; the
  *     figures then describe a network that is filling up, not a steady
  *     state;
- *   - the peak memory of the process so far (the largest case run yet).
+ *   - the peak memory of the process so far (the largest case run yet;
+ *     with MPI, summed over the ranks).
  *
- * Every run is sequential (the ranks column is 1).  Every figure is
- * measured in this run.  CSV on stdout, progress on stderr.  Set
- * BENCH_SIM_QUICK=1 in the environment to skip radices above 16.
+ * Built as make mpi's build/mpi/bench_sim and run under mpirun, each rank
+ * simulates a slab of x-planes (examples/common/ss_mpi.h); the ranks
+ * column gives their number, CPU time is summed over them (Open MPI polls
+ * while it waits, so waits count as CPU), and these columns describe the
+ * hand-overs (zero in the sequential build):
+ *
+ *   - windows: hand-overs during the measured cycles;
+ *   - bytes_per_window: bytes all ranks sent per hand-over;
+ *   - wait_ms_per_window: the time a rank spends in MPI calls per
+ *     hand-over (waiting for its neighbours and moving the data), the
+ *     mean over the ranks, and the largest rank's.
+ *
+ * Every figure is measured in this run.  CSV on stdout, progress on
+ * stderr.  Set BENCH_SIM_QUICK=1 in the environment to skip radices above
+ * 16.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +47,10 @@
 #include "bench.h"
 #include "../examples/common/seastar_net.h"
 #include "../examples/common/cli.h"
+#ifdef SS_MPI
+#include "../examples/common/ss_mpi.h"
+static ss_mpi g_mpi;
+#endif
 
 typedef struct bcase {
     int k;
@@ -48,6 +65,11 @@ typedef struct bresult {
     double packet_hops;         /* delivered packets x their hops */
     uint64_t delivered;
     uint64_t in_flight_start, in_flight_end; /* packets generated, not delivered */
+    int ranks;
+    uint64_t windows;           /* hand-overs in the measured cycles */
+    double bytes_per_window;    /* sent by all ranks, per hand-over */
+    double wait_ms_mean, wait_ms_max; /* per hand-over: mean rank, slowest rank */
+    double rss_mib;             /* peak RSS, summed over the ranks */
 } bresult;
 
 static const cli_opt options[] = {
@@ -78,18 +100,58 @@ static void run_case(const bcase *c, sim_progress *pg, const char *name, bresult
     tr.load = c->load;
     tr.sizes[0] = c->flits;
     tr.num_sizes = 1;
+    memset(r, 0, sizeof *r);
+    r->ranks = 1;
+#ifdef SS_MPI
+    err = ss_mpi_net_init(&g_mpi, &net, &p, &tr, 1);
+    r->ranks = g_mpi.size;
+#else
     err = ss_net_init(&net, &p, &tr, 1);
+#endif
     if (err) { fprintf(stderr, "bench_sim: %s\n", err); exit(1); }
     ss_run(&net, c->warmup, pg, name);
     ss_stats_reset(&net);
     r->in_flight_start = ss_in_flight(&net);
+#ifdef SS_MPI
+    {   /* the in-flight count of the whole network, and a common start */
+        uint64_t v = r->in_flight_start;
+        MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+        r->in_flight_start = v;
+        MPI_Barrier(MPI_COMM_WORLD);
+        g_mpi.windows = g_mpi.bytes_sent = 0;
+        g_mpi.wait_s = 0;
+    }
+#endif
     t0 = bench_now_ns();
     c0 = bench_cpu_ns();
     ss_run(&net, c->cycles, pg, name);
+#ifdef SS_MPI
+    MPI_Barrier(MPI_COMM_WORLD);
+#endif
     r->wall_s = (bench_now_ns() - t0) * 1e-9;
     r->cpu_s = (bench_cpu_ns() - c0) * 1e-9;
     err = ss_audit(&net);
     if (err) { fprintf(stderr, "bench_sim: %s\n", err); exit(3); }
+    r->rss_mib = bench_peak_rss_mib();
+#ifdef SS_MPI
+    {
+        double v[4], mx;
+        err = ss_mpi_audit(&net);
+        if (err) { fprintf(stderr, "bench_sim: %s\n", err); exit(3); }
+        v[0] = r->cpu_s; v[1] = (double)g_mpi.bytes_sent; v[2] = g_mpi.wait_s; v[3] = r->rss_mib;
+        mx = g_mpi.wait_s;
+        MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        r->cpu_s = v[0];
+        r->rss_mib = v[3];
+        r->windows = g_mpi.windows;
+        if (r->windows) {
+            r->bytes_per_window = v[1] / (double)r->windows;
+            r->wait_ms_mean = v[2] / g_mpi.size / (double)r->windows * 1e3;
+            r->wait_ms_max = mx / (double)r->windows * 1e3;
+        }
+    }
+#endif
     ss_summarize(&net, &s);
     r->accepted = s.accepted;
     r->packet_hops = (double)s.delivered * s.hops;
@@ -106,6 +168,11 @@ int main(int argc, char **argv) {
     double total = 0;
     sim_progress pg;
     cli c;
+#ifdef SS_MPI
+    MPI_Init(&argc, &argv);
+    ss_mpi_init(&g_mpi);
+    if (g_mpi.rank != 0 && freopen("/dev/null", "w", stdout) == NULL) sim_die("cannot silence a rank's output");
+#endif
     cli_init(&c, "bench_sim", usage_text, NULL, options, (int)(sizeof options / sizeof options[0]), argc, argv);
     while (cli_next(&c)) {
         if (cli_is(&c, "--radix")) num_radix = cli_uint_list(&c, ',', 1, 8, radix);
@@ -129,10 +196,19 @@ int main(int argc, char **argv) {
             n++;
         }
     }
+#ifdef SS_MPI
+    for (i = 0; i < n; i++)
+        if (cases[i].k < g_mpi.size) {
+            fprintf(stderr, "bench_sim: %d MPI ranks but radix %d has only %d x-planes\n", g_mpi.size, cases[i].k, cases[i].k);
+            exit(2);
+        }
+    sim_progress_init(&pg, g_mpi.rank == 0 ? stderr : NULL, "bench_sim", "router-cycles", total);
+#else
     sim_progress_init(&pg, stderr, "bench_sim", "router-cycles", total);
+#endif
     printf("case,routers,ranks,packet_flits,warmup,cycles,wall_s,router_cycles_per_s,cpu_s,router_cycles_per_cpu_s,"
            "delivered,packet_hops,cpu_ns_per_packet_hop,offered,accepted,in_flight_start,in_flight_end,"
-           "oversaturated,peak_rss_mib\n");
+           "oversaturated,peak_rss_mib,windows,bytes_per_window,wait_ms_per_window,wait_ms_per_window_max\n");
     for (i = 0; i < n; i++) {
         const bcase *b = &cases[i];
         double routers = (double)b->k * b->k * b->k;
@@ -140,18 +216,26 @@ int main(int argc, char **argv) {
         bresult r;
         int over;
         snprintf(name, sizeof name, "%dx%dx%d_%dflit_load%.1f", b->k, b->k, b->k, b->flits, b->load);
+#ifdef SS_MPI
+        if (g_mpi.rank == 0)
+#endif
         fprintf(stderr, "bench_sim: %s\n", name);
         run_case(b, &pg, name, &r);
         over = r.accepted < 0.95 * b->load ||
                (double)r.in_flight_end - (double)r.in_flight_start > 0.05 * (double)r.delivered;
-        printf("%s,%.0f,1,%d,%llu,%llu,%.3f,%.0f,%.3f,%.0f,%llu,%.0f,%.1f,%.3f,%.4f,%llu,%llu,%s,%.0f\n", name, routers,
-               b->flits, (unsigned long long)b->warmup, (unsigned long long)b->cycles, r.wall_s,
+        printf("%s,%.0f,%d,%d,%llu,%llu,%.3f,%.0f,%.3f,%.0f,%llu,%.0f,%.1f,%.3f,%.4f,%llu,%llu,%s,%.0f,%llu,%.0f,%.3f,%.3f\n",
+               name, routers, r.ranks, b->flits, (unsigned long long)b->warmup, (unsigned long long)b->cycles, r.wall_s,
                routers * (double)b->cycles / r.wall_s, r.cpu_s, routers * (double)b->cycles / r.cpu_s,
                (unsigned long long)r.delivered, r.packet_hops, r.packet_hops > 0 ? r.cpu_s * 1e9 / r.packet_hops : 0.0,
                b->load, r.accepted, (unsigned long long)r.in_flight_start, (unsigned long long)r.in_flight_end,
-               over ? "yes" : "no", bench_peak_rss_mib());
+               over ? "yes" : "no", r.rss_mib, (unsigned long long)r.windows, r.bytes_per_window,
+               r.wait_ms_mean, r.wait_ms_max);
         fflush(stdout);
     }
     sim_progress_end(&pg);
+#ifdef SS_MPI
+    ss_mpi_free(&g_mpi);
+    MPI_Finalize();
+#endif
     return 0;
 }

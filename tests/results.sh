@@ -35,6 +35,15 @@ for f in $( (cd "$ref" && find . -type f; cd "$tmp/small" && find . -type f) | s
         diff "$ref/$f" "$tmp/small/$f" | head -n 8 | sed 's/^/    /'
     fi
 done
+# The projection of the MPI simulator's speed on many hosts
+# (docs/data/sim_projection.csv) is what examples/sim_projection.py makes of
+# the committed bench_sim measurements (make sim-results writes both).
+if [ -f docs/data/bench_sim.csv ] && $py examples/sim_projection.py docs/data/bench_sim.csv "$tmp/proj.csv" \
+   && cmp -s "$tmp/proj.csv" docs/data/sim_projection.csv; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAIL docs/data/sim_projection.csv is not the projection of docs/data/bench_sim.csv (make sim-results)"
+fi
 # The options make results uses are parsed strictly: each bad value or
 # contradiction stops seastar_sim with exit status 2 and one line naming it.
 sim=build/examples/seastar_sim

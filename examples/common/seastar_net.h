@@ -539,8 +539,9 @@ static inline void *ss__alloc_part(size_t n, size_t size, uint32_t lo, uint32_t 
 }
 
 /** Build part `part` of `parts` of a network: the routers of x-planes
- *  part * kx / parts up to (part + 1) * kx / parts (1 <= parts <= kx; one
- *  part is the whole network, as ss_net_init builds it).  Returns NULL on
+ *  ceil(part * kx / parts) up to ceil((part + 1) * kx / parts) - 1
+ *  (1 <= parts <= kx; one part is the whole network, as ss_net_init
+ *  builds it).  Returns NULL on
  *  success, else a message (the network is then not usable and needs no
  *  ss_net_free).  Every part of a run must be given the same arguments
  *  but part. */
