@@ -47,9 +47,9 @@ static int sp_cmp(const void *a, const void *b) {
 /* Run p with t for cycles cycles in `parts` parts (1: the sequential
  * run), logging every delivery into *log, sorted.  Returns 0, or -1 when a
  * part failed its audit or the hand-overs lost a packet; *handed counts
- * the packets handed over. */
+ * the packets handed over, *in_flight those in the network at the end. */
 static int sp_run(const ss_params *p, const sim_traffic *t, uint64_t seed, int parts, uint64_t cycles,
-                  sp_log *log, uint64_t *handed) {
+                  sp_log *log, uint64_t *handed, uint64_t *in_flight) {
     ss_net net[8];
     uint64_t c, exported = 0, imported = 0;
     int q, q2, bad = 0;
@@ -72,8 +72,10 @@ static int sp_run(const ss_params *p, const sim_traffic *t, uint64_t seed, int p
                     b->len = 0;
                 }
     }
+    *in_flight = 0;
     for (q = 0; q < parts; q++) {
         bad |= ss_audit(&net[q]) != NULL;
+        *in_flight += ss_in_flight(&net[q]);
         exported += net[q].exported;
         imported += net[q].imported;
         ss_net_free(&net[q]);
@@ -87,10 +89,10 @@ static int sp_run(const ss_params *p, const sim_traffic *t, uint64_t seed, int p
  * the sequential run does. */
 static void sp_check_cuts(st_ctx *st__ctx, const ss_params *p, const sim_traffic *t, uint64_t seed, uint64_t cycles) {
     sp_log ref, cut;
-    uint64_t handed;
+    uint64_t handed, in_flight, in_flight_ref;
     int cuts[3], i;
     cuts[0] = 2; cuts[1] = 3; cuts[2] = p->radix[0] < 8 ? p->radix[0] : 8;
-    if (sp_run(p, t, seed, 1, cycles, &ref, &handed) != 0 || handed != 0 || ref.n <= 100) {
+    if (sp_run(p, t, seed, 1, cycles, &ref, &handed, &in_flight_ref) != 0 || handed != 0 || ref.n <= 100) {
         free(ref.rec);
         ST_CHECK(!"the sequential run fails its audit, hands packets over or delivers 100 packets or fewer");
     }
@@ -98,7 +100,7 @@ static void sp_check_cuts(st_ctx *st__ctx, const ss_params *p, const sim_traffic
         size_t k, diff = 0, n_cut;
         int ok;
         if (cuts[i] > p->radix[0]) continue;
-        ok = sp_run(p, t, seed, cuts[i], cycles, &cut, &handed) == 0;
+        ok = sp_run(p, t, seed, cuts[i], cycles, &cut, &handed, &in_flight) == 0 && in_flight == in_flight_ref;
         n_cut = cut.n;
         for (k = 0; k < ref.n && k < cut.n; k++) diff += memcmp(&ref.rec[k], &cut.rec[k], sizeof(sp_rec)) != 0;
         free(cut.rec);

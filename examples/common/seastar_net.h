@@ -1264,8 +1264,12 @@ static inline void ss_step(ss_net *net) {
     w->now++;
 }
 
-/** Packets generated and not yet delivered (source queues + network). */
-static inline uint64_t ss_in_flight(const ss_net *net) { return net->created - net->delivered; }
+/** Packets generated and not yet delivered (source queues + network): of
+ *  this part, those it holds (created + imported - delivered - exported);
+ *  after ss_gather, of the whole network. */
+static inline uint64_t ss_in_flight(const ss_net *net) {
+    return net->created + net->imported - net->delivered - net->exported;
+}
 
 /** The conservation audit: walks every queue and every pending event and
  *  checks that each live packet is found exactly once, in the state its
@@ -1374,21 +1378,21 @@ static inline void ss__gather_latency(ss_net *net, sim_latency *l) {
 }
 
 /** Make this part's window statistics (net->st) and packet totals
- *  (created, delivered) those of the whole network: sums over the parts,
+ *  (created, delivered, imported, exported) those of the whole network: sums over the parts,
  *  through net->reduce, which every part must call at the same cycle.
  *  With one part it changes nothing.  The simulation must not go on after
  *  it, as each part then holds the others' counts too. */
 static inline void ss_gather(ss_net *net) {
     ss_stats *st = &net->st;
-    uint64_t v[9];
+    uint64_t v[11];
     if (!(net->reduce && net->parts > 1)) return;
     v[0] = st->delivered; v[1] = st->delivered_flits; v[2] = st->created; v[3] = st->hops;
     v[4] = st->qdelay[0]; v[5] = st->qdelay[1]; v[6] = st->qdelay[2];
-    v[7] = net->created; v[8] = net->delivered;
-    ss__reduce(net, v, 9, 0);
+    v[7] = net->created; v[8] = net->delivered; v[9] = net->imported; v[10] = net->exported;
+    ss__reduce(net, v, 11, 0);
     st->delivered = v[0]; st->delivered_flits = v[1]; st->created = v[2]; st->hops = v[3];
     st->qdelay[0] = v[4]; st->qdelay[1] = v[5]; st->qdelay[2] = v[6];
-    net->created = v[7]; net->delivered = v[8];
+    net->created = v[7]; net->delivered = v[8]; net->imported = v[9]; net->exported = v[10];
     ss__gather_latency(net, &st->latency);
     ss__gather_latency(net, &st->net_latency);
     ss__reduce(net, st->src_flits, net->n, 0);
