@@ -202,7 +202,7 @@ sim-results: $(B)/bench/bench_sim $(B)/mpi/bench_sim
 .PHONY: sim-results
 
 LOGS += $(B)/mpi.log
-$(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/examples/seastar_sim tests/mpi.sh
+$(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/examples/seastar_sim $(B)/bench/bench_sim tests/mpi.sh
 	@echo "  run     MPI runs against the sequential simulator"
 	@sh tests/mpi.sh $(B) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 

@@ -199,7 +199,9 @@ int main(int argc, char **argv) {
 #ifdef SS_MPI
     for (i = 0; i < n; i++)
         if (cases[i].k < g_mpi.size) {
-            fprintf(stderr, "bench_sim: %d MPI ranks but radix %d has only %d x-planes\n", g_mpi.size, cases[i].k, cases[i].k);
+            if (g_mpi.rank == 0)
+                fprintf(stderr, "bench_sim: %d MPI ranks but radix %d has only %d x-planes\n", g_mpi.size, cases[i].k, cases[i].k);
+            MPI_Finalize();
             exit(2);
         }
     sim_progress_init(&pg, g_mpi.rank == 0 ? stderr : NULL, "bench_sim", "router-cycles", total);

@@ -867,13 +867,17 @@ int main(int argc, char **argv) {
     set_defaults(&o);
     parse(&o, argc, argv);
 #ifdef SS_MPI
+    /* Every rank reaches these checks alike: rank 0 says why, and all
+     * leave MPI together, so the message is out before any rank exits. */
     if (g_mpi.size > 1 && o.workload != WL_NONE) {
         fprintf(stderr, "seastar_sim: --workload runs in one process (scripted traffic is not split over ranks)\n");
+        MPI_Finalize();
         exit(2);
     }
     if (g_mpi.size > o.p.radix[0]) {
         fprintf(stderr, "seastar_sim: %d MPI ranks but only %d x-planes (each rank takes at least one)\n",
                 g_mpi.size, o.p.radix[0]);
+        MPI_Finalize();
         exit(2);
     }
     if (g_mpi.rank != 0) { o.quiet = 1; if (dup2(err_fd, 2) < 0) sim_die("cannot restore stderr"); close(err_fd); }

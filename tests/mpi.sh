@@ -57,6 +57,16 @@ same 2 --topo 8 --mesh x --pattern hotspot --hotspot 7 --srcq 16 --loads 0.2,1 -
 same 3 --topo 6x3x3 --load 0.3 --cycles 1500 --per-source src.csv $q
 same 2 --topo 4x4x4 --link-delay 3 --credit-delay 7 --load 0.4 --seeds 2 --csv --cycles 1500 $q
 
+# bench_sim under MPI simulates what the sequential bench_sim simulates
+# (delivered packets, packet-hops, accepted load, packets in flight) and
+# reports its hand-overs: one every 10 cycles (the default lookahead).
+: > "$tmp/err"
+if (cd "$tmp" && $to "$b/bench/bench_sim" --radix 4 --flits 9 --warmup 500 --cycles 1000 > "$tmp/seq" 2>> "$tmp/err") &&
+   (cd "$tmp" && $to $mpirun 2 "$b/mpi/bench_sim" --radix 4 --flits 9 --warmup 500 --cycles 1000 > "$tmp/par" 2>> "$tmp/err") &&
+   [ "$(cut -d, -f11,12,15,16,17 "$tmp/seq")" = "$(cut -d, -f11,12,15,16,17 "$tmp/par")" ] &&
+   awk -F, 'NR == 2 && $3 == 2 && $20 == 100 && $21 > 0 { f = 1 } END { exit !f }' "$tmp/par"; then ok
+else cat "$tmp/seq" "$tmp/par" >> "$tmp/err"; bad "mpirun -np 2 bench_sim simulates what bench_sim does and counts its hand-overs"; fi
+
 # what the MPI build refuses, with exit status 2 and one line
 : > "$tmp/err"
 (cd "$tmp" && $to $mpirun 2 "$b/mpi/seastar_sim" --workload mix --topo 4x4x4 > "$tmp/out" 2> "$tmp/err2"); st=$?
