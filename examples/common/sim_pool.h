@@ -263,13 +263,10 @@ static inline void sim__slot_grow
     s->cap = ncap;
 }
 
-/** Schedule an event at cycle t, now < t <= now + mask. */
-static inline void sim_wheel_at(sim_wheel *w, uint64_t t, uint32_t a, uint32_t b) {
-    sim_slot *s;
+/* Append event (a, b) to the slot of cycle t (the callers check t). */
+static inline void sim__wheel_put(sim_wheel *w, uint64_t t, uint32_t a, uint32_t b) {
+    sim_slot *s = &w->slot[t & w->mask];
     sim_event *e;
-    /* One unsigned comparison: t <= now wraps round to a huge value. */
-    if (t - w->now - 1u >= (uint64_t)w->mask) sim_die("event outside the timing wheel");
-    s = &w->slot[t & w->mask];
     if (s->n == s->cap) sim__slot_grow(s);
     e = &s->ev[s->n++];
     e->a = a;
@@ -277,19 +274,19 @@ static inline void sim_wheel_at(sim_wheel *w, uint64_t t, uint32_t a, uint32_t b
     w->pending++;
 }
 
+/** Schedule an event at cycle t, now < t <= now + mask. */
+static inline void sim_wheel_at(sim_wheel *w, uint64_t t, uint32_t a, uint32_t b) {
+    /* One unsigned comparison: t <= now wraps round to a huge value. */
+    if (t - w->now - 1u >= (uint64_t)w->mask) sim_die("event outside the timing wheel");
+    sim__wheel_put(w, t, a, b);
+}
+
 /** Schedule an event at cycle t, now <= t <= now + mask - 1: like
  *  sim_wheel_at, but t may be the current cycle while its events are not
  *  yet taken (events handed over from another part of a parallel run). */
 static inline void sim_wheel_at_or_now(sim_wheel *w, uint64_t t, uint32_t a, uint32_t b) {
-    sim_slot *s;
-    sim_event *e;
     if (t - w->now >= (uint64_t)w->mask) sim_die("event outside the timing wheel");
-    s = &w->slot[t & w->mask];
-    if (s->n == s->cap) sim__slot_grow(s);
-    e = &s->ev[s->n++];
-    e->a = a;
-    e->b = b;
-    w->pending++;
+    sim__wheel_put(w, t, a, b);
 }
 
 /** The slot of the current cycle (events are consumed by the caller, which
