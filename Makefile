@@ -207,9 +207,11 @@ $(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/examples/seastar_sim 
 	@sh tests/mpi.sh $(B) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
 # Install Debian package $(2) unless $(1) exists (as root, or through sudo).
+# Parallel jobs of make take turns at apt-get (flock, where installed).
+APT_LOCK := $(shell command -v flock >/dev/null 2>&1 && echo flock /tmp/seastar-apt.lock)
 APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)" -ne 0 ] && s=sudo; \
-	$$s apt-get install -y $(2) >/dev/null 2>&1 || { $$s apt-get update >/dev/null 2>&1 && \
-	$$s apt-get install -y $(2) >/dev/null; }; }
+	$$s $(APT_LOCK) apt-get install -y $(2) >/dev/null 2>&1 || { $$s $(APT_LOCK) apt-get update >/dev/null 2>&1 && \
+	$$s $(APT_LOCK) apt-get install -y $(2) >/dev/null; }; }
 
 # ----------------------------------------------------------- results
 # make results: runs every experiment the docs quote (examples/results.py,
