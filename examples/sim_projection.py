@@ -62,17 +62,19 @@ def main():
     for k, load in ((32, 0.2), (64, 0.1)):
         n = k ** 3
         for hosts in (1, 2, 8, 64, 512):
+            # (cut, implemented, messages per hand-over, routers on cut faces):
+            # a slab has two faces (none alone), to two neighbours (one
+            # when there are only two ranks); a cube six faces, six neighbours
             cuts = []
             if hosts <= k:
-                cuts.append(("slab", "yes", 0 if hosts == 1 else (1 if hosts == 2 else 2), k * k))
+                faces = 0 if hosts == 1 else 2
+                cuts.append(("slab", "yes", min(faces, hosts - 1), faces * k * k))
             side = round(hosts ** (1 / 3))
             if side ** 3 == hosts and hosts > 1 and k % side == 0:
                 b = k // side
-                cuts.append(("cube", "no", 6, b * b))
-            for cut, impl, faces, per_face in cuts:
+                cuts.append(("cube", "no", 6, 6 * b * b))
+            for cut, impl, messages, face in cuts:
                 per_host = n / hosts
-                face = (2 if hosts == 2 and cut == "slab" else faces) * per_face
-                messages = faces
                 compute = per_host * LOOKAHEAD * cpu_per_rc
                 sent = face * bytes_per_face_router
                 exchange = messages * LATENCY + sent / BANDWIDTH
