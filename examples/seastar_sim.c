@@ -599,13 +599,17 @@ static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary 
     ss_net net;
     sj_model m;
     sim_traffic t = o->t;
+    ss_params pw = *p;
     const char *err;
     char label[64];
     int k;
     memset(w, 0, sizeof *w);
     t.load = 0;
     t.pattern = SIM_UNIFORM;
-    err = net_init(&net, p, &t, seed);
+    /* The jobs send from on_deliver, and their sends depend on the order
+     * of a cycle's deliveries: one block (see ss_run). */
+    pw.block_routers = 0;
+    err = net_init(&net, &pw, &t, seed);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(1); }
     sj_init(&m, net.n, seed, o->jitter);
     sj_place_nids(&m, &net.shape, o->nid_x);
@@ -620,8 +624,8 @@ static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary 
         sj_mix(&m, &o->mix);
         sj_start(&m, 0);
         for (c = 0; c < o->warmup + o->cycles; c++) {
-            if (c == o->warmup) { ss_stats_reset(&net); sj_window(&m, net.wheel.now); }
-            sj_tick(&m, net.wheel.now);
+            if (c == o->warmup) { ss_stats_reset(&net); sj_window(&m, net.now); }
+            sj_tick(&m, net.now);
             ss_step(&net);
             sim_progress_add(o->progress, (double)net.n, label);
         }
@@ -637,12 +641,12 @@ static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary 
         if (sj_add_job(&m, o->ranks, prog, np) < 0) sim_die("cannot place the benchmark job");
         sj_start(&m, 0);
         while (m.job[0].iterations < (uint64_t)(1 + o->iterations)) {
-            if (!timed && m.job[0].iterations == 1) { ss_stats_reset(&net); sj_window(&m, net.wheel.now); timed = 1; }
-            sj_tick(&m, net.wheel.now);
+            if (!timed && m.job[0].iterations == 1) { ss_stats_reset(&net); sj_window(&m, net.now); timed = 1; }
+            sj_tick(&m, net.now);
             ss_step(&net);
             /* progress counts busy cycles in packets delivered, a guess */
-            if ((net.wheel.now & 1023) == 0) sim_progress_add(o->progress, 1024.0, label);
-            if (net.wheel.now > limit) sim_die("benchmark did not finish in 2e9 cycles");
+            if ((net.now & 1023) == 0) sim_progress_add(o->progress, 1024.0, label);
+            if (net.now > limit) sim_die("benchmark did not finish in 2e9 cycles");
         }
         w->iter_time = (double)(m.job[0].t_iter[o->iterations] - m.job[0].t_iter[0]) / o->iterations;
     }
@@ -733,7 +737,7 @@ static void print_histogram(const ss_summary *s) {
 static void write_per_source(const char *path, const ss_net *net, const char *tag, int append) {
     FILE *f = fopen(path, append ? "a" : "w");
     uint32_t i;
-    uint64_t cyc = net->wheel.now - net->st.window_start;
+    uint64_t cyc = net->now - net->st.window_start;
     if (!f) { fprintf(stderr, "seastar_sim: cannot write %s\n", path); exit(1); }
     if (!append) fprintf(f, "arb,source,flits_per_cycle,share\n");
     for (i = 0; i < net->n; i++)

@@ -26,8 +26,8 @@ static void sim_quiet_traffic(sim_traffic *t) {
 /* Run until want_delivered packets have been delivered or until cycle
  * limit; returns the cycle reached, or 0 on timeout. */
 static uint64_t sim_run_until_delivered(ss_net *net, uint64_t want_delivered, uint64_t limit) {
-    while (net->delivered < want_delivered && net->wheel.now < limit) ss_step(net);
-    return net->delivered >= want_delivered ? net->wheel.now : 0;
+    while (net->delivered < want_delivered && net->now < limit) ss_step(net);
+    return net->delivered >= want_delivered ? net->now : 0;
 }
 
 ST_TEST(sim_two_node_delivery_time_by_hand) {
@@ -116,7 +116,7 @@ static void sim_meet(int age, uint64_t *lat) {
     if (ss_net_init(&net, &p, &t, 1) != NULL) return;
     ss_send(&net, 1, 3, 2, 0);
     ss_send(&net, 1, 3, 2, 0);
-    while (net.wheel.now < 8) ss_step(&net);
+    while (net.now < 8) ss_step(&net);
     ss_send(&net, 2, 3, 2, 0);
     ss_run(&net, 60, NULL, NULL);
     for (v = 0; v < 100 && k < 3; v++) {

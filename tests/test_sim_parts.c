@@ -63,7 +63,7 @@ static int sp_run(const ss_params *p, const sim_traffic *t, uint64_t seed, int p
         for (q = 0; q < parts; q++) ss_step(&net[q]);
         /* A hand-over every lookahead cycles, as ss_run does with an
          * exchange function (and every part sees the same cycle). */
-        if (net[0].wheel.now % net[0].lookahead == 0 || c + 1 == cycles)
+        if (net[0].now % net[0].lookahead == 0 || c + 1 == cycles)
             for (q = 0; q < parts; q++)
                 for (q2 = 0; q2 < parts; q2++) {
                     ss_outbox *b = &net[q].outbox[q2];
@@ -169,6 +169,138 @@ ST_TEST(sim_parts_faults_equal_sequential) {
     sim_traffic_default(&t);
     t.load = 0.3;
     sp_check_cuts(st__ctx, &p, &t, 9, 2000);
+}
+
+/* Run p (one part, routers in blocks of p->block_routers) with t for
+ * cycles cycles by ss_run calls of chunk cycles, so windows are cut
+ * short at the calls' ends; with sends, node (i * 7) % n also sends a
+ * 3-flit packet to node (i * 5 + 1) % n between calls.  Logs every
+ * delivery into *log, sorted; returns 0, or -1 when the audit fails. */
+static int sb_run(const ss_params *p, const sim_traffic *t, uint64_t seed, uint64_t cycles, uint64_t chunk,
+                  int sends, sp_log *log, uint64_t *in_flight) {
+    ss_net net;
+    uint64_t c, i = 0;
+    int bad;
+    memset(log, 0, sizeof *log);
+    if (ss_net_init(&net, p, t, seed) != NULL) return -1;
+    net.on_deliver = sp_on_deliver;
+    net.on_deliver_ctx = log;
+    for (c = 0; c < cycles; c += chunk) {
+        ss_run(&net, chunk, NULL, NULL);
+        for (; sends && i < c / 50; i++) {
+            uint32_t src = (uint32_t)(i * 7) % net.n, dst = (uint32_t)(i * 5 + 1) % net.n;
+            if (src != dst && ss_pair_ok(&net, src, dst)) ss_send(&net, src, dst, 3, 0);
+        }
+    }
+    bad = ss_audit(&net) != NULL;
+    *in_flight = ss_in_flight(&net);
+    ss_net_free(&net);
+    qsort(log->rec, log->n, sizeof(sp_rec), sp_cmp);
+    return bad ? -1 : 0;
+}
+
+/* Whether p run in blocks of 1, 4 and 16 routers, with windows cut short
+ * by ss_run calls of 23 cycles, delivers every packet as one block does. */
+static void sb_check_blocks(st_ctx *st__ctx, const ss_params *p0, const sim_traffic *t, uint64_t seed,
+                            uint64_t cycles, int sends) {
+    static const uint32_t sizes[3] = { 1, 4, 16 };
+    ss_params p = *p0;
+    sp_log ref, blk;
+    uint64_t in_flight, in_flight_ref;
+    int i;
+    p.block_routers = 0;
+    if (sb_run(&p, t, seed, cycles, 23, sends, &ref, &in_flight_ref) != 0 || ref.n <= 100) {
+        free(ref.rec);
+        ST_CHECK(!"the one-block run fails its audit or delivers 100 packets or fewer");
+    }
+    for (i = 0; i < 3; i++) {
+        size_t k, diff = 0, n_blk;
+        int ok;
+        p.block_routers = sizes[i];
+        ok = sb_run(&p, t, seed, cycles, 23, sends, &blk, &in_flight) == 0 && in_flight == in_flight_ref;
+        n_blk = blk.n;
+        for (k = 0; k < ref.n && k < blk.n; k++) diff += memcmp(&ref.rec[k], &blk.rec[k], sizeof(sp_rec)) != 0;
+        free(blk.rec);
+        if (diff) printf("    blocks of %u: %zu of %zu deliveries differ from one block\n", (unsigned)sizes[i], diff, ref.n);
+        if (!ok || n_blk != ref.n || diff) free(ref.rec);
+        ST_CHECK(ok);
+        ST_EQ_U64(ref.n, n_blk);
+        ST_EQ_U64(0, diff);
+    }
+    free(ref.rec);
+}
+
+ST_TEST(sim_blocks_torus_deliveries_equal_one_block) {
+    ss_params p;
+    sim_traffic t;
+    ss_params_default(&p, 4, 4, 4);
+    p.age.age_clock_period = 8;
+    sim_traffic_default(&t);
+    t.load = 0.5;                 /* past saturation: full buffers, stalls */
+    t.sizes[0] = 1; t.sizes[1] = 9; t.num_sizes = 2;
+    t.rsp_fraction = 0.3;
+    sb_check_blocks(st__ctx, &p, &t, 11, 3000, 0);
+}
+
+ST_TEST(sim_blocks_uneven_delays_mesh_and_sends_equal_one_block) {
+    /* lookahead 3 with windows cut at every 23rd cycle, meshes, and
+     * packets sent with ss_send between ss_run calls */
+    ss_params p;
+    sim_traffic t;
+    ss_params_default(&p, 5, 4, 3);
+    p.mesh[0] = p.mesh[2] = 1;
+    p.link_delay = 3;
+    p.credit_delay = 7;
+    p.router_delay = 5;
+    p.age.age_rr_select = 0x5555555555555555ull;
+    sim_traffic_default(&t);
+    t.load = 0.3;
+    t.pattern = SIM_TORNADO;
+    t.sizes[0] = 3; t.sizes[1] = 9; t.num_sizes = 2;
+    sb_check_blocks(st__ctx, &p, &t, 5, 2500, 1);
+}
+
+ST_TEST(sim_blocks_one_cycle_lookahead_and_faults_equal_one_block) {
+    ss_params p;
+    sim_traffic t;
+    ss_params_default(&p, 8, 8, 1);
+    p.link_delay = 1;
+    p.credit_delay = 1;
+    sim_traffic_default(&t);
+    t.load = 0.3;
+    t.sizes[0] = 1; t.num_sizes = 1;
+    sb_check_blocks(st__ctx, &p, &t, 3, 1500, 0);
+    ss_params_default(&p, 4, 4, 4);
+    p.num_fault_links = 2;
+    p.fault_link[0][0] = 5;  p.fault_link[0][1] = 0;
+    p.fault_link[1][0] = 40; p.fault_link[1][1] = 3;
+    p.num_fault_nodes = 1;
+    p.fault_node[0] = 22;
+    t.load = 0.3;
+    sb_check_blocks(st__ctx, &p, &t, 9, 2000, 1);
+}
+
+ST_TEST(sim_blocks_counts_and_bad_sizes) {
+    /* 7x3x2 cut into 3 parts: x-planes 0-2, 3-4 and 5-6, of 6 routers each */
+    ss_params p;
+    sim_traffic t;
+    ss_net net;
+    sim_traffic_default(&t);
+    ss_params_default(&p, 7, 3, 2);
+    p.block_routers = 1;              /* one router per block */
+    ST_CHECK(ss_net_init_part(&net, &p, &t, 1, 0, 3) == NULL);
+    ST_EQ(18, (int)net.blocks);
+    ss_net_free(&net);
+    p.block_routers = 16;             /* more than the part's 12: one block */
+    ST_CHECK(ss_net_init_part(&net, &p, &t, 1, 1, 3) == NULL);
+    ST_EQ(1, (int)net.blocks);
+    ss_net_free(&net);
+    p.block_routers = 0;              /* none asked for: one block */
+    ST_CHECK(ss_net_init(&net, &p, &t, 1) == NULL);
+    ST_EQ(1, (int)net.blocks);
+    ss_net_free(&net);
+    p.block_routers = 12;             /* not a power of two */
+    ST_CHECK(ss_net_init(&net, &p, &t, 1) != NULL);
 }
 
 ST_TEST(sim_parts_rejects_bad_cuts) {

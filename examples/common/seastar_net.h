@@ -91,6 +91,10 @@ enum { SS_AT_SOURCE = 1, SS_ON_LINK, SS_IN_INPUT, SS_IN_STAGING, SS_EJECTING };
 enum { SS_EV_ARRIVE = 1, SS_EV_WAKE_OUT, SS_EV_CREDIT, SS_EV_NIC_CREDIT,
        SS_EV_UNUSED, SS_EV_DELIVER, SS_EV_WAKE_NIC, SS_EV_WAKE_IN };
 
+/** ss_params_default's routers per block: a network of more routers runs
+ *  a block at a time (see ss_run). */
+#define SS_BLOCK_ROUTERS 256
+
 /** Largest number of failed links (and of failed nodes) of a network. */
 #define SS_MAX_FAULTS 256
 /** Table generator: dimension-order tables (sr_table_build_dor). */
@@ -127,6 +131,8 @@ typedef struct ss_params {
     uint32_t fault_node[SS_MAX_FAULTS];    /**< failed nodes */
     int table_gen;             /**< SS_TABLES_DOR, _SEARCH or _SEASTAR (0 = DOR
                                     without faults, search with faults) */
+    uint32_t block_routers;    /**< routers per block (a power of two; see
+                                    ss_run), or 0: one block */
 } ss_params;
 
 /** SeaStar's parameters on a kx x ky x kz torus (kz = ky = 1 for fewer
@@ -143,6 +149,7 @@ static inline void ss_params_default(ss_params *p, int kx, int ky, int kz) {
     p->max_packet_flits = 9;
     p->credit_threshold = 9;
     p->eject_bw = 2.0 / 4.8;
+    p->block_routers = SS_BLOCK_ROUTERS;
     sa_age_config_default(&p->age, SS_PORTS);
 }
 
@@ -302,11 +309,23 @@ typedef struct ss_net {
     uint64_t *in_dirty;        /**< per input FIFO: cycle last on the list */
     ss_nic *nic;               /**< one per node */
     void *inq_raw, *in_dirty_raw, *nic_raw; /**< the allocations holding them */
-    uint32_t *work_in, *work_out, *work_nic; /**< this cycle's work lists */
-    uint32_t n_in, n_out, n_nic;
+    uint32_t *work_in, *work_out; /**< a block's work lists of a cycle */
+    uint32_t n_in, n_out;
+    uint32_t *work_nic;        /**< per block: processor interfaces with a
+                                    packet to inject (block b's list starts
+                                    at entry b * nic_cap) */
+    uint32_t *n_nic;           /**< per block: entries of its list */
+    uint32_t nic_cap;          /**< room of one block's list */
     uint8_t eject_cycles[256]; /**< processor-port cycles per packet size */
     sim_pool pool;
-    sim_wheel wheel;
+    uint64_t now;              /**< the cycle being simulated; between
+                                    ss_step and ss_run calls, the next one */
+    uint32_t blocks;           /**< blocks of routers this part holds */
+    uint32_t block_shift;      /**< log2 of the routers per block */
+    uint32_t block0;           /**< block number of this part's first router */
+    uint32_t cur;              /**< the block being simulated */
+    sim_wheel *wheels;         /**< per block: the events of its routers */
+    int in_step;               /**< non-zero inside ss_step and ss_run */
     sim_rng *rng;              /**< one stream per source node */
     sim_traffic traffic;
     uint64_t inj_threshold;    /**< Bernoulli threshold per node per cycle */
@@ -418,13 +437,14 @@ static inline const char *ss_params_check(const ss_params *p) {
         p->num_fault_nodes < 0 || p->num_fault_nodes > SS_MAX_FAULTS) return "too many faults";
     if (p->table_gen < 0 || p->table_gen > SS_TABLES_SEASTAR) return "unknown table generator";
     if (p->table_gen == SS_TABLES_SEASTAR && p->dims != 3) return "the SeaStar fault rules need 3 dimensions";
+    if (p->block_routers & (p->block_routers - 1)) return "routers per block must be a power of two (or 0)";
     return NULL;
 }
 
 /** Reset the window statistics (counters, latencies) at the current cycle. */
 static inline void ss_stats_reset(ss_net *net) {
     uint32_t i;
-    uint64_t now = net->wheel.now;
+    uint64_t now = net->now;
     ss_stats *s = &net->st;
     s->window_start = now;
     s->delivered = s->delivered_flits = s->created = 0;
@@ -447,7 +467,7 @@ static inline void ss_stats_reset(ss_net *net) {
  *  the stall counters; harmless to call repeatedly). */
 static inline void ss_stats_close(ss_net *net) {
     uint32_t i;
-    uint64_t now = net->wheel.now;
+    uint64_t now = net->now;
     for (i = net->r_lo * SS_PORTS; i < net->r_hi * SS_PORTS; i++) {
         ss_out *o = &net->out[i];
         if (o->stall_since != SS_NEVER) { o->stalled += now - o->stall_since; o->stall_since = now; }
@@ -602,7 +622,14 @@ static inline const char *ss_net_init_part(ss_net *net, const ss_params *p, cons
     net->rng = (sim_rng *)sim_calloc(n, sizeof(sim_rng));
     net->work_in = (uint32_t *)sim_calloc((size_t)n * SS_PORTS * SS_VCS, sizeof(uint32_t));
     net->work_out = (uint32_t *)sim_calloc((size_t)n * SS_PORTS, sizeof(uint32_t));
-    net->work_nic = (uint32_t *)sim_calloc(n, sizeof(uint32_t));
+    for (net->block_shift = 0; p->block_routers && (1u << net->block_shift) < p->block_routers; net->block_shift++) {}
+    if (p->block_routers == 0 || net->r_hi - net->r_lo <= p->block_routers) net->block_shift = 31;
+    net->block0 = net->r_lo >> net->block_shift;
+    net->blocks = ((net->r_hi - 1) >> net->block_shift) - net->block0 + 1;
+    net->nic_cap = net->blocks == 1 ? n : 1u << net->block_shift;
+    net->work_nic = (uint32_t *)sim_calloc((size_t)net->blocks * net->nic_cap, sizeof(uint32_t));
+    net->n_nic = (uint32_t *)sim_calloc(net->blocks, sizeof(uint32_t));
+    net->wheels = (sim_wheel *)sim_calloc(net->blocks, sizeof(sim_wheel));
     net->st.src_flits = (uint64_t *)sim_calloc(n, sizeof(uint64_t));
     sim_latency_init(&net->st.latency);
     sim_latency_init(&net->st.net_latency);
@@ -648,8 +675,9 @@ static inline const char *ss_net_init_part(ss_net *net, const ss_params *p, cons
     if ((uint32_t)p->link_delay > horizon) horizon = (uint32_t)p->link_delay;
     if ((uint32_t)(p->max_packet_flits + p->credit_delay) > horizon) horizon = (uint32_t)(p->max_packet_flits + p->credit_delay);
     if (net->eject_cycles[p->max_packet_flits] > horizon) horizon = net->eject_cycles[p->max_packet_flits];
-    horizon += 2;
-    sim_wheel_init(&net->wheel, horizon);
+    /* A block runs up to lookahead cycles ahead of another (ss_run). */
+    horizon += 2 + net->lookahead;
+    for (i = 0; i < net->blocks; i++) sim_wheel_init(&net->wheels[i], horizon);
     sim_pool_init(&net->pool, (net->r_hi - net->r_lo) * 16u);
     net->inj_threshold = sim_bernoulli_threshold(t->load / sim_traffic_mean_size(t));
     net->st.window_start = 0;
@@ -671,12 +699,14 @@ static inline void ss_net_free(ss_net *net) {
     free(net->outbox); free(net->rng);
     free(net->tables_raw); free(net->nbr); free(net->fault_mask); free(net->unroutable); free(net->clk); free(net->out_raw); free(net->arb_count);
     free(net->inq_raw); free(net->in_dirty_raw); free(net->nic_raw);
-    free(net->work_in); free(net->work_out); free(net->work_nic);
+    free(net->work_in); free(net->work_out); free(net->work_nic); free(net->n_nic);
     free(net->st.src_flits);
     sim_latency_free(&net->st.latency);
     sim_latency_free(&net->st.net_latency);
     sim_pool_free(&net->pool);
-    sim_wheel_free(&net->wheel);
+    if (net->wheels)
+        for (q = 0; q < (int)net->blocks; q++) sim_wheel_free(&net->wheels[q]);
+    free(net->wheels);
     memset(net, 0, sizeof *net);
 }
 
@@ -690,15 +720,35 @@ static inline void ss__dirty_out(ss_net *net, uint32_t oi) {
 }
 
 static inline void ss__dirty_in(ss_net *net, uint32_t qi) {
-    if (net->in_dirty[qi] == net->wheel.now) return;
-    net->in_dirty[qi] = net->wheel.now;
+    if (net->in_dirty[qi] == net->now) return;
+    net->in_dirty[qi] = net->now;
     net->work_in[net->n_in++] = qi;
 }
 
+/* The block of router r (of this part). */
+static inline uint32_t ss__block_of(const ss_net *net, uint32_t r) { return (r >> net->block_shift) - net->block0; }
+
 static inline void ss__dirty_nic(ss_net *net, uint32_t r) {
-    if (net->nic[r].dirty_at == net->wheel.now) return;
-    net->nic[r].dirty_at = net->wheel.now;
-    net->work_nic[net->n_nic++] = r;
+    uint32_t b;
+    if (net->nic[r].dirty_at == net->now) return;
+    net->nic[r].dirty_at = net->now;
+    b = ss__block_of(net, r);
+    net->work_nic[(size_t)b * net->nic_cap + net->n_nic[b]++] = r;
+}
+
+/* Schedule event (a, b) at cycle t for a router of the block being
+ * simulated (t > now). */
+static inline void ss__at(ss_net *net, uint64_t t, uint32_t a, uint32_t b) {
+    sim_wheel_at(&net->wheels[net->cur], t, a, b);
+}
+
+/* Schedule event (a, b) at cycle t for router r of this part, which may
+ * be in another block: one at most lookahead cycles behind or ahead of
+ * this one (so t may be that block's current cycle, not yet simulated). */
+static inline void ss__at_router(ss_net *net, uint32_t r, uint64_t t, uint32_t a, uint32_t b) {
+    uint32_t k = ss__block_of(net, r);
+    if (k == net->cur) sim_wheel_at(&net->wheels[k], t, a, b);
+    else sim_wheel_at_or_now(&net->wheels[k], t, a, b);
 }
 
 /* Ask for output oi to be arbitrated at cycle t (> now). */
@@ -707,16 +757,16 @@ static inline void ss__wake_out(ss_net *net, uint32_t oi, uint64_t t) {
     /* An earlier (or this cycle's, not yet processed) wake-up is pending:
      * it will arbitrate and ask again if needed.  A processed wake-up
      * resets next_wake to SS_NEVER. */
-    if (o->next_wake >= net->wheel.now && o->next_wake <= t) return;
+    if (o->next_wake >= net->now && o->next_wake <= t) return;
     o->next_wake = t;
-    sim_wheel_at(&net->wheel, t, oi, SIM_EV_B(SS_EV_WAKE_OUT, 0));
+    ss__at(net, t, oi, SIM_EV_B(SS_EV_WAKE_OUT, 0));
 }
 
 static inline void ss__wake_nic(ss_net *net, uint32_t r, uint64_t t) {
     ss_nic *c = &net->nic[r];
-    if (c->next_wake >= net->wheel.now && c->next_wake <= t) return;
+    if (c->next_wake >= net->now && c->next_wake <= t) return;
     c->next_wake = t;
-    sim_wheel_at(&net->wheel, t, r, SIM_EV_B(SS_EV_WAKE_NIC, 0));
+    ss__at(net, t, r, SIM_EV_B(SS_EV_WAKE_NIC, 0));
 }
 
 /* ---- hand-over between parts ----------------------------------------- */
@@ -760,6 +810,7 @@ static inline void ss_import(ss_net *net, const unsigned char *buf, size_t len) 
     size_t at = 0;
     while (at < len) {
         ss_xrec x;
+        uint32_t r;
         if (len - at < sizeof x) sim_die("ss_import: truncated record");
         memcpy(&x, buf + at, sizeof x);
         at += sizeof x;
@@ -774,9 +825,9 @@ static inline void ss_import(ss_net *net, const unsigned char *buf, size_t len) 
             x.a = pi;
             net->imported++;
         }
-        if (!ss_owns(net, (x.b >> 28) == SS_EV_ARRIVE ? (x.b & 0x0FFFFFFFu) >> 3 : x.a / SS_PORTS))
-            sim_die("ss_import: an event for another part's router");
-        sim_wheel_at_or_now(&net->wheel, x.t, x.a, x.b);
+        r = (x.b >> 28) == SS_EV_ARRIVE ? (x.b & 0x0FFFFFFFu) >> 3 : x.a / SS_PORTS;
+        if (!ss_owns(net, r)) sim_die("ss_import: an event for another part's router");
+        sim_wheel_at_or_now(&net->wheels[ss__block_of(net, r)], x.t, x.a, x.b);
     }
 }
 
@@ -803,7 +854,7 @@ static inline int ss__stage_fits(ss_net *net, ss_out *o, uint32_t c, const sim_p
     ss__settle_drain(o, now);
     if (o->cand[c].used + pk->size <= net->p.staging_buffer_flits) return 1;
     /* Full: wait for the packet draining from it, or for its next grant. */
-    if (o->drain_c == (int8_t)c) sim_wheel_at(&net->wheel, o->link_free, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
+    if (o->drain_c == (int8_t)c) ss__at(net, o->link_free, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
     else o->blocked |= 1u << c;
     return 0;
 }
@@ -841,11 +892,11 @@ static inline void ss__stage_commit(ss_net *net, uint32_t r, uint32_t in_port, u
     tail_out += (uint64_t)net->p.credit_delay;
     if (tail_out <= now) tail_out = now + 1;
     if (in_port == SS_PROC)
-        sim_wheel_at(&net->wheel, tail_out, r, SIM_EV_B(SS_EV_NIC_CREDIT, v | ((uint32_t)pk->size << 2)));
+        ss__at(net, tail_out, r, SIM_EV_B(SS_EV_NIC_CREDIT, v | ((uint32_t)pk->size << 2)));
     else {
         uint32_t up = (uint32_t)net->nbr[6 * r + in_port];
         uint32_t b = SIM_EV_B(SS_EV_CREDIT, v | ((uint32_t)pk->size << 2));
-        if (ss_owns(net, up)) sim_wheel_at(&net->wheel, tail_out, up * SS_PORTS + (in_port ^ 1u), b);
+        if (ss_owns(net, up)) ss__at_router(net, up, tail_out, up * SS_PORTS + (in_port ^ 1u), b);
         else ss__export(net, up, tail_out, up * SS_PORTS + (in_port ^ 1u), b);
     }
 }
@@ -857,7 +908,7 @@ static inline void ss__try_move_at(ss_net *net, uint32_t qi, uint32_t r, uint32_
     uint32_t pi, oi, c;
     sim_packet *pk;
     ss_out *o;
-    uint64_t now = net->wheel.now;
+    uint64_t now = net->now;
     if (q->head == SIM_NIL) return;
     pi = q->head;
     pk = &net->pool.pkt[pi];
@@ -868,7 +919,7 @@ static inline void ss__try_move_at(ss_net *net, uint32_t qi, uint32_t r, uint32_
     if (!ss__stage_fits(net, o, c, pk, qi, now)) return;
     sim_fifo_pop(q, net->pool.pkt);
     ss__stage_commit(net, r, in_port, v, oi, o, c, pi, pk, now);
-    if (q->head != SIM_NIL) sim_wheel_at(&net->wheel, now + 1, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
+    if (q->head != SIM_NIL) ss__at(net, now + 1, qi, SIM_EV_B(SS_EV_WAKE_IN, 0));
 }
 
 /* Move the head of input FIFO qi to its staging buffer if it fits. */
@@ -883,7 +934,7 @@ static inline void ss__arrive(ss_net *net, uint32_t r, int in_port, uint32_t pi)
     uint32_t v = pk->vc, qi = ((uint32_t)r * SS_PORTS + (uint32_t)in_port) * SS_VCS + v, oi, c;
     sim_fifo *q = &net->inq[qi];
     ss_out *o;
-    uint64_t now = net->wheel.now;
+    uint64_t now = net->now;
     sa_age_arrive(&net->clk[r], &net->p.age, in_port, (int)v, &pk->age_field);
     ss_route(net, r, in_port, (int)v, pk->dst, &op, &ovc);
     pk->in_port = (uint8_t)in_port;
@@ -911,7 +962,7 @@ static inline void ss__arrive(ss_net *net, uint32_t r, int in_port, uint32_t pi)
 static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     ss_out *o = &net->out[oi];
     uint32_t r = o->router, op = o->port;
-    uint64_t now = net->wheel.now, next_ready = SS_NEVER;
+    uint64_t now = net->now, next_ready = SS_NEVER;
     uint64_t eligible = 0;
     uint32_t m = o->occupied, ready_blocked = 0;
     uint8_t ages[SS_CANDS];
@@ -987,13 +1038,13 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         pk->hops++;
         pk->state = SS_ON_LINK;
         if (ss_owns(net, (uint32_t)o->nbr))
-            sim_wheel_at(&net->wheel, now + (uint64_t)net->p.link_delay, pi,
+            ss__at_router(net, (uint32_t)o->nbr, now + (uint64_t)net->p.link_delay, pi,
                          SIM_EV_B(SS_EV_ARRIVE, (uint32_t)o->nbr * 8u + (op ^ 1u)));
         else to = (uint32_t)o->nbr;   /* handed over below, when pk is no longer read */
     } else {
         ser = net->eject_cycles[pk->size];
         pk->state = SS_EJECTING;
-        sim_wheel_at(&net->wheel, now + ser, pi, SIM_EV_B(SS_EV_DELIVER, 0));
+        ss__at(net, now + ser, pi, SIM_EV_B(SS_EV_DELIVER, 0));
     }
     flits = pk->size;
     if (to != SIM_NIL)
@@ -1004,7 +1055,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     if (o->blocked & (1u << c)) {      /* wake the input FIFO waiting for room */
         uint32_t in_port = (uint32_t)ss_input_of((int)(c / SS_VCS), (int)op);
         o->blocked &= ~(1u << c);
-        sim_wheel_at(&net->wheel, o->link_free, (r * SS_PORTS + in_port) * SS_VCS + c % SS_VCS,
+        ss__at(net, o->link_free, (r * SS_PORTS + in_port) * SS_VCS + c % SS_VCS,
                      SIM_EV_B(SS_EV_WAKE_IN, 0));
     }
     /* Wake again when the link is free, if a packet is ready by then or
@@ -1022,7 +1073,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
 /* The processor interface of router r injects its next packet if it can. */
 static inline void ss__inject(ss_net *net, uint32_t r) {
     ss_nic *c = &net->nic[r];
-    uint64_t now = net->wheel.now;
+    uint64_t now = net->now;
     uint32_t pi;
     sim_packet *pk;
     if (c->srcq.head == SIM_NIL) return;
@@ -1042,7 +1093,7 @@ static inline void ss__inject(ss_net *net, uint32_t r) {
 /* A packet's tail reaches the processor. */
 static inline void ss__deliver(ss_net *net, uint32_t pi) {
     sim_packet *pk = &net->pool.pkt[pi];
-    uint64_t now = net->wheel.now;
+    uint64_t now = net->now;
     net->delivered++;
     net->st.delivered++;
     net->st.delivered_flits += pk->size;
@@ -1054,13 +1105,13 @@ static inline void ss__deliver(ss_net *net, uint32_t pi) {
     sim_pool_release(&net->pool, pi);
 }
 
-/* Generate this cycle's packets (Bernoulli per node). */
-static inline void ss__generate(ss_net *net) {
+/* Generate this cycle's packets at nodes r0..r1-1 (Bernoulli per node). */
+static inline void ss__generate(ss_net *net, uint32_t r0, uint32_t r1) {
     uint32_t r;
     const sim_traffic *t = &net->traffic;
     uint64_t th = net->inj_threshold;
     if (th == 0) return;
-    for (r = net->r_lo; r < net->r_hi; r++) {
+    for (r = r0; r < r1; r++) {
         uint32_t dst, pi;
         sim_packet *pk;
         ss_nic *c;
@@ -1075,7 +1126,7 @@ static inline void ss__generate(ss_net *net) {
         pk->src = r;
         pk->dst = dst;
         pk->id = net->next_id++;
-        pk->t_create = net->wheel.now;
+        pk->t_create = net->now;
         pk->size = (uint8_t)(t->num_sizes == 1 ? t->sizes[0]
                              : t->sizes[sim_rng_below(rng, (uint32_t)t->num_sizes)]);
         pk->vc = (t->rsp_fraction > 0 && (double)(sim_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < t->rsp_fraction) ? 2 : 0;
@@ -1097,10 +1148,12 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
     ss_nic *c = &net->nic[src];
     if (src == dst || src >= net->n || dst >= net->n || !ss_pair_ok(net, src, dst) || !ss_owns(net, src))
         sim_die("ss_send: bad, failed, unroutable or another part's source or destination");
+    if (net->in_step && net->blocks > 1)
+        sim_die("ss_send during a step (from on_deliver) needs one block: set ss_params.block_routers to 0");
     pi = sim_pool_alloc(&net->pool);
     pk = &net->pool.pkt[pi];
     pk->src = src; pk->dst = dst; pk->id = net->next_id++;
-    pk->t_create = net->wheel.now;
+    pk->t_create = net->now;
     pk->size = (uint8_t)size;
     pk->vc = (uint8_t)vc;
     pk->state = SS_AT_SOURCE;
@@ -1200,13 +1253,19 @@ static inline void ss__prefetch_arb(const ss_net *net, uint32_t oi) {
 #endif
 }
 
-/** Simulate one cycle. */
-static inline void ss_step(ss_net *net) {
-    sim_wheel *w = &net->wheel;
+/* One cycle (net->now) of the routers of block b: 1. their events due
+ * now, in the order they were scheduled; 2. new packets; 3. injection;
+ * 4. input buffers to staging buffers; 5. output arbitration;
+ * 6. Procedure 3. */
+static inline void ss__block_cycle(ss_net *net, uint32_t b) {
+    sim_wheel *w = &net->wheels[b];
     sim_slot *s = sim_wheel_current(w);
-    uint64_t now = w->now;
-    uint32_t i, r;
-    /* 1. Events due now, in the order they were scheduled. */
+    uint64_t now = net->now;
+    uint32_t i, r, *nic = net->work_nic + (size_t)b * net->nic_cap;
+    uint32_t r0 = (net->block0 + b) << net->block_shift, r1;
+    if (net->blocks == 1 || r0 < net->r_lo) r0 = net->r_lo;
+    r1 = net->blocks == 1 ? net->r_hi : ((net->block0 + b + 1) << net->block_shift);
+    if (r1 > net->r_hi) r1 = net->r_hi;
     for (i = 0; i < s->n; i++) {
         sim_event e = s->ev[i];
         if (i + SS_PREFETCH_AHEAD < s->n) ss__prefetch_event(net, s->ev[i + SS_PREFETCH_AHEAD]);
@@ -1244,11 +1303,9 @@ static inline void ss_step(ss_net *net) {
     }
     w->pending -= s->n;
     s->n = 0;
-    /* 2. New packets; 3. injection; 4. input buffers to staging buffers;
-     * 5. output arbitration; 6. Procedure 3 on every router. */
-    ss__generate(net);
-    for (i = 0; i < net->n_nic; i++) ss__inject(net, net->work_nic[i]);
-    net->n_nic = 0;
+    ss__generate(net, r0, r1);
+    for (i = 0; i < net->n_nic[b]; i++) ss__inject(net, nic[i]);
+    net->n_nic[b] = 0;
     for (i = 0; i < net->n_in; i++) ss__try_move(net, net->work_in[i]);
     net->n_in = 0;
     for (i = 0; i < net->n_out; i++) {
@@ -1260,9 +1317,36 @@ static inline void ss_step(ss_net *net) {
         ss__arbitrate(net, net->work_out[i]);
     }
     net->n_out = 0;
-    for (r = net->r_lo; r < net->r_hi; r++) sa_age_tick(&net->clk[r]);
+    for (r = r0; r < r1; r++) sa_age_tick(&net->clk[r]);
     w->now++;
 }
+
+/* Simulate cycles now..now+len-1 (len <= lookahead), a block at a time:
+ * every block's len cycles before the next block's.  A router affects
+ * another only through an arrival or a credit, due at least lookahead
+ * cycles after it was sent, so no block's window needs an event another
+ * block sends in the same window, and the results are those of a cycle
+ * at a time.  A block's routers keep their lines in the cache over the
+ * window, where a cycle of the whole of a large network would push them
+ * out before the next cycle comes back to them. */
+static inline void ss__window(ss_net *net, uint64_t len) {
+    uint64_t t0 = net->now, i;
+    uint32_t b;
+    net->in_step = 1;
+    for (b = 0; b < net->blocks; b++) {
+        net->cur = b;
+        for (i = 0; i < len; i++) {
+            net->now = t0 + i;
+            ss__block_cycle(net, b);
+        }
+    }
+    net->cur = 0;
+    net->now = t0 + len;
+    net->in_step = 0;
+}
+
+/** Simulate one cycle. */
+static inline void ss_step(ss_net *net) { ss__window(net, 1); }
 
 /** Packets generated and not yet delivered (source queues + network): of
  *  this part, those it holds (created + imported - delivered - exported);
@@ -1297,8 +1381,8 @@ static inline const char *ss_audit(ss_net *net) {
             for (j = net->out[r * SS_PORTS + i / SS_CANDS].cand[i % SS_CANDS].q.head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_STAGING);
         }
     }
-    for (i = 0; i <= net->wheel.mask; i++) {
-        sim_slot *s = &net->wheel.slot[i];
+    for (i = 0; i < net->blocks * (net->wheels[0].mask + 1); i++) {
+        sim_slot *s = &net->wheels[i / (net->wheels[0].mask + 1)].slot[i % (net->wheels[0].mask + 1)];
         uint32_t j;
         for (j = 0; j < s->n; j++) {
             uint32_t t = SIM_EV_TYPE(s->ev[j]);
@@ -1317,7 +1401,7 @@ done:
     free(seen);
     if (err) {
         snprintf(msg, sizeof msg, "conservation check failed at cycle %llu: %s (created %llu, delivered %llu, found %u)",
-                 (unsigned long long)net->wheel.now, err, (unsigned long long)net->created,
+                 (unsigned long long)net->now, err, (unsigned long long)net->created,
                  (unsigned long long)net->delivered, cnt);
         return msg;
     }
@@ -1405,7 +1489,7 @@ static inline void ss_gather(ss_net *net) {
  *  the whole network's summary. */
 static inline void ss_summarize(ss_net *net, ss_summary *s) {
     const ss_stats *st = &net->st;
-    uint64_t cyc = net->wheel.now - st->window_start;
+    uint64_t cyc = net->now - st->window_start;
     uint64_t tally[SS_PORTS * 6 + 4];
     uint32_t r, i;
     int d, b, k = 0;
@@ -1481,12 +1565,15 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
  *  With several parts, it hands events over (net->exchange) every
  *  lookahead cycles and when it returns, so the outboxes are then empty. */
 static inline void ss_run(ss_net *net, uint64_t cycles, sim_progress *progress, const char *label) {
-    uint64_t c;
+    uint64_t c, len;
     int parted = net->exchange && net->parts > 1;
-    for (c = 0; c < cycles; c++) {
-        ss_step(net);
-        if (parted && net->wheel.now % net->lookahead == 0 && c + 1 < cycles) net->exchange(net->exchange_ctx, net);
-        sim_progress_add(progress, (double)net->n, label);
+    for (c = 0; c < cycles; c += len) {
+        /* up to the next multiple of lookahead: a window */
+        len = net->lookahead - net->now % net->lookahead;
+        if (len > cycles - c) len = cycles - c;
+        ss__window(net, len);
+        if (parted && net->now % net->lookahead == 0 && c + len < cycles) net->exchange(net->exchange_ctx, net);
+        sim_progress_add(progress, (double)net->n * (double)len, label);
     }
     if (parted) net->exchange(net->exchange_ctx, net);
 }
