@@ -52,6 +52,12 @@
  * and the handling of one cycle's events does not depend on their order,
  * so any cut gives the bits of the sequential run.
  *
+ * Blocks (ss_run): a network of more than ss_params.block_routers routers
+ * is simulated a block of consecutive routers at a time, each block for a
+ * window of lookahead cycles before the next; by the same argument as for
+ * parts, the results are those of a cycle at a time, and a block's state
+ * stays in the caches over its window.
+ *
  * Simplifications (documented, not in the papers): each (input port, VC)
  * moves at most one packet per cycle to the staging buffers; injection from
  * the processor is 1 flit per cycle; the processor accepts every packet.
@@ -333,7 +339,9 @@ typedef struct ss_net {
     uint32_t next_id;
     ss_stats st;
     /** Called for every delivered packet before it is freed (NULL: none);
-     *  scripted traffic (sim_jobs.h) learns of deliveries here. */
+     *  scripted traffic (sim_jobs.h) learns of deliveries here.  A cycle's
+     *  deliveries come block by block, so their order depends on the
+     *  blocks; ss_send from here needs one block (block_routers 0). */
     void (*on_deliver)(void *ctx, const sim_packet *pk, uint64_t now);
     void *on_deliver_ctx;         /**< its first argument */
     /* The part of a parallel run this is (one part: the whole network). */
@@ -1562,8 +1570,10 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
 
 /** Run cycles cycles, counting each cycle of each router (router-cycles)
  *  in progress (NULL: none); label says what runs in the progress lines.
- *  With several parts, it hands events over (net->exchange) every
- *  lookahead cycles and when it returns, so the outboxes are then empty. */
+ *  A network in blocks runs in windows that end at the multiples of
+ *  lookahead (and at the end of the call), a block at a time.  With
+ *  several parts, it hands events over (net->exchange) every lookahead
+ *  cycles and when it returns, so the outboxes are then empty. */
 static inline void ss_run(ss_net *net, uint64_t cycles, sim_progress *progress, const char *label) {
     uint64_t c, len;
     int parted = net->exchange && net->parts > 1;
