@@ -56,6 +56,8 @@ same 2 --topo 8x8 --pattern tornado --load 0.5 --period 8 --cycles 1500 --compar
 same 2 --topo 8 --mesh x --pattern hotspot --hotspot 7 --srcq 16 --loads 0.2,1 --cycles 2000 $q
 same 3 --topo 6x3x3 --load 0.3 --cycles 1500 --per-source src.csv $q
 same 2 --topo 4x4x4 --link-delay 3 --credit-delay 7 --load 0.4 --seeds 2 --csv --cycles 1500 $q
+# 128 routers per rank, two blocks each (the sequential run: six blocks)
+same 3 --topo 6x8x8 --load 0.3 --sizes 1,9 --cycles 1000 --csv $q
 
 # bench_sim under MPI simulates what the sequential bench_sim simulates
 # (delivered packets, packet-hops, accepted load, packets in flight) and

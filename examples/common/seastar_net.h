@@ -99,7 +99,7 @@ enum { SS_EV_ARRIVE = 1, SS_EV_WAKE_OUT, SS_EV_CREDIT, SS_EV_NIC_CREDIT,
 
 /** ss_params_default's routers per block: a network of more routers runs
  *  a block at a time (see ss_run). */
-#define SS_BLOCK_ROUTERS 256
+#define SS_BLOCK_ROUTERS 64
 
 /** Largest number of failed links (and of failed nodes) of a network. */
 #define SS_MAX_FAULTS 256
