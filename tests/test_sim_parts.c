@@ -114,60 +114,77 @@ static void sp_check_cuts(st_ctx *st__ctx, const ss_params *p, const sim_traffic
     free(ref.rec);
 }
 
+/* The networks both kinds of cut are checked on. */
+
+/* A 4x4x4 torus past saturation: full buffers, stalls, mixed sizes and
+ * responses, a short age-clock period. */
+static void sp_torus(ss_params *p, sim_traffic *t) {
+    ss_params_default(p, 4, 4, 4);
+    p->age.age_clock_period = 8;
+    sim_traffic_default(t);
+    t->load = 0.5;
+    t->sizes[0] = 1; t->sizes[1] = 9; t->num_sizes = 2;
+    t->rsp_fraction = 0.3;
+}
+
+/* Lookahead 3 (the link delay), a longer credit delay, meshes in x and z,
+ * 5 planes (cut unevenly into 2 and 3 parts). */
+static void sp_uneven(ss_params *p, sim_traffic *t) {
+    ss_params_default(p, 5, 4, 3);
+    p->mesh[0] = p->mesh[2] = 1;
+    p->link_delay = 3;
+    p->credit_delay = 7;
+    p->router_delay = 5;
+    p->age.age_rr_select = 0x5555555555555555ull;
+    sim_traffic_default(t);
+    t->load = 0.4;
+    t->pattern = SIM_TORNADO;
+    t->sizes[0] = 3; t->sizes[1] = 9; t->num_sizes = 2;
+}
+
+/* An 8x8 torus with link and credit delays of 1: lookahead 1. */
+static void sp_lookahead1(ss_params *p, sim_traffic *t) {
+    ss_params_default(p, 8, 8, 1);
+    p->link_delay = 1;
+    p->credit_delay = 1;
+    sim_traffic_default(t);
+    t->load = 0.3;
+    t->sizes[0] = 1; t->num_sizes = 1;
+}
+
+/* Search-generator tables around two failed links and a failed node. */
+static void sp_faults(ss_params *p, sim_traffic *t) {
+    ss_params_default(p, 4, 4, 4);
+    p->num_fault_links = 2;
+    p->fault_link[0][0] = 5;  p->fault_link[0][1] = 0;
+    p->fault_link[1][0] = 40; p->fault_link[1][1] = 3;
+    p->num_fault_nodes = 1;
+    p->fault_node[0] = 22;
+    sim_traffic_default(t);
+    t->load = 0.3;
+}
+
 ST_TEST(sim_parts_torus_deliveries_equal_sequential) {
-    ss_params p;
-    sim_traffic t;
-    ss_params_default(&p, 4, 4, 4);
-    p.age.age_clock_period = 8;
-    sim_traffic_default(&t);
-    t.load = 0.5;                 /* past saturation: full buffers, stalls */
-    t.sizes[0] = 1; t.sizes[1] = 9; t.num_sizes = 2;
-    t.rsp_fraction = 0.3;
+    ss_params p; sim_traffic t;
+    sp_torus(&p, &t);
     sp_check_cuts(st__ctx, &p, &t, 11, 3000);
 }
 
 ST_TEST(sim_parts_uneven_delays_and_mesh_equal_sequential) {
-    /* lookahead 3 (the link delay), a longer credit delay, meshes in x
-     * and z, 5 planes cut unevenly into 2 and 3 */
-    ss_params p;
-    sim_traffic t;
-    ss_params_default(&p, 5, 4, 3);
-    p.mesh[0] = p.mesh[2] = 1;
-    p.link_delay = 3;
-    p.credit_delay = 7;
-    p.router_delay = 5;
-    p.age.age_rr_select = 0x5555555555555555ull;
-    sim_traffic_default(&t);
-    t.load = 0.4;
-    t.pattern = SIM_TORNADO;
-    t.sizes[0] = 3; t.sizes[1] = 9; t.num_sizes = 2;
+    ss_params p; sim_traffic t;
+    sp_uneven(&p, &t);
     sp_check_cuts(st__ctx, &p, &t, 5, 2500);
 }
 
 ST_TEST(sim_parts_one_cycle_lookahead_2d_equal_sequential) {
-    ss_params p;
-    sim_traffic t;
-    ss_params_default(&p, 8, 8, 1);
-    p.link_delay = 1;
-    p.credit_delay = 1;
-    sim_traffic_default(&t);
-    t.load = 0.3;
-    t.sizes[0] = 1; t.num_sizes = 1;
+    ss_params p; sim_traffic t;
+    sp_lookahead1(&p, &t);
     sp_check_cuts(st__ctx, &p, &t, 3, 1500);
 }
 
 ST_TEST(sim_parts_faults_equal_sequential) {
-    /* search-generator tables around two failed links and a failed node */
-    ss_params p;
-    sim_traffic t;
-    ss_params_default(&p, 4, 4, 4);
-    p.num_fault_links = 2;
-    p.fault_link[0][0] = 5;  p.fault_link[0][1] = 0;
-    p.fault_link[1][0] = 40; p.fault_link[1][1] = 3;
-    p.num_fault_nodes = 1;
-    p.fault_node[0] = 22;
-    sim_traffic_default(&t);
-    t.load = 0.3;
+    ss_params p; sim_traffic t;
+    sp_faults(&p, &t);
     sp_check_cuts(st__ctx, &p, &t, 9, 2000);
 }
 
@@ -231,52 +248,24 @@ static void sb_check_blocks(st_ctx *st__ctx, const ss_params *p0, const sim_traf
 }
 
 ST_TEST(sim_blocks_torus_deliveries_equal_one_block) {
-    ss_params p;
-    sim_traffic t;
-    ss_params_default(&p, 4, 4, 4);
-    p.age.age_clock_period = 8;
-    sim_traffic_default(&t);
-    t.load = 0.5;                 /* past saturation: full buffers, stalls */
-    t.sizes[0] = 1; t.sizes[1] = 9; t.num_sizes = 2;
-    t.rsp_fraction = 0.3;
+    ss_params p; sim_traffic t;
+    sp_torus(&p, &t);
     sb_check_blocks(st__ctx, &p, &t, 11, 3000, 0);
 }
 
 ST_TEST(sim_blocks_uneven_delays_mesh_and_sends_equal_one_block) {
-    /* lookahead 3 with windows cut at every 23rd cycle, meshes, and
-     * packets sent with ss_send between ss_run calls */
-    ss_params p;
-    sim_traffic t;
-    ss_params_default(&p, 5, 4, 3);
-    p.mesh[0] = p.mesh[2] = 1;
-    p.link_delay = 3;
-    p.credit_delay = 7;
-    p.router_delay = 5;
-    p.age.age_rr_select = 0x5555555555555555ull;
-    sim_traffic_default(&t);
-    t.load = 0.3;
-    t.pattern = SIM_TORNADO;
-    t.sizes[0] = 3; t.sizes[1] = 9; t.num_sizes = 2;
+    /* windows of 3 cycles cut at every 23rd, and packets sent with
+     * ss_send between ss_run calls */
+    ss_params p; sim_traffic t;
+    sp_uneven(&p, &t);
     sb_check_blocks(st__ctx, &p, &t, 5, 2500, 1);
 }
 
 ST_TEST(sim_blocks_one_cycle_lookahead_and_faults_equal_one_block) {
-    ss_params p;
-    sim_traffic t;
-    ss_params_default(&p, 8, 8, 1);
-    p.link_delay = 1;
-    p.credit_delay = 1;
-    sim_traffic_default(&t);
-    t.load = 0.3;
-    t.sizes[0] = 1; t.num_sizes = 1;
+    ss_params p; sim_traffic t;
+    sp_lookahead1(&p, &t);
     sb_check_blocks(st__ctx, &p, &t, 3, 1500, 0);
-    ss_params_default(&p, 4, 4, 4);
-    p.num_fault_links = 2;
-    p.fault_link[0][0] = 5;  p.fault_link[0][1] = 0;
-    p.fault_link[1][0] = 40; p.fault_link[1][1] = 3;
-    p.num_fault_nodes = 1;
-    p.fault_node[0] = 22;
-    t.load = 0.3;
+    sp_faults(&p, &t);
     sb_check_blocks(st__ctx, &p, &t, 9, 2000, 1);
 }
 
