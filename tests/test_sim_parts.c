@@ -85,6 +85,18 @@ static int sp_run(const ss_params *p, const sim_traffic *t, uint64_t seed, int p
     return bad || exported != imported ? -1 : 0;
 }
 
+/* How many of got's deliveries differ from ref's (both sorted), among the
+ * first of the shorter log; *n_got is got's count.  Frees got's records
+ * and says how many differ, when any do, with what. */
+static size_t sp_diff(const sp_log *ref, sp_log *got, size_t *n_got, const char *what) {
+    size_t k, diff = 0;
+    for (k = 0; k < ref->n && k < got->n; k++) diff += memcmp(&ref->rec[k], &got->rec[k], sizeof(sp_rec)) != 0;
+    *n_got = got->n;
+    free(got->rec);
+    if (diff) printf("    %s: %zu of %zu deliveries differ\n", what, diff, ref->n);
+    return diff;
+}
+
 /* Whether every cut of p into 2, 3 and kx parts delivers every packet as
  * the sequential run does. */
 static void sp_check_cuts(st_ctx *st__ctx, const ss_params *p, const sim_traffic *t, uint64_t seed, uint64_t cycles) {
@@ -97,14 +109,13 @@ static void sp_check_cuts(st_ctx *st__ctx, const ss_params *p, const sim_traffic
         ST_CHECK(!"the sequential run fails its audit, hands packets over or delivers 100 packets or fewer");
     }
     for (i = 0; i < 3; i++) {
-        size_t k, diff = 0, n_cut;
+        size_t diff, n_cut;
+        char what[64];
         int ok;
         if (cuts[i] > p->radix[0]) continue;
         ok = sp_run(p, t, seed, cuts[i], cycles, &cut, &handed, &in_flight) == 0 && in_flight == in_flight_ref;
-        n_cut = cut.n;
-        for (k = 0; k < ref.n && k < cut.n; k++) diff += memcmp(&ref.rec[k], &cut.rec[k], sizeof(sp_rec)) != 0;
-        free(cut.rec);
-        if (diff) printf("    %d parts: %zu of %zu deliveries differ from the sequential run\n", cuts[i], diff, ref.n);
+        snprintf(what, sizeof what, "%d parts, against the sequential run", cuts[i]);
+        diff = sp_diff(&ref, &cut, &n_cut, what);
         if (!ok || handed == 0 || n_cut != ref.n || diff) free(ref.rec);
         ST_CHECK(ok);
         ST_CHECK(handed > 0);
@@ -231,14 +242,13 @@ static void sb_check_blocks(st_ctx *st__ctx, const ss_params *p0, const sim_traf
         ST_CHECK(!"the one-block run fails its audit or delivers 100 packets or fewer");
     }
     for (i = 0; i < 3; i++) {
-        size_t k, diff = 0, n_blk;
+        size_t diff, n_blk;
+        char what[64];
         int ok;
         p.block_routers = sizes[i];
         ok = sb_run(&p, t, seed, cycles, 23, sends, &blk, &in_flight) == 0 && in_flight == in_flight_ref;
-        n_blk = blk.n;
-        for (k = 0; k < ref.n && k < blk.n; k++) diff += memcmp(&ref.rec[k], &blk.rec[k], sizeof(sp_rec)) != 0;
-        free(blk.rec);
-        if (diff) printf("    blocks of %u: %zu of %zu deliveries differ from one block\n", (unsigned)sizes[i], diff, ref.n);
+        snprintf(what, sizeof what, "blocks of %u, against one block", (unsigned)sizes[i]);
+        diff = sp_diff(&ref, &blk, &n_blk, what);
         if (!ok || n_blk != ref.n || diff) free(ref.rec);
         ST_CHECK(ok);
         ST_EQ_U64(ref.n, n_blk);

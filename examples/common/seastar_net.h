@@ -712,8 +712,7 @@ static inline void ss_net_free(ss_net *net) {
     sim_latency_free(&net->st.latency);
     sim_latency_free(&net->st.net_latency);
     sim_pool_free(&net->pool);
-    if (net->wheels)
-        for (q = 0; q < (int)net->blocks; q++) sim_wheel_free(&net->wheels[q]);
+    for (q = 0; q < (int)net->blocks; q++) sim_wheel_free(&net->wheels[q]);
     free(net->wheels);
     memset(net, 0, sizeof *net);
 }
@@ -1270,9 +1269,8 @@ static inline void ss__block_cycle(ss_net *net, uint32_t b) {
     sim_slot *s = sim_wheel_current(w);
     uint64_t now = net->now;
     uint32_t i, r, *nic = net->work_nic + (size_t)b * net->nic_cap;
-    uint32_t r0 = (net->block0 + b) << net->block_shift, r1;
-    if (net->blocks == 1 || r0 < net->r_lo) r0 = net->r_lo;
-    r1 = net->blocks == 1 ? net->r_hi : ((net->block0 + b + 1) << net->block_shift);
+    uint32_t r0 = (net->block0 + b) << net->block_shift, r1 = (net->block0 + b + 1) << net->block_shift;
+    if (r0 < net->r_lo) r0 = net->r_lo;   /* the part's first and last blocks may be cut */
     if (r1 > net->r_hi) r1 = net->r_hi;
     for (i = 0; i < s->n; i++) {
         sim_event e = s->ev[i];
@@ -1389,15 +1387,16 @@ static inline const char *ss_audit(ss_net *net) {
             for (j = net->out[r * SS_PORTS + i / SS_CANDS].cand[i % SS_CANDS].q.head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_STAGING);
         }
     }
-    for (i = 0; i < net->blocks * (net->wheels[0].mask + 1); i++) {
-        sim_slot *s = &net->wheels[i / (net->wheels[0].mask + 1)].slot[i % (net->wheels[0].mask + 1)];
-        uint32_t j;
-        for (j = 0; j < s->n; j++) {
-            uint32_t t = SIM_EV_TYPE(s->ev[j]);
-            if (t == SS_EV_ARRIVE) SS__SEE(s->ev[j].a, SS_ON_LINK);
-            else if (t == SS_EV_DELIVER) SS__SEE(s->ev[j].a, SS_EJECTING);
+    for (r = 0; r < net->blocks; r++)
+        for (i = 0; i <= net->wheels[r].mask; i++) {
+            sim_slot *s = &net->wheels[r].slot[i];
+            uint32_t j;
+            for (j = 0; j < s->n; j++) {
+                uint32_t t = SIM_EV_TYPE(s->ev[j]);
+                if (t == SS_EV_ARRIVE) SS__SEE(s->ev[j].a, SS_ON_LINK);
+                else if (t == SS_EV_DELIVER) SS__SEE(s->ev[j].a, SS_EJECTING);
+            }
         }
-    }
     for (i = 0; i < used; i++)
         if (!seen[i] && pk[i].state != SIM_PKT_FREE) { err = "a live packet is in no queue (lost)"; goto done; }
     if (cnt != net->pool.live) { err = "pool count disagrees with the packets found"; goto done; }
