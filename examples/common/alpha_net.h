@@ -302,7 +302,6 @@ typedef struct al_net {
     sim_rng rng;               /**< traffic randomness */
     uint64_t miss_threshold;   /**< Bernoulli threshold per node per cycle */
     uint64_t created, delivered; /**< packets, since the start */
-    uint64_t next_id;          /**< packet serial numbers */
     uint64_t outstanding_now;  /**< misses outstanding, all nodes */
     al_stats st;               /**< the current window */
 } al_net;
@@ -406,7 +405,6 @@ static inline void al__create(al_net *net, uint32_t t, int cls, uint32_t src, in
     int size = cls == AL_REQ ? net->p.req_flits : cls == AL_FWD ? net->p.fwd_flits : net->p.rsp_flits;
     pk->src = src;
     pk->dst = dst;
-    pk->id = (uint32_t)net->next_id++;
     pk->t_create = tick;
     pk->size = (uint8_t)size;
     pk->vc = AL_VC_ADAPTIVE;

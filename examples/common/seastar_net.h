@@ -247,6 +247,36 @@ static inline void ss__set_head(ss_out *o, uint32_t c, const sim_packet *pk, uin
     else o->ready_seen &= ~(1u << c);
 }
 
+/* Packet pk joins a staging buffer behind packet ahead: note its
+ * arbitration fields in ahead (see sim_packet.behind_vc), without reading
+ * ahead, which is often no longer in the caches. */
+static inline void ss__note_behind(sim_packet *ahead, const sim_packet *pk) {
+    ahead->behind_vc = pk->out_vc;
+    ahead->behind_age = pk->age_field;
+    ahead->behind_ready = (uint32_t)pk->t_ready;
+}
+
+/* Packet pk, granted at cycle now with router delay rd, has left staging
+ * buffer c and packet nh is its new head: copy nh's arbitration fields
+ * from the note in pk.  nh joined the buffer after pk reached this router
+ * and is ready at most rd cycles after it joined, so its ready cycle lies
+ * in (now + rd - 2^32, now + rd] when pk reached the router less than
+ * 2^32 - rd cycles ago, and its low 32 bits give it exactly; otherwise it
+ * is read from nh. */
+static inline void ss__set_head_behind(ss_out *o, uint32_t c, const sim_packet *pk,
+                                       const sim_packet *nh, uint64_t now, uint32_t rd) {
+    ss_cand *k = &o->cand[c];
+    uint64_t top = now + rd, ready;
+    if (now - pk->t_hop < (uint64_t)UINT32_MAX + 1u - rd)
+        ready = top - (uint32_t)((uint32_t)top - pk->behind_ready);
+    else ready = nh->t_ready;
+    k->age = pk->behind_age;
+    k->vc = pk->behind_vc;
+    k->ready = (uint32_t)ready;
+    if (ready <= now) o->ready_seen |= 1u << c;
+    else o->ready_seen &= ~(1u << c);
+}
+
 /* The ready cycle of the head of staging buffer c, not yet known to be
  * ready, as seen at cycle now (exact: see ss_out.ready_seen). */
 static inline uint64_t ss__head_ready(const ss_out *o, uint32_t c, uint64_t now) {
@@ -336,7 +366,6 @@ typedef struct ss_net {
     sim_traffic traffic;
     uint64_t inj_threshold;    /**< Bernoulli threshold per node per cycle */
     uint64_t created, injected, delivered; /**< since the start */
-    uint32_t next_id;
     ss_stats st;
     /** Called for every delivered packet before it is freed (NULL: none);
      *  scripted traffic (sim_jobs.h) learns of deliveries here.  A cycle's
@@ -887,6 +916,7 @@ static inline void ss__stage_commit(ss_net *net, uint32_t r, uint32_t in_port, u
     if (pk->t_ready < now) pk->t_ready = now;
     pk->state = SS_IN_STAGING;
     st = &o->cand[c].q;
+    if (st->tail != SIM_NIL) ss__note_behind(&net->pool.pkt[st->tail], pk);
     sim_fifo_push(st, net->pool.pkt, pi);
     o->occupied |= 1u << c;
     if (st->head == pi) {
@@ -1030,9 +1060,9 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
         } else ac->rr++;
     }
     pi = sim_fifo_pop(&o->cand[c].q, pkt);
-    if (o->cand[c].q.head == SIM_NIL) o->occupied &= ~(1u << c);
-    else ss__set_head(o, c, &pkt[o->cand[c].q.head], now);
     pk = &pkt[pi];
+    if (o->cand[c].q.head == SIM_NIL) o->occupied &= ~(1u << c);
+    else ss__set_head_behind(o, c, pk, &pkt[o->cand[c].q.head], now, (uint32_t)net->p.router_delay);
     if (sa_age_depart(&net->clk[r], &pk->age_field) != SA_OK) sim_die("age packet count underflow");
     sa_age_histogram_record(o->age_group, pk->age_field);
     o->pkts[pk->out_vc]++;
@@ -1132,7 +1162,6 @@ static inline void ss__generate(ss_net *net, uint32_t r0, uint32_t r1) {
         pk = &net->pool.pkt[pi];
         pk->src = r;
         pk->dst = dst;
-        pk->id = net->next_id++;
         pk->t_create = net->now;
         pk->size = (uint8_t)(t->num_sizes == 1 ? t->sizes[0]
                              : t->sizes[sim_rng_below(rng, (uint32_t)t->num_sizes)]);
@@ -1159,7 +1188,7 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
         sim_die("ss_send during a step (from on_deliver) needs one block: set ss_params.block_routers to 0");
     pi = sim_pool_alloc(&net->pool);
     pk = &net->pool.pkt[pi];
-    pk->src = src; pk->dst = dst; pk->id = net->next_id++;
+    pk->src = src; pk->dst = dst;
     pk->t_create = net->now;
     pk->size = (uint8_t)size;
     pk->vc = (uint8_t)vc;
@@ -1172,14 +1201,26 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
     return pi;
 }
 
+/* The prefetch helpers below are always inlined.  A function whose only
+ * effect is __builtin_prefetch looks free of side effects to GCC, which
+ * then deletes the calls to it before inlining them, and with them the
+ * prefetches. */
+#if defined(__GNUC__)
+#define SS__PREFETCHER static inline __attribute__((always_inline)) void
+#else
+#define SS__PREFETCHER static inline void
+#endif
+
 /** Events ahead of the one being handled whose data is prefetched. */
+#ifndef SS_PREFETCH_AHEAD
 #define SS_PREFETCH_AHEAD 6
+#endif
 
 /* Ask the cache for the state an event will touch: the packet of an
  * arrival or delivery, the output port of a wake-up or a credit.  A hint
  * only (no effect on results); the events of one cycle touch routers all
  * over the network, so their state is rarely in the nearest caches. */
-static inline void ss__prefetch_event(const ss_net *net, sim_event e) {
+SS__PREFETCHER ss__prefetch_event(const ss_net *net, sim_event e) {
 #if defined(__GNUC__)
     uint32_t t = SIM_EV_TYPE(e);
     if (t == SS_EV_ARRIVE || t == SS_EV_DELIVER) __builtin_prefetch(&net->pool.pkt[e.a], 1);
@@ -1193,7 +1234,7 @@ static inline void ss__prefetch_event(const ss_net *net, sim_event e) {
  * routing table entry sr_table_lookup will read (the GLUT entry of the
  * destination's partition, or the LUT entry within the router's own), the
  * input FIFO and the router's age clock. */
-static inline void ss__prefetch_arrival(const ss_net *net, sim_event e) {
+SS__PREFETCHER ss__prefetch_arrival(const ss_net *net, sim_event e) {
 #if defined(__GNUC__)
     if (SIM_EV_TYPE(e) == SS_EV_ARRIVE) {
         const sim_packet *pk = &net->pool.pkt[e.a];
@@ -1214,7 +1255,7 @@ static inline void ss__prefetch_arrival(const ss_net *net, sim_event e) {
 
 /* Third stage for an arrival (packet and table entry asked for earlier):
  * the output port it is routed to and the staging buffer it moves to. */
-static inline void ss__prefetch_route(const ss_net *net, sim_event e) {
+SS__PREFETCHER ss__prefetch_route(const ss_net *net, sim_event e) {
 #if defined(__GNUC__)
     if (SIM_EV_TYPE(e) == SS_EV_ARRIVE) {
         const sim_packet *pk = &net->pool.pkt[e.a];
@@ -1239,7 +1280,7 @@ static inline void ss__prefetch_route(const ss_net *net, sim_event e) {
  * line was asked for earlier): the lines of its occupied staging buffers,
  * its counters, its router's age clock, and the head packets of up to two
  * staging buffers (a grant pops one and reads the next). */
-static inline void ss__prefetch_arb(const ss_net *net, uint32_t oi) {
+SS__PREFETCHER ss__prefetch_arb(const ss_net *net, uint32_t oi) {
 #if defined(__GNUC__)
     const ss_out *o = &net->out[oi];
     uint32_t m = o->occupied, l, k = 0;

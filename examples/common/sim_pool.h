@@ -31,7 +31,8 @@ typedef struct sim_packet {
     uint32_t next;        /**< next packet in the queue holding this one */
     uint32_t src;         /**< source node */
     uint32_t dst;         /**< destination node */
-    uint32_t id;          /**< creation serial number (for checks) */
+    uint32_t tag;         /**< the traffic source's own word (sim_jobs.h:
+                               the step that sent it) */
     uint64_t t_create;    /**< cycle the source generated it */
     uint64_t t_inject;    /**< cycle its header entered the network */
     uint64_t t_hop;       /**< cycle its header reached the current router */
@@ -44,10 +45,17 @@ typedef struct sim_packet {
     uint8_t out_vc;       /**< VC on the next link */
     uint8_t hops;         /**< links traversed so far */
     uint8_t state;        /**< SIM_PKT_FREE or the model's own state codes */
-    uint8_t pad[3];
-    uint32_t tag;         /**< the traffic source's own word (sim_jobs.h:
-                               the step that sent it) */
+    /* The packet behind this one in a queue whose head fields a model
+     * keeps apart (seastar_net.h's staging buffers): its fields, written
+     * when it joins the queue, so that taking this packet out sets the new
+     * head's without reading the new head. */
+    uint8_t behind_vc;    /**< its out_vc */
+    uint16_t behind_age;  /**< its age_field */
+    uint32_t behind_ready;/**< the low 32 bits of its t_ready */
 } sim_packet;
+
+/* A packet is one 64-byte cache line. */
+typedef char sim__packet_is_64_bytes[sizeof(sim_packet) == 64 ? 1 : -1];
 
 /** Packet state of a free pool slot. */
 #define SIM_PKT_FREE 0
