@@ -1213,11 +1213,12 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
 
 /** Events ahead of the one being handled whose data is prefetched. */
 #ifndef SS_PREFETCH_AHEAD
-#define SS_PREFETCH_AHEAD 6
+#define SS_PREFETCH_AHEAD 8
 #endif
 
 /* Ask the cache for the state an event will touch: the packet of an
- * arrival or delivery, the output port of a wake-up or a credit.  A hint
+ * arrival or delivery, the output port of a wake-up or a credit, the
+ * input FIFO (and its work-list mark) of an input wake-up.  A hint
  * only (no effect on results); the events of one cycle touch routers all
  * over the network, so their state is rarely in the nearest caches. */
 SS__PREFETCHER ss__prefetch_event(const ss_net *net, sim_event e) {
@@ -1225,6 +1226,10 @@ SS__PREFETCHER ss__prefetch_event(const ss_net *net, sim_event e) {
     uint32_t t = SIM_EV_TYPE(e);
     if (t == SS_EV_ARRIVE || t == SS_EV_DELIVER) __builtin_prefetch(&net->pool.pkt[e.a], 1);
     else if (t == SS_EV_WAKE_OUT || t == SS_EV_CREDIT) __builtin_prefetch(&net->out[e.a], 1);
+    else if (t == SS_EV_WAKE_IN) {
+        __builtin_prefetch(&net->in_dirty[e.a], 1);
+        __builtin_prefetch(&net->inq[e.a], 1);
+    }
 #else
     (void)net; (void)e;
 #endif
@@ -1278,26 +1283,64 @@ SS__PREFETCHER ss__prefetch_route(const ss_net *net, sim_event e) {
 
 /* Second stage for an output on the arbitration work list (its first
  * line was asked for earlier): the lines of its occupied staging buffers,
- * its counters, its router's age clock, and the head packets of up to two
- * staging buffers (a grant pops one and reads the next). */
+ * its counters, its router's age clock. */
 SS__PREFETCHER ss__prefetch_arb(const ss_net *net, uint32_t oi) {
 #if defined(__GNUC__)
     const ss_out *o = &net->out[oi];
-    uint32_t m = o->occupied, l, k = 0;
+    uint32_t m = o->occupied, l;
     if (m == 0) return;
     for (l = 0; l < SS_CANDS / 4; l++)
         if ((m >> (4 * l)) & 15u) __builtin_prefetch(&o->cand[4 * l], 1);
     __builtin_prefetch(&o->stall_since, 1);
     __builtin_prefetch(&net->clk[o->router], 1);
     if (m & (m - 1)) __builtin_prefetch(&net->arb_count[oi], 1);
-    while (m && k < 2) {
+#else
+    (void)net; (void)oi;
+#endif
+}
+
+/* Third stage (its staging buffers' lines were asked for earlier): the
+ * head packets of up to two of them (the grant takes one out). */
+SS__PREFETCHER ss__prefetch_arb_heads(const ss_net *net, uint32_t oi) {
+#if defined(__GNUC__)
+    const ss_out *o = &net->out[oi];
+    uint32_t m = o->occupied, k;
+    for (k = 0; m && k < 2; k++) {
         int c = sim_ctz64(m);
         m &= m - 1;
         __builtin_prefetch(&net->pool.pkt[o->cand[c].q.head], 1);
-        k++;
     }
 #else
     (void)net; (void)oi;
+#endif
+}
+
+/* First stage for an input FIFO on the move work list (the FIFO was asked
+ * for by its wake-up event): its head packet. */
+SS__PREFETCHER ss__prefetch_move(const ss_net *net, uint32_t qi) {
+#if defined(__GNUC__)
+    uint32_t pi = net->inq[qi].head;
+    if (pi != SIM_NIL) __builtin_prefetch(&net->pool.pkt[pi], 1);
+#else
+    (void)net; (void)qi;
+#endif
+}
+
+/* Second stage (its head packet was asked for earlier): the output port
+ * and the staging buffer the packet moves to. */
+SS__PREFETCHER ss__prefetch_move_out(const ss_net *net, uint32_t qi) {
+#if defined(__GNUC__)
+    uint32_t pi = net->inq[qi].head, r = qi / (SS_PORTS * SS_VCS), in_port = (qi / SS_VCS) % SS_PORTS;
+    const sim_packet *pk;
+    const ss_out *o;
+    if (pi == SIM_NIL) return;
+    pk = &net->pool.pkt[pi];
+    if (pk->out_port == in_port || pk->out_port >= SS_PORTS) return;   /* ss__try_move_at reports it */
+    o = &net->out[r * SS_PORTS + pk->out_port];
+    __builtin_prefetch(o, 1);
+    __builtin_prefetch(&o->cand[ss_source_of((int)in_port, pk->out_port) * SS_VCS + qi % SS_VCS], 1);
+#else
+    (void)net; (void)qi;
 #endif
 }
 
@@ -1317,7 +1360,7 @@ static inline void ss__block_cycle(ss_net *net, uint32_t b) {
         sim_event e = s->ev[i];
         if (i + SS_PREFETCH_AHEAD < s->n) ss__prefetch_event(net, s->ev[i + SS_PREFETCH_AHEAD]);
         if (i + SS_PREFETCH_AHEAD / 2 < s->n) ss__prefetch_arrival(net, s->ev[i + SS_PREFETCH_AHEAD / 2]);
-        if (i + 1 < s->n) ss__prefetch_route(net, s->ev[i + 1]);
+        if (i + SS_PREFETCH_AHEAD / 4 < s->n) ss__prefetch_route(net, s->ev[i + SS_PREFETCH_AHEAD / 4]);
         uint32_t pay = SIM_EV_PAYLOAD(e);
         switch (SIM_EV_TYPE(e)) {
         case SS_EV_ARRIVE: ss__arrive(net, pay >> 3, (int)(pay & 7u), e.a); break;
@@ -1353,12 +1396,17 @@ static inline void ss__block_cycle(ss_net *net, uint32_t b) {
     ss__generate(net, r0, r1);
     for (i = 0; i < net->n_nic[b]; i++) ss__inject(net, nic[i]);
     net->n_nic[b] = 0;
-    for (i = 0; i < net->n_in; i++) ss__try_move(net, net->work_in[i]);
+    for (i = 0; i < net->n_in; i++) {
+        if (i + SS_PREFETCH_AHEAD / 2 < net->n_in) ss__prefetch_move(net, net->work_in[i + SS_PREFETCH_AHEAD / 2]);
+        if (i + SS_PREFETCH_AHEAD / 4 < net->n_in) ss__prefetch_move_out(net, net->work_in[i + SS_PREFETCH_AHEAD / 4]);
+        ss__try_move(net, net->work_in[i]);
+    }
     net->n_in = 0;
     for (i = 0; i < net->n_out; i++) {
 #if defined(__GNUC__)
         if (i + SS_PREFETCH_AHEAD < net->n_out) __builtin_prefetch(&net->out[net->work_out[i + SS_PREFETCH_AHEAD]], 1);
         if (i + SS_PREFETCH_AHEAD / 2 < net->n_out) ss__prefetch_arb(net, net->work_out[i + SS_PREFETCH_AHEAD / 2]);
+        if (i + SS_PREFETCH_AHEAD / 4 < net->n_out) ss__prefetch_arb_heads(net, net->work_out[i + SS_PREFETCH_AHEAD / 4]);
 #endif
         net->out[net->work_out[i]].dirty = 0;
         ss__arbitrate(net, net->work_out[i]);
