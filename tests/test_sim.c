@@ -216,6 +216,41 @@ ST_TEST(sim_audit_catches_a_lost_packet) {
     ss_net_free(&net);
 }
 
+ST_TEST(sim_audit_catches_a_stale_copy) {
+    /* Arbitration reads copies of the staged packets' fields (a head's in
+     * its output port, the others' in the packet ahead): the audit compares
+     * them with the packets, and must fail when one is stale. */
+    ss_params p;
+    sim_traffic t;
+    ss_net net;
+    uint32_t oi, c, found = 0;
+    ss_params_default(&p, 4, 4, 1);
+    sim_traffic_default(&t);
+    t.load = 1.0;            /* beyond saturation: staging buffers queue */
+    t.num_sizes = 1;
+    t.sizes[0] = 1;          /* 1-flit packets: up to 16 in a staging buffer */
+    ST_CHECK(ss_net_init(&net, &p, &t, 3) == NULL);
+    ss_run(&net, 500, NULL, NULL);
+    ST_CHECK(ss_audit(&net) == NULL);
+    for (oi = 0; oi < net.n * SS_PORTS && !found; oi++)
+        for (c = 0; c < SS_CANDS && !found; c++) {
+            ss_out *o = &net.out[oi];
+            uint32_t h = o->cand[c].q.head;
+            if (h == SIM_NIL || net.pool.pkt[h].next == SIM_NIL) continue;
+            found = 1;
+            net.pool.pkt[h].behind_age ^= 1u;       /* the note of the second */
+            ST_CHECK(ss_audit(&net) != NULL);
+            net.pool.pkt[h].behind_age ^= 1u;
+            ST_CHECK(ss_audit(&net) == NULL);
+            o->cand[c].vc ^= 1u;                    /* the head's copy */
+            ST_CHECK(ss_audit(&net) != NULL);
+            o->cand[c].vc ^= 1u;
+            ST_CHECK(ss_audit(&net) == NULL);
+        }
+    ST_CHECK(found);
+    ss_net_free(&net);
+}
+
 static void sim_fingerprint(uint64_t seed, uint64_t out[4]) {
     ss_params p;
     sim_traffic t;

@@ -1211,7 +1211,10 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
 #define SS__PREFETCHER static inline void
 #endif
 
-/** Events ahead of the one being handled whose data is prefetched. */
+/** How far ahead the event loop and the move and arbitration work lists
+ *  prefetch: a first stage this many entries ahead of the one being
+ *  handled, a second stage half as far and a third a quarter as far (each
+ *  stage reads what the one before asked for). */
 #ifndef SS_PREFETCH_AHEAD
 #define SS_PREFETCH_AHEAD 8
 #endif
@@ -1450,11 +1453,34 @@ static inline uint64_t ss_in_flight(const ss_net *net) {
     return net->created + net->imported - net->delivered - net->exported;
 }
 
+/* The copies of the arbitration fields of the packets in staging buffer c
+ * of output o: the head's in the output port (ss_cand; ready_seen only for
+ * a head whose ready cycle has passed), each other packet's in the packet
+ * ahead of it (sim_packet.behind_vc).  NULL when they all match. */
+static inline const char *ss__audit_staging(const ss_net *net, const ss_out *o, uint32_t c) {
+    const sim_packet *pk = net->pool.pkt;
+    const ss_cand *k = &o->cand[c];
+    uint32_t h = k->q.head, j;
+    if (h == SIM_NIL) return (o->occupied >> c) & 1u ? "an empty staging buffer is marked occupied" : NULL;
+    if (!((o->occupied >> c) & 1u)) return "a staging buffer with packets is not marked occupied";
+    if (k->age != pk[h].age_field || k->vc != pk[h].out_vc || k->ready != (uint32_t)pk[h].t_ready ||
+        (((o->ready_seen >> c) & 1u) && pk[h].t_ready > net->now))
+        return "a staging head's copied arbitration fields differ from its packet's";
+    for (j = h; pk[j].next != SIM_NIL; j = pk[j].next) {
+        const sim_packet *n = &pk[pk[j].next];
+        if (pk[j].behind_vc != n->out_vc || pk[j].behind_age != n->age_field ||
+            pk[j].behind_ready != (uint32_t)n->t_ready)
+            return "a staged packet's note of the packet behind it differs from that packet";
+    }
+    return NULL;
+}
+
 /** The conservation audit: walks every queue and every pending event and
  *  checks that each live packet is found exactly once, in the state its
  *  location says, and that created + imported = delivered + exported +
  *  in flight (of this part; with one part nothing is imported or
- *  exported).  Call it at a hand-over, when the outboxes are empty.
+ *  exported), and that the arbitration fields copied from the staged
+ *  packets (ss_cand, sim_packet.behind_vc) match them.  Call it at a hand-over, when the outboxes are empty.
  *  Returns NULL or a message describing the first violation. */
 static inline const char *ss_audit(ss_net *net) {
     static char msg[160];
@@ -1473,7 +1499,9 @@ static inline const char *ss_audit(ss_net *net) {
         }
         for (i = 0; i < SS_PORTS * SS_CANDS; i++) {
             uint32_t j;
-            for (j = net->out[r * SS_PORTS + i / SS_CANDS].cand[i % SS_CANDS].q.head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_STAGING);
+            const ss_out *o = &net->out[r * SS_PORTS + i / SS_CANDS];
+            for (j = o->cand[i % SS_CANDS].q.head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_STAGING);
+            if ((err = ss__audit_staging(net, o, i % SS_CANDS)) != NULL) goto done;
         }
     }
     for (r = 0; r < net->blocks; r++)
