@@ -189,18 +189,27 @@ ST_TEST(sim_conservation_every_pattern_beyond_saturation) {
             }
 }
 
-ST_TEST(sim_audit_catches_a_lost_packet) {
-    /* The audit is the oracle of the test above: make sure it can fail. */
+/* A 4x4 torus run 500 cycles beyond saturation (load 1.0), so that its
+ * source queues and staging buffers hold several packets; 1-flit packets
+ * (up to 16 in a staging buffer) if one_flit, else the default sizes.
+ * Returns whether the audit passes. */
+static int sim_saturated_4x4(ss_net *net, int one_flit) {
     ss_params p;
     sim_traffic t;
-    ss_net net;
-    uint32_t r, i, found = 0;
     ss_params_default(&p, 4, 4, 1);
     sim_traffic_default(&t);
-    t.load = 1.0;            /* beyond saturation: source queues fill */
-    ST_CHECK(ss_net_init(&net, &p, &t, 3) == NULL);
-    ss_run(&net, 500, NULL, NULL);
-    ST_CHECK(ss_audit(&net) == NULL);
+    t.load = 1.0;
+    if (one_flit) { t.num_sizes = 1; t.sizes[0] = 1; }
+    if (ss_net_init(net, &p, &t, 3) != NULL) return 0;
+    ss_run(net, 500, NULL, NULL);
+    return ss_audit(net) == NULL;
+}
+
+ST_TEST(sim_audit_catches_a_lost_packet) {
+    /* The audit is the oracle of the test above: make sure it can fail. */
+    ss_net net;
+    uint32_t r, i, found = 0;
+    ST_CHECK(sim_saturated_4x4(&net, 0));
     /* unlink the second packet of some non-empty source queue */
     for (r = 0; r < net.n && !found; r++) {
         sim_fifo *q = &net.nic[r].srcq;
@@ -220,18 +229,9 @@ ST_TEST(sim_audit_catches_a_stale_copy) {
     /* Arbitration reads copies of the staged packets' fields (a head's in
      * its output port, the others' in the packet ahead): the audit compares
      * them with the packets, and must fail when one is stale. */
-    ss_params p;
-    sim_traffic t;
     ss_net net;
     uint32_t oi, c, found = 0;
-    ss_params_default(&p, 4, 4, 1);
-    sim_traffic_default(&t);
-    t.load = 1.0;            /* beyond saturation: staging buffers queue */
-    t.num_sizes = 1;
-    t.sizes[0] = 1;          /* 1-flit packets: up to 16 in a staging buffer */
-    ST_CHECK(ss_net_init(&net, &p, &t, 3) == NULL);
-    ss_run(&net, 500, NULL, NULL);
-    ST_CHECK(ss_audit(&net) == NULL);
+    ST_CHECK(sim_saturated_4x4(&net, 1));
     for (oi = 0; oi < net.n * SS_PORTS && !found; oi++)
         for (c = 0; c < SS_CANDS && !found; c++) {
             ss_out *o = &net.out[oi];

@@ -1201,14 +1201,18 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
     return pi;
 }
 
-/* The prefetch helpers below are always inlined.  A function whose only
- * effect is __builtin_prefetch looks free of side effects to GCC, which
- * then deletes the calls to it before inlining them, and with them the
- * prefetches. */
+/* SS__PREFETCH(p, rw) asks the cache for the line at p (for writing if
+ * rw is 1) where the compiler offers prefetch hints, and does nothing
+ * elsewhere.  The prefetch helpers below (SS__PREFETCHER) are always
+ * inlined: a function whose only effect is __builtin_prefetch looks free of
+ * side effects to GCC, which then deletes the calls to it before inlining
+ * them, and with them the prefetches. */
 #if defined(__GNUC__)
 #define SS__PREFETCHER static inline __attribute__((always_inline)) void
+#define SS__PREFETCH(p, rw) __builtin_prefetch((p), (rw))
 #else
 #define SS__PREFETCHER static inline void
+#define SS__PREFETCH(p, rw) ((void)(p))
 #endif
 
 /** How far ahead the event loop and the move and arbitration work lists
@@ -1225,17 +1229,13 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
  * only (no effect on results); the events of one cycle touch routers all
  * over the network, so their state is rarely in the nearest caches. */
 SS__PREFETCHER ss__prefetch_event(const ss_net *net, sim_event e) {
-#if defined(__GNUC__)
     uint32_t t = SIM_EV_TYPE(e);
-    if (t == SS_EV_ARRIVE || t == SS_EV_DELIVER) __builtin_prefetch(&net->pool.pkt[e.a], 1);
-    else if (t == SS_EV_WAKE_OUT || t == SS_EV_CREDIT) __builtin_prefetch(&net->out[e.a], 1);
+    if (t == SS_EV_ARRIVE || t == SS_EV_DELIVER) SS__PREFETCH(&net->pool.pkt[e.a], 1);
+    else if (t == SS_EV_WAKE_OUT || t == SS_EV_CREDIT) SS__PREFETCH(&net->out[e.a], 1);
     else if (t == SS_EV_WAKE_IN) {
-        __builtin_prefetch(&net->in_dirty[e.a], 1);
-        __builtin_prefetch(&net->inq[e.a], 1);
+        SS__PREFETCH(&net->in_dirty[e.a], 1);
+        SS__PREFETCH(&net->inq[e.a], 1);
     }
-#else
-    (void)net; (void)e;
-#endif
 }
 
 /* Second stage for an arrival (its packet was asked for earlier): the
@@ -1243,7 +1243,6 @@ SS__PREFETCHER ss__prefetch_event(const ss_net *net, sim_event e) {
  * destination's partition, or the LUT entry within the router's own), the
  * input FIFO and the router's age clock. */
 SS__PREFETCHER ss__prefetch_arrival(const ss_net *net, sim_event e) {
-#if defined(__GNUC__)
     if (SIM_EV_TYPE(e) == SS_EV_ARRIVE) {
         const sim_packet *pk = &net->pool.pkt[e.a];
         uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3, in_port = pay & 7u, dst = pk->dst;
@@ -1251,20 +1250,16 @@ SS__PREFETCHER ss__prefetch_arrival(const ss_net *net, sim_event e) {
         const uint8_t *tab = net->tables + (size_t)r * t->table_size
                            + (size_t)(in_port == SS_PROC ? (uint32_t)t->proc_port : in_port) * t->table_stride;
         uint32_t part = dst >> SR_PARTITION_SHIFT;
-        __builtin_prefetch(part != (r >> SR_PARTITION_SHIFT) ? tab + part
+        SS__PREFETCH(part != (r >> SR_PARTITION_SHIFT) ? tab + part
                            : tab + SR_GLUT_ENTRIES + (dst & (SR_LUT_ENTRIES - 1)), 0);
-        __builtin_prefetch(&net->inq[(r * SS_PORTS + in_port) * SS_VCS + pk->vc], 1);
-        __builtin_prefetch(&net->clk[r], 1);
+        SS__PREFETCH(&net->inq[(r * SS_PORTS + in_port) * SS_VCS + pk->vc], 1);
+        SS__PREFETCH(&net->clk[r], 1);
     }
-#else
-    (void)net; (void)e;
-#endif
 }
 
 /* Third stage for an arrival (packet and table entry asked for earlier):
  * the output port it is routed to and the staging buffer it moves to. */
 SS__PREFETCHER ss__prefetch_route(const ss_net *net, sim_event e) {
-#if defined(__GNUC__)
     if (SIM_EV_TYPE(e) == SS_EV_ARRIVE) {
         const sim_packet *pk = &net->pool.pkt[e.a];
         uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3;
@@ -1276,63 +1271,47 @@ SS__PREFETCHER ss__prefetch_route(const ss_net *net, sim_event e) {
         if (op == t->proc_port) op = SS_PROC;
         else if (op >= 2 * t->num_dims || op == in_port) return;   /* ss__arrive reports it */
         o = &net->out[r * SS_PORTS + (uint32_t)op];
-        __builtin_prefetch(o, 1);
-        __builtin_prefetch(&o->cand[ss_source_of(in_port, op) * SS_VCS + pk->vc], 1);
+        SS__PREFETCH(o, 1);
+        SS__PREFETCH(&o->cand[ss_source_of(in_port, op) * SS_VCS + pk->vc], 1);
     }
-#else
-    (void)net; (void)e;
-#endif
 }
 
 /* Second stage for an output on the arbitration work list (its first
  * line was asked for earlier): the lines of its occupied staging buffers,
  * its counters, its router's age clock. */
 SS__PREFETCHER ss__prefetch_arb(const ss_net *net, uint32_t oi) {
-#if defined(__GNUC__)
     const ss_out *o = &net->out[oi];
     uint32_t m = o->occupied, l;
     if (m == 0) return;
     for (l = 0; l < SS_CANDS / 4; l++)
-        if ((m >> (4 * l)) & 15u) __builtin_prefetch(&o->cand[4 * l], 1);
-    __builtin_prefetch(&o->stall_since, 1);
-    __builtin_prefetch(&net->clk[o->router], 1);
-    if (m & (m - 1)) __builtin_prefetch(&net->arb_count[oi], 1);
-#else
-    (void)net; (void)oi;
-#endif
+        if ((m >> (4 * l)) & 15u) SS__PREFETCH(&o->cand[4 * l], 1);
+    SS__PREFETCH(&o->stall_since, 1);
+    SS__PREFETCH(&net->clk[o->router], 1);
+    if (m & (m - 1)) SS__PREFETCH(&net->arb_count[oi], 1);
 }
 
 /* Third stage (its staging buffers' lines were asked for earlier): the
  * head packets of up to two of them (the grant takes one out). */
 SS__PREFETCHER ss__prefetch_arb_heads(const ss_net *net, uint32_t oi) {
-#if defined(__GNUC__)
     const ss_out *o = &net->out[oi];
     uint32_t m = o->occupied, k;
     for (k = 0; m && k < 2; k++) {
         int c = sim_ctz64(m);
         m &= m - 1;
-        __builtin_prefetch(&net->pool.pkt[o->cand[c].q.head], 1);
+        SS__PREFETCH(&net->pool.pkt[o->cand[c].q.head], 1);
     }
-#else
-    (void)net; (void)oi;
-#endif
 }
 
 /* First stage for an input FIFO on the move work list (the FIFO was asked
  * for by its wake-up event): its head packet. */
 SS__PREFETCHER ss__prefetch_move(const ss_net *net, uint32_t qi) {
-#if defined(__GNUC__)
     uint32_t pi = net->inq[qi].head;
-    if (pi != SIM_NIL) __builtin_prefetch(&net->pool.pkt[pi], 1);
-#else
-    (void)net; (void)qi;
-#endif
+    if (pi != SIM_NIL) SS__PREFETCH(&net->pool.pkt[pi], 1);
 }
 
 /* Second stage (its head packet was asked for earlier): the output port
  * and the staging buffer the packet moves to. */
 SS__PREFETCHER ss__prefetch_move_out(const ss_net *net, uint32_t qi) {
-#if defined(__GNUC__)
     uint32_t pi = net->inq[qi].head, r = qi / (SS_PORTS * SS_VCS), in_port = (qi / SS_VCS) % SS_PORTS;
     const sim_packet *pk;
     const ss_out *o;
@@ -1340,11 +1319,8 @@ SS__PREFETCHER ss__prefetch_move_out(const ss_net *net, uint32_t qi) {
     pk = &net->pool.pkt[pi];
     if (pk->out_port == in_port || pk->out_port >= SS_PORTS) return;   /* ss__try_move_at reports it */
     o = &net->out[r * SS_PORTS + pk->out_port];
-    __builtin_prefetch(o, 1);
-    __builtin_prefetch(&o->cand[ss_source_of((int)in_port, pk->out_port) * SS_VCS + qi % SS_VCS], 1);
-#else
-    (void)net; (void)qi;
-#endif
+    SS__PREFETCH(o, 1);
+    SS__PREFETCH(&o->cand[ss_source_of((int)in_port, pk->out_port) * SS_VCS + qi % SS_VCS], 1);
 }
 
 /* One cycle (net->now) of the routers of block b: 1. their events due
@@ -1406,11 +1382,9 @@ static inline void ss__block_cycle(ss_net *net, uint32_t b) {
     }
     net->n_in = 0;
     for (i = 0; i < net->n_out; i++) {
-#if defined(__GNUC__)
-        if (i + SS_PREFETCH_AHEAD < net->n_out) __builtin_prefetch(&net->out[net->work_out[i + SS_PREFETCH_AHEAD]], 1);
+        if (i + SS_PREFETCH_AHEAD < net->n_out) SS__PREFETCH(&net->out[net->work_out[i + SS_PREFETCH_AHEAD]], 1);
         if (i + SS_PREFETCH_AHEAD / 2 < net->n_out) ss__prefetch_arb(net, net->work_out[i + SS_PREFETCH_AHEAD / 2]);
         if (i + SS_PREFETCH_AHEAD / 4 < net->n_out) ss__prefetch_arb_heads(net, net->work_out[i + SS_PREFETCH_AHEAD / 4]);
-#endif
         net->out[net->work_out[i]].dirty = 0;
         ss__arbitrate(net, net->work_out[i]);
     }
