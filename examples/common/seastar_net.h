@@ -236,14 +236,16 @@ typedef struct ss_arb_count {
     uint64_t tie255;      /**< ... of those, ties at the saturated age 255 */
 } ss_arb_count;
 
-/* Copy the arbitration fields of packet pk, the new head of staging buffer
- * c, into the port at cycle now. */
-static inline void ss__set_head(ss_out *o, uint32_t c, const sim_packet *pk, uint64_t now) {
+/* Copy the arbitration fields of the new head of staging buffer c (its
+ * age field, its VC on the next link, its ready cycle) into the port at
+ * cycle now. */
+static inline void ss__put_head(ss_out *o, uint32_t c, uint16_t age, uint8_t vc, uint64_t ready,
+                                uint64_t now) {
     ss_cand *k = &o->cand[c];
-    k->age = pk->age_field;
-    k->vc = pk->out_vc;
-    k->ready = (uint32_t)pk->t_ready;
-    if (pk->t_ready <= now) o->ready_seen |= 1u << c;
+    k->age = age;
+    k->vc = vc;
+    k->ready = (uint32_t)ready;
+    if (ready <= now) o->ready_seen |= 1u << c;
     else o->ready_seen &= ~(1u << c);
 }
 
@@ -265,16 +267,11 @@ static inline void ss__note_behind(sim_packet *ahead, const sim_packet *pk) {
  * is read from nh. */
 static inline void ss__set_head_behind(ss_out *o, uint32_t c, const sim_packet *pk,
                                        const sim_packet *nh, uint64_t now, uint32_t rd) {
-    ss_cand *k = &o->cand[c];
     uint64_t top = now + rd, ready;
     if (now - pk->t_hop < (uint64_t)UINT32_MAX + 1u - rd)
         ready = top - (uint32_t)((uint32_t)top - pk->behind_ready);
     else ready = nh->t_ready;
-    k->age = pk->behind_age;
-    k->vc = pk->behind_vc;
-    k->ready = (uint32_t)ready;
-    if (ready <= now) o->ready_seen |= 1u << c;
-    else o->ready_seen &= ~(1u << c);
+    ss__put_head(o, c, pk->behind_age, pk->behind_vc, ready, now);
 }
 
 /* The ready cycle of the head of staging buffer c, not yet known to be
@@ -920,7 +917,7 @@ static inline void ss__stage_commit(ss_net *net, uint32_t r, uint32_t in_port, u
     sim_fifo_push(st, net->pool.pkt, pi);
     o->occupied |= 1u << c;
     if (st->head == pi) {
-        ss__set_head(o, c, pk, now);
+        ss__put_head(o, c, pk->age_field, pk->out_vc, pk->t_ready, now);
         if (pk->t_ready > now) ss__wake_out(net, oi, pk->t_ready);
         else ss__dirty_out(net, oi);     /* this cycle's arbitration comes later */
     }
@@ -1223,6 +1220,14 @@ static inline uint32_t ss_send(ss_net *net, uint32_t src, uint32_t dst, int size
 #define SS_PREFETCH_AHEAD 8
 #endif
 
+/* The output port op of router r and the staging buffer there of input
+ * port in_port and VC v. */
+SS__PREFETCHER ss__prefetch_staging(const ss_net *net, uint32_t r, int in_port, int op, uint32_t v) {
+    const ss_out *o = &net->out[r * SS_PORTS + (uint32_t)op];
+    SS__PREFETCH(o, 1);
+    SS__PREFETCH(&o->cand[(uint32_t)ss_source_of(in_port, op) * SS_VCS + v], 1);
+}
+
 /* Ask the cache for the state an event will touch: the packet of an
  * arrival or delivery, the output port of a wake-up or a credit, the
  * input FIFO (and its work-list mark) of an input wake-up.  A hint
@@ -1265,14 +1270,11 @@ SS__PREFETCHER ss__prefetch_route(const ss_net *net, sim_event e) {
         uint32_t pay = SIM_EV_PAYLOAD(e), r = pay >> 3;
         int in_port = (int)(pay & 7u), op;
         const sr_topology *t = &net->topo;
-        const ss_out *o;
         op = sr_entry_port(sr_table_lookup(t, net->tables + (size_t)r * t->table_size, r,
                                            in_port == SS_PROC ? t->proc_port : in_port, pk->dst));
         if (op == t->proc_port) op = SS_PROC;
         else if (op >= 2 * t->num_dims || op == in_port) return;   /* ss__arrive reports it */
-        o = &net->out[r * SS_PORTS + (uint32_t)op];
-        SS__PREFETCH(o, 1);
-        SS__PREFETCH(&o->cand[ss_source_of(in_port, op) * SS_VCS + pk->vc], 1);
+        ss__prefetch_staging(net, r, in_port, op, pk->vc);
     }
 }
 
@@ -1314,13 +1316,10 @@ SS__PREFETCHER ss__prefetch_move(const ss_net *net, uint32_t qi) {
 SS__PREFETCHER ss__prefetch_move_out(const ss_net *net, uint32_t qi) {
     uint32_t pi = net->inq[qi].head, r = qi / (SS_PORTS * SS_VCS), in_port = (qi / SS_VCS) % SS_PORTS;
     const sim_packet *pk;
-    const ss_out *o;
     if (pi == SIM_NIL) return;
     pk = &net->pool.pkt[pi];
     if (pk->out_port == in_port || pk->out_port >= SS_PORTS) return;   /* ss__try_move_at reports it */
-    o = &net->out[r * SS_PORTS + pk->out_port];
-    SS__PREFETCH(o, 1);
-    SS__PREFETCH(&o->cand[ss_source_of((int)in_port, pk->out_port) * SS_VCS + qi % SS_VCS], 1);
+    ss__prefetch_staging(net, r, (int)in_port, pk->out_port, qi % SS_VCS);
 }
 
 /* One cycle (net->now) of the routers of block b: 1. their events due
@@ -1454,7 +1453,8 @@ static inline const char *ss__audit_staging(const ss_net *net, const ss_out *o, 
  *  location says, and that created + imported = delivered + exported +
  *  in flight (of this part; with one part nothing is imported or
  *  exported), and that the arbitration fields copied from the staged
- *  packets (ss_cand, sim_packet.behind_vc) match them.  Call it at a hand-over, when the outboxes are empty.
+ *  packets (ss_cand, sim_packet.behind_vc) match them.  Call it at a
+ *  hand-over, when the outboxes are empty.
  *  Returns NULL or a message describing the first violation. */
 static inline const char *ss_audit(ss_net *net) {
     static char msg[160];
