@@ -32,7 +32,7 @@ WARN     := -Wall -Wextra -Wpedantic -Werror -Wshadow
 OPT      := -O2
 SAN      := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-HEADERS  := seastar_arb.h seastar_route.h
+HEADERS  := seastar_arb.h seastar_topo.h seastar_route.h
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 
 # Test configurations: name -> compile command (CFG_) and link command (LD_).

@@ -1,26 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* seastar_route.h - k-ary n-cube topologies, dimension-order routing,
- * SeaStar routing tables, fault-aware table generation and verification,
- * header-only C.
+/* seastar_route.h - routing over the networks of seastar_topo.h: dimension-
+ * order routing, SeaStar routing tables, fault-aware table generation and
+ * verification, header-only C.
  *
  * Part of seastar: a reference implementation of interconnection-network
- * router algorithms.  This header holds
+ * router algorithms.  This header is the one to include for networks and
+ * routing; it includes seastar_topo.h (the network descriptions: k-ary
+ * n-cubes, HyperX, dragonflies, folded Clos networks, butterflies; the
+ * limits and result codes) and holds
  *
- *   1. k-ary n-cube topologies: 1 to SR_MAX_DIMS dimensions, mixed radix,
- *      each dimension a mesh or a torus (seed 000 Section 1.1);
- *   2. dimension-order routing (x, then y, then z, ...) with dateline
+ *   1. dimension-order routing (x, then y, then z, ...) with dateline
  *      virtual channels: VC0->VC1 and VC2->VC3 across a dateline
  *      (seed 000 Section 1.1, seed 001 "Routing");
- *   3. the SeaStar hierarchical routing tables: one table per input port,
+ *   2. the SeaStar hierarchical routing tables: one table per input port,
  *      an 8-entry global table (GLUT) indexed by destination[14:12] and a
  *      local table (LUT) indexed by destination[11:0] (seed 001, seed 004
  *      Chapter 8.2.2 and 8.2.4);
- *   4. fault-aware table generation: the SeaStar rules for X, Y and Z links
+ *   3. fault-aware table generation: the SeaStar rules for X, Y and Z links
  *      (seed 001), with the datelines placed from the fault set (>>xt-rules),
  *      and a search-based generator that goes beyond them, routing every
  *      connected pair it can under a deadlock-free turn discipline
  *      (>>search);
- *   5. a verifier that proves or refutes delivery of every pair and the
+ *   4. a verifier that proves or refutes delivery of every pair and the
  *      absence of cycles in the channel dependency graph (Dally and Seitz).
  *
  * Usage, in order (see docs/routing.rst for the full story):
@@ -75,346 +76,13 @@
 #include <stddef.h>
 #include <string.h>
 
-#ifndef SR_API
-/** Linkage of every function of seastar_route.h; define it before including
- *  the header to change it (for example to plain ``static``). */
-#define SR_API static inline
-#endif
-
-#ifndef SR_ASSERT
-#include <assert.h>
-/** Precondition check used on hot paths; define it before including the
- *  header to route failures to your own handler (or to nothing). */
-#define SR_ASSERT(c) assert(c)
-#endif
+/* The network descriptions, limits and result codes (and SR_API,
+ * SR_ASSERT). */
+#include "seastar_topo.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ======================================================================
- * Limits, result codes
- * ====================================================================== */
-
-/** Largest number of dimensions of a topology (SeaStar uses 3). */
-#define SR_MAX_DIMS 8
-/** Largest number of router ports: two per dimension plus the processor. */
-#define SR_MAX_PORTS (2 * SR_MAX_DIMS + 1)
-/** Largest number of nodes: the SeaStar destination field is 15 bits
- *  (destination[14:0]), so node ids are 0..32767. */
-#define SR_MAX_NODES 32768
-/** Number of virtual channels: VC0/VC1 (requests), VC2/VC3 (responses). */
-#define SR_NUM_VCS 4
-/** Entries of the global lookup table (GLUT), indexed by destination[14:12]. */
-#define SR_GLUT_ENTRIES 8
-/** Entries of the hardware local lookup table (LUT), indexed by
- *  destination[11:0]; also the number of node ids in a global partition. */
-#define SR_LUT_ENTRIES 4096
-/** Shift that turns a node id into its global partition (id >> 12). */
-#define SR_PARTITION_SHIFT 12
-/** "No node": returned by sr_neighbor for a missing link. */
-#define SR_NO_NODE 0xFFFFFFFFu
-/** Port field of an entry that routes nowhere (an unroutable destination). */
-#define SR_PORT_NONE 31
-/** Longest witness (path hops or dependency-cycle channels) a report keeps. */
-#define SR_MAX_WITNESS 256
-
-/** Result code of every function that can fail.  ``SR_OK`` is zero. */
-typedef enum sr_result {
-    SR_OK = 0,               /**< success */
-    SR_ERR_NULL,             /**< a required pointer argument is NULL */
-    SR_ERR_DIMS,             /**< number of dimensions is 0 or above SR_MAX_DIMS
-                                  (or not 3 where only 3 is supported) */
-    SR_ERR_RADIX,            /**< a radix is below 2 */
-    SR_ERR_TOO_MANY_NODES,   /**< more than SR_MAX_NODES nodes (15-bit ids) */
-    SR_ERR_DATELINE,         /**< a dateline position is outside 0..radix-1 */
-    SR_ERR_PARTITION,        /**< more than 4096 nodes and the global partitions
-                                  are not whole slabs of dimension 0 */
-    SR_ERR_NODE_RANGE,       /**< a node id is outside the network */
-    SR_ERR_PORT_RANGE,       /**< a port is not a network port of this topology */
-    SR_ERR_NO_LINK,          /**< the link does not exist (edge of a mesh) */
-    SR_ERR_BUFFER_SIZE,      /**< a caller buffer is smaller than its size query */
-    SR_ERR_ORDER,            /**< a direction order is not a permutation of the
-                                  network ports */
-    SR_ERR_TIE,              /**< the tie-break is not one of SR_TIE_ALTERNATE,
-                                  SR_TIE_PLUS, SR_TIE_MINUS */
-    SR_RESULT_COUNT          /**< number of result codes (not a result) */
-} sr_result;
-
-/**
- * Turn a result code into a one-line English message.
- *
- * :param r: a result code.
- * :returns: a static string; never NULL (unknown codes give "unknown result").
- */
-SR_API const char *sr_result_string(sr_result r) {
-    switch (r) {
-    case SR_OK: return "ok";
-    case SR_ERR_NULL: return "a required pointer argument is NULL";
-    case SR_ERR_DIMS: return "the number of dimensions is 0, above SR_MAX_DIMS (8), or not supported here";
-    case SR_ERR_RADIX: return "a radix is below 2";
-    case SR_ERR_TOO_MANY_NODES: return "more than 32768 nodes: node ids must fit the 15-bit destination field";
-    case SR_ERR_DATELINE: return "a dateline position is outside 0..radix-1";
-    case SR_ERR_PARTITION:
-        return "more than 4096 nodes and the 4096-node global partitions are not whole "
-               "slabs of dimension 0 (the product of the other radices must divide 4096)";
-    case SR_ERR_NODE_RANGE: return "a node id is outside the network";
-    case SR_ERR_PORT_RANGE: return "a port is not a network port of this topology";
-    case SR_ERR_NO_LINK: return "the link does not exist (edge of a mesh dimension)";
-    case SR_ERR_BUFFER_SIZE: return "a buffer is smaller than its size query says";
-    case SR_ERR_ORDER: return "a direction order is not a permutation of the network ports";
-    case SR_ERR_TIE: return "the tie-break is not SR_TIE_ALTERNATE, SR_TIE_PLUS or SR_TIE_MINUS";
-    case SR_RESULT_COUNT: break;
-    }
-    return "unknown result";
-}
-
-/* ======================================================================
- * Topology
- * ====================================================================== */
-
-/**
- * Which way a torus route goes when both ways round a ring are equally
- * long (an even radix k, the destination k/2 away).
- */
-typedef enum sr_tie {
-    SR_TIE_ALTERNATE = 0,  /**< the + way from an even coordinate, the - way
-                                from an odd one: the routes split evenly over
-                                both directions of every ring (the default) */
-    SR_TIE_PLUS,           /**< always +, as in the torus merging example of
-                                seed 004 Figure 4(b) */
-    SR_TIE_MINUS           /**< always - */
-} sr_tie;
-
-/**
- * Description of a k-ary n-cube; a zero-initialised field means its default.
- *
- * Every dimension is a torus unless ``mesh[d]`` is nonzero.  The dateline of
- * a torus dimension is the link between coordinates ``dateline[d]-1`` and
- * ``dateline[d]`` (mod radix); the default 0 puts it on the wrap-around
- * link between radix-1 and 0.  ``tie`` chooses the direction of routes that
- * are equally long both ways round a ring (default SR_TIE_ALTERNATE).
- *
- * :paper: seed 000 Section 1.1 (mixed radix kx, ky, kz; each dimension a
- *     mesh or a torus), seed 001 "Topology"; seed 004 Figure 4(b) (the
- *     torus tie-break its merging shares need).
- */
-typedef struct sr_topology_desc {
-    int num_dims;                /**< number of dimensions, 1..SR_MAX_DIMS */
-    int radix[SR_MAX_DIMS];      /**< radix k of each dimension, >= 2 */
-    int mesh[SR_MAX_DIMS];       /**< nonzero: dimension d is a mesh (no wrap link) */
-    int dateline[SR_MAX_DIMS];   /**< dateline position of a torus dimension, 0..k-1 */
-    int tie;                     /**< an sr_tie: the direction of a k/2 route */
-} sr_topology_desc;
-
-/**
- * A validated topology (filled by sr_topology_init; read-only afterwards).
- *
- * Node ids are mixed-radix numbers with dimension 0 (x) the MOST
- * significant digit, so that the 4096-node global partitions selected by
- * destination[14:12] are slabs of whole yz planes, as on the Cray XT
- * ("the localities are split with yz planes", seed 001).
- */
-typedef struct sr_topology {
-    int num_dims;                 /**< number of dimensions n */
-    int num_ports;                /**< ports per router: 2n + 1 */
-    int proc_port;                /**< the processor port, 2n */
-    int radix[SR_MAX_DIMS];       /**< radix of each dimension */
-    int mesh[SR_MAX_DIMS];        /**< 1 if the dimension is a mesh, 0 if a torus */
-    int dateline[SR_MAX_DIMS];    /**< dateline position (torus dimensions) */
-    int tie;                      /**< the sr_tie of the description */
-    uint32_t stride[SR_MAX_DIMS]; /**< id = sum of coord[d] * stride[d] */
-    uint32_t num_nodes;           /**< number of nodes N */
-    uint32_t num_partitions;      /**< global partitions in use: ceil(N / 4096) */
-    uint32_t lut_entries;         /**< LUT entries stored: min(N, 4096) */
-    uint32_t table_stride;        /**< entries per input port: 8 + lut_entries */
-    uint32_t table_size;          /**< bytes of one router's tables (all ports) */
-} sr_topology;
-
-/**
- * Validate a description and fill a topology.
- *
- * :param t: the topology to fill (untouched on error).
- * :param d: the description.
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (0 or more than SR_MAX_DIMS
- *     dimensions); SR_ERR_RADIX (a radix of 0 or 1); SR_ERR_TOO_MANY_NODES
- *     (more than 32768 nodes, the 15-bit node id); SR_ERR_DATELINE;
- *     SR_ERR_TIE (tie is not an sr_tie);
- *     SR_ERR_PARTITION (more than 4096 nodes and the product of the radices
- *     of dimensions 1..n-1 does not divide 4096, so a global partition
- *     would not be a set of whole yz planes and a GLUT entry could not
- *     follow dimension order).
- * :paper: seed 000 Section 1.1; seed 001 "Routing" (15-bit destination,
- *     partitions split with yz planes).
- */
-SR_API sr_result sr_topology_init(sr_topology *t, const sr_topology_desc *d) {
-    sr_topology r;
-    uint64_t n = 1;
-    int i;
-    if (!t || !d) return SR_ERR_NULL;
-    if (d->num_dims < 1 || d->num_dims > SR_MAX_DIMS) return SR_ERR_DIMS;
-    if (d->tie < SR_TIE_ALTERNATE || d->tie > SR_TIE_MINUS) return SR_ERR_TIE;
-    memset(&r, 0, sizeof r);
-    r.tie = d->tie;
-    r.num_dims = d->num_dims;
-    r.num_ports = 2 * d->num_dims + 1;
-    r.proc_port = 2 * d->num_dims;
-    for (i = d->num_dims - 1; i >= 0; i--) {
-        if (d->radix[i] < 2) return SR_ERR_RADIX;
-        if (d->radix[i] > SR_MAX_NODES) return SR_ERR_TOO_MANY_NODES;
-        if (d->dateline[i] < 0 || d->dateline[i] >= d->radix[i]) return SR_ERR_DATELINE;
-        r.radix[i] = d->radix[i];
-        r.mesh[i] = d->mesh[i] ? 1 : 0;
-        r.dateline[i] = d->dateline[i];
-        r.stride[i] = (uint32_t)n;
-        n *= (uint64_t)d->radix[i];
-        if (n > SR_MAX_NODES) return SR_ERR_TOO_MANY_NODES;
-    }
-    r.num_nodes = (uint32_t)n;
-    if (n > SR_LUT_ENTRIES && (SR_LUT_ENTRIES % r.stride[0]) != 0) return SR_ERR_PARTITION;
-    r.num_partitions = (uint32_t)((n + SR_LUT_ENTRIES - 1) / SR_LUT_ENTRIES);
-    r.lut_entries = n < SR_LUT_ENTRIES ? (uint32_t)n : SR_LUT_ENTRIES;
-    r.table_stride = SR_GLUT_ENTRIES + r.lut_entries;
-    r.table_size = (uint32_t)r.num_ports * r.table_stride;
-    *t = r;
-    return SR_OK;
-}
-
-/**
- * Coordinate of a node in one dimension.
- *
- * :param t: the topology.
- * :param node: node id, < t->num_nodes (asserted).
- * :param dim: dimension, < t->num_dims (asserted).
- * :returns: the coordinate, 0..radix-1.
- */
-SR_API int sr_coord(const sr_topology *t, uint32_t node, int dim) {
-    SR_ASSERT(node < t->num_nodes && dim >= 0 && dim < t->num_dims);
-    return (int)((node / t->stride[dim]) % (uint32_t)t->radix[dim]);
-}
-
-/**
- * Node id to coordinates.
- *
- * :param t: the topology.
- * :param node: node id, < t->num_nodes (asserted).
- * :param coords: out, t->num_dims coordinates (coords[0] is x).
- */
-SR_API void sr_node_coords(const sr_topology *t, uint32_t node, int *coords) {
-    int d;
-    SR_ASSERT(node < t->num_nodes);
-    for (d = t->num_dims - 1; d >= 0; d--) {
-        coords[d] = (int)(node % (uint32_t)t->radix[d]);
-        node /= (uint32_t)t->radix[d];
-    }
-}
-
-/**
- * Coordinates to node id.
- *
- * :param t: the topology.
- * :param coords: t->num_dims coordinates.
- * :returns: the node id, or SR_NO_NODE if a coordinate is out of range.
- */
-SR_API uint32_t sr_node_id(const sr_topology *t, const int *coords) {
-    uint32_t id = 0;
-    int d;
-    for (d = 0; d < t->num_dims; d++) {
-        if (coords[d] < 0 || coords[d] >= t->radix[d]) return SR_NO_NODE;
-        id += (uint32_t)coords[d] * t->stride[d];
-    }
-    return id;
-}
-
-/**
- * Port number of a direction.
- *
- * :param dim: dimension.
- * :param negative: 0 for the + direction, nonzero for the - direction.
- * :returns: 2*dim for +, 2*dim+1 for -.
- */
-SR_API int sr_port(int dim, int negative) { return 2 * dim + (negative ? 1 : 0); }
-
-/**
- * Dimension of a network port.
- *
- * :param port: a network port (not the processor port).
- * :returns: port / 2.
- */
-SR_API int sr_port_dim(int port) { return port >> 1; }
-
-/**
- * The port on the other end of a link: +d <-> -d.
- *
- * :param port: a network port.
- * :returns: port ^ 1 (the input port at the neighbour for a packet that
- *     leaves by ``port``; leaving by the input port itself is a 180-degree
- *     turn).
- */
-SR_API int sr_port_opposite(int port) { return port ^ 1; }
-
-/**
- * Short name of a port: "+x", "-x", "+y", "-y", "+z", "-z", "+u", "-u",
- * "+v", "-v", "+w", "-w", "+d6", "-d6", "+d7", "-d7", or "proc".
- *
- * :param t: the topology (for the processor port number).
- * :param port: a port.
- * :returns: a static string; "none" for SR_PORT_NONE, "?" for other values.
- */
-SR_API const char *sr_port_name(const sr_topology *t, int port) {
-    static const char *const names[2 * SR_MAX_DIMS] = {
-        "+x", "-x", "+y", "-y", "+z", "-z", "+u", "-u",
-        "+v", "-v", "+w", "-w", "+d6", "-d6", "+d7", "-d7" };
-    if (port == t->proc_port) return "proc";
-    if (port == SR_PORT_NONE) return "none";
-    if (port < 0 || port >= t->proc_port) return "?";
-    return names[port];
-}
-
-/**
- * Neighbour of a node through a network port.
- *
- * :param t: the topology.
- * :param node: node id, < t->num_nodes (asserted).
- * :param port: any port.
- * :returns: the neighbour's id, or SR_NO_NODE for the processor port, an
- *     invalid port, or a missing link at the edge of a mesh dimension.
- */
-SR_API uint32_t sr_neighbor(const sr_topology *t, uint32_t node, int port) {
-    int dim, c, k;
-    SR_ASSERT(node < t->num_nodes);
-    if (port < 0 || port >= t->proc_port) return SR_NO_NODE;
-    dim = port >> 1;
-    k = t->radix[dim];
-    c = (int)((node / t->stride[dim]) % (uint32_t)k);
-    if (port & 1) {
-        if (c > 0) return node - t->stride[dim];
-        return t->mesh[dim] ? SR_NO_NODE : node + (uint32_t)(k - 1) * t->stride[dim];
-    }
-    if (c < k - 1) return node + t->stride[dim];
-    return t->mesh[dim] ? SR_NO_NODE : node - (uint32_t)(k - 1) * t->stride[dim];
-}
-
-/**
- * Whether the hop from coordinate ``c`` through ``port`` crosses the
- * dateline of that port's dimension.
- *
- * The dateline of dimension d at position p is the link between p-1 and p
- * (mod k); it exists only in a torus dimension.
- *
- * :param t: the topology.
- * :param port: a network port.
- * :param c: the coordinate, in the port's dimension, of the node the hop
- *     leaves from.
- * :returns: 1 if the hop crosses the dateline, else 0.
- * :paper: seed 000 Section 1.1 (VC datelines).
- */
-SR_API int sr_crosses_dateline(const sr_topology *t, int port, int c) {
-    int dim = port >> 1, k = t->radix[dim], p = t->dateline[dim];
-    if (t->mesh[dim]) return 0;
-    if (port & 1) return c == p;                 /* p -> p-1 */
-    return (c + 1 == k ? 0 : c + 1) == p;        /* p-1 -> p */
-}
 
 /* ======================================================================
  * Faults

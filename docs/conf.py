@@ -21,7 +21,7 @@ extensions = ['capi_sphinx', 'globtoc']
 
 # The API reference: headers relative to this directory's parent.
 capi_root = '..'
-capi_headers = ['seastar_arb.h', 'seastar_route.h']
+capi_headers = ['seastar_arb.h', 'seastar_topo.h', 'seastar_route.h']
 
 primary_domain = 'c'
 highlight_language = 'c'

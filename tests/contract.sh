@@ -37,7 +37,7 @@ compilers="gcc:c99 gcc:c11 g++:c++11 g++:c++17"
 command -v clang >/dev/null 2>&1 && compilers="$compilers clang:c99 clang:c11"
 command -v clang++ >/dev/null 2>&1 && compilers="$compilers clang++:c++11 clang++:c++17"
 
-for h in seastar_arb.h seastar_route.h; do
+for h in seastar_arb.h seastar_topo.h seastar_route.h; do
     printf '#include "%s"\n#include "%s"\nint main(void) { return 0; }\n' "$top/$h" "$top/$h" > "$tmp/one.c"
     for cs in $compilers; do
         cc=${cs%%:*}; std=${cs#*:}
@@ -150,6 +150,7 @@ EOC
 if make -s install DESTDIR="$stage" PREFIX=$prefix >"$tmp/err" 2>&1 \
    && [ -f "$stage$prefix/include/seastar-router/seastar_arb.h" ] \
    && [ -f "$stage$prefix/include/seastar-router/seastar_route.h" ] \
+   && [ -f "$stage$prefix/include/seastar-router/seastar_topo.h" ] \
    && [ -f "$stage$prefix/share/pkgconfig/seastar-router.pc" ] \
    && [ -f "$stage$prefix/share/cmake/SeastarRouter/SeastarRouterConfig.cmake" ] \
    && [ -f "$stage$prefix/share/cmake/SeastarRouter/SeastarRouterConfigVersion.cmake" ] \
@@ -239,8 +240,8 @@ else bad "build/examples/matching_study --arbs 20 runs"; fi
 # python3 on PATH will do).  Its self-test runs first.
 if command -v python3 >/dev/null 2>&1 \
    && python3 -B docs/_ext/test_capi.py >"$tmp/err" 2>&1 \
-   && python3 -B docs/_ext/capi.py --check seastar_arb.h seastar_route.h >"$tmp/err" 2>&1; then ok
-else bad "every public symbol has a doc comment (python3 docs/_ext/capi.py --check seastar_arb.h seastar_route.h)"; fi
+   && python3 -B docs/_ext/capi.py --check seastar_arb.h seastar_topo.h seastar_route.h >"$tmp/err" 2>&1; then ok
+else bad "every public symbol has a doc comment (python3 docs/_ext/capi.py --check seastar_arb.h seastar_topo.h seastar_route.h)"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

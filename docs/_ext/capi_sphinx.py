@@ -4,7 +4,7 @@
 Configuration (conf.py):
 
     capi_root    = '..'                                   # relative to docs/
-    capi_headers = ['seastar_arb.h', 'seastar_route.h']
+    capi_headers = ['seastar_arb.h', 'seastar_topo.h', 'seastar_route.h']
 
 Directive::
 

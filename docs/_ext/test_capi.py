@@ -216,7 +216,7 @@ class RealHeadersTest(unittest.TestCase):
 
     def test_headers(self):
         root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-        for name in ('seastar_arb.h', 'seastar_route.h'):
+        for name in ('seastar_arb.h', 'seastar_topo.h', 'seastar_route.h'):
             path = os.path.join(root, name)
             if not os.path.exists(path):
                 continue

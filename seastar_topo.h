@@ -1,0 +1,1143 @@
+/* SPDX-License-Identifier: MIT */
+/* seastar_topo.h - network descriptions: k-ary n-cubes, HyperX and
+ * flattened butterflies, dragonflies, folded Clos networks and butterflies,
+ * header-only C.
+ *
+ * Part of seastar: a reference implementation of interconnection-network
+ * router algorithms.  This header is included by seastar_route.h, which is
+ * the one to include; it holds what routing stands on:
+ *
+ *   1. the limits and result codes of both (>>limits);
+ *   2. k-ary n-cube topologies: 1 to SR_MAX_DIMS dimensions, mixed radix,
+ *      each dimension a mesh or a torus, with the datelines and node ids
+ *      the SeaStar tables use (seed 000 Section 1.1, seed 001) (>>cube);
+ *   3. one network description for every topology of seed 004: the cube,
+ *      HyperX / flattened butterfly, dragonfly, folded Clos and butterfly,
+ *      with a neighbour function and a kind for every port (>>net).
+ *
+ * Usage:
+ *
+ *   sr_net_desc d = {0};
+ *   sr_net net;
+ *   d.kind = SR_NET_DRAGONFLY;
+ *   d.dragonfly.p = 4; d.dragonfly.a = 8; d.dragonfly.h = 4;  // g = a*h+1
+ *   if (sr_net_init(&net, &d) != SR_OK) ...;
+ *   int in_port;
+ *   uint32_t next = sr_net_neighbor(&net, router, port, &in_port);
+ *   sr_port_info pi = sr_net_port_info(&net, router, port);  // kind, dim
+ *
+ * Sections (search for the tag): >>limits >>cube >>net
+ *
+ * Naming: public functions and types start with sr_, macros with SR_,
+ * private helpers with sr__ (the prefix of seastar_route.h: one library).
+ */
+#ifndef SEASTAR_TOPO_H
+#define SEASTAR_TOPO_H
+
+/** Major version of seastar_topo.h (the same numbers as seastar_route.h
+ *  and seastar_arb.h: one release). */
+#define SEASTAR_TOPO_VERSION_MAJOR 0
+/** Minor version of seastar_topo.h. */
+#define SEASTAR_TOPO_VERSION_MINOR 6
+/** Patch version of seastar_topo.h. */
+#define SEASTAR_TOPO_VERSION_PATCH 0
+
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+
+#ifndef SR_API
+/** Linkage of every function of seastar_topo.h and seastar_route.h; define
+ *  it before including either to change it (for example to plain
+ *  ``static``). */
+#define SR_API static inline
+#endif
+
+#ifndef SR_ASSERT
+#include <assert.h>
+/** Precondition check used on hot paths; define it before including the
+ *  header to route failures to your own handler (or to nothing). */
+#define SR_ASSERT(c) assert(c)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* >>limits =============================================================
+ * Limits, result codes
+ * ====================================================================== */
+
+/** Largest number of dimensions of a topology (SeaStar uses 3). */
+#define SR_MAX_DIMS 8
+/** Largest number of router ports: two per dimension plus the processor. */
+#define SR_MAX_PORTS (2 * SR_MAX_DIMS + 1)
+/** Largest number of nodes: the SeaStar destination field is 15 bits
+ *  (destination[14:0]), so node ids are 0..32767. */
+#define SR_MAX_NODES 32768
+/** Number of virtual channels: VC0/VC1 (requests), VC2/VC3 (responses). */
+#define SR_NUM_VCS 4
+/** Entries of the global lookup table (GLUT), indexed by destination[14:12]. */
+#define SR_GLUT_ENTRIES 8
+/** Entries of the hardware local lookup table (LUT), indexed by
+ *  destination[11:0]; also the number of node ids in a global partition. */
+#define SR_LUT_ENTRIES 4096
+/** Shift that turns a node id into its global partition (id >> 12). */
+#define SR_PARTITION_SHIFT 12
+/** "No node": returned by sr_neighbor for a missing link. */
+#define SR_NO_NODE 0xFFFFFFFFu
+/** Port field of an entry that routes nowhere (an unroutable destination). */
+#define SR_PORT_NONE 31
+/** Longest witness (path hops or dependency-cycle channels) a report keeps. */
+#define SR_MAX_WITNESS 256
+
+/** Result code of every function that can fail.  ``SR_OK`` is zero. */
+typedef enum sr_result {
+    SR_OK = 0,               /**< success */
+    SR_ERR_NULL,             /**< a required pointer argument is NULL */
+    SR_ERR_DIMS,             /**< number of dimensions is 0 or above SR_MAX_DIMS
+                                  (or not 3 where only 3 is supported) */
+    SR_ERR_RADIX,            /**< a radix is below 2 */
+    SR_ERR_TOO_MANY_NODES,   /**< more than SR_MAX_NODES nodes (15-bit ids) */
+    SR_ERR_DATELINE,         /**< a dateline position is outside 0..radix-1 */
+    SR_ERR_PARTITION,        /**< more than 4096 nodes and the global partitions
+                                  are not whole slabs of dimension 0 */
+    SR_ERR_NODE_RANGE,       /**< a node id is outside the network */
+    SR_ERR_PORT_RANGE,       /**< a port is not a network port of this topology */
+    SR_ERR_NO_LINK,          /**< the link does not exist (edge of a mesh) */
+    SR_ERR_BUFFER_SIZE,      /**< a caller buffer is smaller than its size query */
+    SR_ERR_ORDER,            /**< a direction order is not a permutation of the
+                                  network ports */
+    SR_ERR_TIE,              /**< the tie-break is not one of SR_TIE_ALTERNATE,
+                                  SR_TIE_PLUS, SR_TIE_MINUS */
+    SR_ERR_KIND,             /**< sr_net_desc.kind is not an sr_net_kind */
+    SR_ERR_TERMINALS,        /**< terminals per router (hyperx.terminals,
+                                  dragonfly.p) below 1 */
+    SR_ERR_HX_SHAPE,         /**< hyperx.num_dims outside 1..SR_MAX_DIMS or a
+                                  hyperx.size[d] below 2 */
+    SR_ERR_DF_SHAPE,         /**< dragonfly.a or dragonfly.h below 1 */
+    SR_ERR_DF_GROUPS,        /**< dragonfly.g outside 2..a*h+1, or g-1 does not
+                                  divide a*h (the global channels cannot be
+                                  spread evenly over the groups) */
+    SR_ERR_DF_ARRANGEMENT,   /**< dragonfly.arrangement is not an
+                                  sr_df_arrangement */
+    SR_ERR_CLOS_LEVELS,      /**< clos.levels outside 1..SR_MAX_LEVELS */
+    SR_ERR_CLOS_PORTS,       /**< a clos.down[l] below 1, a clos.up[l] below 1
+                                  under the top level, or clos.up[levels-1]
+                                  not 0 */
+    SR_ERR_FLY_SHAPE,        /**< butterfly.k below 2, or butterfly.n outside
+                                  1..SR_MAX_STAGES */
+    SR_ERR_PORT_LIMIT,       /**< a router would have more than
+                                  SR_NET_MAX_PORTS ports */
+    SR_ERR_NET_SIZE,         /**< more than SR_NET_MAX_ROUTERS routers or
+                                  terminals */
+    SR_RESULT_COUNT          /**< number of result codes (not a result) */
+} sr_result;
+
+/**
+ * Turn a result code into a one-line English message.
+ *
+ * :param r: a result code.
+ * :returns: a static string; never NULL (unknown codes give "unknown result").
+ */
+SR_API const char *sr_result_string(sr_result r) {
+    switch (r) {
+    case SR_OK: return "ok";
+    case SR_ERR_NULL: return "a required pointer argument is NULL";
+    case SR_ERR_DIMS: return "the number of dimensions is 0, above SR_MAX_DIMS (8), or not supported here";
+    case SR_ERR_RADIX: return "a radix is below 2";
+    case SR_ERR_TOO_MANY_NODES: return "more than 32768 nodes: node ids must fit the 15-bit destination field";
+    case SR_ERR_DATELINE: return "a dateline position is outside 0..radix-1";
+    case SR_ERR_PARTITION:
+        return "more than 4096 nodes and the 4096-node global partitions are not whole "
+               "slabs of dimension 0 (the product of the other radices must divide 4096)";
+    case SR_ERR_NODE_RANGE: return "a node id is outside the network";
+    case SR_ERR_PORT_RANGE: return "a port is not a network port of this topology";
+    case SR_ERR_NO_LINK: return "the link does not exist (edge of a mesh dimension)";
+    case SR_ERR_BUFFER_SIZE: return "a buffer is smaller than its size query says";
+    case SR_ERR_ORDER: return "a direction order is not a permutation of the network ports";
+    case SR_ERR_TIE: return "the tie-break is not SR_TIE_ALTERNATE, SR_TIE_PLUS or SR_TIE_MINUS";
+    case SR_ERR_KIND: return "sr_net_desc.kind is not an sr_net_kind (SR_NET_CUBE .. SR_NET_BUTTERFLY)";
+    case SR_ERR_TERMINALS: return "the terminals per router (hyperx.terminals, dragonfly.p) are below 1";
+    case SR_ERR_HX_SHAPE: return "hyperx.num_dims is outside 1..8 or a hyperx.size[d] is below 2";
+    case SR_ERR_DF_SHAPE: return "dragonfly.a or dragonfly.h is below 1";
+    case SR_ERR_DF_GROUPS:
+        return "dragonfly.g is outside 2..a*h+1, or g-1 does not divide a*h: the a*h global channels "
+               "of a group cannot be spread evenly over the g-1 other groups";
+    case SR_ERR_DF_ARRANGEMENT: return "dragonfly.arrangement is not SR_DF_CONSECUTIVE or SR_DF_PALMTREE";
+    case SR_ERR_CLOS_LEVELS: return "clos.levels is outside 1..8";
+    case SR_ERR_CLOS_PORTS:
+        return "a clos.down[l] is below 1, a clos.up[l] below the top level is below 1, "
+               "or clos.up[levels-1] is not 0 (the top level has no up ports)";
+    case SR_ERR_FLY_SHAPE: return "butterfly.k is below 2 or butterfly.n is outside 1..30";
+    case SR_ERR_PORT_LIMIT: return "a router would have more than 512 ports (SR_NET_MAX_PORTS)";
+    case SR_ERR_NET_SIZE: return "more than 2^30 routers or terminals (SR_NET_MAX_ROUTERS)";
+    case SR_RESULT_COUNT: break;
+    }
+    return "unknown result";
+}
+
+/* >>cube ===============================================================
+ * k-ary n-cube topologies
+ * ====================================================================== */
+
+/**
+ * Which way a torus route goes when both ways round a ring are equally
+ * long (an even radix k, the destination k/2 away).
+ */
+typedef enum sr_tie {
+    SR_TIE_ALTERNATE = 0,  /**< the + way from an even coordinate, the - way
+                                from an odd one: the routes split evenly over
+                                both directions of every ring (the default) */
+    SR_TIE_PLUS,           /**< always +, as in the torus merging example of
+                                seed 004 Figure 4(b) */
+    SR_TIE_MINUS           /**< always - */
+} sr_tie;
+
+/**
+ * Description of a k-ary n-cube; a zero-initialised field means its default.
+ *
+ * Every dimension is a torus unless ``mesh[d]`` is nonzero.  The dateline of
+ * a torus dimension is the link between coordinates ``dateline[d]-1`` and
+ * ``dateline[d]`` (mod radix); the default 0 puts it on the wrap-around
+ * link between radix-1 and 0.  ``tie`` chooses the direction of routes that
+ * are equally long both ways round a ring (default SR_TIE_ALTERNATE).
+ *
+ * :paper: seed 000 Section 1.1 (mixed radix kx, ky, kz; each dimension a
+ *     mesh or a torus), seed 001 "Topology"; seed 004 Figure 4(b) (the
+ *     torus tie-break its merging shares need).
+ */
+typedef struct sr_topology_desc {
+    int num_dims;                /**< number of dimensions, 1..SR_MAX_DIMS */
+    int radix[SR_MAX_DIMS];      /**< radix k of each dimension, >= 2 */
+    int mesh[SR_MAX_DIMS];       /**< nonzero: dimension d is a mesh (no wrap link) */
+    int dateline[SR_MAX_DIMS];   /**< dateline position of a torus dimension, 0..k-1 */
+    int tie;                     /**< an sr_tie: the direction of a k/2 route */
+} sr_topology_desc;
+
+/**
+ * A validated topology (filled by sr_topology_init; read-only afterwards).
+ *
+ * Node ids are mixed-radix numbers with dimension 0 (x) the MOST
+ * significant digit, so that the 4096-node global partitions selected by
+ * destination[14:12] are slabs of whole yz planes, as on the Cray XT
+ * ("the localities are split with yz planes", seed 001).
+ */
+typedef struct sr_topology {
+    int num_dims;                 /**< number of dimensions n */
+    int num_ports;                /**< ports per router: 2n + 1 */
+    int proc_port;                /**< the processor port, 2n */
+    int radix[SR_MAX_DIMS];       /**< radix of each dimension */
+    int mesh[SR_MAX_DIMS];        /**< 1 if the dimension is a mesh, 0 if a torus */
+    int dateline[SR_MAX_DIMS];    /**< dateline position (torus dimensions) */
+    int tie;                      /**< the sr_tie of the description */
+    uint32_t stride[SR_MAX_DIMS]; /**< id = sum of coord[d] * stride[d] */
+    uint32_t num_nodes;           /**< number of nodes N */
+    uint32_t num_partitions;      /**< global partitions in use: ceil(N / 4096) */
+    uint32_t lut_entries;         /**< LUT entries stored: min(N, 4096) */
+    uint32_t table_stride;        /**< entries per input port: 8 + lut_entries */
+    uint32_t table_size;          /**< bytes of one router's tables (all ports) */
+} sr_topology;
+
+/* Validate a description and fill a topology: sr_topology_init with the
+ * SeaStar limits (max_nodes = SR_MAX_NODES, tables = 1: the 15-bit node id
+ * and the 4096-node partitions), sr_net_init without them. */
+SR_API sr_result sr__topology_fill(sr_topology *t, const sr_topology_desc *d, uint64_t max_nodes, int tables) {
+    sr_topology r;
+    uint64_t n = 1;
+    int i;
+    if (!t || !d) return SR_ERR_NULL;
+    if (d->num_dims < 1 || d->num_dims > SR_MAX_DIMS) return SR_ERR_DIMS;
+    if (d->tie < SR_TIE_ALTERNATE || d->tie > SR_TIE_MINUS) return SR_ERR_TIE;
+    memset(&r, 0, sizeof r);
+    r.tie = d->tie;
+    r.num_dims = d->num_dims;
+    r.num_ports = 2 * d->num_dims + 1;
+    r.proc_port = 2 * d->num_dims;
+    for (i = d->num_dims - 1; i >= 0; i--) {
+        if (d->radix[i] < 2) return SR_ERR_RADIX;
+        if ((uint64_t)d->radix[i] > max_nodes) return tables ? SR_ERR_TOO_MANY_NODES : SR_ERR_NET_SIZE;
+        if (d->dateline[i] < 0 || d->dateline[i] >= d->radix[i]) return SR_ERR_DATELINE;
+        r.radix[i] = d->radix[i];
+        r.mesh[i] = d->mesh[i] ? 1 : 0;
+        r.dateline[i] = d->dateline[i];
+        r.stride[i] = (uint32_t)n;
+        n *= (uint64_t)d->radix[i];
+        if (n > max_nodes) return tables ? SR_ERR_TOO_MANY_NODES : SR_ERR_NET_SIZE;
+    }
+    r.num_nodes = (uint32_t)n;
+    if (tables && n > SR_LUT_ENTRIES && (SR_LUT_ENTRIES % r.stride[0]) != 0) return SR_ERR_PARTITION;
+    r.num_partitions = (uint32_t)((n + SR_LUT_ENTRIES - 1) / SR_LUT_ENTRIES);
+    r.lut_entries = n < SR_LUT_ENTRIES ? (uint32_t)n : SR_LUT_ENTRIES;
+    r.table_stride = SR_GLUT_ENTRIES + r.lut_entries;
+    r.table_size = (uint32_t)r.num_ports * r.table_stride;
+    *t = r;
+    return SR_OK;
+}
+
+/**
+ * Validate a description and fill a topology.
+ *
+ * :param t: the topology to fill (untouched on error).
+ * :param d: the description.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (0 or more than SR_MAX_DIMS
+ *     dimensions); SR_ERR_RADIX (a radix of 0 or 1); SR_ERR_TOO_MANY_NODES
+ *     (more than 32768 nodes, the 15-bit node id); SR_ERR_DATELINE;
+ *     SR_ERR_TIE (tie is not an sr_tie);
+ *     SR_ERR_PARTITION (more than 4096 nodes and the product of the radices
+ *     of dimensions 1..n-1 does not divide 4096, so a global partition
+ *     would not be a set of whole yz planes and a GLUT entry could not
+ *     follow dimension order).
+ * :paper: seed 000 Section 1.1; seed 001 "Routing" (15-bit destination,
+ *     partitions split with yz planes).
+ */
+SR_API sr_result sr_topology_init(sr_topology *t, const sr_topology_desc *d) {
+    return sr__topology_fill(t, d, SR_MAX_NODES, 1);
+}
+
+/**
+ * Coordinate of a node in one dimension.
+ *
+ * :param t: the topology.
+ * :param node: node id, < t->num_nodes (asserted).
+ * :param dim: dimension, < t->num_dims (asserted).
+ * :returns: the coordinate, 0..radix-1.
+ */
+SR_API int sr_coord(const sr_topology *t, uint32_t node, int dim) {
+    SR_ASSERT(node < t->num_nodes && dim >= 0 && dim < t->num_dims);
+    return (int)((node / t->stride[dim]) % (uint32_t)t->radix[dim]);
+}
+
+/**
+ * Node id to coordinates.
+ *
+ * :param t: the topology.
+ * :param node: node id, < t->num_nodes (asserted).
+ * :param coords: out, t->num_dims coordinates (coords[0] is x).
+ */
+SR_API void sr_node_coords(const sr_topology *t, uint32_t node, int *coords) {
+    int d;
+    SR_ASSERT(node < t->num_nodes);
+    for (d = t->num_dims - 1; d >= 0; d--) {
+        coords[d] = (int)(node % (uint32_t)t->radix[d]);
+        node /= (uint32_t)t->radix[d];
+    }
+}
+
+/**
+ * Coordinates to node id.
+ *
+ * :param t: the topology.
+ * :param coords: t->num_dims coordinates.
+ * :returns: the node id, or SR_NO_NODE if a coordinate is out of range.
+ */
+SR_API uint32_t sr_node_id(const sr_topology *t, const int *coords) {
+    uint32_t id = 0;
+    int d;
+    for (d = 0; d < t->num_dims; d++) {
+        if (coords[d] < 0 || coords[d] >= t->radix[d]) return SR_NO_NODE;
+        id += (uint32_t)coords[d] * t->stride[d];
+    }
+    return id;
+}
+
+/**
+ * Port number of a direction.
+ *
+ * :param dim: dimension.
+ * :param negative: 0 for the + direction, nonzero for the - direction.
+ * :returns: 2*dim for +, 2*dim+1 for -.
+ */
+SR_API int sr_port(int dim, int negative) { return 2 * dim + (negative ? 1 : 0); }
+
+/**
+ * Dimension of a network port.
+ *
+ * :param port: a network port (not the processor port).
+ * :returns: port / 2.
+ */
+SR_API int sr_port_dim(int port) { return port >> 1; }
+
+/**
+ * The port on the other end of a link: +d <-> -d.
+ *
+ * :param port: a network port.
+ * :returns: port ^ 1 (the input port at the neighbour for a packet that
+ *     leaves by ``port``; leaving by the input port itself is a 180-degree
+ *     turn).
+ */
+SR_API int sr_port_opposite(int port) { return port ^ 1; }
+
+/**
+ * Short name of a port: "+x", "-x", "+y", "-y", "+z", "-z", "+u", "-u",
+ * "+v", "-v", "+w", "-w", "+d6", "-d6", "+d7", "-d7", or "proc".
+ *
+ * :param t: the topology (for the processor port number).
+ * :param port: a port.
+ * :returns: a static string; "none" for SR_PORT_NONE, "?" for other values.
+ */
+SR_API const char *sr_port_name(const sr_topology *t, int port) {
+    static const char *const names[2 * SR_MAX_DIMS] = {
+        "+x", "-x", "+y", "-y", "+z", "-z", "+u", "-u",
+        "+v", "-v", "+w", "-w", "+d6", "-d6", "+d7", "-d7" };
+    if (port == t->proc_port) return "proc";
+    if (port == SR_PORT_NONE) return "none";
+    if (port < 0 || port >= t->proc_port) return "?";
+    return names[port];
+}
+
+/**
+ * Neighbour of a node through a network port.
+ *
+ * :param t: the topology.
+ * :param node: node id, < t->num_nodes (asserted).
+ * :param port: any port.
+ * :returns: the neighbour's id, or SR_NO_NODE for the processor port, an
+ *     invalid port, or a missing link at the edge of a mesh dimension.
+ */
+SR_API uint32_t sr_neighbor(const sr_topology *t, uint32_t node, int port) {
+    int dim, c, k;
+    SR_ASSERT(node < t->num_nodes);
+    if (port < 0 || port >= t->proc_port) return SR_NO_NODE;
+    dim = port >> 1;
+    k = t->radix[dim];
+    c = (int)((node / t->stride[dim]) % (uint32_t)k);
+    if (port & 1) {
+        if (c > 0) return node - t->stride[dim];
+        return t->mesh[dim] ? SR_NO_NODE : node + (uint32_t)(k - 1) * t->stride[dim];
+    }
+    if (c < k - 1) return node + t->stride[dim];
+    return t->mesh[dim] ? SR_NO_NODE : node - (uint32_t)(k - 1) * t->stride[dim];
+}
+
+/**
+ * Whether the hop from coordinate ``c`` through ``port`` crosses the
+ * dateline of that port's dimension.
+ *
+ * The dateline of dimension d at position p is the link between p-1 and p
+ * (mod k); it exists only in a torus dimension.
+ *
+ * :param t: the topology.
+ * :param port: a network port.
+ * :param c: the coordinate, in the port's dimension, of the node the hop
+ *     leaves from.
+ * :returns: 1 if the hop crosses the dateline, else 0.
+ * :paper: seed 000 Section 1.1 (VC datelines).
+ */
+SR_API int sr_crosses_dateline(const sr_topology *t, int port, int c) {
+    int dim = port >> 1, k = t->radix[dim], p = t->dateline[dim];
+    if (t->mesh[dim]) return 0;
+    if (port & 1) return c == p;                 /* p -> p-1 */
+    return (c + 1 == k ? 0 : c + 1) == p;        /* p-1 -> p */
+}
+
+/* >>net ================================================================
+ * One network description for every topology
+ *
+ * An sr_net describes the routers of a network, their ports and the
+ * channels between them, for five families:
+ *
+ *   SR_NET_CUBE       a k-ary n-cube (the sr_topology above: mixed radix,
+ *                     each dimension a mesh or a torus), one terminal per
+ *                     router (seed 004 Chapter 3);
+ *   SR_NET_HYPERX     a HyperX / flattened butterfly: L dimensions of S_d
+ *                     routers each, every dimension fully connected, T
+ *                     terminals per router (seed 004 Sections 4.3.4, 4.3.6);
+ *   SR_NET_DRAGONFLY  p terminals, a routers per group (fully connected),
+ *                     h global channels per router, g groups
+ *                     (seed 004 Section 4.3.5);
+ *   SR_NET_CLOS       a folded Clos (fat tree) of L switch levels, with
+ *                     down[l] down ports and up[l] up ports at level l
+ *                     (seed 004 Section 4.3.3);
+ *   SR_NET_BUTTERFLY  a k-ary n-fly: n stages of k^(n-1) switches of k
+ *                     inputs and k outputs (seed 004 Section 4.3.2).
+ *
+ * Everything is computed from the description: no table is stored, so the
+ * struct is the same size for a 16-router network and a 262,656-terminal
+ * dragonfly.  Routers are numbered 0..num_routers-1 and terminals
+ * 0..num_terminals-1.  A channel leaves a router by an output port; at the
+ * other end it arrives on an input port of the same number space
+ * (sr_net_neighbor returns both).  Every channel of the first four families
+ * has a channel back on the same pair of ports; a butterfly's channels go
+ * one way only, from stage s to stage s+1.
+ *
+ * Port layout, per family (each port has a kind, sr_net_port_info):
+ *
+ *   cube       2d = +d, 2d+1 = -d (SR_PORT_DIM), 2n = the terminal
+ *              (as the sr_topology above: the input port is named after the
+ *              link, so +d arrives on the neighbour's -d port and back);
+ *   hyperx     0..T-1 terminals, then for each dimension d the S_d - 1
+ *              ports to the other routers of the dimension, in increasing
+ *              coordinate (SR_PORT_DIM, index = the coordinate reached);
+ *   dragonfly  0..p-1 terminals, then a-1 local ports to the other routers
+ *              of the group in increasing order (SR_PORT_LOCAL), then h
+ *              global ports (SR_PORT_GLOBAL);
+ *   clos       0..down[l]-1 down ports (terminals at level 0), then
+ *              up[l] up ports (SR_PORT_UP); the top level has none;
+ *   butterfly  0..k-1 inputs (terminals at stage 0, else SR_PORT_UP: they
+ *              receive from the previous stage), k..2k-1 outputs
+ *              (terminals at the last stage, else SR_PORT_DOWN).
+ * ====================================================================== */
+
+/** Most ports of one router of an sr_net (the largest switch allocator of
+ *  seastar_arb.h is 512 x 512). */
+#define SR_NET_MAX_PORTS 512
+/** Most switch levels of a folded Clos. */
+#define SR_MAX_LEVELS 8
+/** Most stages of a butterfly. */
+#define SR_MAX_STAGES 30
+/** Most routers, and most terminals, of an sr_net (2^30). */
+#define SR_NET_MAX_ROUTERS 0x40000000u
+
+/** The family of a network description. */
+typedef enum sr_net_kind {
+    SR_NET_CUBE = 0,      /**< k-ary n-cube (mesh or torus per dimension) */
+    SR_NET_HYPERX,        /**< HyperX / flattened butterfly */
+    SR_NET_DRAGONFLY,     /**< dragonfly */
+    SR_NET_CLOS,          /**< folded Clos (fat tree) */
+    SR_NET_BUTTERFLY,     /**< k-ary n-fly (unidirectional) */
+    SR_NET_KIND_COUNT     /**< number of families (not a family) */
+} sr_net_kind;
+
+/**
+ * How a dragonfly's global channels are wired between groups.
+ *
+ * Group i numbers its a*h global channels c = r*h + j (router r of the
+ * group, its global port j).  With m = a*h/(g-1) channels between each
+ * pair of groups, channel c belongs to the t-th other group, t = c / m:
+ *
+ * - SR_DF_CONSECUTIVE: the other groups in increasing order (t-th other
+ *   group = t if t < i, else t + 1); group 0's first channels go to group
+ *   1, group 1's first channels to group 0.
+ * - SR_DF_PALMTREE: the groups before i, going down: the t-th is group
+ *   (i - t - 1) mod g, so every group's channel 0 goes to the group just
+ *   before it and its last channels to the group just after it.
+ *
+ * Both are involutions: the channel at the far end leads back.
+ */
+typedef enum sr_df_arrangement {
+    SR_DF_CONSECUTIVE = 0,  /**< t-th other group in increasing order (default) */
+    SR_DF_PALMTREE,         /**< t-th other group is (i - t - 1) mod g */
+    SR_DF_ARRANGEMENT_COUNT /**< number of arrangements (not one) */
+} sr_df_arrangement;
+
+/** The kind of a router port. */
+typedef enum sr_port_kind {
+    SR_PORT_KIND_NONE = 0,  /**< not a port of this router */
+    SR_PORT_TERMINAL,       /**< to or from a terminal */
+    SR_PORT_DIM,            /**< a dimension of a cube or a HyperX */
+    SR_PORT_LOCAL,          /**< a dragonfly channel inside the group */
+    SR_PORT_GLOBAL,         /**< a dragonfly channel to another group */
+    SR_PORT_UP,             /**< Clos: towards the top level; butterfly:
+                                 an input from the previous stage */
+    SR_PORT_DOWN,           /**< Clos: towards the terminals; butterfly:
+                                 an output to the next stage */
+    SR_PORT_KIND_COUNT      /**< number of kinds (not a kind) */
+} sr_port_kind;
+
+/** HyperX / flattened butterfly parameters (L, S, T of seed 004 Section
+ *  4.3.6, with K = 1: one channel between two routers of a dimension). */
+typedef struct sr_hyperx_desc {
+    int num_dims;            /**< L, the number of dimensions, 1..SR_MAX_DIMS */
+    int size[SR_MAX_DIMS];   /**< S_d, routers in dimension d, >= 2 */
+    int terminals;           /**< T, terminals per router (0 means 1) */
+} sr_hyperx_desc;
+
+/** Dragonfly parameters (seed 004 Section 4.3.5). */
+typedef struct sr_dragonfly_desc {
+    int p;            /**< terminals per router, >= 1 */
+    int a;            /**< routers per group, >= 1 */
+    int h;            /**< global channels per router, >= 1 */
+    int g;            /**< groups, 2..a*h+1 with g-1 dividing a*h (0 means
+                           the maximum a*h+1) */
+    int arrangement;  /**< an sr_df_arrangement (0: SR_DF_CONSECUTIVE) */
+} sr_dragonfly_desc;
+
+/** Folded Clos parameters: switch level 0 holds the terminals, level
+ *  levels-1 is the top. */
+typedef struct sr_clos_desc {
+    int levels;               /**< switch levels, 1..SR_MAX_LEVELS */
+    int down[SR_MAX_LEVELS];  /**< down ports of a level-l switch (terminals
+                                   at level 0), >= 1 */
+    int up[SR_MAX_LEVELS];    /**< up ports of a level-l switch, >= 1 below
+                                   the top level, 0 at the top */
+} sr_clos_desc;
+
+/** Butterfly (k-ary n-fly) parameters. */
+typedef struct sr_butterfly_desc {
+    int k;  /**< switch radix (inputs = outputs = k), >= 2 */
+    int n;  /**< stages, 1..SR_MAX_STAGES; k^n terminals */
+} sr_butterfly_desc;
+
+/**
+ * Description of a network: ``kind`` chooses which of the other members is
+ * read.  A zero-initialised field means its default (see each member).
+ */
+typedef struct sr_net_desc {
+    int kind;                     /**< an sr_net_kind */
+    sr_topology_desc cube;        /**< SR_NET_CUBE: as for sr_topology_init */
+    sr_hyperx_desc hyperx;        /**< SR_NET_HYPERX */
+    sr_dragonfly_desc dragonfly;  /**< SR_NET_DRAGONFLY */
+    sr_clos_desc clos;            /**< SR_NET_CLOS */
+    sr_butterfly_desc butterfly;  /**< SR_NET_BUTTERFLY */
+} sr_net_desc;
+
+/**
+ * A validated network (filled by sr_net_init; read-only afterwards).
+ *
+ * The derived fields are what the neighbour functions need; the
+ * description, with its defaults applied, is kept in ``desc``.
+ */
+typedef struct sr_net {
+    int kind;                    /**< the sr_net_kind */
+    uint32_t num_routers;        /**< routers */
+    uint32_t num_terminals;      /**< terminals */
+    int radix;                   /**< most ports on any router */
+    int concentration;           /**< terminals per router that has any
+                                      (cube 1, HyperX T, dragonfly p, Clos
+                                      down[0], butterfly k) */
+    sr_net_desc desc;            /**< the description, defaults applied */
+    sr_topology cube;            /**< SR_NET_CUBE: the topology (its table
+                                      fields are meaningful only when
+                                      sr_topology_init accepts the same
+                                      description) */
+    uint32_t stride[SR_MAX_DIMS];     /**< HyperX: router id = sum of
+                                           coordinate[d] * stride[d]
+                                           (dimension 0 least significant) */
+    int port_base[SR_MAX_DIMS + 1];   /**< HyperX: first port of dimension d;
+                                           port_base[L] = radix */
+    int df_links;                     /**< dragonfly: channels between each
+                                           pair of groups, a*h/(g-1) */
+    uint32_t level_first[SR_MAX_LEVELS + 1]; /**< Clos: id of the first
+                                           router of level l (and the total) */
+    uint32_t up_span[SR_MAX_LEVELS];  /**< Clos: up[0] * ... * up[l-1] */
+    uint32_t fly_rows;                /**< butterfly: switches per stage, k^(n-1) */
+    uint32_t fly_pow[SR_MAX_STAGES];  /**< butterfly: k^j */
+} sr_net;
+
+/** What a port is: its kind and where it leads, from sr_net_port_info. */
+typedef struct sr_port_info {
+    int kind;   /**< an sr_port_kind (SR_PORT_KIND_NONE: no such port) */
+    int dim;    /**< SR_PORT_DIM: the dimension; SR_PORT_UP/DOWN: the level
+                     (Clos) or stage (butterfly) of this router; else -1 */
+    int index;  /**< cube: 0 for +, 1 for -; HyperX: the coordinate reached;
+                     local: the index in the group of the router reached;
+                     global: the group's channel number r*h + j; terminal,
+                     up, down: the port's number among its kind */
+} sr_port_info;
+
+/**
+ * Name of a network family.
+ *
+ * :param kind: an sr_net_kind.
+ * :returns: "cube", "hyperx", "dragonfly", "clos", "butterfly"; "?" for
+ *     other values.
+ */
+SR_API const char *sr_net_kind_name(int kind) {
+    switch (kind) {
+    case SR_NET_CUBE: return "cube";
+    case SR_NET_HYPERX: return "hyperx";
+    case SR_NET_DRAGONFLY: return "dragonfly";
+    case SR_NET_CLOS: return "clos";
+    case SR_NET_BUTTERFLY: return "butterfly";
+    default: return "?";
+    }
+}
+
+/**
+ * Name of a port kind.
+ *
+ * :param kind: an sr_port_kind.
+ * :returns: "none", "terminal", "dim", "local", "global", "up", "down";
+ *     "?" for other values.
+ */
+SR_API const char *sr_port_kind_name(int kind) {
+    switch (kind) {
+    case SR_PORT_KIND_NONE: return "none";
+    case SR_PORT_TERMINAL: return "terminal";
+    case SR_PORT_DIM: return "dim";
+    case SR_PORT_LOCAL: return "local";
+    case SR_PORT_GLOBAL: return "global";
+    case SR_PORT_UP: return "up";
+    case SR_PORT_DOWN: return "down";
+    default: return "?";
+    }
+}
+
+/* The description with every zero "default" field replaced by its
+ * default: the one place defaults are applied. */
+SR_API sr_net_desc sr__net_desc_defaults(const sr_net_desc *d) {
+    sr_net_desc r = *d;
+    if (r.hyperx.terminals == 0) r.hyperx.terminals = 1;
+    if (r.dragonfly.g == 0 && r.dragonfly.a > 0 && r.dragonfly.h > 0 &&
+        (uint64_t)r.dragonfly.a * (uint64_t)r.dragonfly.h < SR_NET_MAX_ROUTERS)
+        r.dragonfly.g = r.dragonfly.a * r.dragonfly.h + 1;
+    return r;
+}
+
+SR_API sr_result sr__net_init_hyperx(sr_net *r) {
+    const sr_hyperx_desc *x = &r->desc.hyperx;
+    uint64_t n = 1;
+    int d, ports;
+    if (x->num_dims < 1 || x->num_dims > SR_MAX_DIMS) return SR_ERR_HX_SHAPE;
+    if (x->terminals < 1) return SR_ERR_TERMINALS;
+    ports = x->terminals;
+    for (d = 0; d < x->num_dims; d++) {
+        if (x->size[d] < 2) return SR_ERR_HX_SHAPE;
+        if (x->size[d] > SR_NET_MAX_PORTS) return SR_ERR_PORT_LIMIT;
+        r->stride[d] = (uint32_t)n;
+        r->port_base[d] = ports;
+        ports += x->size[d] - 1;
+        if (ports > SR_NET_MAX_PORTS) return SR_ERR_PORT_LIMIT;
+        n *= (uint64_t)x->size[d];
+        if (n > SR_NET_MAX_ROUTERS) return SR_ERR_NET_SIZE;
+    }
+    r->port_base[x->num_dims] = ports;
+    if (n * (uint64_t)x->terminals > SR_NET_MAX_ROUTERS) return SR_ERR_NET_SIZE;
+    r->num_routers = (uint32_t)n;
+    r->num_terminals = (uint32_t)n * (uint32_t)x->terminals;
+    r->radix = ports;
+    r->concentration = x->terminals;
+    return SR_OK;
+}
+
+SR_API sr_result sr__net_init_dragonfly(sr_net *r) {
+    const sr_dragonfly_desc *f = &r->desc.dragonfly;
+    uint64_t ah, routers;
+    if (f->p < 1) return SR_ERR_TERMINALS;
+    if (f->a < 1 || f->h < 1) return SR_ERR_DF_SHAPE;
+    if (f->arrangement < 0 || f->arrangement >= SR_DF_ARRANGEMENT_COUNT) return SR_ERR_DF_ARRANGEMENT;
+    if ((uint64_t)f->p + (uint64_t)f->a - 1 + (uint64_t)f->h > SR_NET_MAX_PORTS) return SR_ERR_PORT_LIMIT;
+    ah = (uint64_t)f->a * (uint64_t)f->h;
+    if (f->g < 2 || (uint64_t)f->g > ah + 1 || ah % (uint64_t)(f->g - 1) != 0) return SR_ERR_DF_GROUPS;
+    routers = (uint64_t)f->a * (uint64_t)f->g;
+    if (routers * (uint64_t)f->p > SR_NET_MAX_ROUTERS) return SR_ERR_NET_SIZE;
+    r->num_routers = (uint32_t)routers;
+    r->num_terminals = (uint32_t)(routers * (uint64_t)f->p);
+    r->radix = f->p + f->a - 1 + f->h;
+    r->concentration = f->p;
+    r->df_links = (int)(ah / (uint64_t)(f->g - 1));
+    return SR_OK;
+}
+
+SR_API sr_result sr__net_init_clos(sr_net *r) {
+    const sr_clos_desc *c = &r->desc.clos;
+    uint64_t terms = 1, first = 0;
+    int l, L = c->levels;
+    if (L < 1 || L > SR_MAX_LEVELS) return SR_ERR_CLOS_LEVELS;
+    for (l = 0; l < L; l++) {
+        if (c->down[l] < 1 || (l < L - 1 && c->up[l] < 1) || (l == L - 1 && c->up[l] != 0))
+            return SR_ERR_CLOS_PORTS;
+        if ((uint64_t)c->down[l] + (uint64_t)c->up[l] > SR_NET_MAX_PORTS) return SR_ERR_PORT_LIMIT;
+        if (c->down[l] + c->up[l] > r->radix) r->radix = c->down[l] + c->up[l];
+        terms *= (uint64_t)c->down[l];
+        if (terms > SR_NET_MAX_ROUTERS) return SR_ERR_NET_SIZE;
+    }
+    /* Level l holds (down[l+1] * ... * down[L-1]) * (up[0] * ... * up[l-1])
+     * switches: the extended generalized fat tree XGFT(L; down; 1, up). */
+    for (l = 0; l < L; l++) {
+        uint64_t above = 1, span = 1;
+        int j;
+        for (j = l + 1; j < L; j++) above *= (uint64_t)c->down[j];
+        for (j = 0; j < l; j++) {
+            span *= (uint64_t)c->up[j];
+            if (span > SR_NET_MAX_ROUTERS) return SR_ERR_NET_SIZE;
+        }
+        r->level_first[l] = (uint32_t)first;
+        r->up_span[l] = (uint32_t)span;
+        first += above * span;
+        if (first > SR_NET_MAX_ROUTERS) return SR_ERR_NET_SIZE;
+    }
+    r->level_first[L] = (uint32_t)first;
+    r->num_routers = (uint32_t)first;
+    r->num_terminals = (uint32_t)terms;
+    r->concentration = c->down[0];
+    return SR_OK;
+}
+
+SR_API sr_result sr__net_init_butterfly(sr_net *r) {
+    const sr_butterfly_desc *b = &r->desc.butterfly;
+    uint64_t pw = 1;
+    int j;
+    if (b->k < 2 || b->n < 1 || b->n > SR_MAX_STAGES) return SR_ERR_FLY_SHAPE;
+    if (2 * (uint64_t)b->k > SR_NET_MAX_PORTS) return SR_ERR_PORT_LIMIT;
+    for (j = 0; j < b->n; j++) {
+        r->fly_pow[j] = (uint32_t)pw;
+        pw *= (uint64_t)b->k;
+        if (pw > SR_NET_MAX_ROUTERS) return SR_ERR_NET_SIZE;
+    }
+    r->fly_rows = r->fly_pow[b->n - 1];
+    if ((uint64_t)r->fly_rows * (uint64_t)b->n > SR_NET_MAX_ROUTERS) return SR_ERR_NET_SIZE;
+    r->num_routers = r->fly_rows * (uint32_t)b->n;
+    r->num_terminals = (uint32_t)pw;
+    r->radix = 2 * b->k;
+    r->concentration = b->k;
+    return SR_OK;
+}
+
+/**
+ * Validate a network description and fill a network.
+ *
+ * :param net: the network to fill (untouched on error).
+ * :param d: the description; zero fields take their defaults.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_KIND; for a cube, the errors of
+ *     sr_topology_init except that the node limit is SR_NET_MAX_ROUTERS
+ *     (SR_ERR_NET_SIZE) and no partition rule applies; SR_ERR_TERMINALS;
+ *     SR_ERR_HX_SHAPE; SR_ERR_DF_SHAPE; SR_ERR_DF_GROUPS (g outside
+ *     2..a*h+1, or the a*h global channels of a group cannot be spread
+ *     evenly over the g-1 other groups); SR_ERR_DF_ARRANGEMENT;
+ *     SR_ERR_CLOS_LEVELS; SR_ERR_CLOS_PORTS; SR_ERR_FLY_SHAPE;
+ *     SR_ERR_PORT_LIMIT (a router with more than SR_NET_MAX_PORTS ports);
+ *     SR_ERR_NET_SIZE (more than SR_NET_MAX_ROUTERS routers or terminals).
+ * :paper: seed 004 Chapter 3 (k-ary n-cube), Sections 4.3.2 (butterfly),
+ *     4.3.3 (folded Clos), 4.3.4 (flattened butterfly), 4.3.5
+ *     (dragonfly), 4.3.6 (HyperX).
+ */
+SR_API sr_result sr_net_init(sr_net *net, const sr_net_desc *d) {
+    sr_net r;
+    sr_result e;
+    if (!net || !d) return SR_ERR_NULL;
+    memset(&r, 0, sizeof r);
+    r.desc = sr__net_desc_defaults(d);
+    r.kind = d->kind;
+    switch (d->kind) {
+    case SR_NET_CUBE:
+        e = sr__topology_fill(&r.cube, &d->cube, SR_NET_MAX_ROUTERS, 0);
+        if (e == SR_OK) {
+            r.num_routers = r.num_terminals = r.cube.num_nodes;
+            r.radix = r.cube.num_ports;
+            r.concentration = 1;
+        }
+        break;
+    case SR_NET_HYPERX: e = sr__net_init_hyperx(&r); break;
+    case SR_NET_DRAGONFLY: e = sr__net_init_dragonfly(&r); break;
+    case SR_NET_CLOS: e = sr__net_init_clos(&r); break;
+    case SR_NET_BUTTERFLY: e = sr__net_init_butterfly(&r); break;
+    default: e = SR_ERR_KIND; break;
+    }
+    if (e != SR_OK) return e;
+    *net = r;
+    return SR_OK;
+}
+
+/* Clos: the level of a router. */
+SR_API int sr__clos_level(const sr_net *net, uint32_t router) {
+    int l = 0;
+    while (router >= net->level_first[l + 1]) l++;
+    return l;
+}
+
+/**
+ * Number of ports of a router (ports are 0..n-1).
+ *
+ * :param net: the network.
+ * :param router: a router, < net->num_routers (asserted).
+ * :returns: the router's ports; net->radix except at the top level of a
+ *     Clos whose top switches have fewer ports than the others.
+ */
+SR_API int sr_net_num_ports(const sr_net *net, uint32_t router) {
+    SR_ASSERT(router < net->num_routers);
+    if (net->kind == SR_NET_CLOS) {
+        int l = sr__clos_level(net, router);
+        return net->desc.clos.down[l] + net->desc.clos.up[l];
+    }
+    return net->radix;
+}
+
+/**
+ * Dragonfly: the group a global channel leads to, and the channel's number
+ * in that group (the channel back).
+ *
+ * :param net: a dragonfly.
+ * :param group: a group, < g (asserted).
+ * :param channel: the group's global channel r*h + j, < a*h (asserted).
+ * :param back: out (may be NULL), the channel number at the far group.
+ * :returns: the group reached.
+ * :paper: seed 004 Section 4.3.5 (global channels; the arrangement is not
+ *     specified there, see sr_df_arrangement).
+ */
+SR_API uint32_t sr_df_global_target(const sr_net *net, uint32_t group, int channel, int *back) {
+    const sr_dragonfly_desc *f = &net->desc.dragonfly;
+    int m = net->df_links, t = channel / m, rest = channel % m, g = f->g;
+    uint32_t tg;
+    SR_ASSERT(net->kind == SR_NET_DRAGONFLY && group < (uint32_t)g && channel >= 0 && channel < f->a * f->h);
+    if (f->arrangement == SR_DF_PALMTREE) {
+        tg = (uint32_t)(((int)group - t - 1 + g) % g);
+        if (back) *back = (g - 2 - t) * m + rest;
+    } else {
+        tg = (uint32_t)t < group ? (uint32_t)t : (uint32_t)t + 1;
+        if (back) *back = (int)(group < tg ? group : group - 1) * m + rest;
+    }
+    return tg;
+}
+
+/**
+ * Dragonfly: the global channels of a group that lead to another group.
+ *
+ * They are ``first``, ``first`` + 1, ... ``first`` + net->df_links - 1;
+ * channel c leaves router c / h of the group by its global port c % h.
+ *
+ * :param net: a dragonfly.
+ * :param group: the group the channels leave, < g (asserted).
+ * :param target: another group, < g and != group (asserted).
+ * :returns: the first channel, r*h + j.
+ */
+SR_API int sr_df_global_first(const sr_net *net, uint32_t group, uint32_t target) {
+    const sr_dragonfly_desc *f = &net->desc.dragonfly;
+    int t;
+    SR_ASSERT(net->kind == SR_NET_DRAGONFLY && group < (uint32_t)f->g && target < (uint32_t)f->g && target != group);
+    if (f->arrangement == SR_DF_PALMTREE) t = ((int)group - (int)target - 1 + 2 * f->g) % f->g;
+    else t = (int)(target < group ? target : target - 1);
+    return t * net->df_links;
+}
+
+/**
+ * Neighbour through an output port.
+ *
+ * :param net: the network.
+ * :param router: a router, < net->num_routers (asserted).
+ * :param port: any int.
+ * :param in_port: out (may be NULL), the port the channel arrives on at the
+ *     neighbour; untouched when there is none.
+ * :returns: the router the channel leads to, or SR_NO_NODE for a terminal
+ *     port, a missing link (edge of a mesh dimension), a butterfly input,
+ *     or a port outside 0..sr_net_num_ports-1.
+ * :paper: seed 004 Chapter 3 and Section 4.3 (each topology's wiring);
+ *     Eq 4.5 for the flattened butterfly.
+ */
+SR_API uint32_t sr_net_neighbor(const sr_net *net, uint32_t router, int port, int *in_port) {
+    uint32_t v;
+    SR_ASSERT(router < net->num_routers);
+    switch (net->kind) {
+    case SR_NET_CUBE:
+        v = sr_neighbor(&net->cube, router, port);
+        if (v != SR_NO_NODE && in_port) *in_port = port ^ 1;
+        return v;
+    case SR_NET_HYPERX: {
+        const sr_hyperx_desc *x = &net->desc.hyperx;
+        int d, c, c2, j;
+        if (port < x->terminals || port >= net->radix) return SR_NO_NODE;
+        for (d = 0; port >= net->port_base[d + 1]; d++) {}
+        c = (int)((router / net->stride[d]) % (uint32_t)x->size[d]);
+        j = port - net->port_base[d];
+        c2 = j < c ? j : j + 1;
+        if (in_port) *in_port = net->port_base[d] + (c < c2 ? c : c - 1);
+        return router - (uint32_t)c * net->stride[d] + (uint32_t)c2 * net->stride[d];
+    }
+    case SR_NET_DRAGONFLY: {
+        const sr_dragonfly_desc *f = &net->desc.dragonfly;
+        uint32_t group = router / (uint32_t)f->a;
+        int idx = (int)(router % (uint32_t)f->a), j;
+        if (port < f->p || port >= net->radix) return SR_NO_NODE;
+        j = port - f->p;
+        if (j < f->a - 1) {                      /* local */
+            int idx2 = j < idx ? j : j + 1;
+            if (in_port) *in_port = f->p + (idx < idx2 ? idx : idx - 1);
+            return group * (uint32_t)f->a + (uint32_t)idx2;
+        } else {                                 /* global */
+            int back;
+            uint32_t tg = sr_df_global_target(net, group, idx * f->h + (j - (f->a - 1)), &back);
+            if (in_port) *in_port = f->p + f->a - 1 + back % f->h;
+            return tg * (uint32_t)f->a + (uint32_t)(back / f->h);
+        }
+    }
+    case SR_NET_CLOS: {
+        const sr_clos_desc *c = &net->desc.clos;
+        int l = sr__clos_level(net, router);
+        uint32_t i = router - net->level_first[l], span = net->up_span[l];
+        uint32_t A = i / span, B = i % span;
+        if (port < 0 || port >= c->down[l] + c->up[l]) return SR_NO_NODE;
+        if (port >= c->down[l]) {                /* up: drop a_{l+1}, add b_l */
+            uint32_t u = (uint32_t)(port - c->down[l]), dn = (uint32_t)c->down[l + 1];
+            if (in_port) *in_port = (int)(A % dn);
+            return net->level_first[l + 1] + (A / dn) * net->up_span[l + 1] + u * span + B;
+        }
+        if (l == 0) return SR_NO_NODE;           /* a terminal */
+        {                                        /* down: add a_l, drop b_{l-1} */
+            uint32_t lspan = net->up_span[l - 1], b = B / lspan;
+            if (in_port) *in_port = c->down[l - 1] + (int)b;
+            return net->level_first[l - 1] + (A * (uint32_t)c->down[l] + (uint32_t)port) * lspan + B % lspan;
+        }
+    }
+    case SR_NET_BUTTERFLY: {
+        const sr_butterfly_desc *b = &net->desc.butterfly;
+        uint32_t s = router / net->fly_rows, row = router % net->fly_rows, pw, digit;
+        int j = port - b->k;
+        if (j < 0 || j >= b->k || (int)s == b->n - 1) return SR_NO_NODE;
+        pw = net->fly_pow[b->n - 2 - (int)s];
+        digit = (row / pw) % (uint32_t)b->k;
+        if (in_port) *in_port = (int)digit;
+        return (s + 1) * net->fly_rows + row - digit * pw + (uint32_t)j * pw;
+    }
+    default: return SR_NO_NODE;
+    }
+}
+
+/**
+ * The router and port where a terminal injects its packets.
+ *
+ * :param net: the network.
+ * :param terminal: a terminal, < net->num_terminals (asserted).
+ * :param port: out (may be NULL), the router's port of the terminal.
+ * :returns: the router.
+ */
+SR_API uint32_t sr_net_terminal_router(const sr_net *net, uint32_t terminal, int *port) {
+    SR_ASSERT(terminal < net->num_terminals);
+    if (net->kind == SR_NET_CUBE) {
+        if (port) *port = net->cube.proc_port;
+        return terminal;
+    }
+    if (port) *port = (int)(terminal % (uint32_t)net->concentration);
+    return terminal / (uint32_t)net->concentration;
+}
+
+/**
+ * The router and port where a terminal receives its packets: the router
+ * of sr_net_terminal_router, except in a butterfly, whose terminals send
+ * into stage 0 and receive from the last stage.
+ *
+ * :param net: the network.
+ * :param terminal: a terminal, < net->num_terminals (asserted).
+ * :param port: out (may be NULL), the router's port of the terminal.
+ * :returns: the router.
+ */
+SR_API uint32_t sr_net_eject_router(const sr_net *net, uint32_t terminal, int *port) {
+    SR_ASSERT(terminal < net->num_terminals);
+    if (net->kind == SR_NET_BUTTERFLY) {
+        uint32_t k = (uint32_t)net->desc.butterfly.k;
+        if (port) *port = (int)(k + terminal % k);
+        return (uint32_t)(net->desc.butterfly.n - 1) * net->fly_rows + terminal / k;
+    }
+    return sr_net_terminal_router(net, terminal, port);
+}
+
+/**
+ * The terminal attached to a router's port.
+ *
+ * :param net: the network.
+ * :param router: a router, < net->num_routers (asserted).
+ * :param port: any int.
+ * :returns: the terminal, or SR_NO_NODE if the port is not a terminal port.
+ */
+SR_API uint32_t sr_net_port_terminal(const sr_net *net, uint32_t router, int port) {
+    uint32_t conc = (uint32_t)net->concentration;
+    SR_ASSERT(router < net->num_routers);
+    switch (net->kind) {
+    case SR_NET_CUBE: return port == net->cube.proc_port ? router : SR_NO_NODE;
+    case SR_NET_CLOS:
+        if (router >= net->level_first[1]) return SR_NO_NODE;
+        break;
+    case SR_NET_BUTTERFLY: {
+        uint32_t s = router / net->fly_rows, row = router % net->fly_rows;
+        int k = net->desc.butterfly.k;
+        if (s == 0 && port >= 0 && port < k) return row * (uint32_t)k + (uint32_t)port;
+        if ((int)s == net->desc.butterfly.n - 1 && port >= k && port < 2 * k)
+            return row * (uint32_t)k + (uint32_t)(port - k);
+        return SR_NO_NODE;
+    }
+    default: break;
+    }
+    if (port < 0 || port >= (int)conc) return SR_NO_NODE;
+    return router * conc + (uint32_t)port;
+}
+
+/**
+ * Kind of a port, and where it leads.
+ *
+ * :param net: the network.
+ * :param router: a router, < net->num_routers (asserted).
+ * :param port: any int.
+ * :returns: the port's kind, dimension or level, and index (see
+ *     sr_port_info); kind SR_PORT_KIND_NONE for a port the router does not
+ *     have.  A mesh edge port is still SR_PORT_DIM (sr_net_neighbor says
+ *     that it has no link).
+ */
+SR_API sr_port_info sr_net_port_info(const sr_net *net, uint32_t router, int port) {
+    sr_port_info r;
+    r.kind = SR_PORT_KIND_NONE; r.dim = -1; r.index = 0;
+    SR_ASSERT(router < net->num_routers);
+    if (port < 0 || port >= sr_net_num_ports(net, router)) return r;
+    switch (net->kind) {
+    case SR_NET_CUBE:
+        if (port == net->cube.proc_port) { r.kind = SR_PORT_TERMINAL; break; }
+        r.kind = SR_PORT_DIM; r.dim = port >> 1; r.index = port & 1;
+        break;
+    case SR_NET_HYPERX: {
+        int d, c;
+        if (port < net->concentration) { r.kind = SR_PORT_TERMINAL; r.index = port; break; }
+        for (d = 0; port >= net->port_base[d + 1]; d++) {}
+        c = (int)((router / net->stride[d]) % (uint32_t)net->desc.hyperx.size[d]);
+        r.kind = SR_PORT_DIM; r.dim = d;
+        r.index = port - net->port_base[d] < c ? port - net->port_base[d] : port - net->port_base[d] + 1;
+        break;
+    }
+    case SR_NET_DRAGONFLY: {
+        const sr_dragonfly_desc *f = &net->desc.dragonfly;
+        int idx = (int)(router % (uint32_t)f->a), j = port - f->p;
+        if (port < f->p) { r.kind = SR_PORT_TERMINAL; r.index = port; }
+        else if (j < f->a - 1) { r.kind = SR_PORT_LOCAL; r.index = j < idx ? j : j + 1; }
+        else { r.kind = SR_PORT_GLOBAL; r.index = idx * f->h + j - (f->a - 1); }
+        break;
+    }
+    case SR_NET_CLOS: {
+        int l = sr__clos_level(net, router), dn = net->desc.clos.down[l];
+        if (port < dn) { r.kind = l == 0 ? SR_PORT_TERMINAL : SR_PORT_DOWN; r.index = port; }
+        else { r.kind = SR_PORT_UP; r.index = port - dn; }
+        if (r.kind != SR_PORT_TERMINAL) r.dim = l;
+        break;
+    }
+    case SR_NET_BUTTERFLY: {
+        int s = (int)(router / net->fly_rows), k = net->desc.butterfly.k, n = net->desc.butterfly.n;
+        if (port < k) { r.kind = s == 0 ? SR_PORT_TERMINAL : SR_PORT_UP; r.index = port; }
+        else { r.kind = s == n - 1 ? SR_PORT_TERMINAL : SR_PORT_DOWN; r.index = port - k; }
+        if (r.kind != SR_PORT_TERMINAL) r.dim = s;
+        break;
+    }
+    default: break;
+    }
+    return r;
+}
+
+/**
+ * Coordinates of a router in its family's terms.
+ *
+ * :param net: the network.
+ * :param router: a router, < net->num_routers (asserted).
+ * :param coords: out, up to SR_MAX_DIMS values: cube and HyperX, the
+ *     coordinate in each dimension (coords[0] is dimension 0); dragonfly,
+ *     (group, index in the group); Clos, (level, index in the level);
+ *     butterfly, (stage, row).
+ * :returns: the number of values written.
+ */
+SR_API int sr_net_router_coords(const sr_net *net, uint32_t router, int *coords) {
+    int d;
+    SR_ASSERT(router < net->num_routers);
+    switch (net->kind) {
+    case SR_NET_CUBE:
+        sr_node_coords(&net->cube, router, coords);
+        return net->cube.num_dims;
+    case SR_NET_HYPERX:
+        for (d = 0; d < net->desc.hyperx.num_dims; d++)
+            coords[d] = (int)((router / net->stride[d]) % (uint32_t)net->desc.hyperx.size[d]);
+        return net->desc.hyperx.num_dims;
+    case SR_NET_DRAGONFLY:
+        coords[0] = (int)(router / (uint32_t)net->desc.dragonfly.a);
+        coords[1] = (int)(router % (uint32_t)net->desc.dragonfly.a);
+        return 2;
+    case SR_NET_CLOS:
+        coords[0] = sr__clos_level(net, router);
+        coords[1] = (int)(router - net->level_first[coords[0]]);
+        return 2;
+    case SR_NET_BUTTERFLY:
+        coords[0] = (int)(router / net->fly_rows);
+        coords[1] = (int)(router % net->fly_rows);
+        return 2;
+    default: return 0;
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SEASTAR_TOPO_H */
