@@ -2697,6 +2697,75 @@ SR_API sr_result sr_tables_build_seastar(const sr_topology *t, const sr_faults *
                                        list, capacity, rep);
 }
 
+/* >>candidates =========================================================
+ * Routing as candidate sets over an sr_net
+ *
+ * A routing function looks at a packet at a router and returns its
+ * candidates: every (output port, VC range, class) the packet may take
+ * next.  It reads only the router, the input port and VC the packet
+ * arrived on, and a header state that the caller owns and carries with
+ * the packet (sr_header).  Decisions that need randomness or congestion
+ * are separate pure calls: which intermediate a Valiant packet goes
+ * through, whether UGAL routes minimally, which candidate to take given
+ * credits.  So the same function drives a simulator and the deadlock
+ * proof of the verifier, which enumerates every choice.
+ * ====================================================================== */
+
+/** Candidate class: on a minimal path to the destination (or to the
+ *  current phase's target). */
+#define SR_CLASS_MINIMAL 0
+/** Candidate class: a non-minimal hop (Valiant's first phase, a UGAL or
+ *  PAR packet leaving its minimal path). */
+#define SR_CLASS_NONMINIMAL 1
+/** Candidate class: an escape channel (the deadlock-free sub-function of
+ *  an adaptive routing, Duato). */
+#define SR_CLASS_ESCAPE 2
+
+/** Candidate flag: the channel is a bubble escape channel (seed 003: the
+ *  bubble rule, not a dateline, keeps its ring free of deadlock). */
+#define SR_CAND_BUBBLE 1u
+
+/** Header phase: the routing has not chosen between minimal and
+ *  non-minimal yet (UGAL before its decision, PAR in the source group). */
+#define SR_PHASE_UNDECIDED 0
+/** Header phase: routing minimally to the destination. */
+#define SR_PHASE_MINIMAL 1
+/** Header phase: Valiant's first phase, towards the intermediate. */
+#define SR_PHASE_TO_INTER 2
+/** Header phase: Valiant's second phase, from the intermediate to the
+ *  destination. */
+#define SR_PHASE_TO_DEST 3
+
+/**
+ * The routing state a packet carries (the caller owns it; a simulator
+ * keeps one per packet).  sr_route_header_init fills it at injection and
+ * sr_route_advance updates it at every hop; the routing functions only
+ * read it.
+ */
+typedef struct sr_header {
+    uint32_t dest;      /**< destination terminal */
+    uint32_t inter;     /**< Valiant intermediate: a router, or a group for
+                             the dragonfly (SR_NO_NODE: none chosen) */
+    uint8_t phase;      /**< SR_PHASE_UNDECIDED .. SR_PHASE_TO_DEST */
+    uint8_t globals;    /**< dragonfly: global channels crossed so far */
+    uint8_t hops;       /**< router-to-router hops so far (saturates at 255) */
+    uint8_t hint;       /**< BlueGene/L hint bits: bit 2d for +d, 2d+1 for -d */
+    uint8_t vclass;     /**< the VC class the routing assigns along the path
+                             (datelines crossed, phase changes) */
+    uint8_t spare[3];   /**< zero; room for algorithms to come */
+} sr_header;
+
+/** One candidate of a routing function: the packet may leave by ``port``
+ *  on any VC ``vc_lo`` .. ``vc_hi``. */
+typedef struct sr_candidate {
+    int16_t port;     /**< output port (a terminal port: delivery) */
+    uint8_t vc_lo;    /**< lowest VC allowed */
+    uint8_t vc_hi;    /**< highest VC allowed (>= vc_lo) */
+    uint8_t cls;      /**< SR_CLASS_MINIMAL, _NONMINIMAL or _ESCAPE */
+    uint8_t flags;    /**< SR_CAND_BUBBLE or 0 */
+    uint16_t spare;   /**< zero */
+} sr_candidate;
+
 #ifdef __cplusplus
 }
 #endif
