@@ -131,6 +131,11 @@ typedef enum sr_result {
                                   SR_NET_MAX_PORTS ports */
     SR_ERR_NET_SIZE,         /**< more than SR_NET_MAX_ROUTERS routers or
                                   terminals */
+    SR_ERR_STATE,            /**< a caller-owned struct holds values its init
+                                  function never produces (sr_net_check) */
+    SR_ERR_DOMAIN,           /**< an argument of a seed 004 formula function
+                                  (>>formulas) is outside the domain its doc
+                                  comment gives */
     SR_RESULT_COUNT          /**< number of result codes (not a result) */
 } sr_result;
 
@@ -144,10 +149,12 @@ SR_API const char *sr_result_string(sr_result r) {
     switch (r) {
     case SR_OK: return "ok";
     case SR_ERR_NULL: return "a required pointer argument is NULL";
-    case SR_ERR_DIMS: return "the number of dimensions is 0, above SR_MAX_DIMS (8), or not supported here";
-    case SR_ERR_RADIX: return "a radix is below 2";
+    case SR_ERR_DIMS:
+        return "num_dims (sr_topology_desc, sr_net_desc.cube) is 0, above SR_MAX_DIMS (8), "
+               "or not supported here";
+    case SR_ERR_RADIX: return "a radix[d] (sr_topology_desc, sr_net_desc.cube) is below 2";
     case SR_ERR_TOO_MANY_NODES: return "more than 32768 nodes: node ids must fit the 15-bit destination field";
-    case SR_ERR_DATELINE: return "a dateline position is outside 0..radix-1";
+    case SR_ERR_DATELINE: return "a dateline[d] (sr_topology_desc, sr_net_desc.cube) is outside 0..radix[d]-1";
     case SR_ERR_PARTITION:
         return "more than 4096 nodes and the 4096-node global partitions are not whole "
                "slabs of dimension 0 (the product of the other radices must divide 4096)";
@@ -156,7 +163,7 @@ SR_API const char *sr_result_string(sr_result r) {
     case SR_ERR_NO_LINK: return "the link does not exist (edge of a mesh dimension)";
     case SR_ERR_BUFFER_SIZE: return "a buffer is smaller than its size query says";
     case SR_ERR_ORDER: return "a direction order is not a permutation of the network ports";
-    case SR_ERR_TIE: return "the tie-break is not SR_TIE_ALTERNATE, SR_TIE_PLUS or SR_TIE_MINUS";
+    case SR_ERR_TIE: return "the tie-break (tie) is not SR_TIE_ALTERNATE, SR_TIE_PLUS or SR_TIE_MINUS";
     case SR_ERR_KIND: return "sr_net_desc.kind is not an sr_net_kind (SR_NET_CUBE .. SR_NET_BUTTERFLY)";
     case SR_ERR_TERMINALS: return "the terminals per router (hyperx.terminals, dragonfly.p) are below 1";
     case SR_ERR_HX_SHAPE: return "hyperx.num_dims is outside 1..8 or a hyperx.size[d] is below 2";
@@ -170,8 +177,15 @@ SR_API const char *sr_result_string(sr_result r) {
         return "a clos.down[l] is below 1, a clos.up[l] below the top level is below 1, "
                "or clos.up[levels-1] is not 0 (the top level has no up ports)";
     case SR_ERR_FLY_SHAPE: return "butterfly.k is below 2 or butterfly.n is outside 1..30";
-    case SR_ERR_PORT_LIMIT: return "a router would have more than 512 ports (SR_NET_MAX_PORTS)";
-    case SR_ERR_NET_SIZE: return "more than 2^30 routers or terminals (SR_NET_MAX_ROUTERS)";
+    case SR_ERR_PORT_LIMIT:
+        return "a router would have more than 512 ports (SR_NET_MAX_PORTS): hyperx.terminals + the sum of "
+               "hyperx.size[d]-1, dragonfly.p+a+h-1, clos.down[l]+up[l] or 2*butterfly.k is too large";
+    case SR_ERR_NET_SIZE:
+        return "the sizes in sr_net_desc (cube.radix, hyperx.size and terminals, dragonfly.p, a, g, "
+               "clos.down and up, butterfly.k and n) give more than 2^30 routers or terminals "
+               "(SR_NET_MAX_ROUTERS)";
+    case SR_ERR_STATE: return "a struct holds values its init function never produces (corrupted, or never initialised?)";
+    case SR_ERR_DOMAIN: return "an argument of a formula function is outside the domain its doc comment gives";
     case SR_RESULT_COUNT: break;
     }
     return "unknown result";
@@ -477,6 +491,25 @@ SR_API int sr_crosses_dateline(const sr_topology *t, int port, int c) {
  *   butterfly  0..k-1 inputs (terminals at stage 0, else SR_PORT_UP: they
  *              receive from the previous stage), k..2k-1 outputs
  *              (terminals at the last stage, else SR_PORT_DOWN).
+ *
+ * Router numbering, per family (sr_net_router_coords gives the parts):
+ *
+ *   cube       mixed radix, dimension 0 the MOST significant digit (the
+ *              SeaStar order of sr_topology);
+ *   hyperx     mixed radix, dimension 0 the LEAST significant digit: the
+ *              order of Eq 4.5, where router i's digit d-1 is its
+ *              coordinate in dimension d (HyperX dimension d-1);
+ *   dragonfly  group * a + the router's index in its group;
+ *   clos       level by level from level 0; inside level l,
+ *              A * up_span[l] + B, where A names the level-l subtree (the
+ *              terminals A * down[0]*...*down[l] onwards) and B the switch
+ *              inside it (the up ports taken from level 0 to level l);
+ *   butterfly  stage * k^(n-1) + row.
+ *
+ * Terminal t sends from router t / concentration, port t % concentration
+ * (the cube: port 2n), and receives there too, except in a butterfly: it
+ * sends into stage 0 (row t / k, input t % k) and receives from the last
+ * stage (row t / k, output k + t % k).
  * ====================================================================== */
 
 /** Most ports of one router of an sr_net (the largest switch allocator of
@@ -596,7 +629,10 @@ typedef struct sr_net {
     int concentration;           /**< terminals per router that has any
                                       (cube 1, HyperX T, dragonfly p, Clos
                                       down[0], butterfly k) */
-    sr_net_desc desc;            /**< the description, defaults applied */
+    sr_net_desc desc;            /**< the description: its family's member
+                                      with defaults applied; the entries past
+                                      its dimensions or levels and the other
+                                      members zero */
     sr_topology cube;            /**< SR_NET_CUBE: the topology (its table
                                       fields are meaningful only when
                                       sr_topology_init accepts the same
@@ -664,14 +700,46 @@ SR_API const char *sr_port_kind_name(int kind) {
     }
 }
 
-/* The description with every zero "default" field replaced by its
- * default: the one place defaults are applied. */
+/* The description as sr_net keeps it: the member of its family with every
+ * zero "default" field replaced by its default (the one place defaults are
+ * applied), the entries past its dimensions or levels and the other
+ * families' members zero, so that sr_net_check sees any change. */
 SR_API sr_net_desc sr__net_desc_defaults(const sr_net_desc *d) {
-    sr_net_desc r = *d;
-    if (r.hyperx.terminals == 0) r.hyperx.terminals = 1;
-    if (r.dragonfly.g == 0 && r.dragonfly.a > 0 && r.dragonfly.h > 0 &&
-        (uint64_t)r.dragonfly.a * (uint64_t)r.dragonfly.h < SR_NET_MAX_ROUTERS)
-        r.dragonfly.g = r.dragonfly.a * r.dragonfly.h + 1;
+    sr_net_desc r;
+    int i;
+    memset(&r, 0, sizeof r);
+    r.kind = d->kind;
+    switch (d->kind) {
+    case SR_NET_CUBE:
+        r.cube.num_dims = d->cube.num_dims;
+        r.cube.tie = d->cube.tie;
+        for (i = 0; i < d->cube.num_dims && i < SR_MAX_DIMS; i++) {
+            r.cube.radix[i] = d->cube.radix[i];
+            r.cube.mesh[i] = d->cube.mesh[i] ? 1 : 0;
+            r.cube.dateline[i] = d->cube.dateline[i];
+        }
+        break;
+    case SR_NET_HYPERX:
+        r.hyperx.num_dims = d->hyperx.num_dims;
+        r.hyperx.terminals = d->hyperx.terminals ? d->hyperx.terminals : 1;
+        for (i = 0; i < d->hyperx.num_dims && i < SR_MAX_DIMS; i++) r.hyperx.size[i] = d->hyperx.size[i];
+        break;
+    case SR_NET_DRAGONFLY:
+        r.dragonfly = d->dragonfly;
+        if (r.dragonfly.g == 0 && r.dragonfly.a > 0 && r.dragonfly.h > 0 &&
+            (uint64_t)r.dragonfly.a * (uint64_t)r.dragonfly.h < SR_NET_MAX_ROUTERS)
+            r.dragonfly.g = r.dragonfly.a * r.dragonfly.h + 1;
+        break;
+    case SR_NET_CLOS:
+        r.clos.levels = d->clos.levels;
+        for (i = 0; i < d->clos.levels && i < SR_MAX_LEVELS; i++) {
+            r.clos.down[i] = d->clos.down[i];
+            r.clos.up[i] = d->clos.up[i];
+        }
+        break;
+    case SR_NET_BUTTERFLY: r.butterfly = d->butterfly; break;
+    default: break;
+    }
     return r;
 }
 
@@ -681,6 +749,7 @@ SR_API sr_result sr__net_init_hyperx(sr_net *r) {
     int d, ports;
     if (x->num_dims < 1 || x->num_dims > SR_MAX_DIMS) return SR_ERR_HX_SHAPE;
     if (x->terminals < 1) return SR_ERR_TERMINALS;
+    if (x->terminals > SR_NET_MAX_PORTS) return SR_ERR_PORT_LIMIT;
     ports = x->terminals;
     for (d = 0; d < x->num_dims; d++) {
         if (x->size[d] < 2) return SR_ERR_HX_SHAPE;
@@ -802,7 +871,7 @@ SR_API sr_result sr_net_init(sr_net *net, const sr_net_desc *d) {
     r.kind = d->kind;
     switch (d->kind) {
     case SR_NET_CUBE:
-        e = sr__topology_fill(&r.cube, &d->cube, SR_NET_MAX_ROUTERS, 0);
+        e = sr__topology_fill(&r.cube, &r.desc.cube, SR_NET_MAX_ROUTERS, 0);
         if (e == SR_OK) {
             r.num_routers = r.num_terminals = r.cube.num_nodes;
             r.radix = r.cube.num_ports;
@@ -820,10 +889,11 @@ SR_API sr_result sr_net_init(sr_net *net, const sr_net_desc *d) {
     return SR_OK;
 }
 
-/* Clos: the level of a router. */
+/* Clos: the level of a router (the top level for an id past the last
+ * router, so that a bad id never reads past level_first). */
 SR_API int sr__clos_level(const sr_net *net, uint32_t router) {
     int l = 0;
-    while (router >= net->level_first[l + 1]) l++;
+    while (l < net->desc.clos.levels - 1 && router >= net->level_first[l + 1]) l++;
     return l;
 }
 
@@ -1134,6 +1204,943 @@ SR_API int sr_net_router_coords(const sr_net *net, uint32_t router, int *coords)
         return 2;
     default: return 0;
     }
+}
+
+/**
+ * The port of a router that has a given kind, dimension and index: the
+ * inverse of sr_net_port_info.
+ *
+ * :param net: the network.
+ * :param router: a router, < net->num_routers (asserted).
+ * :param kind: an sr_port_kind.
+ * :param dim: the dimension, level or stage, as sr_net_port_info gives it
+ *     (-1 for terminal, local and global ports).
+ * :param index: the index, as sr_net_port_info gives it (HyperX: the
+ *     coordinate reached; dragonfly local: the index in the group of the
+ *     router reached; global: the group's channel number r*h + j).
+ * :returns: the lowest port p whose sr_net_port_info is (kind, dim,
+ *     index), or -1 if the router has none (for example a global channel
+ *     that another router of the group owns).  The only two ports with
+ *     equal infos are a one-stage butterfly's input j and output k + j
+ *     (both a terminal's); the input is returned.
+ */
+SR_API int sr_net_port_find(const sr_net *net, uint32_t router, int kind, int dim, int index) {
+    int port = -1, ports;
+    sr_port_info pi;
+    SR_ASSERT(router < net->num_routers);
+    ports = sr_net_num_ports(net, router);
+    if (index < 0 || index >= SR_NET_MAX_PORTS * SR_NET_MAX_PORTS) return -1;
+    switch (net->kind) {
+    case SR_NET_CUBE:
+        if (kind == SR_PORT_TERMINAL) port = net->cube.proc_port + index;
+        else if (kind == SR_PORT_DIM && dim >= 0 && dim < net->cube.num_dims) port = 2 * dim + index;
+        break;
+    case SR_NET_HYPERX:
+        if (kind == SR_PORT_TERMINAL) port = index;
+        else if (kind == SR_PORT_DIM && dim >= 0 && dim < net->desc.hyperx.num_dims) {
+            int c = (int)((router / net->stride[dim]) % (uint32_t)net->desc.hyperx.size[dim]);
+            port = net->port_base[dim] + (index < c ? index : index - 1);
+        }
+        break;
+    case SR_NET_DRAGONFLY: {
+        const sr_dragonfly_desc *f = &net->desc.dragonfly;
+        int idx = (int)(router % (uint32_t)f->a);
+        if (kind == SR_PORT_TERMINAL) port = index;
+        else if (kind == SR_PORT_LOCAL) port = f->p + (index < idx ? index : index - 1);
+        else if (kind == SR_PORT_GLOBAL) port = f->p + f->a - 1 + index - idx * f->h;
+        break;
+    }
+    case SR_NET_CLOS:
+        if (kind == SR_PORT_UP) port = net->desc.clos.down[sr__clos_level(net, router)] + index;
+        else port = index;                       /* terminal or down */
+        break;
+    case SR_NET_BUTTERFLY: {
+        int k = net->desc.butterfly.k, s = (int)(router / net->fly_rows);
+        if (kind == SR_PORT_DOWN || (kind == SR_PORT_TERMINAL && s > 0)) port = k + index;
+        else port = index;                       /* up, or a terminal of stage 0 */
+        break;
+    }
+    default: return -1;
+    }
+    if (port < 0 || port >= ports) return -1;
+    pi = sr_net_port_info(net, router, port);
+    return pi.kind == kind && pi.dim == dim && pi.index == index ? port : -1;
+}
+
+/**
+ * Check a network kept in the caller's memory: that it holds exactly what
+ * sr_net_init makes of its own ``desc`` (a struct corrupted by a stray
+ * write, or never initialised, is reported instead of read past its
+ * arrays by the neighbour functions).
+ *
+ * :param net: the network.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_STATE if ``desc`` is not a valid
+ *     description or any other member differs from what sr_net_init
+ *     computes from it.
+ */
+SR_API sr_result sr_net_check(const sr_net *net) {
+    sr_net r;
+    if (!net) return SR_ERR_NULL;
+    if (sr_net_init(&r, &net->desc) != SR_OK) return SR_ERR_STATE;
+    /* Every member of sr_net is a 4-byte integer (or a struct of them), so
+     * the struct has no padding and memcmp compares values only. */
+    return memcmp(&r, net, sizeof r) == 0 ? SR_OK : SR_ERR_STATE;
+}
+
+/* >>metrics ============================================================
+ * Metrics of a network: size, radix, diameter, average hops, bisection
+ *
+ * Each family has closed forms (no search, no memory): sr_net_hops gives
+ * the hops between two terminals, sr_net_compute_metrics the whole table.
+ * The tests check every value against brute force (breadth-first search
+ * over sr_net_neighbor, an exhaustive search of balanced cuts).
+ *
+ * Definitions:
+ *
+ *   hops(s, t)  router-to-router channels on a minimal path from the
+ *               router where terminal s sends (sr_net_terminal_router) to
+ *               the router where terminal t receives (sr_net_eject_router).
+ *               Terminal channels are not counted; two terminals of one
+ *               router are 0 hops apart.  In a dragonfly the path is
+ *               minimal among those with at most one global channel, the
+ *               minimal routing of seed 004 Section 5.5.3 ("traverses a
+ *               single global channel"); the graph itself can hold a
+ *               shorter path through a third group's two global channels.
+ *   diameter    the most hops between two distinct terminals.
+ *   average     the hops summed over the N(N-1) ordered pairs of distinct
+ *               terminals, divided by N(N-1): the mean of uniform random
+ *               traffic in which no terminal sends to itself.  (Table 3.1
+ *               mixes conventions: its mesh row divides by k(k-1) like
+ *               this, its torus and hypercube rows include the N self
+ *               pairs, its flattened butterfly row also counts the two
+ *               terminal channels; docs/topologies.rst compares them.)
+ *   radix       the most ports of one router, terminal ports included
+ *               (Eq 3.2's 2n + 1, the dragonfly's k, the flattened
+ *               butterfly's k'); a butterfly switch has k inputs and k
+ *               outputs: radix k.
+ *   bisection   the channels that cross a balanced cut, each direction of
+ *               a link counted (a cut link counts 2; a butterfly channel
+ *               goes one way and counts 1).  A balanced cut splits the
+ *               routers that have terminals floor/ceil in half (they all
+ *               have the same number, so the terminals split as evenly as
+ *               whole routers allow); routers without terminals may go to
+ *               either side; a butterfly keeps the input and the output
+ *               switch of a row together (they serve the same terminals).
+ *               The value is the natural cut of each family (the doc of
+ *               sr_net_metrics.bisection), the minimum balanced cut in
+ *               every exhaustive search of the tests except the two
+ *               cases it names.
+ * ====================================================================== */
+
+/** Metrics of a network (sr_net_compute_metrics; the definitions are at
+ *  the top of the >>metrics section). */
+typedef struct sr_net_metrics {
+    uint64_t routers;       /**< routers */
+    uint64_t terminals;     /**< terminals N */
+    int radix;              /**< most ports of one router, terminal ports
+                                 included (butterfly: k) */
+    int diameter;           /**< most hops between two distinct terminals */
+    uint64_t pairs;         /**< ordered pairs of distinct terminals,
+                                 N(N-1) */
+    uint64_t hop_sum;       /**< the hops summed over those pairs: the low
+                                 64 bits */
+    uint64_t hop_sum_high;  /**< the high 64 bits of the sum (0 unless it
+                                 exceeds 2^64 - 1, as in large tori) */
+    double avg_hops;        /**< the sum divided by ``pairs`` (0 with a
+                                 single terminal) */
+    uint64_t bisection;     /**< channels crossing the natural balanced cut,
+                                 both directions.  Cube and HyperX: cut
+                                 across the dimension that costs least; if
+                                 its size is odd, the middle layer is cut
+                                 the same way, recursively (HyperX: this
+                                 equals Lindsey's edge-isoperimetric bound
+                                 for products of cliques).  Dragonfly:
+                                 whole groups, g/2 on each side; with g
+                                 odd, the middle group's routers below
+                                 a/2 join the lower groups.  Clos: the
+                                 down[L-1] top subtrees split in half; with
+                                 down[L-1] odd, the middle subtree is split
+                                 the same way.  Butterfly: the rows split
+                                 by their most significant digit (the one
+                                 stage 0 sets); with k odd, the middle
+                                 value's rows by the next digit.  Smaller
+                                 cuts exist for dragonflies with a < 2h
+                                 (a = 3, h = 2, g = 4: 12 channels, not 16)
+                                 and for oversubscribed Clos networks
+                                 (down 2,2,2, up 1,3: 4, not 6). */
+} sr_net_metrics;
+
+/* An unsigned 128-bit integer: exact hop sums of the largest networks. */
+typedef struct sr__u128 {
+    uint64_t hi, lo;
+} sr__u128;
+
+SR_API sr__u128 sr__mul64(uint64_t a, uint64_t b) {
+    uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32, b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+    sr__u128 r;
+    r.lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
+    r.hi = a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    return r;
+}
+
+/* x * b, for products below 2^128. */
+SR_API sr__u128 sr__u128_mul(sr__u128 x, uint64_t b) {
+    sr__u128 r = sr__mul64(x.lo, b);
+    r.hi += x.hi * b;
+    return r;
+}
+
+SR_API void sr__u128_add(sr__u128 *acc, sr__u128 x) {
+    acc->lo += x.lo;
+    acc->hi += x.hi + (acc->lo < x.lo ? 1u : 0u);
+}
+
+/* Hops between coordinates a and b of a line (mesh) or ring (torus) of k. */
+SR_API int sr__line_hops(int a, int b, int k, int mesh) {
+    int d = a > b ? a - b : b - a;
+    return mesh || d <= k - d ? d : k - d;
+}
+
+/* Hops summed over the k*k ordered pairs of coordinates of one dimension:
+ * a line of k, sum |a - b| = (k-1)k(k+1)/3; a ring of k, k * floor(k^2/4)
+ * (from each coordinate the distances 0, 1, 1, 2, 2, ... sum to
+ * floor(k^2/4)). */
+SR_API sr__u128 sr__line_pair_hops(uint64_t k, int mesh) {
+    uint64_t f[3];
+    int i;
+    if (!mesh) return sr__mul64(k, k * k / 4);
+    f[0] = k - 1; f[1] = k; f[2] = k + 1;
+    for (i = 0; i < 3; i++)
+        if (f[i] % 3 == 0) { f[i] /= 3; break; }
+    return sr__mul64(f[0] * f[1], f[2]);
+}
+
+/* The natural cut of a product of lines, rings (cube) or cliques (HyperX):
+ * the links crossing a cut across dimension d are cut_per_line[d] times the
+ * lines of that dimension; if size[d] is odd, one side takes the middle
+ * layer's smaller half, the layer (the product of the other dimensions) cut
+ * the same way.  cut[S], over the subsets S of the dimensions, is the
+ * cheapest of those choices.  Returns links. */
+SR_API uint64_t sr__product_cut(int n, const uint64_t *size, const uint64_t *cut_per_line) {
+    uint64_t cut[1u << SR_MAX_DIMS];
+    unsigned s, full = (1u << n) - 1u;
+    int d;
+    cut[0] = 0;
+    for (s = 1; s <= full; s++) {
+        uint64_t nodes = 1;
+        for (d = 0; d < n; d++)
+            if (s >> d & 1u) nodes *= size[d];
+        cut[s] = UINT64_MAX;
+        for (d = 0; d < n; d++) {
+            uint64_t c;
+            if (!(s >> d & 1u)) continue;
+            c = cut_per_line[d] * (nodes / size[d]) + (size[d] % 2 ? cut[s & ~(1u << d)] : 0);
+            if (c < cut[s]) cut[s] = c;
+        }
+    }
+    return cut[full];
+}
+
+/* Dragonfly: hops from router x to router y on a path with at most one
+ * global channel (seed 004 Section 5.5.3, minimal routing). */
+SR_API int sr__df_hops(const sr_net *net, uint32_t x, uint32_t y) {
+    const sr_dragonfly_desc *f = &net->desc.dragonfly;
+    uint32_t gx = x / (uint32_t)f->a, gy = y / (uint32_t)f->a;
+    int ix = (int)(x % (uint32_t)f->a), iy = (int)(y % (uint32_t)f->a), m = net->df_links, h = f->h;
+    int first, back, lo, hi;
+    if (x == y) return 0;
+    if (gx == gy) return 1;
+    /* Channels first+e (e < m) of group gx lead to gy and land on channels
+     * back+e there: channel first+e leaves router (first+e)/h and lands on
+     * router (back+e)/h. */
+    first = sr_df_global_first(net, gx, gy);
+    sr_df_global_target(net, gx, first, &back);
+    lo = ix * h - first;                          /* the e with x -> y directly */
+    if (iy * h - back > lo) lo = iy * h - back;
+    if (lo < 0) lo = 0;
+    hi = ix * h + h - 1 - first;
+    if (iy * h + h - 1 - back < hi) hi = iy * h + h - 1 - back;
+    if (hi > m - 1) hi = m - 1;
+    if (lo <= hi) return 1;                                         /* global */
+    if (ix * h + h - 1 >= first && ix * h <= first + m - 1) return 2;  /* global, local */
+    if (iy * h + h - 1 >= back && iy * h <= back + m - 1) return 2;    /* local, global */
+    return 3;                                                       /* local, global, local */
+}
+
+/**
+ * Hops between two terminals: the router-to-router channels on a minimal
+ * path from the router where ``src`` sends to the router where ``dst``
+ * receives (the definitions at the top of >>metrics).
+ *
+ * :param net: the network.
+ * :param src: a terminal, < net->num_terminals (asserted).
+ * :param dst: a terminal, < net->num_terminals (asserted).
+ * :returns: the hops (cube: the ring or line distance summed over the
+ *     dimensions; HyperX: the dimensions whose coordinates differ;
+ *     dragonfly: 0, 1 in a group, else 1 to 3 with one global channel;
+ *     Clos: twice the level of the lowest common ancestor; butterfly:
+ *     n - 1, even from a terminal to itself).
+ * :paper: seed 004 Section 3.3.2 (Table 3.1, Figure 3.3), 5.5.1 (common
+ *     ancestor), 5.5.2.1 (one hop per differing digit), 5.5.3 (dragonfly
+ *     minimal routing).
+ */
+SR_API int sr_net_hops(const sr_net *net, uint32_t src, uint32_t dst) {
+    uint32_t s, t;
+    int d, hops = 0;
+    SR_ASSERT(src < net->num_terminals && dst < net->num_terminals);
+    s = sr_net_terminal_router(net, src, NULL);
+    t = sr_net_eject_router(net, dst, NULL);
+    switch (net->kind) {
+    case SR_NET_CUBE:
+        for (d = 0; d < net->cube.num_dims; d++)
+            hops += sr__line_hops(sr_coord(&net->cube, s, d), sr_coord(&net->cube, t, d), net->cube.radix[d],
+                                  net->cube.mesh[d]);
+        return hops;
+    case SR_NET_HYPERX:
+        for (d = 0; d < net->desc.hyperx.num_dims; d++) {
+            uint32_t k = (uint32_t)net->desc.hyperx.size[d];
+            hops += (s / net->stride[d]) % k != (t / net->stride[d]) % k;
+        }
+        return hops;
+    case SR_NET_DRAGONFLY: return sr__df_hops(net, s, t);
+    case SR_NET_CLOS:
+        /* s and t are level-0 switches, whose ids are their subtree numbers
+         * A; the level-l subtree of one is A / (down[1] * ... * down[l]). */
+        for (d = 0; s != t; d++) {
+            s /= (uint32_t)net->desc.clos.down[d + 1];
+            t /= (uint32_t)net->desc.clos.down[d + 1];
+        }
+        return 2 * d;
+    case SR_NET_BUTTERFLY: return net->desc.butterfly.n - 1;
+    default: return 0;
+    }
+}
+
+/* Dragonfly: count the router pairs (x, y) of two different groups by their
+ * hops, times `times`, for the m channels between the groups that start at
+ * channel f (f mod h = r) of x's group and land at channel f2 (f2 mod h =
+ * r2) of y's.  The sources are routers r/h .. (r+m-1)/h counted from f's
+ * router (nA of them), the landing routers nB likewise; a pair is 1 hop
+ * apart if one channel joins them, 2 if x has a channel to y's group or y
+ * one from x's, else 3.  Channel f+e leaves router (f+e)/h and lands on
+ * router (f2+e)/h: the pairs change where either crosses a multiple of h,
+ * on the same e for both exactly when r = r2. */
+SR_API void sr__df_count_block(int a, int h, int m, int r, int r2, uint64_t times, uint64_t *count) {
+    uint64_t na = (uint64_t)((r + m - 1) / h + 1), nb = (uint64_t)((r2 + m - 1) / h + 1), A = (uint64_t)a;
+    uint64_t one = r == r2 ? na : na + nb - 1;
+    uint64_t within_two = na * A + A * nb - na * nb;
+    count[1] += one * times;
+    count[2] += (within_two - one) * times;
+    count[3] += (A * A - within_two) * times;
+}
+
+SR_API uint64_t sr__gcd(uint64_t a, uint64_t b) {
+    while (b) { uint64_t t = a % b; a = b; b = t; }
+    return a;
+}
+
+/* Dragonfly: router pairs by hops, count[0..3], over all ordered pairs. */
+SR_API void sr__df_count(const sr_net *net, uint64_t *count) {
+    const sr_dragonfly_desc *f = &net->desc.dragonfly;
+    int a = f->a, h = f->h, g = f->g, m = net->df_links;
+    count[0] = (uint64_t)a * (uint64_t)g;
+    count[1] = (uint64_t)g * (uint64_t)a * (uint64_t)(a - 1);
+    count[2] = count[3] = 0;
+    if (f->arrangement == SR_DF_PALMTREE) {
+        /* Group i's t-th block goes to group i-t-1 and lands as that group's
+         * (g-2-t)-th block: the same for every i. */
+        int t;
+        for (t = 0; t <= g - 2; t++)
+            sr__df_count_block(a, h, m, (t * m) % h, ((g - 2 - t) * m) % h, (uint64_t)g, count);
+    } else {
+        /* Consecutive: the ordered pairs (i, j) give the blocks (t, t2) =
+         * (index of j among i's others, index of i among j's others): every
+         * (t, t2) in [0, g-2]^2 once, and t = t2 once more.  Block t starts
+         * at channel t*m, whose residue mod h repeats with period P. */
+        int P = (int)((uint64_t)h / sr__gcd((uint64_t)m, (uint64_t)h)), u, v;
+        for (u = 0; u < P && u <= g - 2; u++) {
+            uint64_t cu = (uint64_t)((g - 1) / P + (u < (g - 1) % P));
+            for (v = 0; v < P && v <= g - 2; v++) {
+                uint64_t cv = (uint64_t)((g - 1) / P + (v < (g - 1) % P));
+                sr__df_count_block(a, h, m, (int)(((uint64_t)u * (uint64_t)m) % (uint64_t)h),
+                                   (int)(((uint64_t)v * (uint64_t)m) % (uint64_t)h), cu * cv, count);
+            }
+            sr__df_count_block(a, h, m, (int)(((uint64_t)u * (uint64_t)m) % (uint64_t)h),
+                               (int)(((uint64_t)u * (uint64_t)m) % (uint64_t)h), cu, count);
+        }
+    }
+}
+
+/**
+ * Compute the metrics of a network in closed form.
+ *
+ * Fast at any size (the 262,656-terminal radix-64 dragonfly takes
+ * microseconds; bench/bench_topo.c measures it).
+ *
+ * :param net: the network (from sr_net_init).
+ * :param m: out, the metrics (the definitions are at the top of >>metrics).
+ * :returns: SR_OK; SR_ERR_NULL.
+ * :paper: seed 004 Section 3.3 (Eq 3.1-3.3, Table 3.1), 4.3 (each
+ *     family's size and radix).
+ */
+SR_API sr_result sr_net_compute_metrics(const sr_net *net, sr_net_metrics *m) {
+    sr__u128 sum = { 0, 0 };
+    uint64_t N, cut = 0, size[SR_MAX_DIMS], per_line[SR_MAX_DIMS];
+    int d, diameter = 0;
+    if (!net || !m) return SR_ERR_NULL;
+    N = net->num_terminals;
+    switch (net->kind) {
+    case SR_NET_CUBE: {
+        const sr_topology *t = &net->cube;
+        for (d = 0; d < t->num_dims; d++) {
+            uint64_t k = (uint64_t)t->radix[d], lines = N / k;
+            sr__u128_add(&sum, sr__u128_mul(sr__line_pair_hops(k, t->mesh[d]), lines * lines));
+            diameter += t->mesh[d] ? t->radix[d] - 1 : t->radix[d] / 2;
+            size[d] = k;
+            per_line[d] = t->mesh[d] ? 1 : 2;     /* a ring of 2 has two links */
+        }
+        cut = 2 * sr__product_cut(t->num_dims, size, per_line);
+        break;
+    }
+    case SR_NET_HYPERX: {
+        const sr_hyperx_desc *x = &net->desc.hyperx;
+        uint64_t R = net->num_routers, T = (uint64_t)x->terminals;
+        for (d = 0; d < x->num_dims; d++) {
+            uint64_t S = (uint64_t)x->size[d], lines = R / S;
+            sr__u128_add(&sum, sr__u128_mul(sr__mul64(lines * lines, S * (S - 1)), T * T));
+            size[d] = S;
+            per_line[d] = (S / 2) * ((S + 1) / 2);
+        }
+        diameter = x->num_dims;
+        cut = 2 * sr__product_cut(x->num_dims, size, per_line);
+        break;
+    }
+    case SR_NET_DRAGONFLY: {
+        const sr_dragonfly_desc *f = &net->desc.dragonfly;
+        uint64_t count[4], P = (uint64_t)f->p, a = (uint64_t)f->a, g = (uint64_t)f->g;
+        uint64_t links = (uint64_t)net->df_links;
+        sr__df_count(net, count);
+        for (d = 1; d <= 3; d++) {
+            sr__u128_add(&sum, sr__u128_mul(sr__mul64(count[d], P * P), (uint64_t)d));
+            if (count[d]) diameter = d;
+        }
+        if (g % 2 == 0) cut = links * (g / 2) * (g / 2);
+        else cut = links * ((g - 1) / 2) * ((g - 1) / 2) + (a / 2) * ((a + 1) / 2) +
+                   (a % 2 ? (uint64_t)f->h / 2 : 0);
+        cut *= 2;
+        break;
+    }
+    case SR_NET_CLOS: {
+        const sr_clos_desc *c = &net->desc.clos;
+        uint64_t below = (uint64_t)c->down[0], half = 0;   /* terminals of a level-l subtree */
+        for (d = 1; d < c->levels; d++) {
+            uint64_t here = below * (uint64_t)c->down[d];
+            sr__u128_add(&sum, sr__u128_mul(sr__mul64(N, here - below), (uint64_t)(2 * d)));
+            if (c->down[d] > 1) diameter = 2 * d;
+            half = (uint64_t)net->up_span[d] * (uint64_t)(c->down[d] / 2) + (c->down[d] % 2 ? half : 0);
+            below = here;
+        }
+        cut = 2 * half;
+        break;
+    }
+    case SR_NET_BUTTERFLY: {
+        uint64_t k = (uint64_t)net->desc.butterfly.k, lines = 1;
+        sum = sr__mul64(N * (N - 1), (uint64_t)(net->desc.butterfly.n - 1));
+        diameter = net->desc.butterfly.n - 1;
+        /* Stage j rewrites row digit n-2-j; splitting the rows by the digit
+         * stage 0 rewrites cuts 2 floor(k/2) ceil(k/2) of each k*k block of
+         * channels, k^(n-2) blocks; with k odd the middle digit's rows are
+         * split by the next digit, and so on. */
+        for (d = 2; d <= net->desc.butterfly.n; d++) {
+            cut = 2 * (k / 2) * ((k + 1) / 2) * lines + (k % 2 ? cut : 0);
+            lines *= k;
+        }
+        break;
+    }
+    default: return SR_ERR_KIND;
+    }
+    m->routers = net->num_routers;
+    m->terminals = N;
+    m->radix = net->kind == SR_NET_BUTTERFLY ? net->desc.butterfly.k : net->radix;
+    m->diameter = N > 1 ? diameter : 0;
+    m->pairs = N * (N - 1);
+    m->hop_sum = sum.lo;
+    m->hop_sum_high = sum.hi;
+    m->avg_hops = N > 1 ? ((double)sum.hi * 18446744073709551616.0 + (double)sum.lo) / (double)m->pairs : 0.0;
+    m->bisection = cut;
+    return SR_OK;
+}
+
+/* >>formulas ===========================================================
+ * Seed 004's formulas and examples, as functions
+ *
+ * Chapters 3 and 4 size their networks with closed formulas.  Each
+ * function here computes what holds, quoting the equation; where the
+ * printed text differs, its doc comment says how (docs/topologies.rst
+ * lists every printing error, and examples/topology_formulas.c writes each
+ * formula's printed and computed value to docs/data/topology_formulas.csv).
+ * The tests check every value against brute force on small networks.
+ * Arguments outside a formula's domain give SR_ERR_DOMAIN.
+ * ====================================================================== */
+
+/* ln x for a finite x > 0, without <math.h> (which would add -lm to the
+ * callers' link): x = m * 2^e with m in [1, 2), ln m = 2 atanh((m-1)/(m+1))
+ * by its series, whose ratio is at most 1/9. */
+SR_API double sr__ln(double x) {
+    double z, z2, term, sum = 0.0;
+    int e = 0, i;
+    while (x >= 2.0) { x *= 0.5; e++; }
+    while (x < 1.0) { x *= 2.0; e--; }
+    z = (x - 1.0) / (x + 1.0);
+    z2 = z * z;
+    term = z;
+    for (i = 1; i < 80; i += 2) {
+        sum += term / (double)i;
+        term *= z2;
+    }
+    return 2.0 * sum + (double)e * 0.69314718055994530942;
+}
+
+/* Whether x is a finite double above lo. */
+SR_API int sr__above(double x, double lo) {
+    return x > lo && x - x == 0.0;
+}
+
+/**
+ * Eq 3.1: the nodes of a k-ary n-cube of mixed radix, N = k_0 * ... * k_{n-1}.
+ *
+ * :param n: dimensions, 1..SR_MAX_DIMS.
+ * :param radix: n radices, each >= 2.
+ * :param nodes: out, N.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (n or a radix out of range,
+ *     or N above 2^64 - 1).
+ * :paper: seed 004 Section 3.3, Eq 3.1.
+ */
+SR_API sr_result sr_cube_nodes(int n, const int *radix, uint64_t *nodes) {
+    uint64_t N = 1;
+    int i;
+    if (!radix || !nodes) return SR_ERR_NULL;
+    if (n < 1 || n > SR_MAX_DIMS) return SR_ERR_DOMAIN;
+    for (i = 0; i < n; i++) {
+        if (radix[i] < 2 || N > UINT64_MAX / (uint64_t)radix[i]) return SR_ERR_DOMAIN;
+        N *= (uint64_t)radix[i];
+    }
+    *nodes = N;
+    return SR_OK;
+}
+
+/**
+ * Eq 3.2: the ports of a mesh or torus router, r = 2n + 1 (two per
+ * dimension and the processor).
+ *
+ * :param n: dimensions, 1..SR_MAX_DIMS.
+ * :param radix: out, r.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN.
+ * :paper: seed 004 Section 3.3, Eq 3.2 (a 3-D torus: 7 ports).
+ */
+SR_API sr_result sr_cube_router_radix(int n, int *radix) {
+    if (!radix) return SR_ERR_NULL;
+    if (n < 1 || n > SR_MAX_DIMS) return SR_ERR_DOMAIN;
+    *radix = 2 * n + 1;
+    return SR_OK;
+}
+
+/**
+ * Eq 3.3: the ports of a binary hypercube router, r = n + 1 = lg2(N) + 1.
+ *
+ * The print's example reads "a hypercube requires n = lg2(512) + 1 = 10
+ * ports": that is r; n = lg2(512) = 9 dimensions.
+ *
+ * :param nodes: N, a power of two, >= 2.
+ * :param radix: out, r.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (N not a power of two).
+ * :paper: seed 004 Section 3.3, Eq 3.3 (512 nodes: 10 ports).
+ */
+SR_API sr_result sr_hypercube_router_radix(uint64_t nodes, int *radix) {
+    int n = 0;
+    if (!radix) return SR_ERR_NULL;
+    if (nodes < 2 || (nodes & (nodes - 1)) != 0) return SR_ERR_DOMAIN;
+    while (nodes > 1) { nodes >>= 1; n++; }
+    *radix = n + 1;
+    return SR_OK;
+}
+
+/**
+ * Eq 4.2: the zero-load latency of a network of radix-k routers,
+ * T = 2 tr log_k N + 2 k L / B (header latency over 2 log_k N hops, plus
+ * serialization over channels of B / 2k).
+ *
+ * :param tr: per-hop router delay (s), >= 0.
+ * :param nodes: N, > 1.
+ * :param k: router radix, > 1 (real-valued, as in the derivation).
+ * :param length: packet length L (bits), > 0.
+ * :param bandwidth: router bandwidth B (bits/s), > 0.
+ * :param latency: out, T (s).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (an argument out of range or
+ *     not finite).
+ * :paper: seed 004 Section 4.2.1, Eq 4.1-4.2.
+ */
+SR_API sr_result sr_radix_latency(double tr, double nodes, double k, double length, double bandwidth,
+                                  double *latency) {
+    if (!latency) return SR_ERR_NULL;
+    if (!(tr == 0.0 || sr__above(tr, 0.0)) || !sr__above(nodes, 1.0) || !sr__above(k, 1.0) ||
+        !sr__above(length, 0.0) || !sr__above(bandwidth, 0.0))
+        return SR_ERR_DOMAIN;
+    *latency = 2.0 * tr * sr__ln(nodes) / sr__ln(k) + 2.0 * k * length / bandwidth;
+    return SR_OK;
+}
+
+/**
+ * The aspect ratio of a router, A = B tr ln N / L (the right-hand side of
+ * Eq 4.3; the log is natural, see sr_optimal_radix).
+ *
+ * :param bandwidth: B (bits/s), > 0.
+ * :param tr: router delay (s), > 0.
+ * :param nodes: N, > 1.
+ * :param length: packet length L (bits), > 0.
+ * :param aspect: out, A.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN.
+ * :paper: seed 004 Section 4.2.1 (the aspect ratio after Eq 4.4; the
+ *     footnote's 2003 parameters, 1 Tb/s, 10 ns, 4096 nodes and L = 128,
+ *     give 650, the text's 652; its 2010 ones, 20 Tb/s, 2 ns, 8192, give
+ *     2816, not the text's 3013).
+ */
+SR_API sr_result sr_aspect_ratio(double bandwidth, double tr, double nodes, double length, double *aspect) {
+    if (!aspect) return SR_ERR_NULL;
+    if (!sr__above(bandwidth, 0.0) || !sr__above(tr, 0.0) || !sr__above(nodes, 1.0) || !sr__above(length, 0.0))
+        return SR_ERR_DOMAIN;
+    *aspect = bandwidth * tr * sr__ln(nodes) / length;
+    return SR_OK;
+}
+
+/**
+ * Eq 4.3: the radix that minimizes the latency of Eq 4.2,
+ * k (ln k)^2 = B tr ln N / L = A.
+ *
+ * The print reads "k log2 k = B tr log N / L": the square of the log was
+ * lost.  Setting dT/dk of Eq 4.2 to zero gives k (ln k)^2 = A, and the
+ * text's optima satisfy it (45 (ln 45)^2 = 652, 128 (ln 128)^2 = 3013),
+ * while k log2 k = 652 would give 98.  Solved by bisection: k (ln k)^2
+ * increases for k > 1.
+ *
+ * :param aspect: A, > 0.
+ * :param k: out, the optimal radix (real-valued).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN.
+ * :paper: seed 004 Section 4.2.1, Eq 4.3, Figure 4.2.
+ */
+SR_API sr_result sr_optimal_radix(double aspect, double *k) {
+    double lo = 1.0, hi;
+    int i;
+    if (!k) return SR_ERR_NULL;
+    if (!sr__above(aspect, 0.0)) return SR_ERR_DOMAIN;
+    hi = aspect > 2.718281828459045 ? aspect : 2.718281828459045;   /* hi (ln hi)^2 >= A */
+    for (i = 0; i < 200 && lo < hi; i++) {
+        double mid = 0.5 * (lo + hi), l = sr__ln(mid);
+        if (mid == lo || mid == hi) break;
+        if (mid * l * l < aspect) lo = mid;
+        else hi = mid;
+    }
+    *k = 0.5 * (lo + hi);
+    return SR_OK;
+}
+
+/* k^e for the formula functions: SR_ERR_DOMAIN above 2^62. */
+SR_API sr_result sr__pow(uint64_t k, int e, uint64_t *out) {
+    uint64_t r = 1;
+    int i;
+    for (i = 0; i < e; i++) {
+        if (r > ((uint64_t)1 << 62) / k) return SR_ERR_DOMAIN;
+        r *= k;
+    }
+    *out = r;
+    return SR_OK;
+}
+
+/**
+ * The radix of a k-ary n-flat router, k' = n(k - 1) + 1: k terminals and
+ * k - 1 channels in each of the n' = n - 1 dimensions.
+ *
+ * :param k: >= 2.
+ * :param n: >= 1, with the result below 2^31.
+ * :param radix: out, k'.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN.
+ * :paper: seed 004 Section 4.3.4.
+ */
+SR_API sr_result sr_fbfly_router_radix(int k, int n, int *radix) {
+    if (!radix) return SR_ERR_NULL;
+    if (k < 2 || n < 1 || (int64_t)n * (int64_t)(k - 1) + 1 > 0x7FFFFFFF) return SR_ERR_DOMAIN;
+    *radix = n * (k - 1) + 1;
+    return SR_OK;
+}
+
+/**
+ * Eq 4.5: the router a k-ary n-flat router i reaches in dimension d,
+ * j = i + (m - (floor(i / k^(d-1)) mod k)) k^(d-1): the router whose
+ * digit d-1 is m and whose other digits are i's.
+ *
+ * sr_net's HyperX numbers its routers the same way (its dimension d-1 is
+ * digit d-1), so sr_fbfly_desc's network has exactly these channels.
+ *
+ * :param k: >= 2.
+ * :param n: >= 2 (n - 1 dimensions), with k^(n-1) <= 2^32 - 1.
+ * :param i: a router, < k^(n-1).
+ * :param d: a dimension, 1..n-1.
+ * :param m: the digit reached, 0..k-1.
+ * :param j: out, the router reached.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN; SR_ERR_NO_LINK when m is
+ *     i's own digit ("the connection from i to itself is omitted").
+ * :paper: seed 004 Section 4.3.4, Eq 4.5 (the R4' example: 2-ary 4-flat).
+ */
+SR_API sr_result sr_fbfly_neighbor(int k, int n, uint32_t i, int d, int m, uint32_t *j) {
+    uint64_t routers = 0, w = 1;
+    int64_t digit;
+    int e;
+    if (!j) return SR_ERR_NULL;
+    if (k < 2 || n < 2 || n > 64 || d < 1 || d > n - 1 || m < 0 || m >= k) return SR_ERR_DOMAIN;
+    if (sr__pow((uint64_t)k, n - 1, &routers) != SR_OK || routers > 0xFFFFFFFFu || i >= routers)
+        return SR_ERR_DOMAIN;
+    for (e = 1; e < d; e++) w *= (uint64_t)k;          /* k^(d-1) < k^(n-1) */
+    digit = (int64_t)((i / w) % (uint64_t)k);
+    if (digit == m) return SR_ERR_NO_LINK;
+    *j = (uint32_t)((int64_t)i + ((int64_t)m - digit) * (int64_t)w);
+    return SR_OK;
+}
+
+/**
+ * A k-ary n-flat as a network description: the HyperX with L = n - 1
+ * dimensions of S = k routers and T = k terminals per router (one
+ * channel, of terminal bandwidth, between two routers of a dimension).
+ *
+ * The print says "(L = n, T = S = k, K = 2)": a k-ary n-flat has n' = n - 1
+ * dimensions (Section 4.3.4's own words), and by the print's definition of
+ * K (channel bandwidth in units of the terminal bandwidth) its channels,
+ * those of the butterfly it flattens, have K = 1.
+ *
+ * :param k: >= 2.
+ * :param n: 2..SR_MAX_DIMS+1.
+ * :param d: out, the description (all other fields zero).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN.  sr_net_init validates the
+ *     sizes.
+ * :paper: seed 004 Sections 4.3.4 and 4.3.6.
+ */
+SR_API sr_result sr_fbfly_desc(int k, int n, sr_net_desc *d) {
+    int i;
+    if (!d) return SR_ERR_NULL;
+    if (k < 2 || n < 2 || n > SR_MAX_DIMS + 1) return SR_ERR_DOMAIN;
+    memset(d, 0, sizeof *d);
+    d->kind = SR_NET_HYPERX;
+    d->hyperx.num_dims = n - 1;
+    d->hyperx.terminals = k;
+    for (i = 0; i < n - 1; i++) d->hyperx.size[i] = k;
+    return SR_OK;
+}
+
+/**
+ * A binary n-cube as a network description: the HyperX (L = n, S = 2,
+ * K = 1, T = 1), one port per dimension plus the terminal (Eq 3.3).
+ *
+ * :param n: 1..SR_MAX_DIMS.
+ * :param d: out, the description (all other fields zero).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN.
+ * :paper: seed 004 Sections 3.3 and 4.3.6.
+ */
+SR_API sr_result sr_hypercube_desc(int n, sr_net_desc *d) {
+    int i;
+    if (!d) return SR_ERR_NULL;
+    if (n < 1 || n > SR_MAX_DIMS) return SR_ERR_DOMAIN;
+    memset(d, 0, sizeof *d);
+    d->kind = SR_NET_HYPERX;
+    d->hyperx.num_dims = n;
+    d->hyperx.terminals = 1;
+    for (i = 0; i < n; i++) d->hyperx.size[i] = 2;
+    return SR_OK;
+}
+
+/**
+ * The radix of a dragonfly router, k = p + a + h - 1: p terminals, a - 1
+ * local and h global channels.
+ *
+ * :param p: terminals per router, >= 1.
+ * :param a: routers per group, >= 1.
+ * :param h: global channels per router, >= 1.
+ * :param k: out, k.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (an argument below 1, or k
+ *     above 2^31 - 1).
+ * :paper: seed 004 Section 4.3.5.
+ */
+SR_API sr_result sr_df_router_radix(int p, int a, int h, int *k) {
+    if (!k) return SR_ERR_NULL;
+    if (p < 1 || a < 1 || h < 1 || (int64_t)p + a + h - 1 > 0x7FFFFFFF) return SR_ERR_DOMAIN;
+    *k = p + a + h - 1;
+    return SR_OK;
+}
+
+/**
+ * The radix of a dragonfly group seen as one virtual router,
+ * k' = a(p + h): its terminal and global channels.
+ *
+ * :param p: terminals per router, >= 1.
+ * :param a: routers per group, >= 1.
+ * :param h: global channels per router, >= 1.
+ * :param k_virtual: out, k'.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (an argument below 1, or k'
+ *     above 2^31 - 1).
+ * :paper: seed 004 Section 4.3.5 (Figure 4.10: k = 7, k' = 16).
+ */
+SR_API sr_result sr_df_virtual_radix(int p, int a, int h, int *k_virtual) {
+    if (!k_virtual) return SR_ERR_NULL;
+    if (p < 1 || a < 1 || h < 1 || (int64_t)a * ((int64_t)p + h) > 0x7FFFFFFF) return SR_ERR_DOMAIN;
+    *k_virtual = a * (p + h);
+    return SR_OK;
+}
+
+/**
+ * The largest dragonfly of given routers: g = ah + 1 groups, one global
+ * channel between each pair, N = ap(ah + 1) terminals.
+ *
+ * :param p: terminals per router, >= 1.
+ * :param a: routers per group, >= 1.
+ * :param h: global channels per router, >= 1.
+ * :param terminals: out, N.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (an argument below 1, or N
+ *     above 2^62).
+ * :paper: seed 004 Section 4.3.5 (Figure 4.10: N = 72).
+ */
+SR_API sr_result sr_df_max_terminals(int p, int a, int h, uint64_t *terminals) {
+    uint64_t ah;
+    if (!terminals) return SR_ERR_NULL;
+    if (p < 1 || a < 1 || h < 1) return SR_ERR_DOMAIN;
+    ah = (uint64_t)a * (uint64_t)h;
+    if ((uint64_t)a * (uint64_t)p > ((uint64_t)1 << 62) / (ah + 1)) return SR_ERR_DOMAIN;
+    *terminals = (uint64_t)a * (uint64_t)p * (ah + 1);
+    return SR_OK;
+}
+
+/**
+ * The global channels between two groups of a dragonfly of g groups whose
+ * a*h global channels per group are spread evenly: a*h / (g - 1).
+ *
+ * The print says each pair is connected "by at least floor((ah+1)/g)"
+ * channels.  That bound holds (ah/(g-1) >= (ah+1)/g whenever g <= ah + 1)
+ * but is not the count: a = 4, h = 2, g = 5 gives 2 channels between every
+ * pair, the print's bound 1.  A maximum-size dragonfly (g = ah + 1) has
+ * exactly one.
+ *
+ * :param a: routers per group, >= 1.
+ * :param h: global channels per router, >= 1.
+ * :param g: groups, 2..ah+1, with g - 1 dividing ah.
+ * :param channels: out, a*h / (g - 1).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (as sr_net_init's
+ *     SR_ERR_DF_GROUPS).
+ * :paper: seed 004 Section 4.3.5.
+ */
+SR_API sr_result sr_df_group_channels(int a, int h, int g, int *channels) {
+    int64_t ah;
+    if (!channels) return SR_ERR_NULL;
+    if (a < 1 || h < 1 || g < 2) return SR_ERR_DOMAIN;
+    ah = (int64_t)a * (int64_t)h;
+    if (g > ah + 1 || ah % (g - 1) != 0 || ah / (g - 1) > 0x7FFFFFFF) return SR_ERR_DOMAIN;
+    *channels = (int)(ah / (g - 1));
+    return SR_OK;
+}
+
+/**
+ * The largest k-ary n-flat whose routers have at most ``radix`` ports:
+ * n = dims + 1 and the largest k with n(k - 1) + 1 <= radix; N = k^n.
+ *
+ * :param radix: ports per router, >= dims + 2 (k >= 2).
+ * :param dims: the flattened butterfly's dimensions n' = n - 1, >= 1.
+ * :param k: out, k.
+ * :param terminals: out, N.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (also N above 2^62).
+ * :paper: seed 004 Section 4.3.5 (radix 64: 2-D "approximately 10k"
+ *     nodes, 22^3 = 10,648; 3-D "64k", 16^4 = 65,536).
+ */
+SR_API sr_result sr_fbfly_max_size(int radix, int dims, int *k, uint64_t *terminals) {
+    int kk;
+    if (!k || !terminals) return SR_ERR_NULL;
+    if (dims < 1 || dims > 62 || radix < dims + 2) return SR_ERR_DOMAIN;
+    kk = (radix - 1) / (dims + 1) + 1;
+    if (sr__pow((uint64_t)kk, dims + 1, terminals) != SR_OK) return SR_ERR_DOMAIN;
+    *k = kk;
+    return SR_OK;
+}
+
+/**
+ * The largest balanced dragonfly (a = 2p = 2h) whose routers have at most
+ * ``radix`` ports: k = p + a + h - 1 = 4p - 1, so p = floor((radix+1)/4);
+ * N = ap(ah + 1).
+ *
+ * :param radix: ports per router, >= 3.
+ * :param p: out, p (= h; a = 2p).
+ * :param terminals: out, N.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (also N above 2^62).
+ * :paper: seed 004 Section 4.3.5 (radix 64: "over 256k nodes", p = 16,
+ *     a = 32, h = 16, 262,656 terminals).
+ */
+SR_API sr_result sr_df_max_size(int radix, int *p, uint64_t *terminals) {
+    int pp;
+    if (!p || !terminals) return SR_ERR_NULL;
+    if (radix < 3 || radix > 0x3FFFFFFF) return SR_ERR_DOMAIN;
+    pp = (radix + 1) / 4;
+    if (sr_df_max_terminals(pp, 2 * pp, pp, terminals) != SR_OK) return SR_ERR_DOMAIN;
+    *p = pp;
+    return SR_OK;
+}
+
+/**
+ * The stages of a k-ary n-fly with N terminals: n = log_k N.
+ *
+ * The print says "log_k(N) + 1 stages with N/k routers in each stage";
+ * its own Figure 4.5, the 4-ary 3-fly of 64 nodes, has 3 = log_4 64 stages
+ * of 16 routers (48 routers).  A k-ary n-fly has n + 1 columns of channels
+ * (terminal channels included), which may be where the "+ 1" comes from.
+ *
+ * :param k: switch radix, >= 2.
+ * :param terminals: N, a power of k, >= k.
+ * :param stages: out, n.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (N not a power of k).
+ * :paper: seed 004 Section 4.3.2, Figure 4.5.
+ */
+SR_API sr_result sr_fly_stages(int k, uint64_t terminals, int *stages) {
+    int n = 0;
+    if (!stages) return SR_ERR_NULL;
+    if (k < 2 || terminals < (uint64_t)k) return SR_ERR_DOMAIN;
+    while (terminals > 1) {
+        if (terminals % (uint64_t)k) return SR_ERR_DOMAIN;
+        terminals /= (uint64_t)k;
+        n++;
+    }
+    *stages = n;
+    return SR_OK;
+}
+
+/**
+ * The minimal routes between two terminals of a HyperX (flattened
+ * butterfly): j! when their routers differ in j dimensions, since the
+ * dimensions can be taken in any order (one channel joins two routers of a
+ * dimension, so each order is one route).
+ *
+ * :param net: a HyperX.
+ * :param src: a terminal.
+ * :param dst: a terminal.
+ * :param routes: out, j!.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_KIND (not a HyperX);
+ *     SR_ERR_NODE_RANGE (a terminal outside the network).
+ * :paper: seed 004 Section 5.5.2.1 (node 0 to node 10 of the 2-ary 4-flat:
+ *     2 routes).
+ */
+SR_API sr_result sr_minimal_routes(const sr_net *net, uint32_t src, uint32_t dst, uint64_t *routes) {
+    uint64_t r = 1;
+    int j;
+    if (!net || !routes) return SR_ERR_NULL;
+    if (net->kind != SR_NET_HYPERX) return SR_ERR_KIND;
+    if (src >= net->num_terminals || dst >= net->num_terminals) return SR_ERR_NODE_RANGE;
+    for (j = sr_net_hops(net, src, dst); j > 1; j--) r *= (uint64_t)j;
+    *routes = r;
+    return SR_OK;
 }
 
 #ifdef __cplusplus

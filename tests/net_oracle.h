@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/* net_oracle.h - brute-force oracles for the network descriptions of
+ * seastar_topo.h (tests and fuzz harnesses only).
+ *
+ * Everything here reads a network only through sr_net_neighbor,
+ * sr_net_port_info, sr_net_num_ports and the terminal functions, never
+ * through the closed forms it checks:
+ *
+ *   no_bfs        hops from one router to every other, over the channels
+ *                 (for a dragonfly optionally with at most one global
+ *                 channel, the minimal routing of seed 004 Section 5.5.3);
+ *   no_metrics    diameter, hop sum and radix over every pair of terminals;
+ *   no_min_cut    the fewest channels crossing a balanced cut, by trying
+ *                 every cut (Gray code order);
+ *   no_paths      the shortest paths between two routers, counted.
+ */
+#ifndef NET_ORACLE_H
+#define NET_ORACLE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../seastar_route.h"
+
+/* Most routers the oracles handle (BFS arrays); most cut units. */
+#define NO_MAX_ROUTERS 4096
+#define NO_MAX_UNITS 30
+
+/* Descriptions used throughout the tests. */
+static inline sr_net_desc no_cube(int n, const int *k, const int *mesh) {
+    sr_net_desc d;
+    int i;
+    memset(&d, 0, sizeof d);
+    d.kind = SR_NET_CUBE;
+    d.cube.num_dims = n;
+    for (i = 0; i < n && i < SR_MAX_DIMS; i++) {
+        d.cube.radix[i] = k[i];
+        d.cube.mesh[i] = mesh ? mesh[i] : 0;
+    }
+    return d;
+}
+
+static inline sr_net_desc no_hyperx(int n, const int *s, int terminals) {
+    sr_net_desc d;
+    int i;
+    memset(&d, 0, sizeof d);
+    d.kind = SR_NET_HYPERX;
+    d.hyperx.num_dims = n;
+    d.hyperx.terminals = terminals;
+    for (i = 0; i < n && i < SR_MAX_DIMS; i++) d.hyperx.size[i] = s[i];
+    return d;
+}
+
+static inline sr_net_desc no_dragonfly(int p, int a, int h, int g, int arrangement) {
+    sr_net_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = SR_NET_DRAGONFLY;
+    d.dragonfly.p = p;
+    d.dragonfly.a = a;
+    d.dragonfly.h = h;
+    d.dragonfly.g = g;
+    d.dragonfly.arrangement = arrangement;
+    return d;
+}
+
+static inline sr_net_desc no_clos(int levels, const int *down, const int *up) {
+    sr_net_desc d;
+    int i;
+    memset(&d, 0, sizeof d);
+    d.kind = SR_NET_CLOS;
+    d.clos.levels = levels;
+    for (i = 0; i < levels && i < SR_MAX_LEVELS; i++) {
+        d.clos.down[i] = down[i];
+        d.clos.up[i] = up[i];
+    }
+    return d;
+}
+
+static inline sr_net_desc no_fly(int k, int n) {
+    sr_net_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = SR_NET_BUTTERFLY;
+    d.butterfly.k = k;
+    d.butterfly.n = n;
+    return d;
+}
+
+/* Small networks of every family, with the corners: 1-D, mesh and torus
+ * dimensions, radix 2 (a torus ring of 2 has two links), HyperX of one
+ * dimension and a binary hypercube, dragonflies of maximum size and
+ * smaller (g = 2, one router per group, blocks of channels that do and do
+ * not start on a router boundary) in both arrangements, Clos networks of 1
+ * to 4 levels with unequal and oversubscribed ports, butterflies of 1 to 3
+ * stages.  Fills list (at least NO_ZOO_SIZE entries); returns the count. */
+#define NO_ZOO_SIZE 64
+static inline int no_zoo(sr_net_desc *list) {
+    static const int c1[] = { 5 }, c2[] = { 2 }, c3[] = { 4, 3 }, c4[] = { 3, 3, 3 }, c5[] = { 2, 2, 2 },
+                     c6[] = { 2, 3, 4 }, c7[] = { 4, 4, 4 }, m10[] = { 1 }, m01[] = { 0, 1 }, m101[] = { 1, 0, 1 },
+                     m111[] = { 1, 1, 1 };
+    static const int x1[] = { 2 }, x2[] = { 5 }, x3[] = { 2, 4 }, x4[] = { 3, 3 }, x5[] = { 2, 3, 4 },
+                     x6[] = { 2, 2, 2, 2 }, x7[] = { 4, 4 };
+    static const int df[][5] = { { 1, 1, 1, 2, 0 }, { 2, 4, 2, 9, 0 }, { 2, 4, 2, 9, 1 }, { 1, 4, 2, 5, 0 },
+                                 { 1, 4, 2, 5, 1 }, { 1, 4, 2, 3, 0 }, { 1, 4, 2, 3, 1 }, { 2, 4, 2, 2, 0 },
+                                 { 1, 2, 3, 7, 1 }, { 1, 2, 3, 4, 0 }, { 1, 3, 2, 4, 0 }, { 1, 3, 2, 7, 1 },
+                                 { 3, 1, 4, 5, 0 }, { 1, 1, 4, 3, 1 }, { 1, 6, 4, 9, 0 }, { 1, 6, 4, 9, 1 },
+                                 { 1, 3, 4, 5, 0 }, { 2, 5, 4, 11, 1 }, { 1, 4, 6, 9, 0 } };
+    static const int cl[][9] = { { 1, 4, 0 }, { 2, 2, 3, 2, 0 }, { 2, 4, 4, 4, 0 }, { 3, 2, 2, 2, 2, 2, 0 },
+                                 { 3, 2, 2, 2, 1, 3, 0 }, { 3, 2, 1, 2, 3, 2, 0 }, { 4, 2, 1, 2, 3, 1, 2, 1, 0 }, { 4, 2, 2, 2, 2, 2, 1, 2, 0 } };
+    static const int fl[][2] = { { 2, 1 }, { 3, 1 }, { 2, 3 }, { 3, 2 }, { 4, 3 }, { 3, 3 } };
+    int n = 0, i;
+    list[n++] = no_cube(1, c1, NULL);
+    list[n++] = no_cube(1, c1, m10);
+    list[n++] = no_cube(1, c2, NULL);
+    list[n++] = no_cube(1, c2, m10);
+    list[n++] = no_cube(2, c3, NULL);
+    list[n++] = no_cube(2, c3, m01);
+    list[n++] = no_cube(3, c4, m101);
+    list[n++] = no_cube(3, c5, NULL);
+    list[n++] = no_cube(3, c6, m111);
+    list[n++] = no_cube(3, c7, NULL);
+    list[n++] = no_hyperx(1, x1, 1);
+    list[n++] = no_hyperx(1, x2, 3);
+    list[n++] = no_hyperx(2, x3, 4);
+    list[n++] = no_hyperx(2, x4, 2);
+    list[n++] = no_hyperx(3, x5, 1);
+    list[n++] = no_hyperx(4, x6, 1);
+    list[n++] = no_hyperx(2, x7, 4);
+    for (i = 0; i < (int)(sizeof df / sizeof df[0]); i++)
+        list[n++] = no_dragonfly(df[i][0], df[i][1], df[i][2], df[i][3], df[i][4]);
+    for (i = 0; i < (int)(sizeof cl / sizeof cl[0]); i++) {
+        int down[4], up[4], l, L = cl[i][0];
+        for (l = 0; l < L; l++) { down[l] = cl[i][1 + 2 * l]; up[l] = cl[i][2 + 2 * l]; }
+        list[n++] = no_clos(L, down, up);
+    }
+    for (i = 0; i < (int)(sizeof fl / sizeof fl[0]); i++) list[n++] = no_fly(fl[i][0], fl[i][1]);
+    return n;
+}
+
+/* Hops from router `from` to every router (dist[r], -1 if unreachable),
+ * breadth first over sr_net_neighbor.  one_global: a dragonfly path may
+ * take at most one global channel (states: router x globals used). */
+static inline void no_bfs(const sr_net *net, uint32_t from, int one_global, int *dist) {
+    static uint32_t queue[2 * NO_MAX_ROUTERS];
+    static int d2[2 * NO_MAX_ROUTERS];
+    uint32_t n = net->num_routers, head = 0, tail = 0, r;
+    int layers = one_global ? 2 : 1;
+    for (r = 0; r < (uint32_t)layers * n; r++) d2[r] = -1;
+    d2[from] = 0;
+    queue[tail++] = from;
+    while (head < tail) {
+        uint32_t s = queue[head++], u = s % n, layer = s / n;
+        int p, ports = sr_net_num_ports(net, u);
+        for (p = 0; p < ports; p++) {
+            uint32_t v = sr_net_neighbor(net, u, p, NULL), l2 = layer, st;
+            if (v == SR_NO_NODE) continue;
+            if (one_global && sr_net_port_info(net, u, p).kind == SR_PORT_GLOBAL) {
+                if (layer) continue;
+                l2 = 1;
+            }
+            st = l2 * n + v;
+            if (d2[st] < 0) {
+                d2[st] = d2[s] + 1;
+                queue[tail++] = st;
+            }
+        }
+    }
+    for (r = 0; r < n; r++) {
+        dist[r] = d2[r];
+        if (one_global && d2[n + r] >= 0 && (dist[r] < 0 || d2[n + r] < dist[r])) dist[r] = d2[n + r];
+    }
+}
+
+/* Metrics by brute force: every ordered pair of distinct terminals. */
+typedef struct no_metrics_t {
+    uint64_t hop_sum, pairs;
+    int diameter, radix, unreachable;
+} no_metrics_t;
+
+static inline no_metrics_t no_metrics(const sr_net *net) {
+    static int dist[NO_MAX_ROUTERS];
+    no_metrics_t m;
+    uint32_t s, t, last = SR_NO_NODE;
+    int one_global = net->kind == SR_NET_DRAGONFLY;
+    memset(&m, 0, sizeof m);
+    for (s = 0; s < net->num_routers; s++) {
+        int ports = sr_net_num_ports(net, s);
+        if (net->kind == SR_NET_BUTTERFLY) ports /= 2;     /* k inputs and k outputs: radix k */
+        if (ports > m.radix) m.radix = ports;
+    }
+    for (s = 0; s < net->num_terminals; s++) {
+        uint32_t rs = sr_net_terminal_router(net, s, NULL);
+        if (rs != last) { no_bfs(net, rs, one_global, dist); last = rs; }
+        for (t = 0; t < net->num_terminals; t++) {
+            int h;
+            if (s == t) continue;
+            h = dist[sr_net_eject_router(net, t, NULL)];
+            if (h < 0) { m.unreachable++; continue; }
+            m.hop_sum += (uint64_t)h;
+            m.pairs++;
+            if (h > m.diameter) m.diameter = h;
+        }
+    }
+    return m;
+}
+
+/* The fewest channels crossing a balanced cut (both directions counted),
+ * by trying every cut: the routers with terminals split floor/ceil in
+ * half, the others free, a butterfly's input and output switch of a row
+ * together.  Returns -1 if the network has more than NO_MAX_UNITS units. */
+static inline long no_min_cut(const sr_net *net) {
+    static int unit_of[NO_MAX_ROUTERS];
+    static long w[NO_MAX_UNITS][NO_MAX_UNITS];
+    int has_t[NO_MAX_UNITS], side[NO_MAX_UNITS];
+    uint32_t r;
+    int units = 0, total = 0, want, u, v, lim, count = 0;
+    long cut = 0, best = -1;
+    uint64_t i;
+    if (net->num_routers > NO_MAX_ROUTERS) return -1;
+    for (r = 0; r < net->num_routers; r++) {
+        int c[SR_MAX_DIMS];
+        if (net->kind == SR_NET_BUTTERFLY && net->desc.butterfly.n > 1 && sr_net_router_coords(net, r, c) &&
+            c[0] == net->desc.butterfly.n - 1) {
+            unit_of[r] = unit_of[(uint32_t)c[1]];     /* with the row's input switch */
+            continue;
+        }
+        if (units == NO_MAX_UNITS) return -1;
+        unit_of[r] = units++;
+    }
+    memset(w, 0, sizeof w);
+    memset(has_t, 0, sizeof has_t);
+    for (r = 0; r < net->num_routers; r++) {
+        int p, ports = sr_net_num_ports(net, r);
+        for (p = 0; p < ports; p++) {
+            uint32_t x = sr_net_neighbor(net, r, p, NULL);
+            if (sr_net_port_terminal(net, r, p) != SR_NO_NODE) has_t[unit_of[r]] = 1;
+            if (x != SR_NO_NODE && unit_of[x] != unit_of[r]) {
+                w[unit_of[r]][unit_of[x]]++;
+                w[unit_of[x]][unit_of[r]]++;
+            }
+        }
+    }
+    for (u = 0; u < units; u++) { total += has_t[u]; side[u] = 0; }
+    want = total / 2;
+    /* With an even split the two sides are interchangeable: keep the last
+     * unit on side 0. */
+    lim = total % 2 == 0 ? units - 1 : units;
+    if (want == 0) best = 0;
+    for (i = 1; i < ((uint64_t)1 << lim); i++) {
+        u = 0;
+        while (!((i >> u) & 1u)) u++;              /* Gray code: flip unit u */
+        for (v = 0; v < units; v++)
+            if (w[u][v]) cut += side[v] == side[u] ? w[u][v] : -w[u][v];
+        side[u] ^= 1;
+        count += side[u] ? has_t[u] : -has_t[u];
+        if (count == want && (best < 0 || cut < best)) best = cut;
+    }
+    return best;
+}
+
+/* Shortest paths from router a to router b, counted (BFS layers). */
+static inline uint64_t no_paths(const sr_net *net, uint32_t a, uint32_t b) {
+    static int dist[NO_MAX_ROUTERS];
+    static uint64_t ways[NO_MAX_ROUTERS];
+    static uint32_t order[NO_MAX_ROUTERS];
+    uint32_t n = net->num_routers, r, cnt = 0, i;
+    int level;
+    no_bfs(net, a, 0, dist);
+    memset(ways, 0, sizeof(uint64_t) * n);
+    ways[a] = 1;
+    for (level = 0; level <= dist[b]; level++)
+        for (r = 0; r < n; r++)
+            if (dist[r] == level) order[cnt++] = r;
+    for (i = 0; i < cnt; i++) {
+        int p, ports = sr_net_num_ports(net, order[i]);
+        for (p = 0; p < ports; p++) {
+            uint32_t v = sr_net_neighbor(net, order[i], p, NULL);
+            if (v != SR_NO_NODE && dist[v] == dist[order[i]] + 1) ways[v] += ways[order[i]];
+        }
+    }
+    return ways[b];
+}
+
+#endif
