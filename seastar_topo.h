@@ -13,7 +13,11 @@
  *      the SeaStar tables use (seed 000 Section 1.1, seed 001) (>>cube);
  *   3. one network description for every topology of seed 004: the cube,
  *      HyperX / flattened butterfly, dragonfly, folded Clos and butterfly,
- *      with a neighbour function and a kind for every port (>>net).
+ *      with a neighbour function and a kind for every port (>>net);
+ *   4. their metrics in closed form: routers, terminals, radix, diameter,
+ *      exact average hops, bisection (>>metrics);
+ *   5. seed 004's formulas and examples of Chapters 3 and 4 as functions,
+ *      with the printing errors corrected and documented (>>formulas).
  *
  * Usage:
  *
@@ -26,10 +30,59 @@
  *   uint32_t next = sr_net_neighbor(&net, router, port, &in_port);
  *   sr_port_info pi = sr_net_port_info(&net, router, port);  // kind, dim
  *
- * Sections (search for the tag): >>limits >>cube >>net
- *
  * Naming: public functions and types start with sr_, macros with SR_,
  * private helpers with sr__ (the prefix of seastar_route.h: one library).
+ *
+ * Sections (search for the tag): >>limits >>cube >>net >>metrics >>formulas
+ *
+ * >>index: every public function, by section (all return SR_OK or an
+ * sr_result error unless another type is shown)
+ *
+ *   >>limits   const char * sr_result_string(sr_result r)
+ *   >>cube     sr_result    sr_topology_init(sr_topology *t, const sr_topology_desc *d)
+ *              int          sr_coord(const sr_topology *t, uint32_t node, int dim)
+ *              void         sr_node_coords(const sr_topology *t, uint32_t node, int *coords)
+ *              uint32_t     sr_node_id(const sr_topology *t, const int *coords)
+ *              int          sr_port(int dim, int negative)
+ *              int          sr_port_dim(int port)
+ *              int          sr_port_opposite(int port)
+ *              const char * sr_port_name(const sr_topology *t, int port)
+ *              uint32_t     sr_neighbor(const sr_topology *t, uint32_t node, int port)
+ *              int          sr_crosses_dateline(const sr_topology *t, int port, int c)
+ *   >>net      const char * sr_net_kind_name(int kind)
+ *              const char * sr_port_kind_name(int kind)
+ *              sr_result    sr_net_init(sr_net *net, const sr_net_desc *d)
+ *              int          sr_net_num_ports(const sr_net *net, uint32_t router)
+ *              uint32_t     sr_df_global_target(const sr_net *net, uint32_t group, int channel, int *back)
+ *              int          sr_df_global_first(const sr_net *net, uint32_t group, uint32_t target)
+ *              uint32_t     sr_net_neighbor(const sr_net *net, uint32_t router, int port, int *in_port)
+ *              uint32_t     sr_net_terminal_router(const sr_net *net, uint32_t terminal, int *port)
+ *              uint32_t     sr_net_eject_router(const sr_net *net, uint32_t terminal, int *port)
+ *              uint32_t     sr_net_port_terminal(const sr_net *net, uint32_t router, int port)
+ *              sr_port_info sr_net_port_info(const sr_net *net, uint32_t router, int port)
+ *              int          sr_net_router_coords(const sr_net *net, uint32_t router, int *coords)
+ *              int          sr_net_port_find(const sr_net *net, uint32_t router, int kind, int dim, int index)
+ *              sr_result    sr_net_check(const sr_net *net)
+ *   >>metrics  int          sr_net_hops(const sr_net *net, uint32_t src, uint32_t dst)
+ *              sr_result    sr_net_compute_metrics(const sr_net *net, sr_net_metrics *m)
+ *   >>formulas sr_result    sr_cube_nodes(int n, const int *radix, uint64_t *nodes)
+ *              sr_result    sr_cube_router_radix(int n, int *radix)
+ *              sr_result    sr_hypercube_router_radix(uint64_t nodes, int *radix)
+ *              sr_result    sr_radix_latency(double tr, double nodes, double k, double length, double bandwidth, double *latency)
+ *              sr_result    sr_aspect_ratio(double bandwidth, double tr, double nodes, double length, double *aspect)
+ *              sr_result    sr_optimal_radix(double aspect, double *k)
+ *              sr_result    sr_fbfly_router_radix(int k, int n, int *radix)
+ *              sr_result    sr_fbfly_neighbor(int k, int n, uint32_t i, int d, int m, uint32_t *j)
+ *              sr_result    sr_fbfly_desc(int k, int n, sr_net_desc *d)
+ *              sr_result    sr_hypercube_desc(int n, sr_net_desc *d)
+ *              sr_result    sr_df_router_radix(int p, int a, int h, int *k)
+ *              sr_result    sr_df_virtual_radix(int p, int a, int h, int *k_virtual)
+ *              sr_result    sr_df_max_terminals(int p, int a, int h, uint64_t *terminals)
+ *              sr_result    sr_df_group_channels(int a, int h, int g, int *channels)
+ *              sr_result    sr_fbfly_max_size(int radix, int dims, int *k, uint64_t *terminals)
+ *              sr_result    sr_df_max_size(int radix, int *p, uint64_t *terminals)
+ *              sr_result    sr_fly_stages(int k, uint64_t terminals, int *stages)
+ *              sr_result    sr_minimal_routes(const sr_net *net, uint32_t src, uint32_t dst, uint64_t *routes)
  */
 #ifndef SEASTAR_TOPO_H
 #define SEASTAR_TOPO_H
