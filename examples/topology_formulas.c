@@ -475,18 +475,13 @@ static const cli_opt options[] = {
       "where topology_formulas.csv and topology_metrics.csv go" },
 };
 
-static FILE *open_out(const char *dir, const char *name) {
+/* Open DIR/name for writing; a directory that cannot take it is a bad
+ * --out (exit 2). */
+static FILE *open_out(const cli *cl, const char *dir, const char *name) {
     char path[1024];
-    FILE *f;
-    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
-        fprintf(stderr, "topology_formulas: the --out path is too long\n");
-        exit(2);
-    }
-    f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "topology_formulas: cannot write %s\n", path);
-        exit(1);
-    }
+    FILE *f = NULL;
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path) f = fopen(path, "w");
+    if (!f) cli_bad_value(cl, "--out", dir, "cannot write %s there", name);
     return f;
 }
 
@@ -507,12 +502,12 @@ int main(int argc, char **argv) {
             if (!*dir) cli_bad_value(&cl, "--out", dir, "empty");
         } else cli_unhandled(&cl);
     }
-    out = open_out(dir, "topology_formulas.csv");
+    out = open_out(&cl, dir, "topology_formulas.csv");
     fprintf(out, "id,seed_line,quantity,paper_value,ours,verdict,note\n");
     chapter3();
     chapter4();
     if (fclose(out) != 0) { fprintf(stderr, "topology_formulas: cannot write topology_formulas.csv\n"); return 1; }
-    f = open_out(dir, "topology_metrics.csv");
+    f = open_out(&cl, dir, "topology_metrics.csv");
     metrics_table(f);
     if (fclose(f) != 0) { fprintf(stderr, "topology_formulas: cannot write topology_metrics.csv\n"); return 1; }
     return 0;

@@ -157,8 +157,22 @@ refuse $A --arb-cycles --arb-cycles 0
 refuse $A -o          -o /nonexistent/dir/x.csv
 refuse $A unknown     --bogus
 
+F=topology_formulas
+refuse $F --out       --out ''
+refuse $F --out       --out                     # missing value
+refuse $F --out       --out /nonexistent/dir
+refuse $F unknown     --bogus
+refuse $F unexpected  docs/data
+E=topology_edges
+refuse $E unknown     --out x
+refuse $E unexpected  3
+if accept $E --help && grep -q "usage: topology_edges" "$tmp/out"; then ok; else bad "$E --help exits 0"; fi
+if accept $F --out "$tmp" && head -n 1 "$tmp/topology_formulas.csv" | grep -q '^id,seed_line,quantity,paper_value,ours,verdict' \
+   && head -n 1 "$tmp/topology_metrics.csv" | grep -q '^network,family,routers'; then ok
+else bad "$F --out DIR writes both tables into DIR"; fi
+
 # --help: exit 0, and every option of the program's table is listed.
-for p in $S $M $Q $A; do
+for p in $S $M $Q $A $F; do
     opts=$(sed -n 's/^ *{ "\(-[-a-z]*\)".*/\1/p' "examples/$p.c")
     if accept $p --help && [ -n "$opts" ]; then
         miss=""
