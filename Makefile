@@ -293,11 +293,14 @@ route-results: $(B)/bench/bench_route
 # results-bench: bench_alloc's reference and fast figures at density 0.5
 # and the build cost of a caller, into docs/data/ (docs/performance.rst
 # shows them; about 10 minutes of CPU, most of it the reference at
-# 512 x 512).
-results-bench: $(B)/bench/bench_alloc
+# 512 x 512); bench_topo's metrics and hop costs (docs/topologies.rst;
+# about a second).
+results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo
 	@mkdir -p docs/data
 	./$(B)/bench/bench_alloc --density 0.5 > docs/data/bench_alloc.csv.tmp
 	@mv docs/data/bench_alloc.csv.tmp docs/data/bench_alloc.csv
+	./$(B)/bench/bench_topo > docs/data/bench_topo.csv.tmp
+	@mv docs/data/bench_topo.csv.tmp docs/data/bench_topo.csv
 	sh bench/build_cost.sh > docs/data/alloc_build_cost.csv.tmp
 	@mv docs/data/alloc_build_cost.csv.tmp docs/data/alloc_build_cost.csv
 .PHONY: results-bench
