@@ -1085,8 +1085,9 @@ SR_API uint32_t sr_net_neighbor(const sr_net *net, uint32_t router, int port, in
     case SR_NET_BUTTERFLY: {
         const sr_butterfly_desc *b = &net->desc.butterfly;
         uint32_t s = router / net->fly_rows, row = router % net->fly_rows, pw, digit;
-        int j = port - b->k;
-        if (j < 0 || j >= b->k || (int)s == b->n - 1) return SR_NO_NODE;
+        int j;
+        if (port < b->k || port >= 2 * b->k || (int)s == b->n - 1) return SR_NO_NODE;
+        j = port - b->k;
         pw = net->fly_pow[b->n - 2 - (int)s];
         digit = (row / pw) % (uint32_t)b->k;
         if (in_port) *in_port = (int)digit;
@@ -2026,7 +2027,7 @@ SR_API sr_result sr_hypercube_desc(int n, sr_net_desc *d) {
 SR_API sr_result sr_df_router_radix(int p, int a, int h, int *k) {
     if (!k) return SR_ERR_NULL;
     if (p < 1 || a < 1 || h < 1 || (int64_t)p + a + h - 1 > 0x7FFFFFFF) return SR_ERR_DOMAIN;
-    *k = p + a + h - 1;
+    *k = (int)((int64_t)p + a + h - 1);
     return SR_OK;
 }
 
@@ -2045,7 +2046,7 @@ SR_API sr_result sr_df_router_radix(int p, int a, int h, int *k) {
 SR_API sr_result sr_df_virtual_radix(int p, int a, int h, int *k_virtual) {
     if (!k_virtual) return SR_ERR_NULL;
     if (p < 1 || a < 1 || h < 1 || (int64_t)a * ((int64_t)p + h) > 0x7FFFFFFF) return SR_ERR_DOMAIN;
-    *k_virtual = a * (p + h);
+    *k_virtual = (int)((int64_t)a * ((int64_t)p + h));
     return SR_OK;
 }
 

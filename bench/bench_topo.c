@@ -103,9 +103,14 @@ int main(int argc, char **argv) {
     sr_net_desc d;
     static const int clos_down[] = { 32, 32, 64 }, clos_up[] = { 32, 32, 0 };
     int l;
-    (void)argv;
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: bench_topo\n\nThe cost of sr_net_init + sr_net_compute_metrics per network and of\n"
+               "sr_net_hops per call (thread CPU time; median and minimum of %d samples);\n"
+               "CSV on stdout.  No options: the networks and samples are fixed.\n", SAMPLES);
+        return 0;
+    }
     if (argc > 1) {
-        fprintf(stderr, "bench_topo: no options (the networks and sample counts are fixed)\n");
+        fprintf(stderr, "bench_topo: unexpected argument \"%s\": no options (see --help)\n", argv[1]);
         return 2;
     }
     printf("operation,network,terminals,calls,median_ns,min_ns\n");

@@ -152,6 +152,10 @@ ST_TEST(net_channels_lead_back_and_kinds_agree) {
             /* ports past the last lead nowhere and have no kind */
             ST_EQ(SR_NO_NODE, sr_net_neighbor(&net, r, ports, NULL));
             ST_EQ(SR_NO_NODE, sr_net_neighbor(&net, r, -1, NULL));
+            ST_EQ(SR_NO_NODE, sr_net_neighbor(&net, r, -0x7FFFFFFF - 1, NULL));   /* no overflow */
+            ST_EQ(SR_NO_NODE, sr_net_neighbor(&net, r, 0x7FFFFFFF, NULL));
+            ST_EQ(SR_NO_NODE, sr_net_port_terminal(&net, r, -0x7FFFFFFF - 1));
+            ST_EQ(SR_PORT_KIND_NONE, sr_net_port_info(&net, r, 0x7FFFFFFF).kind);
             ST_EQ(SR_PORT_KIND_NONE, sr_net_port_info(&net, r, ports).kind);
             ST_EQ(SR_PORT_KIND_NONE, sr_net_port_info(&net, r, -1).kind);
             ST_EQ(SR_NO_NODE, sr_net_port_terminal(&net, r, ports));
