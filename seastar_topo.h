@@ -29,6 +29,8 @@
  *   int in_port;
  *   uint32_t next = sr_net_neighbor(&net, router, port, &in_port);
  *   sr_port_info pi = sr_net_port_info(&net, router, port);  // kind, dim
+ *   sr_net_metrics m;
+ *   sr_net_compute_metrics(&net, &m);        // diameter, avg_hops, bisection
  *
  * Naming: public functions and types start with sr_, macros with SR_,
  * private helpers with sr__ (the prefix of seastar_route.h: one library).
@@ -1635,7 +1637,8 @@ SR_API void sr__df_count(const sr_net *net, uint64_t *count) {
  *
  * :param net: the network (from sr_net_init).
  * :param m: out, the metrics (the definitions are at the top of >>metrics).
- * :returns: SR_OK; SR_ERR_NULL.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_KIND (net->kind is no family: not a
+ *     network sr_net_init made).
  * :paper: seed 004 Section 3.3 (Eq 3.1-3.3, Table 3.1), 4.3 (each
  *     family's size and radix).
  */
