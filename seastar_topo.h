@@ -54,6 +54,11 @@
  *   >>net      const char * sr_net_kind_name(int kind)
  *              const char * sr_port_kind_name(int kind)
  *              sr_result    sr_net_init(sr_net *net, const sr_net_desc *d)
+ *              sr_result    sr_net_desc_cube(sr_net_desc *d, int num_dims, const int *radix, const int *mesh)
+ *              sr_result    sr_net_desc_hyperx(sr_net_desc *d, int num_dims, const int *size, int terminals)
+ *              sr_result    sr_net_desc_dragonfly(sr_net_desc *d, int p, int a, int h, int g, int arrangement)
+ *              sr_result    sr_net_desc_clos(sr_net_desc *d, int levels, const int *down, const int *up)
+ *              sr_result    sr_net_desc_butterfly(sr_net_desc *d, int k, int n)
  *              int          sr_net_num_ports(const sr_net *net, uint32_t router)
  *              uint32_t     sr_df_global_target(const sr_net *net, uint32_t group, int channel, int *back)
  *              int          sr_df_global_first(const sr_net *net, uint32_t group, uint32_t target)
@@ -77,8 +82,7 @@
  *              sr_result    sr_fbfly_neighbor(int k, int n, uint32_t i, int d, int m, uint32_t *j)
  *              sr_result    sr_fbfly_desc(int k, int n, sr_net_desc *d)
  *              sr_result    sr_hypercube_desc(int n, sr_net_desc *d)
- *              sr_result    sr_df_router_radix(int p, int a, int h, int *k)
- *              sr_result    sr_df_virtual_radix(int p, int a, int h, int *k_virtual)
+ *              sr_result    sr_df_radix(int p, int a, int h, int *k, int *k_virtual)
  *              sr_result    sr_df_max_terminals(int p, int a, int h, uint64_t *terminals)
  *              sr_result    sr_df_group_channels(int a, int h, int g, int *channels)
  *              sr_result    sr_fbfly_max_size(int radix, int dims, int *k, uint64_t *terminals)
@@ -941,6 +945,127 @@ SR_API sr_result sr_net_init(sr_net *net, const sr_net_desc *d) {
     }
     if (e != SR_OK) return e;
     *net = r;
+    return SR_OK;
+}
+
+/**
+ * Fill a k-ary n-cube description (datelines 0, the default tie-break; the
+ * other fields zero).  sr_net_init validates the values.
+ *
+ * :param d: out, the description.
+ * :param num_dims: dimensions, 1..SR_MAX_DIMS.
+ * :param radix: num_dims radices.
+ * :param mesh: num_dims flags, nonzero for a mesh dimension, or NULL (all
+ *     tori).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (num_dims out of range: the
+ *     arrays are not read).
+ * :paper: seed 004 Section 3.3.
+ */
+SR_API sr_result sr_net_desc_cube(sr_net_desc *d, int num_dims, const int *radix, const int *mesh) {
+    int i;
+    if (!d || !radix) return SR_ERR_NULL;
+    if (num_dims < 1 || num_dims > SR_MAX_DIMS) return SR_ERR_DIMS;
+    memset(d, 0, sizeof *d);
+    d->kind = SR_NET_CUBE;
+    d->cube.num_dims = num_dims;
+    for (i = 0; i < num_dims; i++) {
+        d->cube.radix[i] = radix[i];
+        d->cube.mesh[i] = mesh ? mesh[i] : 0;
+    }
+    return SR_OK;
+}
+
+/**
+ * Fill a HyperX description (the other fields zero).  sr_net_init
+ * validates the values.
+ *
+ * :param d: out, the description.
+ * :param num_dims: L, 1..SR_MAX_DIMS.
+ * :param size: L sizes S_d.
+ * :param terminals: T, terminals per router.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_HX_SHAPE (num_dims out of range: the
+ *     array is not read).
+ * :paper: seed 004 Section 4.3.6.
+ */
+SR_API sr_result sr_net_desc_hyperx(sr_net_desc *d, int num_dims, const int *size, int terminals) {
+    int i;
+    if (!d || !size) return SR_ERR_NULL;
+    if (num_dims < 1 || num_dims > SR_MAX_DIMS) return SR_ERR_HX_SHAPE;
+    memset(d, 0, sizeof *d);
+    d->kind = SR_NET_HYPERX;
+    d->hyperx.num_dims = num_dims;
+    d->hyperx.terminals = terminals;
+    for (i = 0; i < num_dims; i++) d->hyperx.size[i] = size[i];
+    return SR_OK;
+}
+
+/**
+ * Fill a dragonfly description (the other fields zero).  sr_net_init
+ * validates the values.
+ *
+ * :param d: out, the description.
+ * :param p: terminals per router.
+ * :param a: routers per group.
+ * :param h: global channels per router.
+ * :param g: groups (0: the maximum a*h + 1).
+ * :param arrangement: an sr_df_arrangement.
+ * :returns: SR_OK; SR_ERR_NULL.
+ * :paper: seed 004 Section 4.3.5.
+ */
+SR_API sr_result sr_net_desc_dragonfly(sr_net_desc *d, int p, int a, int h, int g, int arrangement) {
+    if (!d) return SR_ERR_NULL;
+    memset(d, 0, sizeof *d);
+    d->kind = SR_NET_DRAGONFLY;
+    d->dragonfly.p = p;
+    d->dragonfly.a = a;
+    d->dragonfly.h = h;
+    d->dragonfly.g = g;
+    d->dragonfly.arrangement = arrangement;
+    return SR_OK;
+}
+
+/**
+ * Fill a folded Clos description (the other fields zero).  sr_net_init
+ * validates the values.
+ *
+ * :param d: out, the description.
+ * :param levels: switch levels, 1..SR_MAX_LEVELS.
+ * :param down: ``levels`` down port counts (terminals at level 0).
+ * :param up: ``levels`` up port counts (0 at the top).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_CLOS_LEVELS (levels out of range:
+ *     the arrays are not read).
+ * :paper: seed 004 Section 4.3.3.
+ */
+SR_API sr_result sr_net_desc_clos(sr_net_desc *d, int levels, const int *down, const int *up) {
+    int l;
+    if (!d || !down || !up) return SR_ERR_NULL;
+    if (levels < 1 || levels > SR_MAX_LEVELS) return SR_ERR_CLOS_LEVELS;
+    memset(d, 0, sizeof *d);
+    d->kind = SR_NET_CLOS;
+    d->clos.levels = levels;
+    for (l = 0; l < levels; l++) {
+        d->clos.down[l] = down[l];
+        d->clos.up[l] = up[l];
+    }
+    return SR_OK;
+}
+
+/**
+ * Fill a k-ary n-fly description (the other fields zero).  sr_net_init
+ * validates the values.
+ *
+ * :param d: out, the description.
+ * :param k: switch radix.
+ * :param n: stages.
+ * :returns: SR_OK; SR_ERR_NULL.
+ * :paper: seed 004 Section 4.3.2.
+ */
+SR_API sr_result sr_net_desc_butterfly(sr_net_desc *d, int k, int n) {
+    if (!d) return SR_ERR_NULL;
+    memset(d, 0, sizeof *d);
+    d->kind = SR_NET_BUTTERFLY;
+    d->butterfly.k = k;
+    d->butterfly.n = n;
     return SR_OK;
 }
 
@@ -1983,15 +2108,11 @@ SR_API sr_result sr_fbfly_neighbor(int k, int n, uint32_t i, int d, int m, uint3
  * :paper: seed 004 Sections 4.3.4 and 4.3.6.
  */
 SR_API sr_result sr_fbfly_desc(int k, int n, sr_net_desc *d) {
-    int i;
+    int size[SR_MAX_DIMS], i;
     if (!d) return SR_ERR_NULL;
     if (k < 2 || n < 2 || n > SR_MAX_DIMS + 1) return SR_ERR_DOMAIN;
-    memset(d, 0, sizeof *d);
-    d->kind = SR_NET_HYPERX;
-    d->hyperx.num_dims = n - 1;
-    d->hyperx.terminals = k;
-    for (i = 0; i < n - 1; i++) d->hyperx.size[i] = k;
-    return SR_OK;
+    for (i = 0; i < n - 1; i++) size[i] = k;
+    return sr_net_desc_hyperx(d, n - 1, size, k);
 }
 
 /**
@@ -2004,52 +2125,30 @@ SR_API sr_result sr_fbfly_desc(int k, int n, sr_net_desc *d) {
  * :paper: seed 004 Sections 3.3 and 4.3.6.
  */
 SR_API sr_result sr_hypercube_desc(int n, sr_net_desc *d) {
-    int i;
+    static const int two[SR_MAX_DIMS] = { 2, 2, 2, 2, 2, 2, 2, 2 };
     if (!d) return SR_ERR_NULL;
     if (n < 1 || n > SR_MAX_DIMS) return SR_ERR_DOMAIN;
-    memset(d, 0, sizeof *d);
-    d->kind = SR_NET_HYPERX;
-    d->hyperx.num_dims = n;
-    d->hyperx.terminals = 1;
-    for (i = 0; i < n; i++) d->hyperx.size[i] = 2;
-    return SR_OK;
+    return sr_net_desc_hyperx(d, n, two, 1);
 }
 
 /**
- * The radix of a dragonfly router, k = p + a + h - 1: p terminals, a - 1
- * local and h global channels.
+ * The radix of a dragonfly router, k = p + a + h - 1 (p terminals, a - 1
+ * local and h global channels), and of a group seen as one virtual
+ * router, k' = a(p + h) (its terminal and global channels).
  *
  * :param p: terminals per router, >= 1.
  * :param a: routers per group, >= 1.
  * :param h: global channels per router, >= 1.
- * :param k: out, k.
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (an argument below 1, or k
- *     above 2^31 - 1).
- * :paper: seed 004 Section 4.3.5.
- */
-SR_API sr_result sr_df_router_radix(int p, int a, int h, int *k) {
-    if (!k) return SR_ERR_NULL;
-    if (p < 1 || a < 1 || h < 1 || (int64_t)p + a + h - 1 > 0x7FFFFFFF) return SR_ERR_DOMAIN;
-    *k = (int)((int64_t)p + a + h - 1);
-    return SR_OK;
-}
-
-/**
- * The radix of a dragonfly group seen as one virtual router,
- * k' = a(p + h): its terminal and global channels.
- *
- * :param p: terminals per router, >= 1.
- * :param a: routers per group, >= 1.
- * :param h: global channels per router, >= 1.
- * :param k_virtual: out, k'.
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (an argument below 1, or k'
- *     above 2^31 - 1).
+ * :param k: out (may be NULL), k.
+ * :param k_virtual: out (may be NULL), k'.
+ * :returns: SR_OK; SR_ERR_DOMAIN (an argument below 1, or k' above
+ *     2^31 - 1; k' >= k).
  * :paper: seed 004 Section 4.3.5 (Figure 4.10: k = 7, k' = 16).
  */
-SR_API sr_result sr_df_virtual_radix(int p, int a, int h, int *k_virtual) {
-    if (!k_virtual) return SR_ERR_NULL;
+SR_API sr_result sr_df_radix(int p, int a, int h, int *k, int *k_virtual) {
     if (p < 1 || a < 1 || h < 1 || (int64_t)a * ((int64_t)p + h) > 0x7FFFFFFF) return SR_ERR_DOMAIN;
-    *k_virtual = (int)((int64_t)a * ((int64_t)p + h));
+    if (k) *k = (int)((int64_t)p + a + h - 1);
+    if (k_virtual) *k_virtual = (int)((int64_t)a * ((int64_t)p + h));
     return SR_OK;
 }
 

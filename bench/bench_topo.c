@@ -23,18 +23,6 @@
 #define SAMPLES 15
 #define PAIRS 4096
 
-static sr_net_desc dragonfly(int p, int a, int h, int g, int arrangement) {
-    sr_net_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_DRAGONFLY;
-    d.dragonfly.p = p;
-    d.dragonfly.a = a;
-    d.dragonfly.h = h;
-    d.dragonfly.g = g;
-    d.dragonfly.arrangement = arrangement;
-    return d;
-}
-
 /* Nanoseconds per call of init + metrics: median and minimum of SAMPLES. */
 static void bench_metrics(const char *name, const sr_net_desc *d) {
     double per[SAMPLES];
@@ -101,8 +89,7 @@ static void bench_hops(const char *name, const sr_net_desc *d) {
 
 int main(int argc, char **argv) {
     sr_net_desc d;
-    static const int clos_down[] = { 32, 32, 64 }, clos_up[] = { 32, 32, 0 };
-    int l;
+    static const int clos_down[] = { 32, 32, 64 }, clos_up[] = { 32, 32, 0 }, torus[] = { 1024, 1024, 1024 };
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         printf("usage: bench_topo\n\nThe cost of sr_net_init + sr_net_compute_metrics per network and of\n"
                "sr_net_hops per call (thread CPU time; median and minimum of %d samples);\n"
@@ -114,31 +101,25 @@ int main(int argc, char **argv) {
         return 2;
     }
     printf("operation,network,terminals,calls,median_ns,min_ns\n");
-    d = dragonfly(16, 32, 16, 0, SR_DF_CONSECUTIVE);
+    sr_net_desc_dragonfly(&d, 16, 32, 16, 0, SR_DF_CONSECUTIVE);
     bench_metrics("dragonfly p16 a32 h16 g513 consecutive (radix 64)", &d);
     d.dragonfly.arrangement = SR_DF_PALMTREE;
     bench_metrics("dragonfly p16 a32 h16 g513 palm-tree (radix 64)", &d);
-    d = dragonfly(4, 8, 4, 33, SR_DF_CONSECUTIVE);
+    sr_net_desc_dragonfly(&d, 4, 8, 4, 33, SR_DF_CONSECUTIVE);
     bench_metrics("dragonfly p4 a8 h4 g33 consecutive", &d);
-    d = dragonfly(8, 144, 96, 577, SR_DF_CONSECUTIVE);   /* 24 channels per pair, h = 96 */
+    sr_net_desc_dragonfly(&d, 8, 144, 96, 577, SR_DF_CONSECUTIVE);   /* 24 channels per pair, h = 96 */
     bench_metrics("dragonfly p8 a144 h96 g577 consecutive", &d);
-    d = dragonfly(8, 128, 128, 0, SR_DF_CONSECUTIVE);    /* g = 16385 */
+    sr_net_desc_dragonfly(&d, 8, 128, 128, 0, SR_DF_CONSECUTIVE);    /* g = 16385 */
     bench_metrics("dragonfly p8 a128 h128 g16385 consecutive", &d);
     d.dragonfly.arrangement = SR_DF_PALMTREE;
     bench_metrics("dragonfly p8 a128 h128 g16385 palm-tree", &d);
     if (sr_fbfly_desc(16, 4, &d) != SR_OK) return 1;
     bench_metrics("16-ary 4-flat (radix 64)", &d);
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_CUBE;
-    d.cube.num_dims = 3;
-    d.cube.radix[0] = d.cube.radix[1] = d.cube.radix[2] = 1024;
+    sr_net_desc_cube(&d, 3, torus, NULL);
     bench_metrics("1024x1024x1024 torus", &d);
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_CLOS;
-    d.clos.levels = 3;
-    for (l = 0; l < 3; l++) { d.clos.down[l] = clos_down[l]; d.clos.up[l] = clos_up[l]; }
+    sr_net_desc_clos(&d, 3, clos_down, clos_up);
     bench_metrics("folded Clos down 32 32 64 up 32 32 0", &d);
-    d = dragonfly(16, 32, 16, 0, SR_DF_CONSECUTIVE);
+    sr_net_desc_dragonfly(&d, 16, 32, 16, 0, SR_DF_CONSECUTIVE);
     bench_hops("dragonfly p16 a32 h16 g513 consecutive (radix 64)", &d);
     if (sr_fbfly_desc(16, 4, &d) != SR_OK) return 1;
     bench_hops("16-ary 4-flat (radix 64)", &d);

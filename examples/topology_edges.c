@@ -60,18 +60,6 @@ static void print_net(const char *name, const sr_net_desc *d) {
     }
 }
 
-static sr_net_desc dragonfly(int p, int a, int h, int g, int arrangement) {
-    sr_net_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_DRAGONFLY;
-    d.dragonfly.p = p;
-    d.dragonfly.a = a;
-    d.dragonfly.h = h;
-    d.dragonfly.g = g;
-    d.dragonfly.arrangement = arrangement;
-    return d;
-}
-
 int main(int argc, char **argv) {
     sr_net_desc d;
     cli cl;
@@ -83,13 +71,13 @@ int main(int argc, char **argv) {
              "lines net/router/link on stdout; examples/plot_topologies.py draws them.\n",
              NULL, NULL, 0, argc, argv);
     while (cli_next(&cl)) cli_unhandled(&cl);
-    d = dragonfly(2, 4, 2, 9, SR_DF_CONSECUTIVE);
+    sr_net_desc_dragonfly(&d, 2, 4, 2, 9, SR_DF_CONSECUTIVE);
     print_net("df9_consecutive", &d);
-    d = dragonfly(2, 4, 2, 9, SR_DF_PALMTREE);
+    sr_net_desc_dragonfly(&d, 2, 4, 2, 9, SR_DF_PALMTREE);
     print_net("df9_palmtree", &d);
-    d = dragonfly(2, 4, 2, 5, SR_DF_CONSECUTIVE);
+    sr_net_desc_dragonfly(&d, 2, 4, 2, 5, SR_DF_CONSECUTIVE);
     print_net("df5_consecutive", &d);
-    d = dragonfly(2, 4, 2, 5, SR_DF_PALMTREE);
+    sr_net_desc_dragonfly(&d, 2, 4, 2, 5, SR_DF_PALMTREE);
     print_net("df5_palmtree", &d);
     if (sr_fbfly_desc(2, 4, &d) != SR_OK) return 1;
     print_net("fbfly_2ary4flat", &d);

@@ -87,57 +87,18 @@ static const char *fmt(char *buf, size_t n, double x, int digits) {
     return buf;
 }
 
-static sr_net_desc cube1(int k, int mesh) {
+/* A ring or line of k routers; a torus of n dimensions of radix k. */
+static sr_net_desc ring(int k, int mesh) {
     sr_net_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_CUBE;
-    d.cube.num_dims = 1;
-    d.cube.radix[0] = k;
-    d.cube.mesh[0] = mesh;
+    check(sr_net_desc_cube(&d, 1, &k, &mesh), "ring");
     return d;
 }
 
-static sr_net_desc cube_n(int n, int k) {
+static sr_net_desc torus(int n, int k) {
+    int r[SR_MAX_DIMS], i;
     sr_net_desc d;
-    int i;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_CUBE;
-    d.cube.num_dims = n;
-    for (i = 0; i < n; i++) d.cube.radix[i] = k;
-    return d;
-}
-
-static sr_net_desc dragonfly(int p, int a, int h, int g, int arrangement) {
-    sr_net_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_DRAGONFLY;
-    d.dragonfly.p = p;
-    d.dragonfly.a = a;
-    d.dragonfly.h = h;
-    d.dragonfly.g = g;
-    d.dragonfly.arrangement = arrangement;
-    return d;
-}
-
-static sr_net_desc clos(int levels, const int *down, const int *up) {
-    sr_net_desc d;
-    int l;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_CLOS;
-    d.clos.levels = levels;
-    for (l = 0; l < levels; l++) {
-        d.clos.down[l] = down[l];
-        d.clos.up[l] = up[l];
-    }
-    return d;
-}
-
-static sr_net_desc butterfly(int k, int n) {
-    sr_net_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_BUTTERFLY;
-    d.butterfly.k = k;
-    d.butterfly.n = n;
+    for (i = 0; i < SR_MAX_DIMS; i++) r[i] = k;
+    check(sr_net_desc_cube(&d, n, r, NULL), "torus");
     return d;
 }
 
@@ -161,7 +122,7 @@ static void hop_matrix(const sr_net *net, char *buf, size_t n) {
  * torus's channels and *hyper the hypercube's. */
 static uint32_t hypercube_as_torus(int n, uint32_t *total, uint32_t *hyper) {
     static const uint32_t gray[4] = { 0, 1, 3, 2 };
-    sr_net_desc td = cube_n(n / 2, 4), hd;
+    sr_net_desc td = torus(n / 2, 4), hd;
     sr_net torus = make(&td, "4-ary torus"), hx;
     uint32_t r, mapped = 0;
     int i, p, q;
@@ -217,14 +178,14 @@ static void chapter3(void) {
         mapped == total && total == hyper ? "equal" : "print-error-corrected", "Gray code 0,1,3,2 per coordinate");
 
     /* Table 3.1, k = 9 as in Figure 3.3, and k = 8 */
-    d = cube1(9, 1);
+    d = ring(9, 1);
     m = metrics_of(&d, "9-ary 1-mesh");
     row_u("table3.1-mesh-diameter", 859, "mesh diameter, k = 9 (k - 1)", 8, (uint64_t)m.diameter, "");
     row("table3.1-mesh-average", 859, "mesh average hops, k = 9 ((k + 1)/3)", fmt(p, sizeof p, 10.0 / 3.0, 4),
         fmt(a, sizeof a, m.avg_hops, 4), "equal", "over the k(k-1) pairs of distinct nodes, as the text divides");
-    d = cube1(8, 0);
+    d = ring(8, 0);
     m8 = metrics_of(&d, "8-ary 1-cube");
-    d = cube1(9, 0);
+    d = ring(9, 0);
     m9 = metrics_of(&d, "9-ary 1-cube");
     row_u("table3.1-torus-diameter-8", 860, "torus diameter, k = 8 (k/2)", 4, (uint64_t)m8.diameter, "");
     row("table3.1-torus-diameter-9", 860, "torus diameter, k = 9 (k/2)", "4.5", "4", "approximation",
@@ -251,12 +212,12 @@ static void chapter3(void) {
     row("table3.1-fbfly-average", 862, "flattened butterfly average hops, 4-ary 3-flat (n + 1 - (n-1)/k)", "3.5000",
         fmt(a, sizeof a, (double)m.hop_sum / (double)(m.terminals * m.terminals) + 2.0, 4), "equal", b);
 
-    d = cube1(9, 1);
+    d = ring(9, 1);
     net = make(&d, "9-ary 1-mesh");
     hop_matrix(&net, a, sizeof a);
     row("figure3.3a", 863, "hops of every pair, radix-9 mesh (rows)", fig33a, a, strcmp(a, fig33a) ? "differs" : "equal",
         "");
-    d = cube1(9, 0);
+    d = ring(9, 0);
     net = make(&d, "9-ary 1-cube");
     hop_matrix(&net, b, sizeof b);
     row("figure3.3b", 873, "hops of every pair, radix-9 torus (rows)", fig33b, b, strcmp(b, fig33b) ? "differs" : "equal",
@@ -282,9 +243,9 @@ static void chapter4(void) {
 
     /* Figure 4.1: a radix-16 ring of L-lane links against a 4x4 torus of
      * L/2-lane links */
-    d = cube1(16, 0);
+    d = ring(16, 0);
     m16 = metrics_of(&d, "16-ary 1-cube");
-    d = cube_n(2, 4);
+    d = torus(2, 4);
     m44 = metrics_of(&d, "4-ary 2-cube");
     row("figure4.1-bisection", 950, "bisection bandwidth, 4x4 torus (L/2 lanes) over 16-node ring (L lanes)",
         "2 (doubled)", fmt(a, sizeof a, (double)m44.bisection * 0.5 / (double)m16.bisection, 4), "equal",
@@ -318,14 +279,14 @@ static void chapter4(void) {
         "not-printed", b);
 
     /* Butterfly */
-    d = butterfly(4, 3);
+    check(sr_net_desc_butterfly(&d, 4, 3), "4-ary 3-fly");
     net = make(&d, "4-ary 3-fly");
     check(sr_fly_stages(4, net.num_terminals, &stages), "stages");
     row_u("butterfly-stages", 1176, "stages of the 4-ary 3-fly of Figure 4.5 (log_k N + 1)", 4, (uint64_t)stages,
           "a k-ary n-fly has log_k N = n stages; Figure 4.5 draws 3 columns of 16 routers");
     row_u("butterfly-routers", 1177, "routers per stage, 4-ary 3-fly (N/k)", 16,
           net.num_routers / (uint32_t)stages, "");
-    d = clos(2, fig46_down, fig46_up);
+    check(sr_net_desc_clos(&d, 2, fig46_down, fig46_up), "folded Clos");
     net = make(&d, "folded Clos");
     row_u("clos-top-radix", 1694, "ports of a top-level switch of a folded Clos of radix-8 switches (Figure 4.6(b))",
           4, (uint64_t)sr_net_num_ports(&net, net.num_routers - 1), "clos down 4,4 up 4,0");
@@ -347,12 +308,11 @@ static void chapter4(void) {
           "16-ary 4-flat");
 
     /* Dragonfly */
-    check(sr_df_router_radix(2, 4, 2, &r), "k");
+    check(sr_df_radix(2, 4, 2, &r, &kv), "k");
     row_u("dragonfly-radix", 2168, "router radix k = p+a+h-1, Figure 4.10 (p = h = 2, a = 4)", 7, (uint64_t)r, "");
-    check(sr_df_virtual_radix(2, 4, 2, &kv), "k'");
     row_u("dragonfly-virtual-radix", 2170, "virtual router radix k' = a(p+h), Figure 4.10", 16, (uint64_t)kv, "");
     check(sr_df_max_terminals(2, 4, 2, &N), "N");
-    d = dragonfly(2, 4, 2, 0, SR_DF_CONSECUTIVE);
+    check(sr_net_desc_dragonfly(&d, 2, 4, 2, 0, SR_DF_CONSECUTIVE), "Figure 4.10");
     net = make(&d, "Figure 4.10");
     row_u("dragonfly-size", 2168, "terminals N = ap(ah+1), Figure 4.10", 72, N, "");
     row_u("dragonfly-groups", 2122, "groups g = ah+1, Figure 4.10", 9, (uint64_t)net.desc.dragonfly.g, "");
@@ -367,7 +327,7 @@ static void chapter4(void) {
     check(sr_df_max_size(64, &pp, &N), "dragonfly");
     row_u("dragonfly-radix64", 2162, "terminals of the largest balanced dragonfly of radix-64 routers (over 256k)",
           262656, N, "p = h = 16, a = 32");
-    d = dragonfly(pp, 2 * pp, pp, 0, SR_DF_CONSECUTIVE);
+    check(sr_net_desc_dragonfly(&d, pp, 2 * pp, pp, 0, SR_DF_CONSECUTIVE), "radix-64 dragonfly");
     m16 = metrics_of(&d, "radix-64 dragonfly");
     row_u("dragonfly-radix64-diameter", 2162, "diameter of that dragonfly (three hops)", 3, (uint64_t)m16.diameter, "");
     check(sr_fbfly_max_size(64, 2, &r, &N), "2-D flattened butterfly");
@@ -417,56 +377,55 @@ static void metric_row(FILE *f, const char *name, const sr_net_desc *d) {
 }
 
 static void metrics_table(FILE *f) {
-    static const int clos3_down[] = { 32, 32, 64 }, clos3_up[] = { 32, 32, 0 }, fig46_down[] = { 4, 4 },
-                     fig46_up[] = { 4, 0 };
+    static const int fig411[] = { 2, 4 }, clos3_down[] = { 32, 32, 64 }, clos3_up[] = { 32, 32, 0 },
+                     fig46_down[] = { 4, 4 }, fig46_up[] = { 4, 0 };
+    static const struct { const char *name; int p, a, h, g, arrangement; } dragonflies[] = {
+        { "dragonfly p 2 a 4 h 2 g 9 consecutive (Figure 4.10)", 2, 4, 2, 9, SR_DF_CONSECUTIVE },
+        { "dragonfly p 2 a 4 h 2 g 9 palm-tree", 2, 4, 2, 9, SR_DF_PALMTREE },
+        { "dragonfly p 2 a 4 h 2 g 5 consecutive", 2, 4, 2, 5, SR_DF_CONSECUTIVE },
+        { "dragonfly p 2 a 4 h 2 g 5 palm-tree", 2, 4, 2, 5, SR_DF_PALMTREE },
+        { "dragonfly p 1 a 6 h 4 g 9 consecutive", 1, 6, 4, 9, SR_DF_CONSECUTIVE },
+        { "dragonfly p 1 a 6 h 4 g 9 palm-tree", 1, 6, 4, 9, SR_DF_PALMTREE },
+        { "dragonfly p 4 a 8 h 4 g 33 consecutive", 4, 8, 4, 33, SR_DF_CONSECUTIVE },
+        { "dragonfly p 16 a 32 h 16 g 513 consecutive (radix 64)", 16, 32, 16, 513, SR_DF_CONSECUTIVE },
+        { "dragonfly p 16 a 32 h 16 g 513 palm-tree (radix 64)", 16, 32, 16, 513, SR_DF_PALMTREE },
+    };
+    static const struct { const char *name; int k, n; } flats[] = {
+        { "4-ary 3-flat", 4, 3 }, { "22-ary 3-flat (radix 64)", 22, 3 }, { "16-ary 4-flat (radix 64)", 16, 4 },
+    };
     sr_net_desc d;
+    int i;
     fprintf(f, "network,family,routers,terminals,radix,diameter,avg_hops,hop_sum,pairs,bisection\n");
-    d = cube1(9, 1);
+    d = ring(9, 1);
     metric_row(f, "9-ary 1-mesh (Figure 3.3a)", &d);
-    d = cube1(9, 0);
+    d = ring(9, 0);
     metric_row(f, "9-ary 1-cube (Figure 3.3b)", &d);
-    d = cube1(16, 0);
+    d = ring(16, 0);
     metric_row(f, "16-ary 1-cube (Figure 4.1a)", &d);
-    d = cube_n(2, 4);
+    d = torus(2, 4);
     metric_row(f, "4-ary 2-cube (Figure 4.1b)", &d);
-    d = cube_n(3, 8);
+    d = torus(3, 8);
     metric_row(f, "8-ary 3-cube (512 nodes)", &d);
     check(sr_hypercube_desc(8, &d), "hypercube");
     metric_row(f, "binary 8-cube", &d);
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_HYPERX;
-    d.hyperx.num_dims = 2;
-    d.hyperx.size[0] = 2;
-    d.hyperx.size[1] = 4;
-    d.hyperx.terminals = 4;
+    check(sr_net_desc_hyperx(&d, 2, fig411, 4), "Figure 4.11");
     metric_row(f, "HyperX L = 2 S = 2 4 T = 4 (Figure 4.11)", &d);
-    check(sr_fbfly_desc(4, 3, &d), "4-ary 3-flat");
-    metric_row(f, "4-ary 3-flat", &d);
-    check(sr_fbfly_desc(22, 3, &d), "22-ary 3-flat");
-    metric_row(f, "22-ary 3-flat (radix 64)", &d);
-    check(sr_fbfly_desc(16, 4, &d), "16-ary 4-flat");
-    metric_row(f, "16-ary 4-flat (radix 64)", &d);
-    d = dragonfly(2, 4, 2, 0, SR_DF_CONSECUTIVE);
-    metric_row(f, "dragonfly p 2 a 4 h 2 g 9 consecutive (Figure 4.10)", &d);
-    d = dragonfly(2, 4, 2, 0, SR_DF_PALMTREE);
-    metric_row(f, "dragonfly p 2 a 4 h 2 g 9 palm-tree", &d);
-    d = dragonfly(2, 4, 2, 5, SR_DF_CONSECUTIVE);
-    metric_row(f, "dragonfly p 2 a 4 h 2 g 5 consecutive", &d);
-    d = dragonfly(2, 4, 2, 5, SR_DF_PALMTREE);
-    metric_row(f, "dragonfly p 2 a 4 h 2 g 5 palm-tree", &d);
-    d = dragonfly(4, 8, 4, 33, SR_DF_CONSECUTIVE);
-    metric_row(f, "dragonfly p 4 a 8 h 4 g 33 consecutive", &d);
-    d = dragonfly(16, 32, 16, 0, SR_DF_CONSECUTIVE);
-    metric_row(f, "dragonfly p 16 a 32 h 16 g 513 consecutive (radix 64)", &d);
-    d = dragonfly(16, 32, 16, 0, SR_DF_PALMTREE);
-    metric_row(f, "dragonfly p 16 a 32 h 16 g 513 palm-tree (radix 64)", &d);
-    d = clos(2, fig46_down, fig46_up);
+    for (i = 0; i < (int)(sizeof flats / sizeof flats[0]); i++) {
+        check(sr_fbfly_desc(flats[i].k, flats[i].n, &d), flats[i].name);
+        metric_row(f, flats[i].name, &d);
+    }
+    for (i = 0; i < (int)(sizeof dragonflies / sizeof dragonflies[0]); i++) {
+        check(sr_net_desc_dragonfly(&d, dragonflies[i].p, dragonflies[i].a, dragonflies[i].h, dragonflies[i].g,
+                                    dragonflies[i].arrangement), dragonflies[i].name);
+        metric_row(f, dragonflies[i].name, &d);
+    }
+    check(sr_net_desc_clos(&d, 2, fig46_down, fig46_up), "Figure 4.6");
     metric_row(f, "folded Clos down 4 4 up 4 0 (Figure 4.6b)", &d);
-    d = clos(3, clos3_down, clos3_up);
+    check(sr_net_desc_clos(&d, 3, clos3_down, clos3_up), "Clos");
     metric_row(f, "folded Clos down 32 32 64 up 32 32 0 (radix 64)", &d);
-    d = butterfly(4, 3);
+    check(sr_net_desc_butterfly(&d, 4, 3), "4-ary 3-fly");
     metric_row(f, "4-ary 3-fly (Figure 4.5)", &d);
-    d = butterfly(2, 4);
+    check(sr_net_desc_butterfly(&d, 2, 4), "2-ary 4-fly");
     metric_row(f, "2-ary 4-fly", &d);
 }
 

@@ -26,63 +26,63 @@
 #define NO_MAX_ROUTERS 4096
 #define NO_MAX_UNITS 30
 
-/* Descriptions used throughout the tests. */
+/* Descriptions, through the library's builders (a count out of range
+ * leaves a zero description, which sr_net_init refuses). */
 static inline sr_net_desc no_cube(int n, const int *k, const int *mesh) {
     sr_net_desc d;
-    int i;
     memset(&d, 0, sizeof d);
-    d.kind = SR_NET_CUBE;
-    d.cube.num_dims = n;
-    for (i = 0; i < n && i < SR_MAX_DIMS; i++) {
-        d.cube.radix[i] = k[i];
-        d.cube.mesh[i] = mesh ? mesh[i] : 0;
-    }
+    (void)sr_net_desc_cube(&d, n, k, mesh);
     return d;
 }
 
 static inline sr_net_desc no_hyperx(int n, const int *s, int terminals) {
     sr_net_desc d;
-    int i;
     memset(&d, 0, sizeof d);
-    d.kind = SR_NET_HYPERX;
-    d.hyperx.num_dims = n;
-    d.hyperx.terminals = terminals;
-    for (i = 0; i < n && i < SR_MAX_DIMS; i++) d.hyperx.size[i] = s[i];
+    (void)sr_net_desc_hyperx(&d, n, s, terminals);
     return d;
 }
 
 static inline sr_net_desc no_dragonfly(int p, int a, int h, int g, int arrangement) {
     sr_net_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_DRAGONFLY;
-    d.dragonfly.p = p;
-    d.dragonfly.a = a;
-    d.dragonfly.h = h;
-    d.dragonfly.g = g;
-    d.dragonfly.arrangement = arrangement;
+    (void)sr_net_desc_dragonfly(&d, p, a, h, g, arrangement);
     return d;
 }
 
 static inline sr_net_desc no_clos(int levels, const int *down, const int *up) {
     sr_net_desc d;
-    int i;
     memset(&d, 0, sizeof d);
-    d.kind = SR_NET_CLOS;
-    d.clos.levels = levels;
-    for (i = 0; i < levels && i < SR_MAX_LEVELS; i++) {
-        d.clos.down[i] = down[i];
-        d.clos.up[i] = up[i];
-    }
+    (void)sr_net_desc_clos(&d, levels, down, up);
     return d;
 }
 
 static inline sr_net_desc no_fly(int k, int n) {
     sr_net_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_BUTTERFLY;
-    d.butterfly.k = k;
-    d.butterfly.n = n;
+    (void)sr_net_desc_butterfly(&d, k, n);
     return d;
+}
+
+/* A description from one row of a table: { SR_NET_CUBE, n, k0, k1, k2,
+ * mesh0, mesh1, mesh2 }, { SR_NET_HYPERX, L, T, S0, S1, S2, S3 },
+ * { SR_NET_DRAGONFLY, p, a, h, g, arrangement }, { SR_NET_CLOS, levels,
+ * down0..3, up0..3 }, { SR_NET_BUTTERFLY, k, n }. */
+#define NO_SPEC 11
+static inline sr_net_desc no_from_spec(const int *s) {
+    switch (s[0]) {
+    case SR_NET_CUBE: return no_cube(s[1], s + 2, s + 5);
+    case SR_NET_HYPERX: return no_hyperx(s[1], s + 3, s[2]);
+    case SR_NET_DRAGONFLY: return no_dragonfly(s[1], s[2], s[3], s[4], s[5]);
+    case SR_NET_CLOS: return no_clos(s[1], s + 2, s + 6);
+    default: return no_fly(s[1], s[2]);
+    }
+}
+
+/* The network of a description that sr_net_init accepts (0 routers if it
+ * does not). */
+static inline sr_net no_make(const sr_net_desc *d) {
+    sr_net net;
+    memset(&net, 0, sizeof net);
+    if (sr_net_init(&net, d) != SR_OK) net.num_routers = 0;
+    return net;
 }
 
 /* Small networks of every family, with the corners: 1-D, mesh and torus
@@ -94,45 +94,23 @@ static inline sr_net_desc no_fly(int k, int n) {
  * stages.  Fills list (at least NO_ZOO_SIZE entries); returns the count. */
 #define NO_ZOO_SIZE 64
 static inline int no_zoo(sr_net_desc *list) {
-    static const int c1[] = { 5 }, c2[] = { 2 }, c3[] = { 4, 3 }, c4[] = { 3, 3, 3 }, c5[] = { 2, 2, 2 },
-                     c6[] = { 2, 3, 4 }, c7[] = { 4, 4, 4 }, m10[] = { 1 }, m01[] = { 0, 1 }, m101[] = { 1, 0, 1 },
-                     m111[] = { 1, 1, 1 };
-    static const int x1[] = { 2 }, x2[] = { 5 }, x3[] = { 2, 4 }, x4[] = { 3, 3 }, x5[] = { 2, 3, 4 },
-                     x6[] = { 2, 2, 2, 2 }, x7[] = { 4, 4 };
-    static const int df[][5] = { { 1, 1, 1, 2, 0 }, { 2, 4, 2, 9, 0 }, { 2, 4, 2, 9, 1 }, { 1, 4, 2, 5, 0 },
-                                 { 1, 4, 2, 5, 1 }, { 1, 4, 2, 3, 0 }, { 1, 4, 2, 3, 1 }, { 2, 4, 2, 2, 0 },
-                                 { 1, 2, 3, 7, 1 }, { 1, 2, 3, 4, 0 }, { 1, 3, 2, 4, 0 }, { 1, 3, 2, 7, 1 },
-                                 { 3, 1, 4, 5, 0 }, { 1, 1, 4, 3, 1 }, { 1, 6, 4, 9, 0 }, { 1, 6, 4, 9, 1 },
-                                 { 1, 3, 4, 5, 0 }, { 2, 5, 4, 11, 1 }, { 1, 4, 6, 9, 0 } };
-    static const int cl[][9] = { { 1, 4, 0 }, { 2, 2, 3, 2, 0 }, { 2, 4, 4, 4, 0 }, { 3, 2, 2, 2, 2, 2, 0 },
-                                 { 3, 2, 2, 2, 1, 3, 0 }, { 3, 2, 1, 2, 3, 2, 0 }, { 4, 2, 1, 2, 3, 1, 2, 1, 0 }, { 4, 2, 2, 2, 2, 2, 1, 2, 0 } };
-    static const int fl[][2] = { { 2, 1 }, { 3, 1 }, { 2, 3 }, { 3, 2 }, { 4, 3 }, { 3, 3 } };
-    int n = 0, i;
-    list[n++] = no_cube(1, c1, NULL);
-    list[n++] = no_cube(1, c1, m10);
-    list[n++] = no_cube(1, c2, NULL);
-    list[n++] = no_cube(1, c2, m10);
-    list[n++] = no_cube(2, c3, NULL);
-    list[n++] = no_cube(2, c3, m01);
-    list[n++] = no_cube(3, c4, m101);
-    list[n++] = no_cube(3, c5, NULL);
-    list[n++] = no_cube(3, c6, m111);
-    list[n++] = no_cube(3, c7, NULL);
-    list[n++] = no_hyperx(1, x1, 1);
-    list[n++] = no_hyperx(1, x2, 3);
-    list[n++] = no_hyperx(2, x3, 4);
-    list[n++] = no_hyperx(2, x4, 2);
-    list[n++] = no_hyperx(3, x5, 1);
-    list[n++] = no_hyperx(4, x6, 1);
-    list[n++] = no_hyperx(2, x7, 4);
-    for (i = 0; i < (int)(sizeof df / sizeof df[0]); i++)
-        list[n++] = no_dragonfly(df[i][0], df[i][1], df[i][2], df[i][3], df[i][4]);
-    for (i = 0; i < (int)(sizeof cl / sizeof cl[0]); i++) {
-        int down[4], up[4], l, L = cl[i][0];
-        for (l = 0; l < L; l++) { down[l] = cl[i][1 + 2 * l]; up[l] = cl[i][2 + 2 * l]; }
-        list[n++] = no_clos(L, down, up);
-    }
-    for (i = 0; i < (int)(sizeof fl / sizeof fl[0]); i++) list[n++] = no_fly(fl[i][0], fl[i][1]);
+    enum { C = SR_NET_CUBE, X = SR_NET_HYPERX, D = SR_NET_DRAGONFLY, L = SR_NET_CLOS, F = SR_NET_BUTTERFLY };
+    static const int spec[][NO_SPEC] = {
+        { C, 1, 5 }, { C, 1, 5, 0, 0, 1 }, { C, 1, 2 }, { C, 1, 2, 0, 0, 1 }, { C, 2, 4, 3 }, { C, 2, 4, 3, 0, 0, 1 },
+        { C, 3, 3, 3, 3, 1, 0, 1 }, { C, 3, 2, 2, 2 }, { C, 3, 2, 3, 4, 1, 1, 1 }, { C, 3, 4, 4, 4 },
+        { X, 1, 1, 2 }, { X, 1, 3, 5 }, { X, 2, 4, 2, 4 }, { X, 2, 2, 3, 3 }, { X, 3, 1, 2, 3, 4 },
+        { X, 4, 1, 2, 2, 2, 2 }, { X, 2, 4, 4, 4 },
+        { D, 1, 1, 1, 2, 0 }, { D, 2, 4, 2, 9, 0 }, { D, 2, 4, 2, 9, 1 }, { D, 1, 4, 2, 5, 0 }, { D, 1, 4, 2, 5, 1 },
+        { D, 1, 4, 2, 3, 0 }, { D, 1, 4, 2, 3, 1 }, { D, 2, 4, 2, 2, 0 }, { D, 1, 2, 3, 7, 1 }, { D, 1, 2, 3, 4, 0 },
+        { D, 1, 3, 2, 4, 0 }, { D, 1, 3, 2, 7, 1 }, { D, 3, 1, 4, 5, 0 }, { D, 1, 1, 4, 3, 1 }, { D, 1, 6, 4, 9, 0 },
+        { D, 1, 6, 4, 9, 1 }, { D, 1, 3, 4, 5, 0 }, { D, 2, 5, 4, 11, 1 }, { D, 1, 4, 6, 9, 0 },
+        { L, 1, 4, 0, 0, 0, 0 }, { L, 2, 2, 2, 0, 0, 3, 0 }, { L, 2, 4, 4, 0, 0, 4, 0 }, { L, 3, 2, 2, 2, 0, 2, 2, 0 },
+        { L, 3, 2, 2, 3, 0, 2, 1, 0 }, { L, 3, 2, 2, 2, 0, 1, 3, 0 }, { L, 4, 2, 2, 1, 1, 1, 3, 2, 0 },
+        { L, 4, 2, 2, 2, 2, 2, 2, 1, 0 },
+        { F, 2, 1 }, { F, 3, 1 }, { F, 2, 3 }, { F, 3, 2 }, { F, 4, 3 }, { F, 3, 3 },
+    };
+    int n;
+    for (n = 0; n < (int)(sizeof spec / sizeof spec[0]); n++) list[n] = no_from_spec(spec[n]);
     return n;
 }
 

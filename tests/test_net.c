@@ -58,13 +58,6 @@ static int tn_same_pairs(const tn_chan *a, int na, const tn_chan *b, int nb) {
     return 1;
 }
 
-static sr_net tn_make(const sr_net_desc *d) {
-    sr_net net;
-    memset(&net, 0, sizeof net);
-    if (sr_net_init(&net, d) != SR_OK) net.num_routers = 0;
-    return net;
-}
-
 /* ------------------------------------------------------------- the tests */
 
 ST_TEST(net_zoo_builds) {
@@ -89,7 +82,7 @@ ST_TEST(net_channels_lead_back_and_kinds_agree) {
     sr_net_desc zoo[NO_ZOO_SIZE];
     int n = no_zoo(zoo), i;
     for (i = 0; i < n; i++) {
-        sr_net net = tn_make(&zoo[i]);
+        sr_net net = no_make(&zoo[i]);
         uint32_t r;
         ST_CHECKF(net.num_routers > 0, "zoo %d", i);
         for (r = 0; r < net.num_routers; r++) {
@@ -169,7 +162,7 @@ ST_TEST(net_terminals_round_trip) {
     sr_net_desc zoo[NO_ZOO_SIZE];
     int n = no_zoo(zoo), i;
     for (i = 0; i < n; i++) {
-        sr_net net = tn_make(&zoo[i]);
+        sr_net net = no_make(&zoo[i]);
         uint32_t t, r, seen = 0;
         for (t = 0; t < net.num_terminals; t++) {
             int p = -1, q = -1;
@@ -202,7 +195,7 @@ ST_TEST(net_every_router_is_reached) {
     sr_net_desc zoo[NO_ZOO_SIZE];
     int n = no_zoo(zoo), i;
     for (i = 0; i < n; i++) {
-        sr_net net = tn_make(&zoo[i]);
+        sr_net net = no_make(&zoo[i]);
         uint32_t r, v;
         for (r = 0; r < net.num_routers; r++) {
             if (zoo[i].kind == SR_NET_BUTTERFLY) {
@@ -223,7 +216,7 @@ ST_TEST(net_port_counts_are_the_seeds) {
     sr_net_desc zoo[NO_ZOO_SIZE];
     int n = no_zoo(zoo), i;
     for (i = 0; i < n; i++) {
-        sr_net net = tn_make(&zoo[i]);
+        sr_net net = no_make(&zoo[i]);
         const sr_net_desc *d = &zoo[i];
         uint32_t r, routers = 1;
         int l;
@@ -309,7 +302,7 @@ ST_TEST(net_port_find_inverts_port_info) {
     sr_net_desc zoo[NO_ZOO_SIZE];
     int n = no_zoo(zoo), i;
     for (i = 0; i < n; i++) {
-        sr_net net = tn_make(&zoo[i]);
+        sr_net net = no_make(&zoo[i]);
         uint32_t r;
         for (r = 0; r < net.num_routers; r++) {
             int p, kind, ports = sr_net_num_ports(&net, r);
@@ -347,7 +340,7 @@ ST_TEST(net_cube_equals_sr_neighbor) {
         sr_topology t;
         uint32_t r;
         if (zoo[i].kind != SR_NET_CUBE) continue;
-        net = tn_make(&zoo[i]);
+        net = no_make(&zoo[i]);
         ST_EQ(SR_OK, sr_topology_init(&t, &zoo[i].cube));
         ST_EQ(t.num_nodes, net.num_routers);
         for (r = 0; r < t.num_nodes; r++) {
@@ -373,7 +366,7 @@ ST_TEST(net_flattened_butterfly_three_ways) {
     for (t = 0; t < (int)(sizeof kn / sizeof kn[0]); t++) {
         int k = kn[t][0], nn = kn[t][1], na = 0, nb = 0, nc, d, m;
         sr_net_desc dd, fd = no_fly(k, nn);
-        sr_net fly = tn_make(&fd), hx;
+        sr_net fly = no_make(&fd), hx;
         uint32_t r, rows = fly.num_routers / (uint32_t)nn;
         /* merge: router (stage, row) -> row; drop channels inside a row */
         for (r = 0; r < fly.num_routers; r++) {
@@ -404,7 +397,7 @@ ST_TEST(net_flattened_butterfly_three_ways) {
                 }
         qsort(b, (size_t)nb, sizeof b[0], tn_chan_cmp);
         ST_EQ(SR_OK, sr_fbfly_desc(k, nn, &dd));
-        hx = tn_make(&dd);
+        hx = no_make(&dd);
         ST_EQ(rows, hx.num_routers);
         ST_EQ(fly.num_terminals, hx.num_terminals);
         nc = tn_pairs(&hx, NULL, c, 8192);
@@ -431,9 +424,9 @@ ST_TEST(net_hypercube_is_hyperx) {
         uint32_t r;
         for (i = 0; i < n; i++) { k[i] = 2; mesh[i] = 1; }
         cd = no_cube(n, k, mesh);
-        cube = tn_make(&cd);
+        cube = no_make(&cd);
         ST_EQ(SR_OK, sr_hypercube_desc(n, &hd));
-        hx = tn_make(&hd);
+        hx = no_make(&hd);
         ST_EQ(cube.num_routers, hx.num_routers);
         for (r = 0; r < cube.num_routers; r++) {
             uint32_t rev = 0;
@@ -461,7 +454,7 @@ ST_TEST(net_dragonfly_channels_between_groups) {
         for (arr = 0; arr < SR_DF_ARRANGEMENT_COUNT; arr++) {
             int a = sizes[t][0], h = sizes[t][1], g = sizes[t][2], i, j, want = a * h / (g - 1), m = -1;
             sr_net_desc d = no_dragonfly(1, a, h, g, arr);
-            sr_net net = tn_make(&d);
+            sr_net net = no_make(&d);
             uint32_t r;
             memset(links, 0, sizeof links);
             ST_EQ(SR_OK, sr_df_group_channels(a, h, g, &m));
@@ -492,7 +485,7 @@ ST_TEST(net_dragonfly_channels_between_groups) {
  * sr_df_arrangement). */
 ST_TEST(net_dragonfly_arrangements_as_documented) {
     sr_net_desc d = no_dragonfly(2, 4, 2, 9, SR_DF_PALMTREE), c = no_dragonfly(2, 4, 2, 9, SR_DF_CONSECUTIVE);
-    sr_net pt = tn_make(&d), cs = tn_make(&c);
+    sr_net pt = no_make(&d), cs = no_make(&c);
     uint32_t i;
     for (i = 0; i < 9; i++) {
         ST_EQ((i + 8) % 9, sr_df_global_target(&pt, i, 0, NULL));
@@ -531,7 +524,8 @@ ST_TEST(net_init_errors_name_the_field) {
     TN_CASE(c[n].d, SR_ERR_KIND, "kind");
     c[n].d = no_cube(3, k3, NULL); c[n].d.kind = -1;
     TN_CASE(c[n].d, SR_ERR_KIND, "kind");
-    TN_CASE(no_hyperx(0, s2, 1), SR_ERR_HX_SHAPE, "hyperx.num_dims");
+    c[n].d = no_hyperx(2, s2, 1); c[n].d.hyperx.num_dims = 0;
+    TN_CASE(c[n].d, SR_ERR_HX_SHAPE, "hyperx.num_dims");
     c[n].d = no_hyperx(2, s2, 1); c[n].d.hyperx.num_dims = 9;
     TN_CASE(c[n].d, SR_ERR_HX_SHAPE, "hyperx.num_dims");
     TN_CASE(no_hyperx(2, s12, 1), SR_ERR_HX_SHAPE, "hyperx.size");
@@ -555,7 +549,8 @@ ST_TEST(net_init_errors_name_the_field) {
     TN_CASE(no_dragonfly(400, 100, 20, 2, 0), SR_ERR_PORT_LIMIT, "dragonfly.p");
     c[n].d = no_hyperx(8, s16, 1);
     TN_CASE(c[n].d, SR_ERR_NET_SIZE, "hyperx.size");                           /* 16^8 routers */
-    TN_CASE(no_clos(0, down2, up_ok), SR_ERR_CLOS_LEVELS, "clos.levels");
+    c[n].d = no_clos(2, down2, up_ok); c[n].d.clos.levels = 0;
+    TN_CASE(c[n].d, SR_ERR_CLOS_LEVELS, "clos.levels");
     c[n].d = no_clos(2, down2, up_ok); c[n].d.clos.levels = 9;
     TN_CASE(c[n].d, SR_ERR_CLOS_LEVELS, "clos.levels");
     TN_CASE(no_clos(2, down2, up_bad), SR_ERR_CLOS_PORTS, "clos.up");
@@ -598,7 +593,7 @@ ST_TEST(net_check_refuses_a_corrupted_net) {
                                                                                    1 + SR_MAX_STAGES));
     ST_EQ(SR_ERR_NULL, sr_net_check(NULL));
     for (i = 0; i < n; i++) {
-        sr_net net = tn_make(&zoo[i]), bad;
+        sr_net net = no_make(&zoo[i]), bad;
         unsigned char *b = (unsigned char *)&bad;
         int j;
         ST_EQ(SR_OK, sr_net_check(&net));
@@ -609,4 +604,59 @@ ST_TEST(net_check_refuses_a_corrupted_net) {
             ST_CHECKF(sr_net_check(&bad) == SR_ERR_STATE, "zoo %d: byte %d changed", i, (int)at);
         }
     }
+}
+
+/* The builders fill exactly the fields a hand-written description sets,
+ * and refuse a count they would read arrays past. */
+ST_TEST(net_desc_builders_fill_the_fields) {
+    static const int k[] = { 4, 3, 5 }, mesh[] = { 1, 0, 1 }, down[] = { 2, 3, 4 }, up[] = { 3, 2, 0 };
+    sr_net_desc got, want;
+    memset(&want, 0, sizeof want);
+    want.kind = SR_NET_CUBE;
+    want.cube.num_dims = 3;
+    want.cube.radix[0] = 4; want.cube.radix[1] = 3; want.cube.radix[2] = 5;
+    want.cube.mesh[0] = 1; want.cube.mesh[2] = 1;
+    memset(&got, 0x77, sizeof got);
+    ST_EQ(SR_OK, sr_net_desc_cube(&got, 3, k, mesh));
+    ST_CHECK(memcmp(&got, &want, sizeof got) == 0);
+    memset(&want, 0, sizeof want);
+    want.kind = SR_NET_HYPERX;
+    want.hyperx.num_dims = 3;
+    want.hyperx.terminals = 7;
+    want.hyperx.size[0] = 4; want.hyperx.size[1] = 3; want.hyperx.size[2] = 5;
+    memset(&got, 0x77, sizeof got);
+    ST_EQ(SR_OK, sr_net_desc_hyperx(&got, 3, k, 7));
+    ST_CHECK(memcmp(&got, &want, sizeof got) == 0);
+    memset(&want, 0, sizeof want);
+    want.kind = SR_NET_DRAGONFLY;
+    want.dragonfly.p = 2; want.dragonfly.a = 4; want.dragonfly.h = 2; want.dragonfly.g = 5;
+    want.dragonfly.arrangement = SR_DF_PALMTREE;
+    memset(&got, 0x77, sizeof got);
+    ST_EQ(SR_OK, sr_net_desc_dragonfly(&got, 2, 4, 2, 5, SR_DF_PALMTREE));
+    ST_CHECK(memcmp(&got, &want, sizeof got) == 0);
+    memset(&want, 0, sizeof want);
+    want.kind = SR_NET_CLOS;
+    want.clos.levels = 3;
+    want.clos.down[0] = 2; want.clos.down[1] = 3; want.clos.down[2] = 4;
+    want.clos.up[0] = 3; want.clos.up[1] = 2;
+    memset(&got, 0x77, sizeof got);
+    ST_EQ(SR_OK, sr_net_desc_clos(&got, 3, down, up));
+    ST_CHECK(memcmp(&got, &want, sizeof got) == 0);
+    memset(&want, 0, sizeof want);
+    want.kind = SR_NET_BUTTERFLY;
+    want.butterfly.k = 4; want.butterfly.n = 3;
+    memset(&got, 0x77, sizeof got);
+    ST_EQ(SR_OK, sr_net_desc_butterfly(&got, 4, 3));
+    ST_CHECK(memcmp(&got, &want, sizeof got) == 0);
+    ST_EQ(SR_OK, sr_net_desc_cube(&got, 3, k, NULL));
+    ST_EQ(0, got.cube.mesh[0] + got.cube.mesh[2]);
+    ST_EQ(SR_ERR_DIMS, sr_net_desc_cube(&got, 0, k, NULL));
+    ST_EQ(SR_ERR_DIMS, sr_net_desc_cube(&got, SR_MAX_DIMS + 1, k, NULL));
+    ST_EQ(SR_ERR_HX_SHAPE, sr_net_desc_hyperx(&got, SR_MAX_DIMS + 1, k, 1));
+    ST_EQ(SR_ERR_CLOS_LEVELS, sr_net_desc_clos(&got, 0, down, up));
+    ST_EQ(SR_ERR_NULL, sr_net_desc_cube(NULL, 3, k, NULL));
+    ST_EQ(SR_ERR_NULL, sr_net_desc_hyperx(&got, 3, NULL, 1));
+    ST_EQ(SR_ERR_NULL, sr_net_desc_dragonfly(NULL, 1, 1, 1, 2, 0));
+    ST_EQ(SR_ERR_NULL, sr_net_desc_clos(&got, 3, down, NULL));
+    ST_EQ(SR_ERR_NULL, sr_net_desc_butterfly(NULL, 2, 2));
 }

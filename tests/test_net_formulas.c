@@ -14,13 +14,6 @@
 #include "../seastar_route.h"
 #include "net_oracle.h"
 
-static sr_net tf_make(const sr_net_desc *d) {
-    sr_net net;
-    memset(&net, 0, sizeof net);
-    if (sr_net_init(&net, d) != SR_OK) net.num_routers = 0;
-    return net;
-}
-
 /* Eq 3.1 and 3.2 against the networks; Eq 3.3 against the HyperX binary
  * n-cube; the 512-node example: 7 ports on an 8x8x8 torus, 10 on the
  * hypercube (n = 9). */
@@ -30,7 +23,7 @@ ST_TEST(net_formulas_eq_3_1_to_3_3) {
     uint64_t N = 0;
     for (t = 0; t < (int)(sizeof shapes / sizeof shapes[0]); t++) {
         sr_net_desc d = no_cube(shapes[t][0], &shapes[t][1], NULL);
-        sr_net net = tf_make(&d);
+        sr_net net = no_make(&d);
         ST_EQ(SR_OK, sr_cube_nodes(shapes[t][0], &shapes[t][1], &N));
         ST_EQ(net.num_terminals, N);
         ST_EQ(SR_OK, sr_cube_router_radix(shapes[t][0], &r));
@@ -40,7 +33,7 @@ ST_TEST(net_formulas_eq_3_1_to_3_3) {
         sr_net_desc d;
         sr_net net;
         ST_EQ(SR_OK, sr_hypercube_desc(n, &d));
-        net = tf_make(&d);
+        net = no_make(&d);
         ST_EQ(SR_OK, sr_hypercube_router_radix(net.num_terminals, &r));
         ST_EQ(net.radix, r);
     }
@@ -76,9 +69,9 @@ ST_TEST(net_hypercube_is_a_radix_4_torus) {
         uint32_t r, chans = 0, hchans = 0;
         for (i = 0; i < n / 2; i++) k[i] = 4;
         td = no_cube(n / 2, k, NULL);
-        torus = tf_make(&td);
+        torus = no_make(&td);
         ST_EQ(SR_OK, sr_hypercube_desc(n, &hd));
-        hyper = tf_make(&hd);
+        hyper = no_make(&hd);
         ST_EQ(torus.num_routers, hyper.num_routers);
         for (r = 0; r < torus.num_routers; r++) {
             int c[SR_MAX_DIMS];
@@ -180,7 +173,7 @@ ST_TEST(net_formulas_eq_4_5) {
             uint32_t i;
             int dd, m;
             ST_EQ(SR_OK, sr_fbfly_desc(k, n, &d));
-            net = tf_make(&d);
+            net = no_make(&d);
             ST_EQ(SR_OK, sr_fbfly_router_radix(k, n, &r));
             ST_EQ(net.radix, r);
             for (i = 0; i < net.num_routers; i++)
@@ -227,12 +220,11 @@ ST_TEST(net_formulas_dragonfly) {
         for (a = 1; a <= 5; a++)
             for (h = 1; h <= 4; h++) {
                 sr_net_desc d = no_dragonfly(p, a, h, 0, 0);
-                sr_net net = tf_make(&d);
+                sr_net net = no_make(&d);
                 uint32_t r;
                 int ports = 0, g;
-                ST_EQ(SR_OK, sr_df_router_radix(p, a, h, &k));
+                ST_EQ(SR_OK, sr_df_radix(p, a, h, &k, &kv));
                 ST_EQ(sr_net_num_ports(&net, 0), k);
-                ST_EQ(SR_OK, sr_df_virtual_radix(p, a, h, &kv));
                 for (r = 0; r < (uint32_t)a; r++) {
                     int q;
                     for (q = 0; q < sr_net_num_ports(&net, r); q++) {
@@ -253,10 +245,10 @@ ST_TEST(net_formulas_dragonfly) {
                     ST_CHECK(m >= (a * h + 1) / g);             /* the print's bound holds */
                 }
             }
-    ST_EQ(SR_OK, sr_df_router_radix(2, 4, 2, &k));
+    ST_EQ(SR_OK, sr_df_radix(2, 4, 2, &k, &kv));
     ST_EQ(7, k);
-    ST_EQ(SR_OK, sr_df_virtual_radix(2, 4, 2, &kv));
     ST_EQ(16, kv);
+    ST_EQ(SR_OK, sr_df_radix(2, 4, 2, NULL, NULL));
     ST_EQ(SR_OK, sr_df_max_terminals(2, 4, 2, &N));
     ST_EQ(72, N);
     ST_EQ(SR_OK, sr_df_group_channels(4, 2, 5, &m));
@@ -264,8 +256,8 @@ ST_TEST(net_formulas_dragonfly) {
     ST_EQ(1, (4 * 2 + 1) / 5);
     ST_EQ(SR_ERR_DOMAIN, sr_df_group_channels(4, 2, 4, &m));
     ST_EQ(SR_ERR_DOMAIN, sr_df_group_channels(4, 2, 10, &m));
-    ST_EQ(SR_ERR_DOMAIN, sr_df_router_radix(0, 4, 2, &k));
-    ST_EQ(SR_ERR_DOMAIN, sr_df_virtual_radix(1, 0x7FFFFFFF, 2, &kv));
+    ST_EQ(SR_ERR_DOMAIN, sr_df_radix(0, 4, 2, &k, &kv));
+    ST_EQ(SR_ERR_DOMAIN, sr_df_radix(1, 0x7FFFFFFF, 2, &k, &kv));
     ST_EQ(SR_ERR_DOMAIN, sr_df_max_terminals(1 << 30, 1 << 30, 1, &N));
     ST_EQ(SR_ERR_NULL, sr_df_max_terminals(1, 1, 1, NULL));
 }
@@ -317,7 +309,7 @@ ST_TEST(net_formulas_butterfly_stages) {
     for (k = 2; k <= 5; k++)
         for (n = 1; n <= 4; n++) {
             sr_net_desc d = no_fly(k, n);
-            sr_net net = tf_make(&d);
+            sr_net net = no_make(&d);
             int c[SR_MAX_DIMS], most = 0;
             uint32_t r;
             for (r = 0; r < net.num_routers; r++) {
@@ -346,14 +338,14 @@ ST_TEST(net_formulas_minimal_routes) {
     uint64_t routes = 0;
     int t;
     ST_EQ(SR_OK, sr_fbfly_desc(2, 4, &d));
-    net = tf_make(&d);
+    net = no_make(&d);
     ST_EQ(SR_OK, sr_minimal_routes(&net, 0, 10, &routes));
     ST_EQ(2, routes);
     ST_EQ(2, no_paths(&net, sr_net_terminal_router(&net, 0, NULL), sr_net_terminal_router(&net, 10, NULL)));
     for (t = 0; t < (int)(sizeof shapes / sizeof shapes[0]); t++) {
         uint32_t a, b;
         d = no_hyperx(shapes[t][0], &shapes[t][1], 2);
-        net = tf_make(&d);
+        net = no_make(&d);
         for (a = 0; a < net.num_routers; a++)
             for (b = 0; b < net.num_routers; b++) {
                 ST_EQ(SR_OK, sr_minimal_routes(&net, 2 * a + 1, 2 * b, &routes));
@@ -362,7 +354,7 @@ ST_TEST(net_formulas_minimal_routes) {
     }
     ST_EQ(SR_ERR_NODE_RANGE, sr_minimal_routes(&net, 0, net.num_terminals, &routes));
     d = no_fly(2, 3);
-    net = tf_make(&d);
+    net = no_make(&d);
     ST_EQ(SR_ERR_KIND, sr_minimal_routes(&net, 0, 1, &routes));
     ST_EQ(SR_ERR_NULL, sr_minimal_routes(NULL, 0, 1, &routes));
 }

@@ -12,13 +12,6 @@
 #include "../seastar_route.h"
 #include "net_oracle.h"
 
-static sr_net tm_make(const sr_net_desc *d) {
-    sr_net net;
-    memset(&net, 0, sizeof net);
-    if (sr_net_init(&net, d) != SR_OK) net.num_routers = 0;
-    return net;
-}
-
 /* ------------------------------------------------------------- the tests */
 
 ST_TEST(net_hops_match_breadth_first_search) {
@@ -26,7 +19,7 @@ ST_TEST(net_hops_match_breadth_first_search) {
     sr_net_desc zoo[NO_ZOO_SIZE];
     int n = no_zoo(zoo), i;
     for (i = 0; i < n; i++) {
-        sr_net net = tm_make(&zoo[i]);
+        sr_net net = no_make(&zoo[i]);
         uint32_t s, t, last = SR_NO_NODE;
         for (s = 0; s < net.num_terminals; s++) {
             uint32_t rs = sr_net_terminal_router(&net, s, NULL);
@@ -48,7 +41,7 @@ ST_TEST(net_dragonfly_graph_is_shorter_than_minimal_routing) {
     int arr;
     for (arr = 0; arr < SR_DF_ARRANGEMENT_COUNT; arr++) {
         sr_net_desc d = no_dragonfly(2, 4, 2, 9, arr);
-        sr_net net = tm_make(&d);
+        sr_net net = no_make(&d);
         uint32_t r, v;
         int shorter = 0;
         for (r = 0; r < net.num_routers; r++) {
@@ -68,7 +61,7 @@ ST_TEST(net_metrics_match_brute_force) {
     sr_net_desc zoo[NO_ZOO_SIZE];
     int n = no_zoo(zoo), i;
     for (i = 0; i < n; i++) {
-        sr_net net = tm_make(&zoo[i]);
+        sr_net net = no_make(&zoo[i]);
         sr_net_metrics m;
         no_metrics_t b = no_metrics(&net);
         ST_EQ(SR_OK, sr_net_compute_metrics(&net, &m));
@@ -97,7 +90,7 @@ ST_TEST(net_dragonfly_metrics_larger) {
     for (t = 0; t < (int)(sizeof sizes / sizeof sizes[0]); t++)
         for (arr = 0; arr < SR_DF_ARRANGEMENT_COUNT; arr++) {
             sr_net_desc d = no_dragonfly(sizes[t][0], sizes[t][1], sizes[t][2], sizes[t][3], arr);
-            sr_net net = tm_make(&d);
+            sr_net net = no_make(&d);
             sr_net_metrics m;
             uint64_t sum = 0, p = (uint64_t)sizes[t][0];
             uint32_t x, y;
@@ -122,7 +115,7 @@ ST_TEST(net_radix64_dragonfly) {
     int arr;
     for (arr = 0; arr < SR_DF_ARRANGEMENT_COUNT; arr++) {
         sr_net_desc d = no_dragonfly(16, 32, 16, 0, arr);
-        sr_net net = tm_make(&d);
+        sr_net net = no_make(&d);
         sr_net_metrics m;
         ST_EQ(SR_OK, sr_net_compute_metrics(&net, &m));
         ST_EQ(262656, m.terminals);
@@ -146,7 +139,7 @@ ST_TEST(net_radix64_dragonfly) {
 ST_TEST(net_metrics_exact_past_64_bits) {
     static const int ring[] = { 1 << 30 }, line[] = { 1 };
     sr_net_desc d = no_cube(1, ring, NULL), e = no_cube(1, ring, line);
-    sr_net net = tm_make(&d), lin = tm_make(&e);
+    sr_net net = no_make(&d), lin = no_make(&e);
     sr_net_metrics m;
     uint64_t q = (((uint64_t)1 << 60) - 1) / 3;
     ST_EQ(SR_OK, sr_net_compute_metrics(&net, &m));
@@ -167,34 +160,19 @@ ST_TEST(net_metrics_exact_past_64_bits) {
  * one), except the two cases sr_net_metrics.bisection names, where it is
  * larger than the minimum.  The long run searches larger networks. */
 ST_TEST(net_bisection_is_the_minimum_cut) {
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    static const int c33[] = { 3, 3 }, c35[] = { 3, 5 }, c255[] = { 2, 5, 5 }, c45[] = { 4, 5 }, m01[] = { 0, 1 },
-                     m11[] = { 1, 1 }, x33[] = { 3, 3 }, x235[] = { 2, 3, 5 }, x37[] = { 3, 7 }, x55[] = { 5, 5 },
-                     c333[] = { 3, 3, 3 }, m111[] = { 1, 1, 1 };
-    sr_net_desc extra[32];
-    int n = no_zoo(zoo), ne = 0, i, limit = ST_LONG ? 30 : 19;
-    extra[ne++] = no_cube(2, c33, NULL);
-    extra[ne++] = no_cube(2, c33, m11);
-    extra[ne++] = no_cube(2, c35, m01);
-    extra[ne++] = no_cube(3, c255, NULL);
-    extra[ne++] = no_cube(2, c45, m01);
-    extra[ne++] = no_cube(3, c333, NULL);
-    extra[ne++] = no_cube(3, c333, m111);
-    extra[ne++] = no_hyperx(2, x33, 2);
-    extra[ne++] = no_hyperx(3, x235, 1);
-    extra[ne++] = no_hyperx(2, x37, 1);
-    extra[ne++] = no_hyperx(2, x55, 1);
-    extra[ne++] = no_dragonfly(1, 4, 1, 5, 0);
-    extra[ne++] = no_dragonfly(1, 6, 1, 3, 1);
-    extra[ne++] = no_dragonfly(1, 5, 2, 3, 0);
-    extra[ne++] = no_dragonfly(1, 6, 3, 4, 1);
-    extra[ne++] = no_dragonfly(1, 7, 2, 3, 1);
-    extra[ne++] = no_dragonfly(1, 5, 2, 6, 0);
-    extra[ne++] = no_fly(5, 2);
-    extra[ne++] = no_fly(7, 2);
+    enum { C = SR_NET_CUBE, X = SR_NET_HYPERX, D = SR_NET_DRAGONFLY, F = SR_NET_BUTTERFLY };
+    static const int spec[][NO_SPEC] = {
+        { C, 2, 3, 3 }, { C, 2, 3, 3, 0, 1, 1 }, { C, 2, 3, 5, 0, 0, 1 }, { C, 3, 2, 5, 5 }, { C, 2, 4, 5, 0, 0, 1 },
+        { C, 3, 3, 3, 3 }, { C, 3, 3, 3, 3, 1, 1, 1 }, { X, 2, 2, 3, 3 }, { X, 3, 1, 2, 3, 5 }, { X, 2, 1, 3, 7 },
+        { X, 2, 1, 5, 5 }, { D, 1, 4, 1, 5, 0 }, { D, 1, 6, 1, 3, 1 }, { D, 1, 5, 2, 3, 0 }, { D, 1, 6, 3, 4, 1 },
+        { D, 1, 7, 2, 3, 1 }, { D, 1, 5, 2, 6, 0 }, { F, 5, 2 }, { F, 7, 2 },
+    };
+    sr_net_desc zoo[NO_ZOO_SIZE], extra[32];
+    int n = no_zoo(zoo), ne, i, limit = ST_LONG ? 30 : 19;
+    for (ne = 0; ne < (int)(sizeof spec / sizeof spec[0]); ne++) extra[ne] = no_from_spec(spec[ne]);
     for (i = 0; i < n + ne; i++) {
         const sr_net_desc *d = i < n ? &zoo[i] : &extra[i - n];
-        sr_net net = tm_make(d);
+        sr_net net = no_make(d);
         sr_net_metrics m;
         long best;
         int units = (int)net.num_routers;
@@ -257,7 +235,7 @@ ST_TEST(net_hyperx_bisection_is_lindseys_bound) {
             for (j = i + 1; j < n; j++)
                 if (sorted[j] < sorted[i]) { int x = sorted[i]; sorted[i] = sorted[j]; sorted[j] = x; }
         d = no_hyperx(n, s, 1);
-        net = tm_make(&d);
+        net = no_make(&d);
         ST_EQ(SR_OK, sr_net_compute_metrics(&net, &m));
         ST_EQ(2 * tm_lex_boundary(sorted, n, R / 2), m.bisection);
     }
@@ -278,12 +256,12 @@ ST_TEST(net_table_3_1_in_its_conventions) {
         sr_net_metrics m;
         kk[0] = k;
         d = no_cube(1, kk, mesh);
-        net = tm_make(&d);
+        net = no_make(&d);
         ST_EQ(SR_OK, sr_net_compute_metrics(&net, &m));
         ST_EQ((uint64_t)(k + 1) * m.pairs, 3 * m.hop_sum);          /* (k+1)/3 exactly */
         ST_EQ(k - 1, m.diameter);
         d = no_cube(1, kk, NULL);
-        net = tm_make(&d);
+        net = no_make(&d);
         ST_EQ(SR_OK, sr_net_compute_metrics(&net, &m));
         ST_EQ(k / 2, m.diameter);
         if (k % 2 == 0) ST_EQ((uint64_t)k * k * k, 4 * m.hop_sum);  /* k/4 over k^2 pairs */
@@ -295,7 +273,7 @@ ST_TEST(net_table_3_1_in_its_conventions) {
         sr_net_metrics m;
         uint64_t N = (uint64_t)1 << n;
         ST_EQ(SR_OK, sr_hypercube_desc(n, &d));
-        net = tm_make(&d);
+        net = no_make(&d);
         ST_EQ(SR_OK, sr_net_compute_metrics(&net, &m));
         ST_EQ((uint64_t)n * N * N, 2 * m.hop_sum);                  /* n/2 over N^2 pairs */
         ST_EQ(n, m.diameter);
@@ -327,7 +305,7 @@ ST_TEST(net_figure_3_3_hop_matrices) {
     for (kind = 0; kind < 2; kind++) {
         int k[1] = { 9 }, mflag[1] = { 1 };
         sr_net_desc d = no_cube(1, k, kind == 0 ? mflag : NULL);
-        sr_net net = tm_make(&d);
+        sr_net net = no_make(&d);
         uint32_t s, t;
         int sum = 0;
         for (s = 0; s < 9; s++)
