@@ -82,8 +82,7 @@
  *              sr_result    sr_fbfly_neighbor(int k, int n, uint32_t i, int d, int m, uint32_t *j)
  *              sr_result    sr_fbfly_desc(int k, int n, sr_net_desc *d)
  *              sr_result    sr_hypercube_desc(int n, sr_net_desc *d)
- *              sr_result    sr_df_radix(int p, int a, int h, int *k, int *k_virtual)
- *              sr_result    sr_df_max_terminals(int p, int a, int h, uint64_t *terminals)
+ *              sr_result    sr_df_size(int p, int a, int h, int *k, int *k_virtual, uint64_t *max_terminals)
  *              sr_result    sr_df_group_channels(int a, int h, int g, int *channels)
  *              sr_result    sr_fbfly_max_size(int radix, int dims, int *k, uint64_t *terminals)
  *              sr_result    sr_df_max_size(int radix, int *p, uint64_t *terminals)
@@ -2132,45 +2131,29 @@ SR_API sr_result sr_hypercube_desc(int n, sr_net_desc *d) {
 }
 
 /**
- * The radix of a dragonfly router, k = p + a + h - 1 (p terminals, a - 1
- * local and h global channels), and of a group seen as one virtual
- * router, k' = a(p + h) (its terminal and global channels).
+ * The sizes of a dragonfly of given routers: the radix of a router,
+ * k = p + a + h - 1 (p terminals, a - 1 local and h global channels); the
+ * radix of a group seen as one virtual router, k' = a(p + h) (its terminal
+ * and global channels); and the terminals of the largest such dragonfly,
+ * g = ah + 1 groups with one global channel between each pair,
+ * N = ap(ah + 1).
  *
  * :param p: terminals per router, >= 1.
  * :param a: routers per group, >= 1.
  * :param h: global channels per router, >= 1.
  * :param k: out (may be NULL), k.
  * :param k_virtual: out (may be NULL), k'.
+ * :param max_terminals: out (may be NULL), N.
  * :returns: SR_OK; SR_ERR_DOMAIN (an argument below 1, or k' above
  *     2^31 - 1; k' >= k).
- * :paper: seed 004 Section 4.3.5 (Figure 4.10: k = 7, k' = 16).
+ * :paper: seed 004 Section 4.3.5 (Figure 4.10: k = 7, k' = 16, N = 72).
  */
-SR_API sr_result sr_df_radix(int p, int a, int h, int *k, int *k_virtual) {
+SR_API sr_result sr_df_size(int p, int a, int h, int *k, int *k_virtual, uint64_t *max_terminals) {
     if (p < 1 || a < 1 || h < 1 || (int64_t)a * ((int64_t)p + h) > 0x7FFFFFFF) return SR_ERR_DOMAIN;
     if (k) *k = (int)((int64_t)p + a + h - 1);
     if (k_virtual) *k_virtual = (int)((int64_t)a * ((int64_t)p + h));
-    return SR_OK;
-}
-
-/**
- * The largest dragonfly of given routers: g = ah + 1 groups, one global
- * channel between each pair, N = ap(ah + 1) terminals.
- *
- * :param p: terminals per router, >= 1.
- * :param a: routers per group, >= 1.
- * :param h: global channels per router, >= 1.
- * :param terminals: out, N.
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (an argument below 1, or N
- *     above 2^62).
- * :paper: seed 004 Section 4.3.5 (Figure 4.10: N = 72).
- */
-SR_API sr_result sr_df_max_terminals(int p, int a, int h, uint64_t *terminals) {
-    uint64_t ah;
-    if (!terminals) return SR_ERR_NULL;
-    if (p < 1 || a < 1 || h < 1) return SR_ERR_DOMAIN;
-    ah = (uint64_t)a * (uint64_t)h;
-    if ((uint64_t)a * (uint64_t)p > ((uint64_t)1 << 62) / (ah + 1)) return SR_ERR_DOMAIN;
-    *terminals = (uint64_t)a * (uint64_t)p * (ah + 1);
+    /* a p a h <= (a (p + h))^2 / 4 < 2^60: no overflow */
+    if (max_terminals) *max_terminals = (uint64_t)a * (uint64_t)p * ((uint64_t)a * (uint64_t)h + 1);
     return SR_OK;
 }
 
@@ -2229,10 +2212,11 @@ SR_API sr_result sr_fbfly_max_size(int radix, int dims, int *k, uint64_t *termin
  * ``radix`` ports: k = p + a + h - 1 = 4p - 1, so p = floor((radix+1)/4);
  * N = ap(ah + 1).
  *
- * :param radix: ports per router, >= 3.
+ * :param radix: ports per router, 3..92682 (k' = a(p + h) = 4p^2 must fit
+ *     an int, as for sr_df_size).
  * :param p: out, p (= h; a = 2p).
  * :param terminals: out, N.
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN (also N above 2^62).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DOMAIN.
  * :paper: seed 004 Section 4.3.5 (radix 64: "over 256k nodes", p = 16,
  *     a = 32, h = 16, 262,656 terminals).
  */
@@ -2240,8 +2224,8 @@ SR_API sr_result sr_df_max_size(int radix, int *p, uint64_t *terminals) {
     int pp;
     if (!p || !terminals) return SR_ERR_NULL;
     if (radix < 3 || radix > 0x3FFFFFFF) return SR_ERR_DOMAIN;
-    pp = (radix + 1) / 4;
-    if (sr_df_max_terminals(pp, 2 * pp, pp, terminals) != SR_OK) return SR_ERR_DOMAIN;
+    pp = (radix + 1) / 4;                     /* sr_df_size refuses 4p^2 >= 2^31 */
+    if (sr_df_size(pp, 2 * pp, pp, NULL, NULL, terminals) != SR_OK) return SR_ERR_DOMAIN;
     *p = pp;
     return SR_OK;
 }

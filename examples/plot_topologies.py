@@ -76,10 +76,7 @@ def dragonfly_panel(ax, net, title):
     for r, (x, y) in pos.items():
         ax.plot([x], [y], "o", ms=4, color="black", zorder=4)
     ax.set_title(title, fontsize=9)
-    ax.set_xlim(-1.4, 1.4)
-    ax.set_ylim(-1.4, 1.4)
-    ax.set_aspect("equal")
-    ax.axis("off")
+    frame(ax, (-1.4, 1.4), (-1.4, 1.4))
 
 
 def dragonflies(nets, img):
@@ -102,6 +99,23 @@ def dragonflies(nets, img):
     print(path)
 
 
+def routers_and_legend(ax, place, label, size, dims, legend):
+    """Routers as labelled circles, and a legend of the dimensions' colours."""
+    for r, (x, y) in place.items():
+        ax.plot([x], [y], "o", ms=size, color="white", markeredgecolor="black", zorder=4)
+        ax.text(x, y, label % r, ha="center", va="center", fontsize=7, zorder=5)
+    for d in range(dims):
+        ax.plot([], [], color=DIM_COLORS[d], label="dimension %d" % (d + 1))
+    ax.legend(fontsize=7, **legend)
+
+
+def frame(ax, xlim, ylim):
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+
 def fbfly_small(ax, net):
     """The 2-ary 4-flat: routers R0'..R7' as the corners of a cube drawing."""
     routers = net["routers"]
@@ -112,18 +126,10 @@ def fbfly_small(ax, net):
         place[r] = (x, y)
     for (u, v, kind, dim) in net["links"]:
         line(ax, place[u], place[v], DIM_COLORS[dim], 2.2 if 4 in (u, v) else 1.0, z=2)
-    for r, (x, y) in place.items():
-        ax.plot([x], [y], "o", ms=16, color="white", markeredgecolor="black", zorder=4)
-        ax.text(x, y, "R%d'" % r, ha="center", va="center", fontsize=7, zorder=5)
-    for d in range(3):
-        ax.plot([], [], color=DIM_COLORS[d], label="dimension %d" % (d + 1))
-    ax.legend(fontsize=7, loc="lower right")
+    routers_and_legend(ax, place, "R%d'", 16, 3, dict(loc="lower right"))
     ax.set_title("2-ary 4-flat (8 routers, 3 dimensions, 2 terminals each):\n"
                  "R4' reaches R5', R6', R0' in dimensions 1, 2, 3 (Eq 4.5)", fontsize=9)
-    ax.set_xlim(-0.4, 1.9)
-    ax.set_ylim(-0.4, 1.8)
-    ax.set_aspect("equal")
-    ax.axis("off")
+    frame(ax, (-0.4, 1.9), (-0.4, 1.8))
 
 
 def fbfly_grid(ax, net):
@@ -135,18 +141,10 @@ def fbfly_grid(ax, net):
         span = abs(cu[dim] - cv[dim])
         rad = 0.0 if span == 1 else (0.35 if span == 2 else 0.45)
         line(ax, place[u], place[v], DIM_COLORS[dim], 0.9, rad=rad, z=2)
-    for r, (x, y) in place.items():
-        ax.plot([x], [y], "o", ms=13, color="white", markeredgecolor="black", zorder=4)
-        ax.text(x, y, "%d" % r, ha="center", va="center", fontsize=7, zorder=5)
-    for d in range(2):
-        ax.plot([], [], color=DIM_COLORS[d], label="dimension %d" % (d + 1))
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=2)
+    routers_and_legend(ax, place, "%d", 13, 2, dict(loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=2))
     ax.set_title("4-ary 3-flat (16 routers of radix 10, 4 terminals each):\n"
                  "the HyperX L = 2, S = T = 4", fontsize=9)
-    ax.set_xlim(-0.8, 3.8)
-    ax.set_ylim(-0.8, 3.8)
-    ax.set_aspect("equal")
-    ax.axis("off")
+    frame(ax, (-0.8, 3.8), (-0.8, 3.8))
 
 
 def flattened(nets, img):

@@ -308,10 +308,9 @@ static void chapter4(void) {
           "16-ary 4-flat");
 
     /* Dragonfly */
-    check(sr_df_radix(2, 4, 2, &r, &kv), "k");
+    check(sr_df_size(2, 4, 2, &r, &kv, &N), "k");
     row_u("dragonfly-radix", 2168, "router radix k = p+a+h-1, Figure 4.10 (p = h = 2, a = 4)", 7, (uint64_t)r, "");
     row_u("dragonfly-virtual-radix", 2170, "virtual router radix k' = a(p+h), Figure 4.10", 16, (uint64_t)kv, "");
-    check(sr_df_max_terminals(2, 4, 2, &N), "N");
     check(sr_net_desc_dragonfly(&d, 2, 4, 2, 0, SR_DF_CONSECUTIVE), "Figure 4.10");
     net = make(&d, "Figure 4.10");
     row_u("dragonfly-size", 2168, "terminals N = ap(ah+1), Figure 4.10", 72, N, "");

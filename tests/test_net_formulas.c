@@ -223,7 +223,7 @@ ST_TEST(net_formulas_dragonfly) {
                 sr_net net = no_make(&d);
                 uint32_t r;
                 int ports = 0, g;
-                ST_EQ(SR_OK, sr_df_radix(p, a, h, &k, &kv));
+                ST_EQ(SR_OK, sr_df_size(p, a, h, &k, &kv, &N));
                 ST_EQ(sr_net_num_ports(&net, 0), k);
                 for (r = 0; r < (uint32_t)a; r++) {
                     int q;
@@ -233,7 +233,6 @@ ST_TEST(net_formulas_dragonfly) {
                     }
                 }
                 ST_EQ(ports, kv);
-                ST_EQ(SR_OK, sr_df_max_terminals(p, a, h, &N));
                 ST_EQ(net.num_terminals, N);
                 for (g = 2; g <= a * h + 1; g++) {
                     sr_result e = sr_df_group_channels(a, h, g, &m);
@@ -245,21 +244,20 @@ ST_TEST(net_formulas_dragonfly) {
                     ST_CHECK(m >= (a * h + 1) / g);             /* the print's bound holds */
                 }
             }
-    ST_EQ(SR_OK, sr_df_radix(2, 4, 2, &k, &kv));
+    ST_EQ(SR_OK, sr_df_size(2, 4, 2, &k, &kv, &N));
     ST_EQ(7, k);
     ST_EQ(16, kv);
-    ST_EQ(SR_OK, sr_df_radix(2, 4, 2, NULL, NULL));
-    ST_EQ(SR_OK, sr_df_max_terminals(2, 4, 2, &N));
     ST_EQ(72, N);
+    ST_EQ(SR_OK, sr_df_size(2, 4, 2, NULL, NULL, NULL));
     ST_EQ(SR_OK, sr_df_group_channels(4, 2, 5, &m));
     ST_EQ(2, m);
     ST_EQ(1, (4 * 2 + 1) / 5);
     ST_EQ(SR_ERR_DOMAIN, sr_df_group_channels(4, 2, 4, &m));
     ST_EQ(SR_ERR_DOMAIN, sr_df_group_channels(4, 2, 10, &m));
-    ST_EQ(SR_ERR_DOMAIN, sr_df_radix(0, 4, 2, &k, &kv));
-    ST_EQ(SR_ERR_DOMAIN, sr_df_radix(1, 0x7FFFFFFF, 2, &k, &kv));
-    ST_EQ(SR_ERR_DOMAIN, sr_df_max_terminals(1 << 30, 1 << 30, 1, &N));
-    ST_EQ(SR_ERR_NULL, sr_df_max_terminals(1, 1, 1, NULL));
+    ST_EQ(SR_ERR_DOMAIN, sr_df_size(0, 4, 2, &k, &kv, &N));
+    ST_EQ(SR_ERR_DOMAIN, sr_df_size(1, 0x7FFFFFFF, 2, &k, &kv, &N));
+    ST_EQ(SR_OK, sr_df_size(1 << 15, 1 << 15, 1 << 14, NULL, NULL, &N));       /* the largest k' */
+    ST_EQ_U64(((uint64_t)1 << 59) + ((uint64_t)1 << 30), N);            /* a p (a h + 1) */
 }
 
 /* The radix-64 claims of Section 4.3.5, by searching every size that
@@ -300,6 +298,8 @@ ST_TEST(net_formulas_radix_64_scale) {
     ST_EQ(16, p);
     ST_EQ(SR_ERR_DOMAIN, sr_fbfly_max_size(3, 2, &k, &N));
     ST_EQ(SR_ERR_DOMAIN, sr_df_max_size(2, &p, &N));
+    ST_EQ(SR_OK, sr_df_max_size(92682, &p, &N));                 /* 4p^2 < 2^31 */
+    ST_EQ(SR_ERR_DOMAIN, sr_df_max_size(92683, &p, &N));
 }
 
 /* Butterfly: a k-ary n-fly has n = log_k N stages of N/k switches; the

@@ -240,8 +240,7 @@ static void formulas(fz *f) {
     FZ_CHECK(e == SR_OK || e == SR_ERR_DOMAIN || e == SR_ERR_NO_LINK, "fbfly_neighbor gave %d", e);
     OKD(sr_fbfly_desc(k, n, &d));
     OKD(sr_hypercube_desc(n, &d));
-    OKD(sr_df_radix(a, h, g, &r, &i));
-    OKD(sr_df_max_terminals(a, h, g, &N));
+    OKD(sr_df_size(a, h, g, &r, &i, &N));
     OKD(sr_df_group_channels(a, h, g, &r));
     OKD(sr_fbfly_max_size(k, n, &r, &N));
     OKD(sr_df_max_size(k, &r, &N));
