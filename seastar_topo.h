@@ -947,6 +947,12 @@ SR_API sr_result sr_net_init(sr_net *net, const sr_net_desc *d) {
     return SR_OK;
 }
 
+/* A zero description of one family: where every builder starts. */
+SR_API void sr__desc_start(sr_net_desc *d, int kind) {
+    memset(d, 0, sizeof *d);
+    d->kind = kind;
+}
+
 /**
  * Fill a k-ary n-cube description (datelines 0, the default tie-break; the
  * other fields zero).  sr_net_init validates the values.
@@ -964,8 +970,7 @@ SR_API sr_result sr_net_desc_cube(sr_net_desc *d, int num_dims, const int *radix
     int i;
     if (!d || !radix) return SR_ERR_NULL;
     if (num_dims < 1 || num_dims > SR_MAX_DIMS) return SR_ERR_DIMS;
-    memset(d, 0, sizeof *d);
-    d->kind = SR_NET_CUBE;
+    sr__desc_start(d, SR_NET_CUBE);
     d->cube.num_dims = num_dims;
     for (i = 0; i < num_dims; i++) {
         d->cube.radix[i] = radix[i];
@@ -990,8 +995,7 @@ SR_API sr_result sr_net_desc_hyperx(sr_net_desc *d, int num_dims, const int *siz
     int i;
     if (!d || !size) return SR_ERR_NULL;
     if (num_dims < 1 || num_dims > SR_MAX_DIMS) return SR_ERR_HX_SHAPE;
-    memset(d, 0, sizeof *d);
-    d->kind = SR_NET_HYPERX;
+    sr__desc_start(d, SR_NET_HYPERX);
     d->hyperx.num_dims = num_dims;
     d->hyperx.terminals = terminals;
     for (i = 0; i < num_dims; i++) d->hyperx.size[i] = size[i];
@@ -1013,8 +1017,7 @@ SR_API sr_result sr_net_desc_hyperx(sr_net_desc *d, int num_dims, const int *siz
  */
 SR_API sr_result sr_net_desc_dragonfly(sr_net_desc *d, int p, int a, int h, int g, int arrangement) {
     if (!d) return SR_ERR_NULL;
-    memset(d, 0, sizeof *d);
-    d->kind = SR_NET_DRAGONFLY;
+    sr__desc_start(d, SR_NET_DRAGONFLY);
     d->dragonfly.p = p;
     d->dragonfly.a = a;
     d->dragonfly.h = h;
@@ -1039,8 +1042,7 @@ SR_API sr_result sr_net_desc_clos(sr_net_desc *d, int levels, const int *down, c
     int l;
     if (!d || !down || !up) return SR_ERR_NULL;
     if (levels < 1 || levels > SR_MAX_LEVELS) return SR_ERR_CLOS_LEVELS;
-    memset(d, 0, sizeof *d);
-    d->kind = SR_NET_CLOS;
+    sr__desc_start(d, SR_NET_CLOS);
     d->clos.levels = levels;
     for (l = 0; l < levels; l++) {
         d->clos.down[l] = down[l];
@@ -1061,8 +1063,7 @@ SR_API sr_result sr_net_desc_clos(sr_net_desc *d, int levels, const int *down, c
  */
 SR_API sr_result sr_net_desc_butterfly(sr_net_desc *d, int k, int n) {
     if (!d) return SR_ERR_NULL;
-    memset(d, 0, sizeof *d);
-    d->kind = SR_NET_BUTTERFLY;
+    sr__desc_start(d, SR_NET_BUTTERFLY);
     d->butterfly.k = k;
     d->butterfly.n = n;
     return SR_OK;

@@ -114,6 +114,18 @@ static inline int no_zoo(sr_net_desc *list) {
     return n;
 }
 
+/* The zoo's networks, one at a time (built by sr_net_init). */
+static inline int no_zoo_count(void) {
+    sr_net_desc list[NO_ZOO_SIZE];
+    return no_zoo(list);
+}
+
+static inline sr_net no_zoo_net(int i) {
+    sr_net_desc list[NO_ZOO_SIZE];
+    (void)no_zoo(list);
+    return no_make(&list[i]);
+}
+
 /* Hops from router `from` to every router (dist[r], -1 if unreachable),
  * breadth first over sr_net_neighbor.  one_global: a dragonfly path may
  * take at most one global channel (states: router x globals used). */

@@ -79,10 +79,9 @@ ST_TEST(net_zoo_builds) {
  * from an output of stage s to an input of stage s+1), and the port kinds
  * agree at both ends. */
 ST_TEST(net_channels_lead_back_and_kinds_agree) {
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    int n = no_zoo(zoo), i;
-    for (i = 0; i < n; i++) {
-        sr_net net = no_make(&zoo[i]);
+    int i;
+    for (i = 0; i < no_zoo_count(); i++) {
+        sr_net net = no_zoo_net(i);
         uint32_t r;
         ST_CHECKF(net.num_routers > 0, "zoo %d", i);
         for (r = 0; r < net.num_routers; r++) {
@@ -98,7 +97,7 @@ ST_TEST(net_channels_lead_back_and_kinds_agree) {
                 if (v == SR_NO_NODE) {
                     ST_EQ(-7, in);                                 /* untouched */
                     ST_CHECKF(pi.kind == SR_PORT_TERMINAL || pi.kind == SR_PORT_UP ||
-                              (pi.kind == SR_PORT_DIM && zoo[i].kind == SR_NET_CUBE && net.cube.mesh[pi.dim]),
+                              (pi.kind == SR_PORT_DIM && net.desc.kind == SR_NET_CUBE && net.cube.mesh[pi.dim]),
                               "zoo %d router %u port %d (%s) leads nowhere", i, r, p, sr_port_kind_name(pi.kind));
                     continue;
                 }
@@ -106,7 +105,7 @@ ST_TEST(net_channels_lead_back_and_kinds_agree) {
                 ST_CHECK(in >= 0 && in < sr_net_num_ports(&net, v));
                 qi = sr_net_port_info(&net, v, in);
                 sr_net_router_coords(&net, v, cv);
-                if (zoo[i].kind == SR_NET_BUTTERFLY) {
+                if (net.desc.kind == SR_NET_BUTTERFLY) {
                     ST_CHECK(pi.kind == SR_PORT_DOWN && qi.kind == SR_PORT_UP);
                     ST_CHECK(cv[0] == c[0] + 1 && qi.dim == pi.dim + 1);
                     ST_CHECK(sr_net_neighbor(&net, v, in, NULL) == SR_NO_NODE);
@@ -119,7 +118,7 @@ ST_TEST(net_channels_lead_back_and_kinds_agree) {
                     int d, nd = sr_net_router_coords(&net, r, c);
                     ST_CHECK(qi.kind == SR_PORT_DIM && qi.dim == pi.dim);
                     for (d = 0; d < nd; d++) ST_CHECK(d == pi.dim ? c[d] != cv[d] : c[d] == cv[d]);
-                    if (zoo[i].kind == SR_NET_HYPERX) ST_CHECK(pi.index == cv[pi.dim] && qi.index == c[pi.dim]);
+                    if (net.desc.kind == SR_NET_HYPERX) ST_CHECK(pi.index == cv[pi.dim] && qi.index == c[pi.dim]);
                     else ST_CHECK(qi.index == (pi.index ^ 1));
                     break;
                 }
@@ -159,10 +158,9 @@ ST_TEST(net_channels_lead_back_and_kinds_agree) {
 /* Terminals: each attaches to one terminal port and back; every terminal
  * port belongs to exactly one terminal. */
 ST_TEST(net_terminals_round_trip) {
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    int n = no_zoo(zoo), i;
-    for (i = 0; i < n; i++) {
-        sr_net net = no_make(&zoo[i]);
+    int i;
+    for (i = 0; i < no_zoo_count(); i++) {
+        sr_net net = no_zoo_net(i);
         uint32_t t, r, seen = 0;
         for (t = 0; t < net.num_terminals; t++) {
             int p = -1, q = -1;
@@ -173,7 +171,7 @@ ST_TEST(net_terminals_round_trip) {
             ST_EQ(SR_PORT_TERMINAL, sr_net_port_info(&net, r1, p).kind);
             ST_EQ(SR_PORT_TERMINAL, sr_net_port_info(&net, r2, q).kind);
             ST_EQ(SR_NO_NODE, sr_net_neighbor(&net, r1, p, NULL));
-            if (zoo[i].kind != SR_NET_BUTTERFLY) ST_CHECK(r1 == r2 && p == q);
+            if (net.desc.kind != SR_NET_BUTTERFLY) ST_CHECK(r1 == r2 && p == q);
         }
         for (r = 0; r < net.num_routers; r++) {
             int p;
@@ -184,7 +182,7 @@ ST_TEST(net_terminals_round_trip) {
             }
         }
         /* one port per terminal; a butterfly's terminal has two */
-        ST_EQ(net.num_terminals * (zoo[i].kind == SR_NET_BUTTERFLY ? 2u : 1u), seen);
+        ST_EQ(net.num_terminals * (net.desc.kind == SR_NET_BUTTERFLY ? 2u : 1u), seen);
     }
 }
 
@@ -192,14 +190,13 @@ ST_TEST(net_terminals_round_trip) {
  * reaches every output switch by exactly one path). */
 ST_TEST(net_every_router_is_reached) {
     static int dist[NO_MAX_ROUTERS];
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    int n = no_zoo(zoo), i;
-    for (i = 0; i < n; i++) {
-        sr_net net = no_make(&zoo[i]);
+    int i;
+    for (i = 0; i < no_zoo_count(); i++) {
+        sr_net net = no_zoo_net(i);
         uint32_t r, v;
         for (r = 0; r < net.num_routers; r++) {
-            if (zoo[i].kind == SR_NET_BUTTERFLY) {
-                uint32_t rows = net.num_routers / (uint32_t)zoo[i].butterfly.n;
+            if (net.desc.kind == SR_NET_BUTTERFLY) {
+                uint32_t rows = net.num_routers / (uint32_t)net.desc.butterfly.n;
                 if (r >= rows) break;
                 for (v = net.num_routers - rows; v < net.num_routers; v++) ST_EQ(1, no_paths(&net, r, v));
                 continue;
@@ -213,11 +210,10 @@ ST_TEST(net_every_router_is_reached) {
 
 /* Ports by kind, per router: the seed's counts. */
 ST_TEST(net_port_counts_are_the_seeds) {
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    int n = no_zoo(zoo), i;
-    for (i = 0; i < n; i++) {
-        sr_net net = no_make(&zoo[i]);
-        const sr_net_desc *d = &zoo[i];
+    int i;
+    for (i = 0; i < no_zoo_count(); i++) {
+        sr_net net = no_zoo_net(i);
+        const sr_net_desc *d = &net.desc;
         uint32_t r, routers = 1;
         int l;
         switch (d->kind) {                               /* routers, terminals */
@@ -299,18 +295,17 @@ ST_TEST(net_port_counts_are_the_seeds) {
 
 /* sr_net_port_find inverts sr_net_port_info, and finds nothing else. */
 ST_TEST(net_port_find_inverts_port_info) {
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    int n = no_zoo(zoo), i;
-    for (i = 0; i < n; i++) {
-        sr_net net = no_make(&zoo[i]);
+    int i;
+    for (i = 0; i < no_zoo_count(); i++) {
+        sr_net net = no_zoo_net(i);
         uint32_t r;
         for (r = 0; r < net.num_routers; r++) {
             int p, kind, ports = sr_net_num_ports(&net, r);
             for (p = 0; p < ports; p++) {
                 sr_port_info pi = sr_net_port_info(&net, r, p);
                 int want = p;
-                if (zoo[i].kind == SR_NET_BUTTERFLY && zoo[i].butterfly.n == 1 && p >= zoo[i].butterfly.k)
-                    want = p - zoo[i].butterfly.k;          /* the input of the same terminal */
+                if (net.desc.kind == SR_NET_BUTTERFLY && net.desc.butterfly.n == 1 && p >= net.desc.butterfly.k)
+                    want = p - net.desc.butterfly.k;          /* the input of the same terminal */
                 ST_EQ(want, sr_net_port_find(&net, r, pi.kind, pi.dim, pi.index));
             }
             /* every other (kind, dim, index) in a window finds no port */
@@ -333,15 +328,13 @@ ST_TEST(net_port_find_inverts_port_info) {
 
 /* The cube of sr_net is the sr_topology of sr_neighbor. */
 ST_TEST(net_cube_equals_sr_neighbor) {
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    int n = no_zoo(zoo), i;
-    for (i = 0; i < n; i++) {
-        sr_net net;
+    int i;
+    for (i = 0; i < no_zoo_count(); i++) {
+        sr_net net = no_zoo_net(i);
         sr_topology t;
         uint32_t r;
-        if (zoo[i].kind != SR_NET_CUBE) continue;
-        net = no_make(&zoo[i]);
-        ST_EQ(SR_OK, sr_topology_init(&t, &zoo[i].cube));
+        if (net.kind != SR_NET_CUBE) continue;
+        ST_EQ(SR_OK, sr_topology_init(&t, &net.desc.cube));
         ST_EQ(t.num_nodes, net.num_routers);
         for (r = 0; r < t.num_nodes; r++) {
             int p;
@@ -584,16 +577,15 @@ ST_TEST(net_init_errors_name_the_field) {
 
 /* sr_net_check accepts what sr_net_init made and refuses any change. */
 ST_TEST(net_check_refuses_a_corrupted_net) {
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    int n = no_zoo(zoo), i;
+    int i;
     uint64_t seed = 24;
     /* no padding: the members add up to the struct */
     ST_EQ(sizeof(sr_net), 4 * 5 + sizeof(sr_net_desc) + sizeof(sr_topology) + 4 * (SR_MAX_DIMS + SR_MAX_DIMS + 1 + 1 +
                                                                                    SR_MAX_LEVELS + 1 + SR_MAX_LEVELS +
                                                                                    1 + SR_MAX_STAGES));
     ST_EQ(SR_ERR_NULL, sr_net_check(NULL));
-    for (i = 0; i < n; i++) {
-        sr_net net = no_make(&zoo[i]), bad;
+    for (i = 0; i < no_zoo_count(); i++) {
+        sr_net net = no_zoo_net(i), bad;
         unsigned char *b = (unsigned char *)&bad;
         int j;
         ST_EQ(SR_OK, sr_net_check(&net));

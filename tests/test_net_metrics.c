@@ -16,14 +16,13 @@
 
 ST_TEST(net_hops_match_breadth_first_search) {
     static int dist[NO_MAX_ROUTERS];
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    int n = no_zoo(zoo), i;
-    for (i = 0; i < n; i++) {
-        sr_net net = no_make(&zoo[i]);
+    int i;
+    for (i = 0; i < no_zoo_count(); i++) {
+        sr_net net = no_zoo_net(i);
         uint32_t s, t, last = SR_NO_NODE;
         for (s = 0; s < net.num_terminals; s++) {
             uint32_t rs = sr_net_terminal_router(&net, s, NULL);
-            if (rs != last) { no_bfs(&net, rs, zoo[i].kind == SR_NET_DRAGONFLY, dist); last = rs; }
+            if (rs != last) { no_bfs(&net, rs, net.kind == SR_NET_DRAGONFLY, dist); last = rs; }
             for (t = 0; t < net.num_terminals; t++)
                 ST_CHECKF(sr_net_hops(&net, s, t) == dist[sr_net_eject_router(&net, t, NULL)],
                           "zoo %d (%s): %u -> %u: %d hops, search %d", i, sr_net_kind_name(net.kind), s, t,
@@ -58,10 +57,9 @@ ST_TEST(net_dragonfly_graph_is_shorter_than_minimal_routing) {
 
 /* Every field against the brute-force metrics. */
 ST_TEST(net_metrics_match_brute_force) {
-    sr_net_desc zoo[NO_ZOO_SIZE];
-    int n = no_zoo(zoo), i;
-    for (i = 0; i < n; i++) {
-        sr_net net = no_make(&zoo[i]);
+    int i;
+    for (i = 0; i < no_zoo_count(); i++) {
+        sr_net net = no_zoo_net(i);
         sr_net_metrics m;
         no_metrics_t b = no_metrics(&net);
         ST_EQ(SR_OK, sr_net_compute_metrics(&net, &m));
