@@ -607,22 +607,18 @@ ST_TEST(net_desc_builders_fill_the_fields) {
 #define TN_BUILT(call) do { memset(&got, 0x77, sizeof got); ST_EQ(SR_OK, (call)); \
                             ST_CHECK(memcmp(&got, &want, sizeof got) == 0); memset(&want, 0, sizeof want); } while (0)
     memset(&want, 0, sizeof want);
-    want.kind = SR_NET_CUBE;
-    want.cube.num_dims = 3;
+    want.kind = SR_NET_CUBE; want.cube.num_dims = 3;
     want.cube.radix[0] = 4; want.cube.radix[1] = 3; want.cube.radix[2] = 5;
     want.cube.mesh[0] = 1; want.cube.mesh[2] = 1;
     TN_BUILT(sr_net_desc_cube(&got, 3, k, mesh));
-    want.kind = SR_NET_HYPERX;
-    want.hyperx.num_dims = 3;
-    want.hyperx.terminals = 7;
+    want.kind = SR_NET_HYPERX; want.hyperx.num_dims = 3; want.hyperx.terminals = 7;
     want.hyperx.size[0] = 4; want.hyperx.size[1] = 3; want.hyperx.size[2] = 5;
     TN_BUILT(sr_net_desc_hyperx(&got, 3, k, 7));
     want.kind = SR_NET_DRAGONFLY;
     want.dragonfly.p = 2; want.dragonfly.a = 4; want.dragonfly.h = 2; want.dragonfly.g = 5;
     want.dragonfly.arrangement = SR_DF_PALMTREE;
     TN_BUILT(sr_net_desc_dragonfly(&got, 2, 4, 2, 5, SR_DF_PALMTREE));
-    want.kind = SR_NET_CLOS;
-    want.clos.levels = 3;
+    want.kind = SR_NET_CLOS; want.clos.levels = 3;
     want.clos.down[0] = 2; want.clos.down[1] = 3; want.clos.down[2] = 4;
     want.clos.up[0] = 3; want.clos.up[1] = 2;
     TN_BUILT(sr_net_desc_clos(&got, 3, down, up));
