@@ -1492,9 +1492,14 @@ SR_API sr_result sr_net_check(const sr_net *net) {
  *               terminals, divided by N(N-1): the mean of uniform random
  *               traffic in which no terminal sends to itself.  (Table 3.1
  *               mixes conventions: its mesh row divides by k(k-1) like
- *               this, its torus and hypercube rows include the N self
- *               pairs, its flattened butterfly row also counts the two
- *               terminal channels; docs/topologies.rst compares them.)
+ *               this; its torus and hypercube rows include the N self
+ *               pairs, and its torus row k/4 is exact for even k only, for
+ *               odd k a large-k approximation of (k^2-1)/4k; its flattened
+ *               butterfly row also counts the two terminal channels and
+ *               includes the self pairs; its torus diameter k/2 holds
+ *               for even k (floor(k/2) in general), and its flattened
+ *               butterfly diameter n + 1 counts the terminal channels.
+ *               docs/topologies.rst compares them row by row.)
  *   radix       the most ports of one router, terminal ports included
  *               (Eq 3.2's 2n + 1, the dragonfly's k, the flattened
  *               butterfly's k'); a butterfly switch has k inputs and k
