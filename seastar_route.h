@@ -4148,6 +4148,8 @@ SR_API int sr_route_select(const sr_candidate *c, int n, unsigned classes, const
  *      into each such ring, that every bubble buffer holds two full-sized
  *      packets, and that a packet needs buffer room for all of itself
  *      (virtual cut-through); the rule itself is model-checked elsewhere.
+ *      The rule needs room for whole packets, so under SR_SWITCH_WORMHOLE
+ *      the flag is ignored.
  *
  * The wormhole check.  Listing every indirect dependency would take
  * (states x escape channels reachable) edges.  Instead: take G, the
@@ -4346,7 +4348,7 @@ SR_API uint32_t sr__rv_states_bound(const sr_routing *rt) {
     return b > 0x40000000u ? 0x40000000u : (uint32_t)b;
 }
 
-SR_API sr__rv_layout sr__rv_offsets(const sr_routing *rt, uint32_t slots) {
+SR_API sr__rv_layout sr__rv_offsets(const sr_routing *rt, int mode, uint32_t slots) {
     sr__rv_layout o;
     const sr_net *net = &rt->net;
     uint64_t C = (uint64_t)net->num_routers * (uint64_t)net->radix * (uint64_t)rt->vcs;
@@ -4354,7 +4356,8 @@ SR_API sr__rv_layout sr__rv_offsets(const sr_routing *rt, uint32_t slots) {
     o.C = C;
     o.W = (uint32_t)W;
     o.slots = slots;
-    o.iedges = (uint32_t)(C < 65536 ? 65536 : C > 0x10000000u ? 0x10000000u : C);
+    /* the wormhole check's indirect edges: room for two per channel */
+    o.iedges = mode != SR_SWITCH_WORMHOLE || !rt->escape ? 0 : (uint32_t)(C < 2048 ? 4096 : C > 0x8000000u ? 0x10000000u : 2 * C);
     o.dep = 0;
     o.c1 = o.dep + (size_t)C * W * 8;
     o.used = o.c1 + (size_t)(C + 63) / 64 * 8;
@@ -4393,16 +4396,16 @@ SR_API uint32_t sr__rv_slots_for(uint32_t bound) {
  * destination of a built-in algorithm (for SR_ALG_CUSTOM, as many as
  * custom.states_per_router says).  A smaller scratch also works while one
  * destination's states fit (else SR_ERR_BUFFER_SIZE).  The 1,056-terminal
- * dragonfly with UGAL and 3 VCs needs about 13 MB, the 16x16x16 torus with
- * minimal adaptive routing and 3 VCs about 6 MB.
+ * dragonfly with UGAL and 3 VCs needs 3.7 MB, the 16x16x16 torus with
+ * minimal adaptive routing and 3 VCs 6.2 MB (8.3 MB for wormhole).
  *
  * :param rt: the routing.
- * :param mode: SR_SWITCH_VCT or SR_SWITCH_WORMHOLE (the same size).
+ * :param mode: SR_SWITCH_VCT or SR_SWITCH_WORMHOLE (which adds a list of
+ *     two indirect edges per channel for a routing with escapes).
  * :returns: the size in bytes.
  */
 SR_API size_t sr_verify_routing_scratch_size(const sr_routing *rt, int mode) {
-    (void)mode;
-    return sr__rv_offsets(rt, sr__rv_slots_for(sr__rv_states_bound(rt))).total;
+    return sr__rv_offsets(rt, mode, sr__rv_slots_for(sr__rv_states_bound(rt))).total;
 }
 
 /* The verifier's context. */
@@ -4594,7 +4597,7 @@ SR_API int sr__rv_arc(sr__rv *v, sr__rv_frame *parent, uint32_t c, int bubble, i
         const uint64_t *esc = v->esc + (size_t)slot * v->W;
         uint64_t *d = v->dep + (size_t)c * v->W;
         for (w = 0; w < v->W; w++) d[w] |= esc[w];
-        if (bubble && v->net->kind == SR_NET_CUBE) {
+        if (bubble && v->net->kind == SR_NET_CUBE && v->rep->mode == SR_SWITCH_VCT) {
             /* the bubble rule stands in for the ring's dateline: a packet
              * going straight on along the same bubble VC adds no
              * dependency (unless the same channel is also requested
@@ -5029,11 +5032,11 @@ SR_API sr_result sr_verify_routing(const sr_routing *rt, int mode, void *scratch
     rep->mode = mode;
     rep->escape = rt->escape;
     memset(&v, 0, sizeof v);
-    v.o = sr__rv_offsets(rt, 64);
+    v.o = sr__rv_offsets(rt, mode, 64);
     if (scratch_size < v.o.total) return SR_ERR_BUFFER_SIZE;
     slots = 64;
-    while (slots < 0x80000000u && sr__rv_offsets(rt, slots * 2).total <= scratch_size) slots *= 2;
-    v.o = sr__rv_offsets(rt, slots);
+    while (slots < 0x80000000u && sr__rv_offsets(rt, mode, slots * 2).total <= scratch_size) slots *= 2;
+    v.o = sr__rv_offsets(rt, mode, slots);
     v.rt = rt; v.net = &rt->net; v.rep = rep;
     v.base = (uint8_t *)scratch;
     v.dep = (uint64_t *)(v.base + v.o.dep);
