@@ -1102,6 +1102,14 @@ typedef struct sr_gen_report {
                                (more than one per partition when a GLUT entry
                                first led into a state that cannot reach every
                                destination; see sr_tables_build_search) */
+    uint64_t connected;   /**< ordered pairs of distinct live nodes that the
+                               faults leave connected (a route exists) */
+    uint64_t delivered;   /**< pairs the verifier followed to delivery */
+    int failure;          /**< the verifier's verdict on the tables (an
+                               sr_failure): SR_FAIL_NONE when it proved them;
+                               the generator then returns SR_ERR_DEADLOCK for
+                               a cycle, SR_ERR_UNDELIVERED for another
+                               failure or when delivered < connected */
 } sr_gen_report;
 
 /* Destinations whose LUT entries the generators collect at once. */
@@ -1190,14 +1198,61 @@ SR_API sr__gen_layout sr__gen_offsets(const sr_topology *t) {
 }
 
 /**
- * Bytes of scratch memory the fault-aware generators need.
+ * Bytes of scratch memory the fault-aware generators need: for the
+ * generation, and for the proof of the tables by sr_verify that follows
+ * it (the larger of the two).
  *
  * :param t: the topology.
- * :returns: the size in bytes: about 47 per (router, input port) plus
- *     about 330 per (router of one global partition, input port): 20 MB
- *     for 32x32x32, 1.3 MB for 8x8x8.
+ * :returns: the size in bytes: sr_verify_scratch_size(t) or, where it is
+ *     larger, about 47 per (router, input port) plus about 330 per (router
+ *     of one global partition, input port): 27 MB for 32x32x32, 1.3 MB for
+ *     8x8x8.
  */
-SR_API size_t sr_gen_scratch_size(const sr_topology *t) { return sr__gen_offsets(t).total; }
+SR_API size_t sr_gen_scratch_size(const sr_topology *t) {
+    size_t g = sr__gen_offsets(t).total, v = sr_verify_scratch_size(t);
+    return g > v ? g : v;
+}
+
+/* Ordered pairs of distinct live nodes that the faults leave connected
+ * (components over usable links, by breadth-first search; 2N words of
+ * scratch). */
+SR_API uint64_t sr__gen_connected(const sr_topology *t, const sr_faults *f, void *scratch) {
+    uint32_t N = t->num_nodes, *comp = (uint32_t *)scratch, *q = comp + N, s;
+    uint64_t pairs = 0;
+    for (s = 0; s < N; s++) comp[s] = SR_NO_NODE;
+    for (s = 0; s < N; s++) {
+        uint32_t head = 0, tail = 0;
+        if (comp[s] != SR_NO_NODE || !sr_node_ok(f, s)) continue;
+        comp[s] = s;
+        q[tail++] = s;
+        while (head < tail) {
+            uint32_t u = q[head++];
+            int p;
+            for (p = 0; p < t->proc_port; p++) {
+                uint32_t v = sr_next_hop(t, f, u, p);
+                if (v != SR_NO_NODE && comp[v] == SR_NO_NODE) { comp[v] = s; q[tail++] = v; }
+            }
+        }
+        pairs += (uint64_t)tail * (tail - 1);
+    }
+    return pairs;
+}
+
+/* The proof every generator ends with: sr_verify over the tables (in the
+ * generator's scratch), and the connected pairs.  SR_ERR_DEADLOCK when
+ * the dependency graph has a cycle, SR_ERR_UNDELIVERED when the verifier
+ * finds another failure or a connected pair is not delivered, else
+ * SR_OK; the report gets the counts and the verdict. */
+SR_API sr_result sr__gen_verdict(const sr_topology *t, const sr_faults *f, const uint8_t *tables, void *scratch,
+                                 sr_gen_report *rep) {
+    sr_verify_report v;
+    rep->connected = sr__gen_connected(t, f, scratch);
+    if (sr_verify(t, f, tables, 0, scratch, sr_verify_scratch_size(t), &v) != SR_OK) return SR_ERR_BUFFER_SIZE;
+    rep->failure = (int)v.failure;
+    rep->delivered = v.delivered;
+    if (!v.proven) return v.failure == SR_FAIL_DEADLOCK ? SR_ERR_DEADLOCK : SR_ERR_UNDELIVERED;
+    return v.delivered < rep->connected ? SR_ERR_UNDELIVERED : SR_OK;
+}
 
 /* The generators' table of usable neighbours per (node, network port), or
  * SR_NO_NODE; bit 30 is set when the link is a dateline link. */
@@ -2083,10 +2138,18 @@ SR_API void sr__search_write_dst(const sr__sctx *c, uint8_t *tables, uint32_t ds
  * :param scratch_size: its size.
  * :param list: out, unroutable pairs (may be NULL).
  * :param capacity: entries of ``list``.
- * :param rep: out, counts.
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE;
- *     SR_ERR_ORDER (order is not a permutation of the network ports).
- *     Nothing is written on error.
+ * The tables are then proven by sr_verify (delivery, an acyclic
+ * dependency graph) and every pair the faults leave connected must be
+ * delivered; otherwise the call says which, with the tables written.
+ *
+ * :param rep: out, counts, the connected and delivered pairs, the verdict.
+ * :returns: SR_OK (proven, every connected pair delivered); SR_ERR_DEADLOCK
+ *     (the dependency graph has a cycle: sr_verify gives it);
+ *     SR_ERR_UNDELIVERED (a connected pair is not delivered, or
+ *     rep->failure says how the tables fail); both with the tables and
+ *     ``rep`` written.  SR_ERR_NULL; SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE;
+ *     SR_ERR_ORDER (order is not a permutation of the network ports):
+ *     nothing is written on these.
  * :paper: beyond seed 001 (same table format; deadlock freedom by channel
  *     ranks as in Dally and Seitz [7], turn restrictions as in Glass and
  *     Ni [9], dateline VCs).
@@ -2184,7 +2247,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
     }
     for (u = 0; u < N; u++)
         if (sr_node_ok(faults, u)) rep->pairs += live - 1;
-    if (!failing) return SR_OK;
+    if (!failing) return sr__gen_verdict(t, faults, tables, scratch, rep);
     /* ---- repairs (default rule), destination by destination, in order ---- */
     memset(reserved, 0, (size_t)(2 * N * P + 7) / 8);
     for (part = 0; part < t->num_partitions; part++) {
@@ -2208,7 +2271,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
             sr__search_count(&c, faults, dst, list, capacity, rep);
         }
     }
-    return SR_OK;
+    return sr__gen_verdict(t, faults, tables, scratch, rep);
 }
 
 /* ======================================================================
@@ -2651,11 +2714,15 @@ SR_API int sr__xt_check_quiet(const sr_topology *t, const sr_faults *f, uint8_t 
  * rules lead into a loop, a dead end, a failed link or node, or a
  * 180-degree turn, the entry of the failing state becomes SR_ENTRY_NONE
  * (counted in ``rep->patched``), so the tables deliver every pair they do
- * not declare unroutable.  Deadlock freedom is not guaranteed for every
- * fault set: check the result with sr_verify.  With the chosen datelines
- * every single link fault and every single node fault of the 4x4x4,
- * 8x8x8 and 11x12x16 tori is proven (the test suite checks all of them,
- * the larger two under ``make check-long``).
+ * not declare unroutable.  The rules do not cover every fault set, so the
+ * tables are then proven by sr_verify, and the call says when they fail:
+ * SR_ERR_DEADLOCK when their dependency graph has a cycle (on 8x8x8 the
+ * faults (233, +z) and (235, +z) give one), SR_ERR_UNDELIVERED when a pair
+ * the faults leave connected is not delivered (the faults (158, +y) and
+ * (158, +z)).  With the chosen datelines every single link fault and
+ * every single node fault of the 4x4x4, 8x8x8 and 11x12x16 tori is proven
+ * (the test suite checks all of them, the larger two under ``make
+ * check-long``).
  *
  * :param t: the topology (3 dimensions).
  * :param faults: failed links and nodes, or NULL.
@@ -2666,9 +2733,14 @@ SR_API int sr__xt_check_quiet(const sr_topology *t, const sr_faults *f, uint8_t 
  * :param scratch_size: its size.
  * :param list: out, unroutable pairs (may be NULL).
  * :param capacity: entries of ``list``.
- * :param rep: out, counts and the datelines used.
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (not 3 dimensions);
- *     SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE.  Nothing is written on error.
+ * :param rep: out, counts, the datelines used, the connected and
+ *     delivered pairs, the verdict.
+ * :returns: SR_OK (proven, every connected pair delivered); SR_ERR_DEADLOCK
+ *     (the dependency graph has a cycle: sr_verify gives it);
+ *     SR_ERR_UNDELIVERED (a connected pair is not delivered, or
+ *     rep->failure says how the tables fail); both with the tables and
+ *     ``rep`` written.  SR_ERR_NULL; SR_ERR_DIMS (not 3 dimensions);
+ *     SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE: nothing is written on these.
  * :paper: seed 001 "Avoiding deadlock in the presence of faults and turn
  *     constraints" and the routing rules for X, Y and Z links.
  */
@@ -2723,10 +2795,9 @@ SR_API sr_result sr_tables_build_seastar_opt(const sr_topology *t, const sr_faul
             }
         }
     }
-    if (tt.num_partitions == 1 && torus && sr__xt_check_quiet(&tt, faults, tables, scratch, nbr, quiet, rep))
-        return SR_OK;
-    sr__gen_finish(&tt, faults, tables, scratch, nbr, list, capacity, rep);
-    return SR_OK;
+    if (!(tt.num_partitions == 1 && torus && sr__xt_check_quiet(&tt, faults, tables, scratch, nbr, quiet, rep)))
+        sr__gen_finish(&tt, faults, tables, scratch, nbr, list, capacity, rep);
+    return sr__gen_verdict(&tt, faults, tables, scratch, rep);
 }
 
 /**

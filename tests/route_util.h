@@ -3,6 +3,7 @@
 #ifndef ROUTE_UTIL_H
 #define ROUTE_UTIL_H
 
+#include <stdlib.h>
 #include <string.h>
 #include "../seastar_route.h"
 
@@ -27,6 +28,44 @@ static inline int rt_make_tie(sr_topology *t, int n, const int *k, const int *me
 /* rt_make_tie with the default tie-break (SR_TIE_ALTERNATE). */
 static inline int rt_make(sr_topology *t, int n, const int *k, const int *mesh, const int *dl) {
     return rt_make_tie(t, n, k, mesh, dl, SR_TIE_ALTERNATE);
+}
+
+/* Ordered pairs of distinct live nodes that the faults leave connected
+ * (components by breadth-first search over usable links). */
+static inline uint64_t rt_connected_pairs(const sr_topology *t, const sr_faults *f) {
+    uint32_t N = t->num_nodes, *comp = (uint32_t *)malloc(N * 4), *q = (uint32_t *)malloc(N * 4), s;
+    uint64_t total = 0;
+    for (s = 0; s < N; s++) comp[s] = 0;
+    for (s = 0; s < N; s++) {
+        uint32_t head = 0, tail = 0;
+        if (comp[s] || !sr_node_ok(f, s)) continue;
+        comp[s] = 1;
+        q[tail++] = s;
+        while (head < tail) {
+            uint32_t u = q[head++];
+            int p;
+            for (p = 0; p < t->proc_port; p++) {
+                uint32_t v = sr_next_hop(t, f, u, p);
+                if (v != SR_NO_NODE && !comp[v]) { comp[v] = 1; q[tail++] = v; }
+            }
+        }
+        total += (uint64_t)tail * (tail - 1);
+    }
+    free(comp);
+    free(q);
+    return total;
+}
+
+/* Whether a table generator's result means "tables written": SR_OK, or
+ * the verdicts SR_ERR_DEADLOCK and SR_ERR_UNDELIVERED. */
+static inline int rt_gen_written(int r) { return r == SR_OK || r == SR_ERR_DEADLOCK || r == SR_ERR_UNDELIVERED; }
+
+/* The result a generator owes for tables that sr_verify judged as in v:
+ * SR_ERR_DEADLOCK for a dependency cycle, SR_ERR_UNDELIVERED for another
+ * failure or a connected pair not delivered, else SR_OK. */
+static inline int rt_gen_verdict(const sr_verify_report *v, uint64_t connected) {
+    if (!v->proven) return v->failure == SR_FAIL_DEADLOCK ? SR_ERR_DEADLOCK : SR_ERR_UNDELIVERED;
+    return v->delivered < connected ? SR_ERR_UNDELIVERED : SR_OK;
 }
 
 #endif
