@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* seastar_route.h - routing over the networks of seastar_topo.h: dimension-
+/* seastar_route.h - routing over the networks of seastar_topo.h: routing
+ * as candidate sets for every topology, with deadlock proofs; dimension-
  * order routing, SeaStar routing tables, fault-aware table generation and
  * verification, header-only C.
  *
@@ -11,20 +12,29 @@
  *
  *   1. dimension-order routing (x, then y, then z, ...) with dateline
  *      virtual channels: VC0->VC1 and VC2->VC3 across a dateline
- *      (seed 000 Section 1.1, seed 001 "Routing");
+ *      (seed 000 Section 1.1, seed 001 "Routing") (>>dor);
  *   2. the SeaStar hierarchical routing tables: one table per input port,
  *      an 8-entry global table (GLUT) indexed by destination[14:12] and a
  *      local table (LUT) indexed by destination[11:0] (seed 001, seed 004
- *      Chapter 8.2.2 and 8.2.4);
+ *      Chapter 8.2.2 and 8.2.4) (>>tables);
  *   3. fault-aware table generation: the SeaStar rules for X, Y and Z links
- *      (seed 001), with the datelines placed from the fault set (>>xt-rules),
+ *      (seed 001), with the datelines placed from the fault set (>>xtrules),
  *      and a search-based generator that goes beyond them, routing every
  *      connected pair it can under a deadlock-free turn discipline
- *      (>>search);
- *   4. a verifier that proves or refutes delivery of every pair and the
- *      absence of cycles in the channel dependency graph (Dally and Seitz).
+ *      (>>search); both prove their tables before they return SR_OK;
+ *   4. a verifier of tables that proves or refutes delivery of every pair
+ *      and the absence of cycles in the channel dependency graph (Dally and
+ *      Seitz) (>>verify);
+ *   5. routing as candidate sets over any sr_net (>>candidates, >>routing):
+ *      dimension order, minimal adaptive with escape channels, the
+ *      dragonfly's minimal routing, Valiant, UGAL, PAR, up/down, destination
+ *      tags (seed 004 Chapter 5), and routings of the caller's own;
+ *   6. a verifier of candidate-set routing: delivery, and deadlock freedom
+ *      by Dally and Seitz or, with escape channels, Duato's condition, for
+ *      cut-through and wormhole switching, with a witness when it fails
+ *      (>>rverify).
  *
- * Usage, in order (see docs/routing.rst for the full story):
+ * Usage, in order (see docs/routing.rst and docs/routing-beyond.rst):
  *
  *   sr_topology_desc d = {0};                 // zero = torus, dateline 0
  *   sr_topology t;
@@ -46,13 +56,25 @@
  *   // generated around faults by sr_tables_build_seastar (_opt: options)
  *   // or sr_tables_build_search.
  *
- * Sections (search for the tag): >>generators, >>search, >>xt-rules.
+ *   // any network, any algorithm: candidates for a header the packet
+ *   // carries, then the header after the hop taken
+ *   sr_routing rt;                            // from sr_net and sr_routing_desc
+ *   sr_routing_init(&rt, &net, &rdesc);
+ *   sr_route_header_init(&rt, src, dest, sr_route_inter_pick(&rt, rnd), &h);
+ *   sr_route_candidates(&rt, router, in_port, in_vc, &h, cand, cap, &n);
+ *   sr_route_advance(&rt, router, &cand[chosen], vc, &h);
+ *   // and the proof: sr_verify_routing(&rt, SR_SWITCH_VCT, ...)
  *
- * Ports: for dimension d, port 2d is "+d" (towards coordinate c+1) and
- * port 2d+1 is "-d"; port 2n (t.proc_port) is the processor port.  An
- * input port is named after the link it is attached to: a packet that
- * arrives on input port 2d came from the neighbour at c+1.  Leaving by the
- * port one arrived on is a 180-degree turn.
+ * Sections (search for the tag): >>results >>faults >>dor >>tables
+ * >>verify >>generators >>search >>xtrules >>candidates >>routing
+ * >>rverify.
+ *
+ * Ports of a cube (sr_topology): for dimension d, port 2d is "+d" (towards
+ * coordinate c+1) and port 2d+1 is "-d"; port 2n (t.proc_port) is the
+ * processor port.  An input port is named after the link it is attached
+ * to: a packet that arrives on input port 2d came from the neighbour at
+ * c+1.  Leaving by the port one arrived on is a 180-degree turn.  The
+ * other families' ports: seastar_topo.h, >>net.
  *
  * Overridable macros (define before including):
  *   SR_API       linkage of every function (default: static inline)
@@ -60,6 +82,53 @@
  *
  * Naming: public functions and types start with sr_, macros with SR_,
  * private helpers with sr__.
+ *
+ * >>index: every public function of this header, by section (seastar_topo.h
+ * has its own)
+ *
+ *   >>results    const char * sr_route_result_string(sr_result r)
+ *   >>faults     size_t       sr_faults_size(const sr_topology *t)
+ *                sr_result    sr_faults_init(sr_faults *f, const sr_topology *t, void *storage, size_t size)
+ *                sr_result    sr_fault_link(sr_faults *f, const sr_topology *t, uint32_t node, int port)
+ *                sr_result    sr_fault_node(sr_faults *f, const sr_topology *t, uint32_t node)
+ *                int          sr_node_ok(const sr_faults *f, uint32_t node)
+ *                uint32_t     sr_next_hop(const sr_topology *t, const sr_faults *f, uint32_t node, int port)
+ *   >>dor        sr_entry     sr_entry_make(int port, int vc_update)
+ *                int          sr_entry_port(sr_entry e)
+ *                int          sr_entry_vc_update(sr_entry e)
+ *                int          sr_entry_vc(sr_entry e, int in_vc)
+ *                sr_entry     sr_dor_entry(const sr_topology *t, uint32_t node, int in_port, uint32_t dest)
+ *                sr_route     sr_route_dor(const sr_topology *t, uint32_t node, int in_port, uint32_t dest, int vc)
+ *   >>tables     size_t       sr_table_size(const sr_topology *t)
+ *                sr_entry     sr_table_lookup(const sr_topology *t, const uint8_t *tables, uint32_t node, int in_port, uint32_t dest)
+ *                uint8_t *    sr_table_port(const sr_topology *t, uint8_t *tables, int in_port)
+ *                sr_result    sr_table_build_dor(const sr_topology *t, uint32_t node, uint8_t *tables, size_t size)
+ *   >>verify     const char * sr_failure_string(sr_failure f)
+ *                size_t       sr_verify_scratch_size(const sr_topology *t)
+ *                sr_result    sr_verify(const sr_topology *t, const sr_faults *faults, const uint8_t *tables, int flags, void *scratch, size_t scratch_size, sr_verify_report *rep)
+ *   >>generators size_t       sr_gen_scratch_size(const sr_topology *t)
+ *   >>search     void         sr_order_positive_first(const sr_topology *t, int *order)
+ *                sr_result    sr_tables_build_search(const sr_topology *t, const sr_faults *faults, const int *order, uint8_t *tables, size_t tables_size, void *scratch, size_t scratch_size, sr_pair *list, size_t capacity, sr_gen_report *rep)
+ *   >>xtrules    void         sr_seastar_datelines(const sr_topology *t, const sr_faults *f, sr_topology *out)
+ *                sr_entry     sr_seastar_entry(const sr_topology *t, const sr_faults *f, const sr_seastar_options *opt, uint32_t u, int in_port, uint32_t dst)
+ *                sr_result    sr_tables_build_seastar_opt(const sr_topology *t, const sr_faults *faults, const sr_seastar_options *opt, uint8_t *tables, size_t tables_size, void *scratch, size_t scratch_size, sr_pair *list, size_t capacity, sr_gen_report *rep)
+ *                sr_result    sr_tables_build_seastar(const sr_topology *t, const sr_faults *faults, uint8_t *tables, size_t tables_size, void *scratch, size_t scratch_size, sr_pair *list, size_t capacity, sr_gen_report *rep)
+ *   >>routing    const char * sr_algorithm_name(int alg)
+ *                int          sr_routing_vcs_needed(const sr_net *net, const sr_routing_desc *d)
+ *                sr_result    sr_routing_init(sr_routing *rt, const sr_net *net, const sr_routing_desc *d)
+ *                int          sr_route_max_candidates(const sr_routing *rt)
+ *                uint32_t     sr_route_inter_count(const sr_routing *rt)
+ *                uint32_t     sr_route_inter_pick(const sr_routing *rt, uint64_t random)
+ *                sr_result    sr_route_candidates(const sr_routing *rt, uint32_t router, int in_port, int in_vc, const sr_header *h, sr_candidate *out, int cap, int *n)
+ *                sr_result    sr_route_advance(const sr_routing *rt, uint32_t router, const sr_candidate *c, int vc, sr_header *h)
+ *                sr_result    sr_route_header_init(const sr_routing *rt, uint32_t src, uint32_t dest, uint32_t inter, sr_header *h)
+ *                int          sr_route_hops(const sr_routing *rt, uint32_t router, const sr_header *h, int cls)
+ *                int          sr_ugal_minimal(uint32_t q_min, int h_min, uint32_t q_nonmin, int h_nonmin, int64_t bias)
+ *                uint32_t     sr_route_global_channel(const sr_routing *rt, uint32_t router, const sr_candidate *c, const sr_header *h)
+ *                int          sr_route_select(const sr_candidate *c, int n, unsigned classes, const int32_t *credits, int vcs, uint64_t random, int *vc)
+ *   >>rverify    const char * sr_rfailure_string(int f)
+ *                size_t       sr_verify_routing_scratch_size(const sr_routing *rt, int mode)
+ *                sr_result    sr_verify_routing(const sr_routing *rt, int mode, void *scratch, size_t scratch_size, sr_routing_report *rep)
  */
 #ifndef SEASTAR_ROUTE_H
 #define SEASTAR_ROUTE_H
@@ -255,7 +324,7 @@ SR_API uint32_t sr_next_hop(const sr_topology *t, const sr_faults *f, uint32_t n
     return v;
 }
 
-/* ======================================================================
+/* >>dor ===============================================================
  * Table entries and dimension-order routing
  * ====================================================================== */
 
@@ -426,7 +495,7 @@ SR_API sr_route sr_route_dor(const sr_topology *t, uint32_t node, int in_port, u
     return r;
 }
 
-/* ======================================================================
+/* >>tables ============================================================
  * SeaStar hierarchical tables
  * ====================================================================== */
 
@@ -564,8 +633,9 @@ SR_API sr_result sr_table_build_dor(const sr_topology *t, uint32_t node, uint8_t
     return SR_OK;
 }
 
-/* ======================================================================
- * Verifier: delivery of every pair and an acyclic channel dependency graph
+/* >>verify ============================================================
+ * Verifier of tables: delivery of every pair and an acyclic channel
+ * dependency graph
  * ====================================================================== */
 
 /** What went wrong, in a verification report. */
@@ -1073,8 +1143,8 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
     return SR_OK;
 }
 
-/* ======================================================================
- * >>generators  Fault-aware table generation: shared parts
+/* >>generators ========================================================
+ * Fault-aware table generation: shared parts
  * ====================================================================== */
 
 /** A (source, destination) pair. */
@@ -1399,8 +1469,8 @@ SR_API void sr__gen_finish(const sr_topology *t, const sr_faults *f, uint8_t *ta
     }
 }
 
-/* ======================================================================
- * >>search  Fault-aware tables by search (beyond the paper)
+/* >>search ============================================================
+ * Fault-aware tables by search (beyond the paper)
  * ====================================================================== */
 
 /**
@@ -2274,8 +2344,8 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
     return sr__gen_verdict(t, faults, tables, scratch, rep);
 }
 
-/* ======================================================================
- * >>xt-rules  Fault-aware tables by the SeaStar (Cray XT) rules
+/* >>xtrules ===========================================================
+ * Fault-aware tables by the SeaStar (Cray XT) rules
  *
  * Seed 001, "Avoiding deadlock in the presence of faults and turn
  * constraints" and "Routing rules for X / Y / Z links".  Each rule is one
