@@ -168,6 +168,20 @@ $(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data examples/
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@sh tests/results.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
+# The routing proofs (docs/data/routing_proofs.csv and the witnesses of
+# the refutations, docs/data/routing_witnesses.txt) run again and compared
+# with the files, all but the seconds (examples/routing_proofs.c; a few
+# seconds).  make routing-proofs writes them.
+LOGS += $(B)/proofs.log
+$(B)/proofs.log: $(B)/examples/routing_proofs docs/data/routing_proofs.csv docs/data/routing_witnesses.txt
+	@echo "  run     routing proofs drift check"
+	@./$(B)/examples/routing_proofs --check docs/data --quiet > $@.tmp 2>&1; st=$$?; \
+	  if [ $$st -eq 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi >> $@.tmp; \
+	  echo "exit status $$st" >> $@.tmp; mv $@.tmp $@
+routing-proofs: $(B)/examples/routing_proofs
+	./$(B)/examples/routing_proofs --out docs/data
+.PHONY: routing-proofs
+
 # ------------------------------------------------------------------ mpi
 # make mpi: the simulator and bench_sim with SS_MPI, compiled with mpicc
 # (build/mpi/; installs Debian's openmpi-bin and libopenmpi-dev if mpicc is
@@ -222,7 +236,8 @@ APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)"
 # examples/plot_diagrams.py; Debian's python3-matplotlib, installed if
 # missing).  RESULTS_ONLY=table6,merging reruns only those experiments.
 RESULTS_ONLY ?=
-results: $(B)/examples/seastar_sim $(B)/examples/diagram_data
+results: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/examples/routing_proofs
+	./$(B)/examples/routing_proofs --out docs/data
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@/usr/bin/python3 examples/results.py $(if $(RESULTS_ONLY),--only $(RESULTS_ONLY))
 	@rm -rf docs/data/small && /usr/bin/python3 examples/results.py --small docs/data/small

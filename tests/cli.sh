@@ -157,8 +157,18 @@ refuse $A --arb-cycles --arb-cycles 0
 refuse $A -o          -o /nonexistent/dir/x.csv
 refuse $A unknown     --bogus
 
+P=routing_proofs
+refuse $P --out       --out                     # no value
+refuse $P --out       --out ''
+refuse $P --check     --check ''
+refuse $P --check     --check /nonexistent/dir
+refuse $P --out       --out /nonexistent/dir/x
+refuse $P --check     --out x --check y           # contradiction
+refuse $P unknown     --bogus
+refuse $P unexpected  docs/data                 # (a valid run: make test's proofs.log)
+
 # --help: exit 0, and every option of the program's table is listed.
-for p in $S $M $Q $A; do
+for p in $S $M $Q $A $P; do
     opts=$(sed -n 's/^ *{ "\(-[-a-z]*\)".*/\1/p' "examples/$p.c")
     if accept $p --help && [ -n "$opts" ]; then
         miss=""
