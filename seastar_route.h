@@ -4053,7 +4053,7 @@ SR_API sr_result sr_route_header_init(const sr_routing *rt, uint32_t src, uint32
  */
 SR_API int sr_route_hops(const sr_routing *rt, uint32_t router, const sr_header *h, int cls) {
     const sr_net *net;
-    uint32_t dr, I;
+    uint32_t dr, I = 0;
     if (!rt || !h || router >= rt->net.num_routers || h->dest >= rt->net.num_terminals) return -1;
     net = &rt->net;
     dr = sr__dest_router(net, h->dest);
@@ -4469,21 +4469,29 @@ typedef struct sr__rv_frame {
     uint32_t minr, minc;
 } sr__rv_frame;
 
+/* The most states of one destination at one router, times the routers:
+ * the headers a built-in algorithm can give a packet there (hops aside).
+ * Per intermediate: Valiant's phase to it; UGAL's and PAR's undecided
+ * phase too; the dragonfly's global channels crossed (0-2) and, under
+ * SR_DF_VC_LOCAL, its local-hop counter (at most 6 values); the cube's
+ * dateline bits (one per torus dimension). */
 SR_API uint32_t sr__rv_states_bound(const sr_routing *rt) {
     const sr_net *net = &rt->net;
-    uint64_t per = 1, R = net->num_routers, b;
+    uint64_t per = 1, R = net->num_routers, b, inter = rt->inters;
     int a = rt->desc.algorithm, d;
+    if (a == SR_ALG_UGAL || a == SR_ALG_PAR) inter *= 2;
+    inter = inter ? inter + 2 : 1;   /* and the phases without one */
     if (a == SR_ALG_CUSTOM) {
         per = rt->custom.states_per_router ? rt->custom.states_per_router : 64;
     } else if (net->kind == SR_NET_CUBE) {
         if (rt->dl == 2)
             for (d = 0; d < net->cube.num_dims; d++) per *= net->cube.mesh[d] ? 1 : 2;
-        if (rt->inters) per *= (uint64_t)rt->inters + 2;
+        per *= inter;
     } else if (net->kind == SR_NET_DRAGONFLY) {
-        per = 3 * ((uint64_t)rt->inters + 2);
-        if (rt->desc.df_vc == SR_DF_VC_LOCAL) per *= (uint64_t)rt->levels + 1;
-    } else if (rt->inters) {
-        per = (uint64_t)rt->inters + 2;
+        per = 3 * inter;
+        if (rt->desc.df_vc == SR_DF_VC_LOCAL) per *= 6;
+    } else {
+        per = inter;
     }
     b = R * per;
     return b > 0x40000000u ? 0x40000000u : (uint32_t)b;
@@ -4537,7 +4545,7 @@ SR_API uint32_t sr__rv_slots_for(uint32_t bound) {
  * destination of a built-in algorithm (for SR_ALG_CUSTOM, as many as
  * custom.states_per_router says).  A smaller scratch also works while one
  * destination's states fit (else SR_ERR_BUFFER_SIZE).  The 1,056-terminal
- * dragonfly with UGAL and 3 VCs needs 3.7 MB, the 16x16x16 torus with
+ * dragonfly with UGAL and 3 VCs needs 6.9 MB, the 16x16x16 torus with
  * minimal adaptive routing and 3 VCs 6.2 MB (8.3 MB for wormhole).
  *
  * :param rt: the routing.
