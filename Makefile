@@ -280,10 +280,15 @@ bench: $(BENCH_BIN)
 # and compare runs, the SeaStar rules over every single fault of 4x4x4,
 # 8x8x8 and 11x12x16 (the first two also with the datelines left on the
 # wrap links) and over 200 fault pairs of 8x8x8 (about an hour on 2 idle
-# cores).  make check-long proves the single faults too.
+# cores); and for docs/routing-beyond.rst the time and memory of the large
+# routing proofs and the cost of one routing call (route_prooftime.csv,
+# route_calls.csv; make routing-bench writes only those two, about a
+# minute).  make check-long proves the single faults too.
 route-results: $(B)/bench/bench_route
 	./$(B)/bench/bench_route --section all --jobs $(JOBS) --out docs/data
-.PHONY: route-results
+routing-bench: $(B)/bench/bench_route
+	./$(B)/bench/bench_route --section prooftime --section calls --out docs/data
+.PHONY: route-results routing-bench
 
 # results-bench: bench_alloc's reference and fast figures at density 0.5
 # and the build cost of a caller, into docs/data/ (docs/performance.rst

@@ -8,8 +8,8 @@
  * Usage: bench_route [--section S]... [--min-radix K] [--max-radix K]
  *                    [--generators LIST] [--sizes LIST]
  *                    [--fixed-sizes LIST] [--pairs N] [--jobs N] [--out DIR]
- *   --section S    scale, compare, single, double or all; repeatable
- *                  (default: scale and compare)
+ *   --section S    scale, compare, single, double, prooftime, calls or all;
+ *                  repeatable (default: scale and compare)
  *   --min-radix K, --max-radix K  scale: the smallest and the largest k of
  *                  the k x k x k tori, 4, 8, 16 or 32 (default 4 and 32)
  *   --generators LIST  scale: dor, search, seastar, comma-separated
@@ -49,6 +49,17 @@
  *     pair delivered, deadlocked; empty for the other tori)
  *   double: per random pair of faults on 8x8x8, the verdict; a summary and
  *     the failing pairs in double_summary and double_failures
+ *   prooftime: sr_verify_routing on the large instances (one process per row,
+ *     so peak_mib is its own): UGAL with 3 VCs on the 1,056-terminal
+ *     dragonfly (p = 4, a = 8, h = 4, g = 33), minimal adaptive routing
+ *     with 3 VCs on the 16x16x16 torus, cut-through and wormhole; seconds
+ *     (wall, CPU), peak memory, the scratch the size query asks for, the
+ *     states, hops and dependencies explored
+ *   calls: the cost of one routing call per algorithm: sr_route_candidates
+ *     and sr_route_advance over 65,536 distinct (router, input, header)
+ *     states per algorithm, reached by random walks from random headers at
+ *     injection (ns per call: the median of 5 timings of CPU time, each
+ *     over 8 passes of the inputs)
  * Progress goes to stderr.  Every value is checked; a bad one exits 2.
  */
 #include <errno.h>
@@ -65,7 +76,8 @@ static const char *gen_name[] = { "dor", "search", "seastar" };
 
 static const char *usage =
     "usage: bench_route [options]\n"
-    "  --section S    scale, compare, single, double or all; repeatable (default: scale, compare)\n"
+    "  --section S    scale, compare, single, double, prooftime, calls or all; repeatable\n"
+    "                 (default: scale, compare)\n"
     "  --min-radix K  scale: smallest k of the k x k x k tori: 4, 8, 16 or 32 (default 4)\n"
     "  --max-radix K  scale: largest k of the k x k x k tori: 4, 8, 16 or 32 (default 32)\n"
     "  --generators LIST  scale: dor, search, seastar, comma-separated (default all three)\n"
@@ -669,8 +681,245 @@ static void section_double(const char *dir, long count, int jobs) {
     free(res);
 }
 
+/* ------------------------------------------------ candidate-set routing */
+
+/* A network of the routing sections. */
+static void routing_net(sr_net *nw, int kind, int a, int b, int c) {
+    sr_net_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = kind;
+    if (kind == SR_NET_CUBE) {
+        d.cube.num_dims = 3;
+        d.cube.radix[0] = a; d.cube.radix[1] = b; d.cube.radix[2] = c;
+    } else if (kind == SR_NET_HYPERX) {
+        d.hyperx.num_dims = 2; d.hyperx.size[0] = a; d.hyperx.size[1] = b; d.hyperx.terminals = c;
+    } else if (kind == SR_NET_DRAGONFLY) {
+        d.dragonfly.p = a; d.dragonfly.a = b; d.dragonfly.h = c;
+    } else if (kind == SR_NET_CLOS) {
+        d.clos.levels = 3;
+        d.clos.down[0] = a; d.clos.down[1] = a; d.clos.down[2] = 2 * a; d.clos.up[0] = a; d.clos.up[1] = a;
+    } else {
+        d.butterfly.k = a; d.butterfly.n = b;
+    }
+    if (sr_net_init(nw, &d) != SR_OK) exit(2);
+}
+
+static int routing_make(sr_routing *rt, const sr_net *nw, int alg, int vcs, int df_vc) {
+    sr_routing_desc d;
+    memset(&d, 0, sizeof d);
+    d.algorithm = alg; d.vcs = vcs; d.df_vc = df_vc;
+    return sr_routing_init(rt, nw, &d) == SR_OK;
+}
+
+/* One proof, as the child sends it to the parent. */
+typedef struct proof_row {
+    double s, cpu, peak, scratch;
+    uint64_t states, arcs, deps, indirect;
+    int proven, passes, ok;
+} proof_row;
+
+static const struct {
+    const char *label, *routing;
+    int kind, a, b, c, alg, vcs, mode;
+} proof_jobs[] = {
+    { "dragonfly p=4 a=8 h=4 g=33 (1056 terminals)", "ugal", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_UGAL, 3, SR_SWITCH_VCT },
+    { "torus 16x16x16", "min-adaptive (dor escape on dateline VCs)", SR_NET_CUBE, 16, 16, 16, SR_ALG_MIN_ADAPTIVE, 3,
+      SR_SWITCH_VCT },
+    { "torus 16x16x16", "min-adaptive (dor escape on dateline VCs)", SR_NET_CUBE, 16, 16, 16, SR_ALG_MIN_ADAPTIVE, 3,
+      SR_SWITCH_WORMHOLE },
+};
+
+static void run_proof(int i, proof_row *res) {
+    sr_net nw;
+    sr_routing rt;
+    sr_routing_report *rep = (sr_routing_report *)malloc(sizeof *rep);
+    size_t size;
+    void *scratch;
+    double t0, c0;
+    memset(res, 0, sizeof *res);
+    routing_net(&nw, proof_jobs[i].kind, proof_jobs[i].a, proof_jobs[i].b, proof_jobs[i].c);
+    if (!rep || !routing_make(&rt, &nw, proof_jobs[i].alg, proof_jobs[i].vcs, 0)) exit(1);
+    size = sr_verify_routing_scratch_size(&rt, proof_jobs[i].mode);
+    scratch = malloc(size);
+    if (!scratch) exit(1);
+    c0 = cpu_now();
+    t0 = bench_now_ns();
+    if (sr_verify_routing(&rt, proof_jobs[i].mode, scratch, size, rep) != SR_OK) exit(3);
+    res->s = (bench_now_ns() - t0) * 1e-9;
+    res->cpu = cpu_now() - c0;
+    res->peak = bench_peak_rss_mib();
+    res->scratch = (double)size / 1048576.0;
+    res->states = rep->states; res->arcs = rep->arcs; res->deps = rep->dependencies;
+    res->indirect = rep->indirect; res->passes = rep->passes; res->proven = rep->proven;
+    res->ok = 1;
+    free(scratch);
+    free(rep);
+}
+
+/* prooftime: the verifier on the large instances, each in its own process */
+static void section_prooftime(const char *dir) {
+    FILE *o = out_open(dir, "prooftime");
+    int i;
+    fputs("network,routing,vcs,switching,proven,seconds,cpu_seconds,peak_mib,scratch_mib,states,hops,dependencies,"
+          "indirect,passes\n", o);
+    for (i = 0; i < (int)(sizeof proof_jobs / sizeof proof_jobs[0]); i++) {
+        proof_row res;
+        int fd[2];
+        pid_t pid;
+        fprintf(stderr, "  prooftime: %s, %s, %s\n", proof_jobs[i].label, proof_jobs[i].routing,
+                proof_jobs[i].mode == SR_SWITCH_VCT ? "cut-through" : "wormhole");
+        memset(&res, 0, sizeof res);
+        if (pipe(fd) != 0) exit(1);
+        pid = fork();
+        if (pid == 0) {
+            close(fd[0]);
+            run_proof(i, &res);
+            if (write(fd[1], &res, sizeof res) != (ssize_t)sizeof res) _exit(1);
+            _exit(0);
+        }
+        close(fd[1]);
+        if (pid > 0) {
+            int status;
+            if (read(fd[0], &res, sizeof res) != (ssize_t)sizeof res) res.ok = 0;
+            waitpid(pid, &status, 0);
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) res.ok = 0;
+        }
+        close(fd[0]);
+        if (!res.ok) { fprintf(stderr, "bench_route: proof %d failed\n", i); continue; }
+        fprintf(o, "%s,%s,%d,%s,%d,%.2f,%.2f,%.1f,%.1f,%llu,%llu,%llu,%llu,%d\n", proof_jobs[i].label,
+                proof_jobs[i].routing, proof_jobs[i].vcs, proof_jobs[i].mode == SR_SWITCH_VCT ? "cut-through" : "wormhole",
+                res.proven, res.s, res.cpu, res.peak, res.scratch, (unsigned long long)res.states,
+                (unsigned long long)res.arcs, (unsigned long long)res.deps, (unsigned long long)res.indirect, res.passes);
+        fflush(o);
+    }
+    out_close(o);
+}
+
+/* One input of a routing call: a packet at a router. */
+typedef struct call_in {
+    uint32_t router;
+    int in_port, in_vc, k, vc;    /* k, vc: the candidate taken there, for advance */
+    sr_header h;
+} call_in;
+
+#define CALL_INPUTS 65536
+#define CALL_PASSES 8
+#define CALL_CAP 64
+
+/* 65,536 distinct states of a routing: random headers at injection and a
+ * random number of random hops (each input is a state of a different
+ * packet). */
+static void call_inputs(const sr_routing *rt, call_in *in, uint64_t seed) {
+    const sr_net *nw = &rt->net;
+    int i;
+    for (i = 0; i < CALL_INPUTS; i++) {
+        uint32_t src = (uint32_t)(rng(&seed) % nw->num_terminals), dst = (uint32_t)(rng(&seed) % nw->num_terminals);
+        sr_header h;
+        sr_candidate c[CALL_CAP];
+        uint32_t u;
+        int in_port, in_vc = 0, hops = (int)(rng(&seed) % 8), n, k, vc;
+        if (sr_route_header_init(rt, src, dst, sr_route_inter_pick(rt, rng(&seed)), &h) != SR_OK) exit(3);
+        u = sr_net_terminal_router(nw, src, &in_port);
+        for (;;) {
+            if (sr_route_candidates(rt, u, in_port, in_vc, &h, c, CALL_CAP, &n) != SR_OK) exit(3);
+            k = (int)(rng(&seed) % (uint64_t)n);
+            vc = c[k].vc_lo + (int)(rng(&seed) % (uint64_t)(c[k].vc_hi - c[k].vc_lo + 1));
+            if (hops-- <= 0 || sr_net_port_info(nw, u, c[k].port).kind == SR_PORT_TERMINAL) break;
+            if (sr_route_advance(rt, u, &c[k], vc, &h) != SR_OK) exit(3);
+            u = sr_net_neighbor(nw, u, c[k].port, &in_port);
+            in_vc = vc;
+        }
+        in[i].router = u; in[i].in_port = in_port; in[i].in_vc = in_vc; in[i].h = h; in[i].k = k; in[i].vc = vc;
+    }
+}
+
+/* calls: ns per sr_route_candidates and per sr_route_advance */
+static void section_calls(const char *dir) {
+    static const struct {
+        const char *label;
+        int kind, a, b, c, alg, vcs, df_vc;
+    } cj[] = {
+        { "torus 8x8x8", SR_NET_CUBE, 8, 8, 8, SR_ALG_DOR, 2, 0 },
+        { "torus 8x8x8", SR_NET_CUBE, 8, 8, 8, SR_ALG_MIN_ADAPTIVE, 3, 0 },
+        { "torus 8x8x8", SR_NET_CUBE, 8, 8, 8, SR_ALG_VALIANT, 4, 0 },
+        { "torus 8x8x8", SR_NET_CUBE, 8, 8, 8, SR_ALG_UGAL, 4, 0 },
+        { "HyperX 16x16 (T=16)", SR_NET_HYPERX, 16, 16, 16, SR_ALG_DOR, 1, 0 },
+        { "HyperX 16x16 (T=16)", SR_NET_HYPERX, 16, 16, 16, SR_ALG_MIN_ADAPTIVE, 2, 0 },
+        { "HyperX 16x16 (T=16)", SR_NET_HYPERX, 16, 16, 16, SR_ALG_VALIANT, 2, 0 },
+        { "HyperX 16x16 (T=16)", SR_NET_HYPERX, 16, 16, 16, SR_ALG_UGAL, 2, 0 },
+        { "dragonfly p=4 a=8 h=4 g=33", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_MINIMAL, 2, 0 },
+        { "dragonfly p=4 a=8 h=4 g=33", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_VALIANT, 3, 0 },
+        { "dragonfly p=4 a=8 h=4 g=33", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_UGAL, 3, 0 },
+        { "dragonfly p=4 a=8 h=4 g=33", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_PAR, 4, SR_DF_VC_LOCAL },
+        { "folded Clos 8-8-16 down 8-8 up", SR_NET_CLOS, 8, 0, 0, SR_ALG_UPDOWN, 1, 0 },
+        { "folded Clos 8-8-16 down 8-8 up", SR_NET_CLOS, 8, 0, 0, SR_ALG_VALIANT, 1, 0 },
+        { "butterfly 4-ary 4-fly", SR_NET_BUTTERFLY, 4, 4, 0, SR_ALG_DEST_TAG, 1, 0 },
+    };
+    FILE *o = out_open(dir, "calls");
+    call_in *in = (call_in *)malloc(CALL_INPUTS * sizeof *in);
+    int j;
+    if (!in) exit(1);
+    fputs("network,algorithm,vcs,inputs,candidates_ns,advance_ns,mean_candidates\n", o);
+    for (j = 0; j < (int)(sizeof cj / sizeof cj[0]); j++) {
+        sr_net nw;
+        sr_routing rt;
+        double tc[5], ta[5];
+        uint64_t total = 0, ncand = 0;
+        int rep, i;
+        routing_net(&nw, cj[j].kind, cj[j].a, cj[j].b, cj[j].c);
+        if (!routing_make(&rt, &nw, cj[j].alg, cj[j].vcs, cj[j].df_vc)) exit(3);
+        fprintf(stderr, "  calls: %s, %s\n", cj[j].label, sr_algorithm_name(cj[j].alg));
+        call_inputs(&rt, in, 1000 + (uint64_t)j);
+        for (rep = 0; rep < 5; rep++) {
+            sr_candidate c[CALL_CAP];
+            double c0 = cpu_now();
+            int n;
+            int pass;
+            total = 0;
+            ncand = 0;
+            for (pass = 0; pass < CALL_PASSES; pass++)
+                for (i = 0; i < CALL_INPUTS; i++) {
+                    sr_route_candidates(&rt, in[i].router, in[i].in_port, in[i].in_vc, &in[i].h, c, CALL_CAP, &n);
+                    ncand += (uint64_t)n;
+                    total += (uint64_t)c[0].port;
+                }
+            ncand /= CALL_PASSES;
+            tc[rep] = (cpu_now() - c0) * 1e9 / CALL_INPUTS / CALL_PASSES;
+            BENCH_USE(total);
+        }
+        for (rep = 0; rep < 5; rep++) {
+            sr_candidate c[CALL_CAP];
+            double c0;
+            int n, pass;
+            uint64_t sum = 0;
+            /* the candidate each input takes, computed outside the timing */
+            static sr_candidate taken[CALL_INPUTS];
+            if (rep == 0)
+                for (i = 0; i < CALL_INPUTS; i++) {
+                    sr_route_candidates(&rt, in[i].router, in[i].in_port, in[i].in_vc, &in[i].h, c, CALL_CAP, &n);
+                    taken[i] = c[in[i].k < n ? in[i].k : 0];
+                }
+            c0 = cpu_now();
+            for (pass = 0; pass < CALL_PASSES; pass++)
+                for (i = 0; i < CALL_INPUTS; i++) {
+                    sr_header h = in[i].h;
+                    int vc = in[i].vc < taken[i].vc_lo || in[i].vc > taken[i].vc_hi ? taken[i].vc_lo : in[i].vc;
+                    sr_route_advance(&rt, in[i].router, &taken[i], vc, &h);
+                    sum += h.hops + h.phase;
+                }
+            ta[rep] = (cpu_now() - c0) * 1e9 / CALL_INPUTS / CALL_PASSES;
+            BENCH_USE(sum);
+        }
+        fprintf(o, "%s,%s,%d,%d,%.1f,%.1f,%.2f\n", cj[j].label, sr_algorithm_name(cj[j].alg), rt.vcs, CALL_INPUTS,
+                bench_median(tc, 5), bench_median(ta, 5), (double)ncand / CALL_INPUTS);
+        fflush(o);
+    }
+    free(in);
+    out_close(o);
+}
+
 int main(int argc, char **argv) {
-    int i, min_k = 4, max_k = 32, gens[3] = { 1, 1, 1 }, jobs = 1, want[4] = { 0, 0, 0, 0 }, any = 0, nsizes, nfixed;
+    int i, min_k = 4, max_k = 32, gens[3] = { 1, 1, 1 }, jobs = 1, want[6] = { 0, 0, 0, 0, 0, 0 }, any = 0, nsizes, nfixed;
     int sizes[MAX_SIZES][3], fixed_sizes[MAX_SIZES][3];
     long pairs = 200;
     const char *dir = NULL;
@@ -687,8 +936,10 @@ int main(int argc, char **argv) {
             else if (!strcmp(v, "compare")) want[1] = 1;
             else if (!strcmp(v, "single")) want[2] = 1;
             else if (!strcmp(v, "double")) want[3] = 1;
-            else if (!strcmp(v, "all")) want[0] = want[1] = want[2] = want[3] = 1;
-            else die("--section: not scale, compare, single, double or all", v);
+            else if (!strcmp(v, "prooftime")) want[4] = 1;
+            else if (!strcmp(v, "calls")) want[5] = 1;
+            else if (!strcmp(v, "all")) want[0] = want[1] = want[2] = want[3] = want[4] = want[5] = 1;
+            else die("--section: not scale, compare, single, double, prooftime, calls or all", v);
         } else if (!strcmp(a, "--max-radix")) {
             max_k = (int)parse_long(v, 4, 32, "--max-radix: not 4, 8, 16 or 32");
             if (max_k & (max_k - 1)) die("--max-radix: not 4, 8, 16 or 32", v);
@@ -723,5 +974,7 @@ int main(int argc, char **argv) {
     if (want[1]) section_compare(dir);
     if (want[2]) section_single(dir, sizes, nsizes, fixed_sizes, nfixed, jobs);
     if (want[3]) section_double(dir, pairs, jobs);
+    if (want[4]) section_prooftime(dir);
+    if (want[5]) section_calls(dir);
     return 0;
 }
