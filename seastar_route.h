@@ -3719,11 +3719,17 @@ SR_API sr_result sr__df_candidates(const sr_routing *rt, sr__emit *e, uint32_t r
     uint32_t a = (uint32_t)rt->net.desc.dragonfly.a, dr = sr__dest_router(&rt->net, h->dest);
     int router_inter = (rt->desc.flags & SR_ROUTE_INTER_ROUTER) != 0;
     if (h->phase != SR_PHASE_TO_INTER && r == dr) { sr__put_eject(rt, e, h->dest); return SR_OK; }
+    /* the minimal routing's steps 1-3; for Valiant (Section 5.5.3, steps
+     * 3-5: "If Gi = Gd and Rx does not have a connection to Gd, route
+     * within Gi from Rx to Ry", "If Gi = Gd, traverse the global channel",
+     * "If Rb = Rd, route within Gd", each printed "=" for "!=") the same
+     * steps from wherever the packet landed in the intermediate group */
     if (h->phase != SR_PHASE_TO_INTER) sr__df_to_router(rt, e, r, h, dr, SR_CLASS_MINIMAL);
     if (h->phase == SR_PHASE_TO_INTER || h->phase == SR_PHASE_UNDECIDED) {
-        /* Valiant's steps 1-2 towards the intermediate; sr_route_advance
-         * switches the phase on arrival, so a packet in SR_PHASE_TO_INTER
-         * at its intermediate is a state that cannot occur */
+        /* Valiant's steps 1-2 towards the intermediate ("If Gs = Gi",
+         * printed for "!="); sr_route_advance switches the phase on
+         * arrival, so a packet in SR_PHASE_TO_INTER at its intermediate is
+         * a state that cannot occur */
         if (router_inter ? r == h->inter : r / a == h->inter) return SR_ERR_HEADER;
         if (router_inter) sr__df_to_router(rt, e, r, h, h->inter, SR_CLASS_NONMINIMAL);
         else sr__df_to_group(rt, e, r, h, h->inter, SR_CLASS_NONMINIMAL);
