@@ -149,34 +149,6 @@ static void progress_tick(progress *p, long done) {
             done / (now - p->t0 + 1e-9), done ? (now - p->t0) * (double)(p->total - done) / (double)done : 0.0);
 }
 
-/* Ordered pairs of distinct live nodes in the same connected piece. */
-static uint64_t connected_pairs(const sr_topology *t, const sr_faults *f) {
-    uint32_t *comp = (uint32_t *)malloc((size_t)t->num_nodes * 4), *q = (uint32_t *)malloc((size_t)t->num_nodes * 4);
-    uint64_t total = 0;
-    uint32_t s, n = 0;
-    if (!comp || !q) exit(1);
-    for (s = 0; s < t->num_nodes; s++) comp[s] = 0xFFFFFFFFu;
-    for (s = 0; s < t->num_nodes; s++) {
-        uint32_t head = 0, tail = 0;
-        if (comp[s] != 0xFFFFFFFFu || !sr_node_ok(f, s)) continue;
-        comp[s] = n;
-        q[tail++] = s;
-        while (head < tail) {
-            uint32_t u = q[head++];
-            int p;
-            for (p = 0; p < t->proc_port; p++) {
-                uint32_t v = sr_next_hop(t, f, u, p);
-                if (v != SR_NO_NODE && comp[v] == 0xFFFFFFFFu) { comp[v] = n; q[tail++] = v; }
-            }
-        }
-        total += (uint64_t)tail * (tail - 1);
-        n++;
-    }
-    free(comp);
-    free(q);
-    return total;
-}
-
 /* ------------------------------------------------------------------ runs */
 
 typedef struct job {
@@ -266,7 +238,9 @@ static void run_job(const job *j, row *res) {
     if (j->k >= 16) fprintf(stderr, "    the stretch (verification took %.1f s)\n", res->verify_s);
     if (sr_verify(&t, &f, tab, SR_VERIFY_STRETCH, vs, vsize, &v) != SR_OK) exit(4);
     res->peak = bench_peak_rss_mib();
-    res->connected = connected_pairs(&t, &f);
+    /* the generators count the pairs the faults leave connected; the DOR
+     * rows have no faults */
+    res->connected = j->gen == GEN_DOR ? (uint64_t)t.num_nodes * (t.num_nodes - 1) : g.connected;
     res->proven = v.proven;
     res->failure = (int)v.failure;
     res->share = res->connected ? (double)v.delivered / (double)res->connected : 1.0;
@@ -281,30 +255,39 @@ static void run_job(const job *j, row *res) {
     free(fstore);
 }
 
-/* Run a job in a child, so that its peak memory is its own; the row comes
- * back through a pipe. */
-static row spawn(const job *j) {
-    row res;
-    int fd[2];
+/* Run fn(arg, res) in a child, so that its peak memory is its own; the
+ * result (size bytes) comes back through a pipe.  Returns 1 if the child
+ * finished and sent it. */
+static int in_child(void (*fn)(const void *arg, void *res), const void *arg, void *res, size_t size) {
+    int fd[2], ok = 0;
     pid_t pid;
-    memset(&res, 0, sizeof res);
+    memset(res, 0, size);
     fflush(NULL);
     if (pipe(fd) != 0) exit(1);
     pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        run_job(j, &res);
-        if (write(fd[1], &res, sizeof res) != (ssize_t)sizeof res) _exit(1);
+        fn(arg, res);
+        if (write(fd[1], res, size) != (ssize_t)size) _exit(1);
         _exit(0);
     }
     close(fd[1]);
     if (pid > 0) {
         int status;
-        if (read(fd[0], &res, sizeof res) != (ssize_t)sizeof res) res.ok = 0;
+        ok = read(fd[0], res, size) == (ssize_t)size;
         waitpid(pid, &status, 0);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) res.ok = 0;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ok = 0;
     }
     close(fd[0]);
+    return ok;
+}
+
+static void job_in_child(const void *arg, void *res) { run_job((const job *)arg, (row *)res); }
+
+/* Run a job in a child. */
+static row spawn(const job *j) {
+    row res;
+    if (!in_child(job_in_child, j, &res, sizeof res)) res.ok = 0;
     if (!res.ok) fprintf(stderr, "bench_route: job k=%d gen=%s failed\n", j->k, gen_name[j->gen]);
     return res;
 }
@@ -729,7 +712,9 @@ static const struct {
       SR_SWITCH_WORMHOLE },
 };
 
-static void run_proof(int i, proof_row *res) {
+static void run_proof(const void *arg, void *out) {
+    int i = *(const int *)arg;
+    proof_row *res = (proof_row *)out;
     sr_net nw;
     sr_routing rt;
     sr_routing_report *rep = (sr_routing_report *)malloc(sizeof *rep);
@@ -764,28 +749,12 @@ static void section_prooftime(const char *dir) {
           "indirect,passes\n", o);
     for (i = 0; i < (int)(sizeof proof_jobs / sizeof proof_jobs[0]); i++) {
         proof_row res;
-        int fd[2];
-        pid_t pid;
         fprintf(stderr, "  prooftime: %s, %s, %s\n", proof_jobs[i].label, proof_jobs[i].routing,
                 proof_jobs[i].mode == SR_SWITCH_VCT ? "cut-through" : "wormhole");
-        memset(&res, 0, sizeof res);
-        if (pipe(fd) != 0) exit(1);
-        pid = fork();
-        if (pid == 0) {
-            close(fd[0]);
-            run_proof(i, &res);
-            if (write(fd[1], &res, sizeof res) != (ssize_t)sizeof res) _exit(1);
-            _exit(0);
+        if (!in_child(run_proof, &i, &res, sizeof res) || !res.ok) {
+            fprintf(stderr, "bench_route: proof %d failed\n", i);
+            continue;
         }
-        close(fd[1]);
-        if (pid > 0) {
-            int status;
-            if (read(fd[0], &res, sizeof res) != (ssize_t)sizeof res) res.ok = 0;
-            waitpid(pid, &status, 0);
-            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) res.ok = 0;
-        }
-        close(fd[0]);
-        if (!res.ok) { fprintf(stderr, "bench_route: proof %d failed\n", i); continue; }
         fprintf(o, "%s,%s,%d,%s,%d,%.2f,%.2f,%.1f,%.1f,%llu,%llu,%llu,%llu,%d\n", proof_jobs[i].label,
                 proof_jobs[i].routing, proof_jobs[i].vcs, proof_jobs[i].mode == SR_SWITCH_VCT ? "cut-through" : "wormhole",
                 res.proven, res.s, res.cpu, res.peak, res.scratch, (unsigned long long)res.states,

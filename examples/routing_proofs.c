@@ -286,21 +286,22 @@ static const cli_opt options[] = {
     { "--quiet", "-q", NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "no progress on stderr" },
 };
 
+static const char usage[] =
+    "usage: routing_proofs [options]\n\n"
+    "The deadlock proofs and refutations of seed 004's routing algorithms by\n"
+    "seastar_route.h's verifier: a CSV row per routing (topology, routing, vcs,\n"
+    "expected, verdict, witness_length, seconds) and the witness of every\n"
+    "refutation.\n";
+static const char notes[] =
+    "Without --out or --check: the CSV on stdout, then the witnesses.  Progress\n"
+    "goes to stderr (about 5 s in all).\n";
+
 int main(int argc, char **argv) {
     const char *out = NULL, *check = NULL;
     int quiet = 0;
     sim_progress pr;
     cli c;
-    cli_init(&c, "routing_proofs",
-             "usage: routing_proofs [options]\n"
-             "\n"
-             "The deadlock proofs and refutations of seed 004's routing algorithms by\n"
-             "seastar_route.h's verifier: a CSV row per routing (topology, routing, vcs,\n"
-             "expected, verdict, witness_length, seconds) and the witness of every\n"
-             "refutation.\n",
-             "Without --out or --check: the CSV on stdout, then the witnesses.  Progress\n"
-             "goes to stderr (about 5 s in all).\n",
-             options, (int)(sizeof options / sizeof options[0]), argc, argv);
+    cli_init(&c, "routing_proofs", usage, notes, options, (int)(sizeof options / sizeof options[0]), argc, argv);
     while (cli_next(&c)) {
         if (cli_is(&c, "--out")) out = c.val;
         else if (cli_is(&c, "--check")) check = c.val;

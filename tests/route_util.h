@@ -30,29 +30,27 @@ static inline int rt_make(sr_topology *t, int n, const int *k, const int *mesh, 
     return rt_make_tie(t, n, k, mesh, dl, SR_TIE_ALTERNATE);
 }
 
-/* Ordered pairs of distinct live nodes that the faults leave connected
- * (components by breadth-first search over usable links). */
+/* Ordered pairs of distinct live nodes that the faults leave connected:
+ * the live nodes joined by their usable links (union-find), then the
+ * sizes of the sets. */
+static inline uint32_t rt__root(uint32_t *up, uint32_t x) {
+    while (up[x] != x) { up[x] = up[up[x]]; x = up[x]; }
+    return x;
+}
 static inline uint64_t rt_connected_pairs(const sr_topology *t, const sr_faults *f) {
-    uint32_t N = t->num_nodes, *comp = (uint32_t *)malloc(N * 4), *q = (uint32_t *)malloc(N * 4), s;
+    uint32_t N = t->num_nodes, *up = (uint32_t *)malloc(N * 4), *size = (uint32_t *)calloc(N, 4), u;
     uint64_t total = 0;
-    for (s = 0; s < N; s++) comp[s] = 0;
-    for (s = 0; s < N; s++) {
-        uint32_t head = 0, tail = 0;
-        if (comp[s] || !sr_node_ok(f, s)) continue;
-        comp[s] = 1;
-        q[tail++] = s;
-        while (head < tail) {
-            uint32_t u = q[head++];
-            int p;
-            for (p = 0; p < t->proc_port; p++) {
-                uint32_t v = sr_next_hop(t, f, u, p);
-                if (v != SR_NO_NODE && !comp[v]) { comp[v] = 1; q[tail++] = v; }
-            }
+    int p;
+    for (u = 0; u < N; u++) up[u] = u;
+    for (u = 0; u < N; u++)
+        for (p = 0; p < t->proc_port; p++) {
+            uint32_t v = sr_next_hop(t, f, u, p);
+            if (v != SR_NO_NODE) up[rt__root(up, u)] = rt__root(up, v);
         }
-        total += (uint64_t)tail * (tail - 1);
-    }
-    free(comp);
-    free(q);
+    for (u = 0; u < N; u++) if (sr_node_ok(f, u)) size[rt__root(up, u)]++;
+    for (u = 0; u < N; u++) total += (uint64_t)size[u] * (size[u] ? size[u] - 1 : 0);
+    free(up);
+    free(size);
     return total;
 }
 

@@ -14,30 +14,29 @@
  * ST_ macros) and stop the test when it failed. */
 #define RU_CALL(call) do { call; if (st__ctx->failed) return; } while (0)
 
-/* A cube: n dimensions of radix k[d], mesh flags (NULL: tori). */
-static inline int ru_cube(sr_net *net, int n, const int *k, const int *mesh, int tie) {
+/* A cube (kind SR_NET_CUBE: radices k, mesh flags or NULL for tori, a
+ * tie-break) or a HyperX (SR_NET_HYPERX: sizes k, terminals per router). */
+static inline int ru_grid(sr_net *net, int kind, int n, const int *k, const int *mesh, int tie, int terminals) {
     sr_net_desc d;
     int i;
     memset(&d, 0, sizeof d);
-    d.kind = SR_NET_CUBE;
-    d.cube.num_dims = n;
+    d.kind = kind;
+    d.cube.num_dims = d.hyperx.num_dims = n;
     d.cube.tie = tie;
+    d.hyperx.terminals = terminals;
     for (i = 0; i < n; i++) {
-        d.cube.radix[i] = k[i];
+        d.cube.radix[i] = d.hyperx.size[i] = k[i];
         d.cube.mesh[i] = mesh ? mesh[i] : 0;
     }
     return sr_net_init(net, &d) == SR_OK;
 }
 
+static inline int ru_cube(sr_net *net, int n, const int *k, const int *mesh, int tie) {
+    return ru_grid(net, SR_NET_CUBE, n, k, mesh, tie, 0);
+}
+
 static inline int ru_hyperx(sr_net *net, int n, const int *s, int terminals) {
-    sr_net_desc d;
-    int i;
-    memset(&d, 0, sizeof d);
-    d.kind = SR_NET_HYPERX;
-    d.hyperx.num_dims = n;
-    d.hyperx.terminals = terminals;
-    for (i = 0; i < n; i++) d.hyperx.size[i] = s[i];
-    return sr_net_init(net, &d) == SR_OK;
+    return ru_grid(net, SR_NET_HYPERX, n, s, NULL, 0, terminals);
 }
 
 static inline int ru_dragonfly(sr_net *net, int p, int a, int h, int g, int arrangement) {

@@ -21,10 +21,11 @@
  * pair they do not declare unroutable (a dependency cycle is allowed, as
  * documented).  Either generator returns SR_OK exactly when the check
  * finds the tables sound and every pair the faults leave connected
- * (breadth-first search here) delivered, SR_ERR_DEADLOCK for a cycle,
- * SR_ERR_UNDELIVERED otherwise. */
+ * (rt_connected_pairs of tests/route_util.h) delivered, SR_ERR_DEADLOCK
+ * for a cycle, SR_ERR_UNDELIVERED otherwise. */
 #include "fuzz.h"
 #include "../../seastar_route.h"
+#include "../route_util.h"
 
 #define MAXN 96
 
@@ -96,29 +97,6 @@ static void walk_all(const sr_topology *t, const sr_faults *fl, const uint8_t *t
         if (color[x] == 0) k->cycle = dfs(x, color);
     free(color);
     free(dep);
-}
-
-/* Ordered pairs of distinct live nodes that the faults leave connected. */
-static uint64_t connected_pairs(const sr_topology *t, const sr_faults *fl) {
-    uint32_t comp[MAXN], q[MAXN], s;
-    uint64_t total = 0;
-    memset(comp, 0, sizeof comp);
-    for (s = 0; s < t->num_nodes; s++) {
-        uint32_t head = 0, tail = 0;
-        if (comp[s] || !sr_node_ok(fl, s)) continue;
-        comp[s] = 1;
-        q[tail++] = s;
-        while (head < tail) {
-            uint32_t u = q[head++];
-            int p;
-            for (p = 0; p < t->proc_port; p++) {
-                uint32_t v = sr_next_hop(t, fl, u, p);
-                if (v != SR_NO_NODE && !comp[v]) { comp[v] = 1; q[tail++] = v; }
-            }
-        }
-        total += (uint64_t)tail * (tail - 1);
-    }
-    return total;
 }
 
 /* The result a generator owes for tables the independent check judged. */
@@ -279,7 +257,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                  SR_ERR_BUFFER_SIZE, "search: small tables");
         r = sr_tables_build_search(&t, &fl, op, tables, tsize, scratch, gsize, list, 64, &g);
         verify_matches(&t, &fl, tables, "search tables", &k);
-        FZ_CHECK(r == owed(&k, connected_pairs(&t, &fl)), "search gave %d, owed %d", r, owed(&k, connected_pairs(&t, &fl)));
+        FZ_CHECK(r == owed(&k, rt_connected_pairs(&t, &fl)), "search gave %d, owed %d", r, owed(&k, rt_connected_pairs(&t, &fl)));
         FZ_CHECK(!k.failure && !k.cycle, "search tables are sound (failure %d, cycle %d)", k.failure, k.cycle);
         FZ_CHECK(g.pairs == k.pairs && g.unroutable == k.unroutable &&
                  g.listed == (g.unroutable < 64 ? g.unroutable : 64), "search report %llu %llu %zu, walk %llu %llu",
@@ -296,8 +274,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         r = sr_tables_build_seastar(&t, &fl, tables, tsize, scratch, gsize, list, 64, &g);
         verify_matches(&t, &fl, tables, "SeaStar-rule tables", &k);
-        FZ_CHECK(r == owed(&k, connected_pairs(&t, &fl)), "seastar tables gave %d, owed %d", r,
-                 owed(&k, connected_pairs(&t, &fl)));
+        FZ_CHECK(r == owed(&k, rt_connected_pairs(&t, &fl)), "seastar tables gave %d, owed %d", r,
+                 owed(&k, rt_connected_pairs(&t, &fl)));
         FZ_CHECK(!k.failure, "SeaStar-rule tables deliver every pair they route");
         FZ_CHECK(g.unroutable == k.unroutable && g.pairs == k.pairs, "seastar report %llu, walk %llu",
                  (unsigned long long)g.unroutable, (unsigned long long)k.unroutable);
