@@ -2948,8 +2948,12 @@ typedef struct sr_header {
     uint8_t globals;    /**< dragonfly: global channels crossed so far */
     uint8_t hops;       /**< router-to-router hops so far (saturates at 255) */
     uint8_t hint;       /**< BlueGene/L hint bits: bit 2d for +d, 2d+1 for -d */
-    uint8_t vclass;     /**< the VC class the routing assigns along the path
-                             (datelines crossed, phase changes) */
+    uint8_t vclass;     /**< what the routing's VC choice needs of the path:
+                             cube, bit d = dimension d's dateline crossed
+                             (cleared when the dimension is done);
+                             dragonfly under SR_DF_VC_LOCAL, the local hops
+                             that followed a local hop and whether the last
+                             hop was local (see >>routing) */
     uint8_t spare[3];   /**< zero; room for algorithms to come */
 } sr_header;
 
