@@ -586,3 +586,36 @@ ST_TEST(routing_verify_scratch_sizes_the_header_states) {
     ST_EQ(62, (sr_verify_routing_scratch_size(&rt, SR_SWITCH_VCT) + 50000) / 100000);
     ST_EQ(83, (sr_verify_routing_scratch_size(&rt, SR_SWITCH_WORMHOLE) + 50000) / 100000);
 }
+
+ST_TEST(routing_verify_large_instances_long) {
+    /* --long: minimal adaptive routing on 16x16x16 (cut-through and
+     * wormhole) and PAR with 4 VCs on the 1,056-terminal dragonfly are
+     * proven; UGAL through an intermediate router with 3 VCs there is
+     * refuted, by a cycle whose channels follow each other and whose
+     * edges each have a packet behind them */
+    static const int k[3] = { 16, 16, 16 };
+    sr_net net;
+    sr_routing rt;
+    sr_routing_report *rep;
+    int i;
+    if (!ST_LONG) return;
+    rep = (sr_routing_report *)malloc(sizeof *rep);
+    ST_CHECK(ru_cube(&net, 3, k, NULL, 0) && ru_routing(&rt, &net, SR_ALG_MIN_ADAPTIVE, 3, 0, 0, 0));
+    ST_EQ(1, rv_verdict(&rt, SR_SWITCH_VCT));
+    ST_EQ(1, rv_verdict(&rt, SR_SWITCH_WORMHOLE));
+    ST_CHECK(ru_dragonfly(&net, 4, 8, 4, 0, 0));
+    ST_CHECK(ru_routing(&rt, &net, SR_ALG_PAR, 4, 0, SR_DF_VC_LOCAL, 0));
+    ST_EQ(1, rv_verdict(&rt, SR_SWITCH_VCT));
+    ST_CHECK(ru_routing(&rt, &net, SR_ALG_UGAL, 3, SR_ROUTE_INTER_ROUTER, 0, 0));
+    ST_EQ(SR_OK, ru_verify(&rt, SR_SWITCH_VCT, rep));
+    ST_EQ(0, rep->proven);
+    ST_EQ(SR_RFAIL_DEADLOCK, rep->failure);
+    for (i = 0; i < rep->cycle_len; i++) {
+        const sr_rchannel *a = &rep->cycle[i], *b = &rep->cycle[(i + 1) % rep->cycle_len];
+        ST_EQ(b->router, sr_net_neighbor(&net, a->router, a->port, NULL));
+        ST_CHECK(rep->why_found[i]);
+        ST_EQ(b->router, rep->why[i].router);
+        ST_EQ(b->port, rep->why[i].out_port);
+    }
+    free(rep);
+}
