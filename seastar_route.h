@@ -2198,6 +2198,10 @@ SR_API void sr__search_write_dst(const sr__sctx *c, uint8_t *tables, uint32_t ds
  * sr_tables_build_seastar) but a generator that routes what the rules do
  * not.
  *
+ * The tables are then proven by sr_verify (delivery, an acyclic
+ * dependency graph) and every pair the faults leave connected must be
+ * delivered; otherwise the call says which, with the tables written.
+ *
  * :param t: the topology.
  * :param faults: failed links and nodes, or NULL.
  * :param order: the 2n network ports, lowest rank first, or NULL for the
@@ -2208,10 +2212,6 @@ SR_API void sr__search_write_dst(const sr__sctx *c, uint8_t *tables, uint32_t ds
  * :param scratch_size: its size.
  * :param list: out, unroutable pairs (may be NULL).
  * :param capacity: entries of ``list``.
- * The tables are then proven by sr_verify (delivery, an acyclic
- * dependency graph) and every pair the faults leave connected must be
- * delivered; otherwise the call says which, with the tables written.
- *
  * :param rep: out, counts, the connected and delivered pairs, the verdict.
  * :returns: SR_OK (proven, every connected pair delivered); SR_ERR_DEADLOCK
  *     (the dependency graph has a cycle: sr_verify gives it);
@@ -4199,8 +4199,9 @@ SR_API uint32_t sr_route_global_channel(const sr_routing *rt, uint32_t router, c
  *
  * :param c: the candidates.
  * :param n: how many.
- * :param classes: a mask of the classes to consider (bit
- *     1 << SR_CLASS_...), 0 for all; UGAL passes the class of its decision.
+ * :param classes: a mask of the classes to consider, bit 1 << class (for
+ *     example 1u << SR_CLASS_MINIMAL), 0 for all; UGAL passes the class of
+ *     its decision.
  * :param credits: free credits of every (port, VC), at port * vcs + vc
  *     (0 or less: not available).
  * :param vcs: VCs per port in ``credits``.
