@@ -194,6 +194,28 @@ typedef enum sr_result {
     SR_ERR_DOMAIN,           /**< an argument of a seed 004 formula function
                                   (>>formulas) is outside the domain its doc
                                   comment gives */
+    SR_ERR_ALGORITHM,        /**< the routing algorithm is not an sr_algorithm,
+                                  or it is not defined on this network's
+                                  family (sr_routing_init) */
+    SR_ERR_VCS,              /**< fewer VCs than the routing needs
+                                  (sr_routing_vcs_needed), more than
+                                  SR_ROUTE_MAX_VCS, or a VC outside the
+                                  routing's VCs */
+    SR_ERR_OPTION,           /**< an option of sr_routing_desc (flags, df_vc,
+                                  escape) is unknown or does not apply to the
+                                  algorithm and network */
+    SR_ERR_HEADER,           /**< a header state the routing cannot produce (a
+                                  phase past the last or not used by the
+                                  algorithm, an intermediate outside the
+                                  network, a destination out of range, a
+                                  counter out of range) */
+    SR_ERR_UNDELIVERED,      /**< a table generator's tables leave a pair of
+                                  live nodes that the faults leave connected
+                                  undelivered (the tables are still written) */
+    SR_ERR_DEADLOCK,         /**< a table generator's tables have a cycle in
+                                  their channel dependency graph (the tables
+                                  are still written; sr_verify gives the
+                                  cycle) */
     SR_RESULT_COUNT          /**< number of result codes (not a result) */
 } sr_result;
 
@@ -244,6 +266,18 @@ SR_API const char *sr_result_string(sr_result r) {
                "(SR_NET_MAX_ROUTERS)";
     case SR_ERR_STATE: return "a struct holds values its init function never produces (corrupted, or never initialised?)";
     case SR_ERR_DOMAIN: return "an argument of a formula function is outside the domain its doc comment gives";
+    case SR_ERR_ALGORITHM: return "the routing algorithm is unknown or not defined on this network's family";
+    case SR_ERR_VCS:
+        return "fewer VCs than the routing needs (sr_routing_vcs_needed), more than SR_ROUTE_MAX_VCS (64), "
+               "or a VC outside the routing's VCs";
+    case SR_ERR_OPTION:
+        return "an option of sr_routing_desc (flags, df_vc, escape) is unknown or does not apply to this "
+               "algorithm and network";
+    case SR_ERR_HEADER:
+        return "a header state the routing cannot produce (phase, intermediate, destination or a counter "
+               "out of range)";
+    case SR_ERR_UNDELIVERED: return "a pair of live nodes that the faults leave connected is not delivered";
+    case SR_ERR_DEADLOCK: return "the channel dependency graph of the tables has a cycle (deadlock)";
     case SR_RESULT_COUNT: break;
     }
     return "unknown result";

@@ -171,8 +171,18 @@ if accept $F --out "$tmp" && head -n 1 "$tmp/topology_formulas.csv" | grep -q '^
    && head -n 1 "$tmp/topology_metrics.csv" | grep -q '^network,family,routers'; then ok
 else bad "$F --out DIR writes both tables into DIR"; fi
 
+P=routing_proofs
+refuse $P --out       --out                     # no value
+refuse $P --out       --out ''
+refuse $P --check     --check ''
+refuse $P --check     --check /nonexistent/dir
+refuse $P --out       --out /nonexistent/dir/x
+refuse $P --check     --out x --check y           # contradiction
+refuse $P unknown     --bogus
+refuse $P unexpected  docs/data                 # (a valid run: make test's proofs.log)
+
 # --help: exit 0, and every option of the program's table is listed.
-for p in $S $M $Q $A $F; do
+for p in $S $M $Q $A $F $P; do
     opts=$(sed -n 's/^ *{ "\(-[-a-z]*\)".*/\1/p' "examples/$p.c")
     if accept $p --help && [ -n "$opts" ]; then
         miss=""
