@@ -2885,8 +2885,9 @@ typedef struct sr_candidate {
 /** sr_header.vclass bit: a high-priority packet (it travels on the
  *  high-priority bubble VC only). */
 #define SR_BGL_CLASS_PRIORITY 0x80u
-/** sr_header.vclass bit: a statically (xyz) routed packet (it travels on
- *  the escape VC only, in dimension order). */
+/** sr_header.vclass bit: a statically routed packet (it travels on the
+ *  escape VC only, in the escape order: xyz under the default dimension
+ *  order). */
 #define SR_BGL_CLASS_STATIC 0x40u
 /** sr_header.vclass bits 0..3: bit d set once the packet has crossed the
  *  dateline of dimension d (kept with the dateline-pair escape only). */
@@ -3446,8 +3447,15 @@ SR_API void sr__bgl_cand(sr_candidate *c, int port, int lo, int hi, int cls, uns
  *   the incoming directions", seed 003 line 49);
  * - a high-priority packet: the high-priority bubble VC in the escape
  *   direction (class SR_CLASS_ESCAPE, flag SR_CAND_BUBBLE);
- * - a statically routed packet: the escape VC in dimension order (class
- *   SR_CLASS_ESCAPE; flag SR_CAND_BUBBLE with the bubble escape);
+ * - a statically routed packet: the escape VC in the escape direction
+ *   (class SR_CLASS_ESCAPE; flag SR_CAND_BUBBLE with the bubble escape).
+ *   Under the default dimension order this is the paper's static "xyz"
+ *   routing on the bubble VC ("one bubble escape VC that can be used both
+ *   for deadlock prevention and static routing", line 51).  Under the
+ *   direction order static packets follow it too: xyz static packets and
+ *   direction-ordered escape packets on one VC depend on each other in a
+ *   cycle (x- before y+ for the first, y+ before x- for the second;
+ *   tests/test_bgl_torus.c finds it);
  * - a dynamically routed packet: in every hinted direction, by increasing
  *   port, the dynamic VCs 0..num_dynamic-1 (class SR_CLASS_MINIMAL: each
  *   hop in a hinted direction brings the packet closer when the hint bits
@@ -3514,8 +3522,7 @@ SR_API int sr_bgl_candidates(const sr_topology *t, const sr_bgl_config *cfg, uin
     if (!(h->vclass & SR_BGL_CLASS_STATIC))
         for (rest = hint; rest; rest &= rest - 1)
             sr__bgl_cand(&out[n++], sr__bgl_low_bit(rest), 0, cfg->num_dynamic - 1, SR_CLASS_MINIMAL, 0);
-    port = sr_bgl_escape_port(h->vclass & SR_BGL_CLASS_STATIC ? SR_BGL_ORDER_DIMENSION : cfg->escape_order,
-                              (uint8_t)hint);
+    port = sr_bgl_escape_port(cfg->escape_order, (uint8_t)hint);
     {
         int vc = sr__bgl_escape_vc_of(t, cfg, node, port, h->vclass);
         sr__bgl_cand(&out[n++], port, vc, vc, SR_CLASS_ESCAPE, (unsigned)esc_flags);

@@ -487,8 +487,8 @@ ST_TEST(bgl_header_advance_datelines_and_hops) {
  * (first dimension / first of x+,y+,z+,x-,y-,z-) on the escape VC (the
  * dateline pair's upper VC exactly when the packet has crossed or crosses
  * the dateline of that dimension); a high-priority packet: the
- * high-priority VC only; a static packet: the escape VC in dimension order
- * only; at the destination the reception FIFO of the input port. */
+ * high-priority VC only; a static packet: the escape VC only; at the
+ * destination the reception FIFO of the input port. */
 ST_TEST(bgl_candidates_brute_force) {
     int si, e, o;
     for (si = 0; si < NSHAPES; si++)
@@ -537,7 +537,7 @@ ST_TEST(bgl_candidates_brute_force) {
                                         want[nw].cls = SR_CLASS_MINIMAL; want[nw].flags = 0; nw++;
                                     }
                                 /* the escape direction, by its definition */
-                                if (cls != 1 && o) {
+                                if (o) {
                                     for (d = 0; d < t.num_dims && first < 0; d++) if ((h.hint >> (2 * d)) & 1) first = 2 * d;
                                     for (d = 0; d < t.num_dims && first < 0; d++) if ((h.hint >> (2 * d + 1)) & 1) first = 2 * d + 1;
                                 } else {
