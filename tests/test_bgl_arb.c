@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* test_bgl_arb.c - seastar_arb.h >>bgl: JSQ and SLQ of BlueGene/L (seed
  * 003 lines 59-65), a case of each worked by hand, then random inputs
- * against the rules written out again here (the oracle), and the
+ * against the rules written out again (tests/bgl_oracle.h), and the
  * fractions of cycles counted. */
 #include "st_test.h"
 #include "../seastar_arb.h"
+#include "bgl_oracle.h"
 
 /* ---- the 2-bit indicators and the fractions of cycles ------------------ */
 
@@ -124,33 +125,6 @@ ST_TEST(bgl_jsq_hand_worked) {
     ST_EQ(-1, sa_bgl_jsq(0, ~(uint64_t)0, range, 64, &r));
 }
 
-/* Random requests against the rule written out: the most tokens (by the
- * indicator) among the possible and available pairs, ties uniformly at
- * random; the escape only when none is available; else nothing. */
-ST_TEST(bgl_jsq_random_against_rule) {
-    uint64_t seed = 3;
-    sa_rng r;
-    int trial;
-    sa_rng_seed(&r, 11);
-    for (trial = 0; trial < 3000; trial++) {
-        uint64_t possible = st_rand(&seed) & st_rand(&seed), avail = st_rand(&seed) | st_rand(&seed), cand, best = 0;
-        uint8_t range[64];
-        int escape = (int)st_rand_below(&seed, 66) - 1, i, top = -1, got;
-        if (trial % 7 == 0) avail &= ~possible;
-        for (i = 0; i < 64; i++) range[i] = (uint8_t)st_rand_below(&seed, 4);
-        if (escape >= 0 && escape < 64) possible &= ~((uint64_t)1 << escape);
-        cand = possible & avail;
-        for (i = 0; i < 64; i++)
-            if ((cand >> i) & 1) {
-                if (range[i] > top) { top = range[i]; best = 0; }
-                if (range[i] == top) best |= (uint64_t)1 << i;
-            }
-        got = sa_bgl_jsq(possible, avail, range, escape, &r);
-        if (cand) ST_CHECKF(got >= 0 && ((best >> got) & 1), "trial %d: %d not among the best", trial, got);
-        else if (escape >= 0 && escape < 64 && ((avail >> escape) & 1)) ST_EQ(escape, got);
-        else ST_EQ(-1, got);
-    }
-}
 
 /* ---- SLQ at the receivers --------------------------------------------- */
 
@@ -190,33 +164,6 @@ ST_TEST(bgl_slq_receiver_hand_worked) {
     ST_EQ(1, sa_bgl_slq_receiver(0x06, 0, full, -1, 1, &r));
 }
 
-/* The rule written out, for random inputs: the pool (high-priority ones if
- * any; then the non-bypass ones if any), the fullest of it on SLQ cycles. */
-ST_TEST(bgl_slq_receiver_random_against_rule) {
-    uint64_t seed = 9;
-    sa_rng r;
-    int trial;
-    sa_rng_seed(&r, 2);
-    for (trial = 0; trial < 3000; trial++) {
-        uint64_t req = st_rand(&seed) & st_rand(&seed), hp = st_rand(&seed) & st_rand(&seed) & st_rand(&seed), pool, best = 0;
-        uint8_t full[64];
-        int bypass = (int)st_rand_below(&seed, 65) - 1, slq = (int)st_rand_below(&seed, 2), i, top = -1, got;
-        uint64_t by = bypass >= 0 ? (uint64_t)1 << bypass : 0;
-        if (trial % 5 == 0) req &= by | 0xF;
-        for (i = 0; i < 64; i++) full[i] = (uint8_t)st_rand_below(&seed, 4);
-        got = sa_bgl_slq_receiver(req, hp, full, bypass, slq, &r);
-        if (!req) { ST_EQ(-1, got); continue; }
-        pool = (req & hp) ? req & hp : req;
-        if (pool & ~by) pool &= ~by;
-        for (i = 0; i < 64; i++)
-            if ((pool >> i) & 1) {
-                if (full[i] > top) { top = full[i]; best = 0; }
-                if (full[i] == top) best |= (uint64_t)1 << i;
-            }
-        ST_CHECK(got >= 0 && got < 64);
-        ST_CHECKF(((slq ? best : pool) >> got) & 1, "trial %d: %d", trial, got);
-    }
-}
 
 /* ---- SLQ at the senders ------------------------------------------------ */
 
@@ -253,32 +200,36 @@ ST_TEST(bgl_slq_sender_hand_worked) {
     ST_CHECKF(count[0] > 850 && count[2] > 850, "%d %d", count[0], count[2]);
 }
 
-ST_TEST(bgl_slq_sender_random_against_rule) {
-    uint64_t seed = 21;
+/* Random inputs for the three arbiters against the rules written out
+ * again (tests/bgl_oracle.h). */
+ST_TEST(bgl_arbiters_random_against_rules) {
+    uint64_t seed = 3;
     sa_rng r;
     int trial;
-    sa_rng_seed(&r, 4);
-    for (trial = 0; trial < 3000; trial++) {
-        uint64_t req = st_rand(&seed) & st_rand(&seed), inj = st_rand(&seed), hp = st_rand(&seed) & st_rand(&seed) & st_rand(&seed);
-        uint64_t pool, best = 0, net, in;
-        uint8_t full[64];
-        int ack = st_rand_below(&seed, 10) == 0, ncyc = (int)st_rand_below(&seed, 2), slq = (int)st_rand_below(&seed, 2);
-        int i, top = -1, got;
-        if (trial % 4 == 0) req &= inj;
-        for (i = 0; i < 64; i++) full[i] = (uint8_t)st_rand_below(&seed, 4);
-        got = sa_bgl_slq_sender(ack, req, inj, hp, full, ncyc, slq, &r);
-        if (ack) { ST_EQ(SA_BGL_SEND_ACK, got); continue; }
-        if (!req) { ST_EQ(-1, got); continue; }
-        net = req & ~inj; in = req & inj;
-        if (req & hp) pool = (req & hp & ~inj) ? req & hp & ~inj : req & hp;
-        else if (ncyc) pool = net ? net : in;
-        else pool = in ? in : net;
-        for (i = 0; i < 64; i++)
-            if ((pool >> i) & 1) {
-                if (full[i] > top) { top = full[i]; best = 0; }
-                if (full[i] == top) best |= (uint64_t)1 << i;
-            }
-        ST_CHECK(got >= 0 && got < 64);
-        ST_CHECKF(((slq ? best : pool) >> got) & 1, "trial %d: %d", trial, got);
+    sa_rng_seed(&r, 11);
+    for (trial = 0; trial < 9000; trial++) {
+        uint64_t m1 = st_rand(&seed) & st_rand(&seed), m2 = st_rand(&seed) | st_rand(&seed), m3 = st_rand(&seed);
+        uint8_t level[64];
+        int x = (int)st_rand_below(&seed, 67) - 2, f1 = (int)st_rand_below(&seed, 2), f2 = (int)st_rand_below(&seed, 2);
+        int i, got;
+        for (i = 0; i < 64; i++) level[i] = (uint8_t)st_rand_below(&seed, 4);
+        if (trial % 7 == 0) m2 &= ~m1;             /* no dynamic pair available */
+        if (trial % 5 == 0) m1 &= m3;              /* injection requests only */
+        switch (trial % 3) {
+        case 0:
+            got = sa_bgl_jsq(m1, m2, level, x, &r);
+            ST_CHECKF(bo_jsq_ok(m1, m2, level, x, got), "trial %d: jsq %d", trial, got);
+            break;
+        case 1:
+            m2 &= st_rand(&seed) & st_rand(&seed);  /* a few high-priority requests */
+            got = sa_bgl_slq_receiver(m1, m2, level, x, f1, &r);
+            ST_CHECKF(bo_receiver_ok(m1, m2, level, x, f1, got), "trial %d: receiver %d", trial, got);
+            break;
+        default:
+            m2 &= st_rand(&seed) & st_rand(&seed);
+            got = sa_bgl_slq_sender(x == -2, m1, m3, m2, level, f1, f2, &r);
+            ST_CHECKF(bo_sender_ok(x == -2, m1, m3, m2, level, f1, f2, got), "trial %d: sender %d", trial, got);
+            break;
+        }
     }
 }
