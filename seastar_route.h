@@ -3537,8 +3537,7 @@ SR_API int sr_bgl_candidates(const sr_topology *t, const sr_bgl_config *cfg, uin
  *
  * :param cfg: a valid configuration.
  * :param in_port: the input port the packet arrived on, or the processor
- *     port (any value that is not a network port of the direction) when it
- *     is injected.
+ *     port when it is injected.
  * :param in_vc: the VC it arrived on.
  * :param out_port: the output port.
  * :param out_vc: the output VC.
