@@ -382,3 +382,22 @@ $(B)/bench/bench_alpha $(B)/bench/bench_sim: $(wildcard examples/common/*.h)
 alpha-plots: $(B)/examples/alpha21364
 	/usr/bin/python3 examples/plot_alpha21364.py --run
 .PHONY: alpha-plots
+
+# --------------------------------- BlueGene/L bubble model check (issue 26)
+# make bubble-results: the grid of examples/bubble_check.c (the bubble rules
+# model-checked on one ring) into docs/data/bubble_check.csv and
+# docs/data/bubble_witness.csv, and the witness drawn into
+# docs/img/bubble_deadlock.png (examples/plot_bubble.py; Debian's
+# python3-matplotlib, installed if missing).  About a minute; part of make
+# results.  make test reruns the grid's small rows (tests/bubble.sh).
+bubble-results: $(B)/examples/bubble_check
+	./$(B)/examples/bubble_check
+	@$(call APT_NEED,/usr/lib/python3/dist-packages/matplotlib,python3-matplotlib)
+	@/usr/bin/python3 examples/plot_bubble.py
+.PHONY: bubble-results
+results: bubble-results
+
+LOGS += $(B)/bubble.log
+$(B)/bubble.log: $(B)/examples/bubble_check tests/bubble.sh docs/data/bubble_check.csv docs/data/bubble_witness.csv
+	@echo "  run     bubble model check drift check"
+	@sh tests/bubble.sh $(B)/examples/bubble_check > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@

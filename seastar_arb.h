@@ -11,6 +11,9 @@
  *   2. the Alpha 21364 switch allocators and the allocators they are
  *      compared with (Mukherjee et al., ASPLOS'02; seed 002), built from
  *      round-robin and matrix arbiters.
+ *   3. the BlueGene/L arbitration (Blumrich et al., IBM RC23025, 2003;
+ *      seed 003 Section 2): JSQ, and SLQ at the receivers and the senders
+ *      (>>bgl, between >>allocate and >>fast).
  *
  * Usage: #include "seastar_arb.h" from any number of translation units.
  * Every function is static inline (see SA_API); nothing allocates memory,
@@ -109,6 +112,15 @@
  *   >>spaa      int       sa_spaa_nominate(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs, int16_t *nomination)
  *               int       sa_spaa_grant(sa_switch *a, const int16_t *nomination, sa_match *match)
  *   >>allocate  int       sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs, sa_match *match)
+ *   >>bgl       sa_result sa_bgl_cycles_init(sa_bgl_cycles *c, uint32_t num, uint32_t den)
+ *               sa_result sa_bgl_cycles_check(const sa_bgl_cycles *c)
+ *               int       sa_bgl_cycles_next(sa_bgl_cycles *c)
+ *               sa_result sa_bgl_ranges_quarters(uint32_t capacity, uint32_t bounds[3])
+ *               sa_result sa_bgl_ranges_check(const uint32_t bounds[3])
+ *               int       sa_bgl_range(uint32_t value, const uint32_t bounds[3])
+ *               int       sa_bgl_jsq(uint64_t possible, uint64_t available, const uint8_t *range, int escape, sa_rng *rng)
+ *               int       sa_bgl_slq_receiver(uint64_t requests, uint64_t high_priority, const uint8_t *fullness, int bypass, int slq_cycle, sa_rng *rng)
+ *               int       sa_bgl_slq_sender(int ack_pending, uint64_t requests, uint64_t injection, uint64_t high_priority, const uint8_t *fullness, int network_cycle, int slq_cycle, sa_rng *rng)
  */
 #ifndef SEASTAR_ARB_H
 #define SEASTAR_ARB_H
@@ -3164,6 +3176,268 @@ SA_API int sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *
     case SA_SWITCH_MCM: return sa__mcm(a, req, bufs, match);
     default: SA_ASSERT(0); sa__match_clear(a, match); return 0;
     }
+}
+
+/* >>bgl ================================================================
+ * BlueGene/L arbitration: JSQ and SLQ (seed 003 Section 2, lines 59-65)
+ *
+ * Three phases per cycle, each a pure call:
+ *
+ *   1. each packet at the head of an injection or VC FIFO picks the
+ *      (direction, VC) pair it will request: sa_bgl_jsq, the modified "Join
+ *      the Shortest Queue" (its request masks: seastar_route.h
+ *      sr_bgl_requests);
+ *   2. each receiver picks which of its requesting FIFOs (VC FIFOs and the
+ *      bypass) presents its request: sa_bgl_slq_receiver, the modified
+ *      "Serve the Longest Queue";
+ *   3. each sender picks among the receivers and injection FIFOs that
+ *      request it: sa_bgl_slq_sender (token-acks first, in-network packets
+ *      favoured on a programmable fraction of cycles, modified SLQ).
+ *
+ * The queues are seen through 2-bit indicators (sa_bgl_range): four ranges
+ * of downstream tokens for JSQ, of FIFO fullness for SLQ.  The "programmable
+ * fractions" of cycles are sa_bgl_cycles.  Random choices draw from an
+ * sa_rng the caller owns.  Requesters are bits of a uint64_t: the caller
+ * numbers them.
+ * ====================================================================== */
+
+/** Returned by sa_bgl_slq_sender: the sender sends a token-ack or ack-only
+ *  packet this cycle. */
+#define SA_BGL_SEND_ACK (-2)
+
+/**
+ * A programmable fraction of cycles, num / den: sa_bgl_cycles_next
+ * designates exactly num of every den consecutive cycles, spread evenly
+ * (an accumulator that adds num each cycle and designates the cycle when
+ * it reaches den).  The paper says only "a certain (programmable) fraction
+ * of the arbitration cycles"; how the hardware spreads them is not given.
+ */
+typedef struct sa_bgl_cycles {
+    uint32_t num;  /**< designated cycles per den cycles, 0..den */
+    uint32_t den;  /**< the period, 1..65536 */
+    uint32_t acc;  /**< the accumulator, 0..den-1 */
+} sa_bgl_cycles;
+
+/**
+ * Start a fraction of cycles.
+ *
+ * :param c: the state.
+ * :param num: designated cycles per period (0: none; num = den: all).
+ * :param den: the period, 1..65536.
+ * :returns: SA_OK; SA_ERR_NULL; SA_ERR_PARAM_RANGE (den outside 1..65536 or
+ *     num above den), c untouched.
+ * :paper: seed 003 line 63 (SLQ cycles, e.g. 75%), line 65 (in-network
+ *     priority, "typically 1.0").
+ */
+SA_API sa_result sa_bgl_cycles_init(sa_bgl_cycles *c, uint32_t num, uint32_t den) {
+    if (c == NULL) return SA_ERR_NULL;
+    if (den < 1 || den > 65536 || num > den) return SA_ERR_PARAM_RANGE;
+    c->num = num;
+    c->den = den;
+    c->acc = 0;
+    return SA_OK;
+}
+
+/**
+ * Check a fraction's state.
+ *
+ * :param c: the state.
+ * :returns: SA_OK; SA_ERR_NULL; SA_ERR_STATE (den outside 1..65536, num
+ *     above den, or acc not below den).
+ */
+SA_API sa_result sa_bgl_cycles_check(const sa_bgl_cycles *c) {
+    if (c == NULL) return SA_ERR_NULL;
+    if (c->den < 1 || c->den > 65536 || c->num > c->den || c->acc >= c->den) return SA_ERR_STATE;
+    return SA_OK;
+}
+
+/**
+ * Advance one cycle.
+ *
+ * :param c: a valid state (sa_bgl_cycles_check).
+ * :returns: 1 if this cycle is designated, else 0.
+ */
+SA_API int sa_bgl_cycles_next(sa_bgl_cycles *c) {
+    c->acc += c->num;
+    if (c->acc < c->den) return 0;
+    c->acc -= c->den;
+    return 1;
+}
+
+/**
+ * Fill the bounds of the four ranges of a 2-bit indicator with the
+ * quarters of a capacity: [0, C/4), [C/4, C/2), [C/2, 3C/4), [3C/4, C]
+ * (bounds rounded up).  The paper gives 2 bits "indicating one of four
+ * ranges" (of downstream tokens for JSQ, of FIFO fullness for SLQ) and not
+ * the ranges; quarters are this library's default.  With 1 KB buffers
+ * (C = 32 chunks) the JSQ ranges are [0,8), [8,16), [16,24), [24,32]: a
+ * VC is available only with 8 tokens, so JSQ ranks the available ones in
+ * three steps.
+ *
+ * :param capacity: the buffer, in any unit (chunks), 1..2^31.
+ * :param bounds: out, the three bounds (untouched on error).
+ * :returns: SA_OK; SA_ERR_NULL; SA_ERR_PARAM_RANGE (capacity 0 or above
+ *     2^31).
+ * :paper: seed 003 line 59 ("2 bits for each VC indicting one of four
+ *     ranges of available downstream tokens"), line 63 ("2 bit (4 ranges)
+ *     FIFO Fullness indicators").
+ */
+SA_API sa_result sa_bgl_ranges_quarters(uint32_t capacity, uint32_t bounds[3]) {
+    int i;
+    if (bounds == NULL) return SA_ERR_NULL;
+    if (capacity < 1 || capacity > 0x80000000u) return SA_ERR_PARAM_RANGE;
+    for (i = 0; i < 3; i++) bounds[i] = (uint32_t)(((uint64_t)capacity * (uint64_t)(i + 1) + 3) / 4);
+    return SA_OK;
+}
+
+/**
+ * Check the bounds of a 2-bit indicator: non-decreasing.
+ *
+ * :param bounds: the three bounds.
+ * :returns: SA_OK; SA_ERR_NULL; SA_ERR_PARAM_RANGE.
+ */
+SA_API sa_result sa_bgl_ranges_check(const uint32_t bounds[3]) {
+    if (bounds == NULL) return SA_ERR_NULL;
+    if (bounds[0] > bounds[1] || bounds[1] > bounds[2]) return SA_ERR_PARAM_RANGE;
+    return SA_OK;
+}
+
+/**
+ * A 2-bit indicator: the range a value falls in.
+ *
+ * :param value: tokens (JSQ) or occupancy (SLQ).
+ * :param bounds: three non-decreasing bounds (sa_bgl_ranges_check).
+ * :returns: 0..3, the number of bounds the value reaches.
+ */
+SA_API int sa_bgl_range(uint32_t value, const uint32_t bounds[3]) {
+    return (value >= bounds[0]) + (value >= bounds[1]) + (value >= bounds[2]);
+}
+
+/* The requesters of `mask` whose indicator is the highest. */
+SA_API uint64_t sa__bgl_highest(uint64_t mask, const uint8_t *level) {
+    uint64_t best = 0, m;
+    int top = -1;
+    for (m = mask; m; m &= m - 1) {
+        int i = sa__ctz64(m), v = level[i];
+        if (v > top) { top = v; best = 0; }
+        if (v == top) best |= (uint64_t)1 << i;
+    }
+    return best;
+}
+
+/**
+ * Phase 1, the modified "Join the Shortest Queue": the (direction, VC) pair
+ * a packet requests.
+ *
+ * "Of all the possible and available dynamic direction/VC pairs, the packet
+ * selects the one with the most available downstream tokens.  Ties are
+ * randomly broken.  If no dynamic direction/VC combination is available,
+ * the packet will request its bubble escape direction/VC pair (if
+ * available), and if that is also unavailable, the packet makes no
+ * arbitration request."
+ *
+ * :param possible: the dynamic pairs the packet may take (seastar_route.h
+ *     sr_bgl_requests).
+ * :param available: the pairs flow control and the links allow.
+ * :param range: the 2-bit token range of each pair (sa_bgl_range), read
+ *     for the possible and available pairs (indexed by pair; values 0..3).
+ * :param escape: the escape pair, or -1 (a static or high-priority packet
+ *     has no dynamic pair and requests its escape pair alone).
+ * :param rng: the random numbers of the tie-break (drawn only when two or
+ *     more pairs tie).
+ * :returns: the pair to request, or -1 for no request.
+ * :paper: seed 003 lines 59-61.
+ */
+SA_API int sa_bgl_jsq(uint64_t possible, uint64_t available, const uint8_t *range, int escape, sa_rng *rng) {
+    uint64_t cand = possible & available;
+    if (cand) return sa_rng_pick(rng, sa__bgl_highest(cand, range));
+    if (escape >= 0 && escape < 64 && ((available >> escape) & 1u)) return escape;
+    return -1;
+}
+
+/* The modified SLQ among `mask` (nonzero): on an SLQ cycle the fullest
+ * (ties at random), on the other cycles any at random. */
+SA_API int sa__bgl_slq_pick(uint64_t mask, const uint8_t *fullness, int slq_cycle, sa_rng *rng) {
+    return sa_rng_pick(rng, slq_cycle ? sa__bgl_highest(mask, fullness) : mask);
+}
+
+/**
+ * Phase 2, the modified "Serve the Longest Queue" at a receiver: which of
+ * its requesting FIFOs presents its request to the senders.
+ *
+ * A high-priority packet wins ("If a high priority packet is requesting,
+ * it wins"; two of them are ranked as below).  Otherwise the VC FIFOs
+ * come first and the bypass channel last ("A packet on the bypass channel
+ * always receives the lowest priority (unless it is a high priority
+ * packet)"); among them, on an SLQ cycle the fullest FIFO as its 2-bit
+ * indicator shows (ties at random), on the other cycles one at random.
+ *
+ * :param requests: the FIFOs that request (bits the caller numbers).
+ * :param high_priority: the FIFOs whose head packet is high-priority.
+ * :param fullness: the 2-bit fullness indicator of each FIFO (sa_bgl_range
+ *     of its occupancy), read for the requesting ones.
+ * :param bypass: the bypass channel's bit, or -1.
+ * :param slq_cycle: nonzero on an SLQ cycle (an sa_bgl_cycles of the
+ *     programmable fraction).
+ * :param rng: the random numbers.
+ * :returns: the winning FIFO, or -1 when none requests.
+ * :paper: seed 003 line 63.
+ */
+SA_API int sa_bgl_slq_receiver(uint64_t requests, uint64_t high_priority, const uint8_t *fullness, int bypass,
+                               int slq_cycle, sa_rng *rng) {
+    uint64_t by = bypass >= 0 && bypass < 64 ? (uint64_t)1 << bypass : 0, pool;
+    if (!requests) return -1;
+    pool = requests & high_priority;
+    if (!pool) pool = requests;
+    if (pool & ~by) pool &= ~by;
+    return sa__bgl_slq_pick(pool, fullness, slq_cycle, rng);
+}
+
+/**
+ * Phase 3 at a sender: which request it serves (receivers, whose packets
+ * are in the network, and injection FIFOs).
+ *
+ * "The sender gives highest priority to token-ack or ack-only packets, if
+ * any.  Barring that, the senders tend to favor packets already in the
+ * network ...: a certain programmable fraction of cycles (typically 1.0)
+ * give priority to packets already in the network (unless the only high
+ * priority packet requesting is in an injection FIFO).  On such cycles the
+ * modified SLQ algorithm is used. ... On cycles in which injection packets
+ * receive priority (barring in-network high priority packets), the
+ * modified SLQ algorithm is also used."  So: the ack; else the
+ * high-priority requests, in-network ones before injection ones; else on a
+ * network cycle the in-network requests (the injection ones when there are
+ * none), on an injection cycle the injection requests (the in-network ones
+ * when there are none); the modified SLQ among the group chosen.
+ *
+ * :param ack_pending: nonzero when a token-ack or ack-only packet waits.
+ * :param requests: the requesters (bits the caller numbers).
+ * :param injection: which of the bits are injection FIFOs (the others are
+ *     receivers).
+ * :param high_priority: the requesters with a high-priority packet.
+ * :param fullness: the 2-bit fullness indicator of each requester.
+ * :param network_cycle: nonzero on a cycle that favours in-network packets
+ *     (an sa_bgl_cycles of the in-network fraction).
+ * :param slq_cycle: nonzero on an SLQ cycle.
+ * :param rng: the random numbers.
+ * :returns: SA_BGL_SEND_ACK, the winning requester, or -1 when there is
+ *     nothing to send.
+ * :paper: seed 003 line 65.
+ */
+SA_API int sa_bgl_slq_sender(int ack_pending, uint64_t requests, uint64_t injection, uint64_t high_priority,
+                             const uint8_t *fullness, int network_cycle, int slq_cycle, sa_rng *rng) {
+    uint64_t pool, net, inj;
+    if (ack_pending) return SA_BGL_SEND_ACK;
+    if (!requests) return -1;
+    pool = requests & high_priority;
+    if (pool) {
+        if (pool & ~injection) pool &= ~injection;
+    } else {
+        net = requests & ~injection;
+        inj = requests & injection;
+        pool = network_cycle ? (net ? net : inj) : (inj ? inj : net);
+    }
+    return sa__bgl_slq_pick(pool, fullness, slq_cycle, rng);
 }
 
 /* >>fast ===============================================================

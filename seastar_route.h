@@ -32,7 +32,10 @@
  *   6. a verifier of candidate-set routing: delivery, and deadlock freedom
  *      by Dally and Seitz or, with escape channels, Duato's condition, for
  *      cut-through and wormhole switching, with a witness when it fails
- *      (>>rverify).
+ *      (>>rverify);
+ *   7. BlueGene/L's hint-bit routing with the bubble (or dateline-pair)
+ *      escape channel and its token flow control with the bubble rules
+ *      (seed 003) (>>bluegene).
  *
  * Usage, in order (see docs/routing.rst and docs/routing-beyond.rst):
  *
@@ -65,9 +68,9 @@
  *   sr_route_advance(&rt, router, &cand[chosen], vc, &h);
  *   // and the proof: sr_verify_routing(&rt, SR_SWITCH_VCT, ...)
  *
- * Sections (search for the tag): >>results >>faults >>dor >>tables
- * >>verify >>generators >>search >>xtrules >>candidates >>routing
- * >>rverify.
+ * Sections (search for the tag): >>faults >>dor >>tables >>verify
+ * >>generators >>search >>xtrules >>candidates >>routing >>rverify
+ * >>bluegene.
  *
  * Ports of a cube (sr_topology): for dimension d, port 2d is "+d" (towards
  * coordinate c+1) and port 2d+1 is "-d"; port 2n (t.proc_port) is the
@@ -128,6 +131,33 @@
  *   >>rverify    const char * sr_rfailure_string(int f)
  *                size_t       sr_verify_routing_scratch_size(const sr_routing *rt, int mode)
  *                sr_result    sr_verify_routing(const sr_routing *rt, int mode, void *scratch, size_t scratch_size, sr_routing_report *rep)
+ *   >>bluegene   sr_result    sr_bgl_config_default(sr_bgl_config *cfg)
+ *                sr_result    sr_bgl_config_check(const sr_bgl_config *cfg)
+ *                int          sr_bgl_num_vcs(const sr_bgl_config *cfg)
+ *                int          sr_bgl_vc_kind(const sr_bgl_config *cfg, int vc)
+ *                int          sr_bgl_escape_vc(const sr_bgl_config *cfg, int upper)
+ *                int          sr_bgl_priority_vc(const sr_bgl_config *cfg)
+ *                int          sr_bgl_vc_chunks(const sr_bgl_config *cfg, int vc)
+ *                sr_result    sr_bgl_packet_chunks(int bytes, int *chunks)
+ *                sr_result    sr_bgl_cutoffs_minimal(const sr_topology *t, uint32_t node, sr_bgl_cutoffs *c)
+ *                sr_result    sr_bgl_cutoffs_check(const sr_topology *t, uint32_t node, const sr_bgl_cutoffs *c)
+ *                uint8_t      sr_bgl_hint_bits(const sr_topology *t, uint32_t node, uint32_t dest, const sr_bgl_cutoffs *c)
+ *                sr_result    sr_bgl_hint_check(const sr_topology *t, uint32_t node, uint32_t dest, uint8_t hint)
+ *                uint8_t      sr_bgl_hint_leave(const sr_topology *t, uint32_t node, int port, uint32_t dest, uint8_t hint)
+ *                int          sr_bgl_escape_port(int order, uint8_t hint)
+ *                sr_result    sr_bgl_header_init(const sr_topology *t, const sr_bgl_cutoffs *c, uint32_t node, uint32_t dest, unsigned vclass, sr_header *h)
+ *                sr_result    sr_bgl_header_check(const sr_topology *t, const sr_bgl_config *cfg, uint32_t node, const sr_header *h)
+ *                void         sr_bgl_header_advance(const sr_topology *t, const sr_bgl_config *cfg, uint32_t node, int port, sr_header *h)
+ *                int          sr_bgl_candidates(const sr_topology *t, const sr_bgl_config *cfg, uint32_t node, int in_port, int in_vc, const sr_header *h, sr_candidate *out, int max_out)
+ *                int          sr_bgl_move_kind(const sr_bgl_config *cfg, int in_port, int in_vc, int out_port, int out_vc)
+ *                int          sr_bgl_tokens_needed(const sr_bgl_config *cfg, int vc, int move)
+ *                int          sr_bgl_tokens_charged(const sr_bgl_config *cfg, int vc, int chunks)
+ *                sr_result    sr_bgl_link_init(const sr_bgl_config *cfg, sr_bgl_link *lk)
+ *                sr_result    sr_bgl_link_check(const sr_bgl_config *cfg, const sr_bgl_link *lk)
+ *                int          sr_bgl_may_send(const sr_bgl_config *cfg, const sr_bgl_link *lk, int vc, int move)
+ *                sr_result    sr_bgl_send(const sr_bgl_config *cfg, sr_bgl_link *lk, int vc, int move, int chunks)
+ *                sr_result    sr_bgl_tokens_return(const sr_bgl_config *cfg, sr_bgl_link *lk, int vc, int chunks)
+ *                sr_result    sr_bgl_requests(const sr_topology *t, const sr_bgl_config *cfg, const sr_candidate *cand, int num_cand, int in_port, int in_vc, const sr_bgl_link *links, uint64_t *possible, uint64_t *available, int *escape)
  */
 #ifndef SEASTAR_ROUTE_H
 #define SEASTAR_ROUTE_H
@@ -5203,6 +5233,938 @@ SR_API sr_result sr_verify_routing(const sr_routing *rt, int mode, void *scratch
 refuted:
     rep->failure = SR_RFAIL_DEADLOCK;
     sr__rv_explain(&v);
+    return SR_OK;
+}
+
+/* >>bluegene ===========================================================
+ * BlueGene/L: hint-bit routing, the bubble escape channel and token flow
+ * control (seed 003 Section 2, lines 47-53 and 93-95)
+ *
+ * A BlueGene/L router has, on each of its 2n receivers, ``num_dynamic``
+ * dynamic VCs, one escape VC and one high-priority VC (the machine: two
+ * dynamic VCs, 1 KB each, n = 3).  The VCs of a link are numbered
+ *
+ *   0 .. D-1     the dynamic VCs (D = num_dynamic; adaptive, minimal)
+ *   D            the bubble escape VC (SR_BGL_ESCAPE_BUBBLE), or
+ *   D, D+1       the dateline pair (SR_BGL_ESCAPE_DATELINE): the lower one
+ *                before the packet crosses its dimension's dateline, the
+ *                upper one from the hop that crosses it on
+ *   last         the high-priority bubble VC
+ *
+ * What a packet carries is an sr_header: the destination, the six (here up
+ * to eight: two per dimension, n <= 4) hint bits in ``hint`` (bit 2d for
+ * +d, 2d+1 for -d: the paper's "100100" for x+ and y- is bits 0 and 3),
+ * and in ``vclass`` whether it is high-priority or statically routed and,
+ * with the dateline pair, which dateline it has crossed.  The functions:
+ *
+ *   sr_bgl_cutoffs_minimal, sr_bgl_hint_bits   the hint bits at injection
+ *       (the two registers per dimension; see sr_bgl_cutoffs)
+ *   sr_bgl_header_init, sr_bgl_header_advance  the header at injection and
+ *       at every hop (the hint bits of a finished dimension cleared)
+ *   sr_bgl_candidates   the candidate set of a packet at the head of a FIFO:
+ *       every dynamic VC in every hinted direction, the escape VC in the
+ *       escape direction (flagged SR_CAND_BUBBLE for the bubble), the
+ *       high-priority VC for a high-priority packet, the reception FIFO at
+ *       the destination
+ *   sr_bgl_link_init, sr_bgl_may_send, sr_bgl_send, sr_bgl_tokens_return
+ *       the token counters of a link and the bubble rules
+ *   sr_bgl_requests     the JSQ request masks of a packet (seastar_arb.h's
+ *       sa_bgl_jsq chooses among them)
+ *
+ * The bubble rules, both kinds (bubble_rule):
+ *
+ *   SR_BGL_RULE_FULL_SIZE  the paper's: every packet on a bubble VC is
+ *       charged 8 tokens whatever its size (line 53, "each packet on the
+ *       bubble is accounted for as if it were a full-sized (8 chunk)
+ *       packet");
+ *   SR_BGL_RULE_TEXTBOOK   the rule of the paper's references [10, 11]
+ *       applied to variable-sized packets: charged by size.  It deadlocks;
+ *       examples/bubble_check.c finds the deadlock and proves the paper's
+ *       rule on every small ring it searches (docs/bluegene.rst).
+ *
+ * Every function here reads the topology (an sr_topology, or the ``cube``
+ * of an sr_net of kind SR_NET_CUBE) and caller-owned state; none allocates
+ * or keeps state.  They accept 1..SR_BGL_MAX_DIMS dimensions, each a torus
+ * or a mesh.
+ * ====================================================================== */
+
+/** Bytes of a chunk, the unit of packet sizes and of tokens ("Each token
+ *  represents a 32B chunk", seed 003 line 53). */
+#define SR_BGL_CHUNK_BYTES 32
+/** Chunks of a full-sized packet: 8 (256 bytes). */
+#define SR_BGL_FULL_CHUNKS 8
+/** Smallest packet, in bytes ("from 32 to 256 bytes in increments of 32
+ *  byte chunks", seed 003 line 43). */
+#define SR_BGL_MIN_PACKET_BYTES 32
+/** Largest packet, in bytes. */
+#define SR_BGL_MAX_PACKET_BYTES 256
+/** Most dimensions: the hint bits of a header are one byte, two per
+ *  dimension (BlueGene/L has three: six hint bits). */
+#define SR_BGL_MAX_DIMS 4
+/** Most dynamic VCs of a configuration. */
+#define SR_BGL_MAX_DYNAMIC 8
+/** Most VCs of a link: dynamic VCs, two escape VCs and the high-priority
+ *  VC fit. */
+#define SR_BGL_MAX_VCS 16
+/** Largest VC buffer, in bytes (32768 chunks: the token counters are 16
+ *  bits). */
+#define SR_BGL_MAX_BUFFER_BYTES (1 << 20)
+/** Most candidates sr_bgl_candidates returns: one per hinted direction
+ *  (at most one per dimension) and the escape. */
+#define SR_BGL_MAX_CANDIDATES (SR_BGL_MAX_DIMS + 1)
+
+/** Escape architecture: one bubble escape VC per direction (BlueGene/L). */
+#define SR_BGL_ESCAPE_BUBBLE 0
+/** Escape architecture: two escape VCs per direction, the lower before
+ *  the dimension's dateline and the upper after it (seed 003 line 93). */
+#define SR_BGL_ESCAPE_DATELINE 1
+
+/** Escape order: x first, then y if no x hops remain, then z (the
+ *  default; seed 003 line 93, "dimension ordered"). */
+#define SR_BGL_ORDER_DIMENSION 0
+/** Escape order: x+, y+, z+, x-, y-, z- (seed 003 line 93, "direction
+ *  ordered"). */
+#define SR_BGL_ORDER_DIRECTION 1
+
+/** Bubble rule: every packet on a bubble VC counts as full-sized (8
+ *  tokens), the paper's fix (the default). */
+#define SR_BGL_RULE_FULL_SIZE 0
+/** Bubble rule: packets on a bubble VC are charged by size, the rule of
+ *  the paper's references applied as it stands (it can deadlock). */
+#define SR_BGL_RULE_TEXTBOOK 1
+
+/** Kind of a VC: a dynamic (adaptive) VC. */
+#define SR_BGL_VC_DYNAMIC 0
+/** Kind of a VC: the bubble escape VC. */
+#define SR_BGL_VC_BUBBLE 1
+/** Kind of a VC: one of the dateline pair of escape VCs. */
+#define SR_BGL_VC_DATELINE 2
+/** Kind of a VC: the high-priority bubble VC. */
+#define SR_BGL_VC_PRIORITY 3
+/** Kind of a VC: not a VC of the configuration. */
+#define SR_BGL_VC_NONE (-1)
+
+/** How a packet moves onto a VC: it is on this bubble VC already and goes
+ *  on in the same direction (one full-sized packet's tokens needed). */
+#define SR_BGL_MOVE_STRAIGHT 0
+/** How a packet moves onto a VC: it enters the VC, on injection, on a turn
+ *  into a new direction or from another VC (two full-sized packets'
+ *  tokens needed on a bubble VC). */
+#define SR_BGL_MOVE_ENTER 1
+
+/** sr_header.vclass bit: a high-priority packet (it travels on the
+ *  high-priority bubble VC only). */
+#define SR_BGL_CLASS_PRIORITY 0x80u
+/** sr_header.vclass bit: a statically routed packet (it travels on the
+ *  escape VC only, in the escape order: xyz under the default dimension
+ *  order). */
+#define SR_BGL_CLASS_STATIC 0x40u
+/** sr_header.vclass bits 0..3: bit d set once the packet has crossed the
+ *  dateline of dimension d (kept with the dateline-pair escape only). */
+#define SR_BGL_CLASS_CROSSED 0x0Fu
+
+/**
+ * A BlueGene/L router configuration.  A zero-initialised one is rejected
+ * (no dynamic VC): start from sr_bgl_config_default.
+ *
+ * :paper: seed 003 line 51 (two dynamic VCs, one bubble escape VC, one
+ *     high-priority bubble VC, 1 KB each), line 53 (the bubble rules),
+ *     line 93 (the dateline pair; dimension or direction order).
+ */
+typedef struct sr_bgl_config {
+    int num_dynamic;     /**< dynamic VCs, 1..SR_BGL_MAX_DYNAMIC (BlueGene/L: 2) */
+    int escape;          /**< SR_BGL_ESCAPE_BUBBLE or SR_BGL_ESCAPE_DATELINE */
+    int escape_order;    /**< SR_BGL_ORDER_DIMENSION or SR_BGL_ORDER_DIRECTION */
+    int bubble_rule;     /**< SR_BGL_RULE_FULL_SIZE or SR_BGL_RULE_TEXTBOOK */
+    int dynamic_bytes;   /**< buffer of each dynamic VC, bytes (1024) */
+    int escape_bytes;    /**< buffer of each escape VC, bytes (1024) */
+    int priority_bytes;  /**< buffer of the high-priority VC, bytes (1024) */
+} sr_bgl_config;
+
+/**
+ * Fill a configuration with the BlueGene/L values: two dynamic VCs, the
+ * bubble escape in dimension order, the full-size bubble rule, 1 KB per VC.
+ *
+ * :param cfg: the configuration to fill.
+ * :returns: SR_OK or SR_ERR_NULL.
+ * :paper: seed 003 line 51, line 53.
+ */
+SR_API sr_result sr_bgl_config_default(sr_bgl_config *cfg) {
+    if (!cfg) return SR_ERR_NULL;
+    cfg->num_dynamic = 2;
+    cfg->escape = SR_BGL_ESCAPE_BUBBLE;
+    cfg->escape_order = SR_BGL_ORDER_DIMENSION;
+    cfg->bubble_rule = SR_BGL_RULE_FULL_SIZE;
+    cfg->dynamic_bytes = cfg->escape_bytes = cfg->priority_bytes = 1024;
+    return SR_OK;
+}
+
+/* A buffer size: a multiple of 32 bytes from `least` to the maximum. */
+SR_API int sr__bgl_buffer_ok(int bytes, int least) {
+    return bytes >= least && bytes <= SR_BGL_MAX_BUFFER_BYTES && bytes % SR_BGL_CHUNK_BYTES == 0;
+}
+
+/**
+ * Check a configuration.
+ *
+ * :param cfg: the configuration.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BGL_DYNAMIC_VCS (fewer than
+ *     one dynamic VC); SR_ERR_BGL_OPTION; SR_ERR_BGL_BUBBLE_BUFFER (a bubble
+ *     VC below two full-sized packets, 512 bytes: the rule for entering a
+ *     bubble could never be met); SR_ERR_BGL_BUFFER (a buffer not a
+ *     multiple of 32 bytes, below one full-sized packet -- a VC is
+ *     available only with 8 tokens -- or above SR_BGL_MAX_BUFFER_BYTES).
+ *     The first failing check, in that order.
+ * :paper: seed 003 line 53.
+ */
+SR_API sr_result sr_bgl_config_check(const sr_bgl_config *cfg) {
+    const int full = SR_BGL_FULL_CHUNKS * SR_BGL_CHUNK_BYTES;
+    if (!cfg) return SR_ERR_NULL;
+    if (cfg->num_dynamic < 1 || cfg->num_dynamic > SR_BGL_MAX_DYNAMIC) return SR_ERR_BGL_DYNAMIC_VCS;
+    if ((cfg->escape != SR_BGL_ESCAPE_BUBBLE && cfg->escape != SR_BGL_ESCAPE_DATELINE) ||
+        (cfg->escape_order != SR_BGL_ORDER_DIMENSION && cfg->escape_order != SR_BGL_ORDER_DIRECTION) ||
+        (cfg->bubble_rule != SR_BGL_RULE_FULL_SIZE && cfg->bubble_rule != SR_BGL_RULE_TEXTBOOK))
+        return SR_ERR_BGL_OPTION;
+    if (cfg->priority_bytes < 2 * full || (cfg->escape == SR_BGL_ESCAPE_BUBBLE && cfg->escape_bytes < 2 * full))
+        return SR_ERR_BGL_BUBBLE_BUFFER;
+    if (!sr__bgl_buffer_ok(cfg->dynamic_bytes, full) || !sr__bgl_buffer_ok(cfg->escape_bytes, full) ||
+        !sr__bgl_buffer_ok(cfg->priority_bytes, full))
+        return SR_ERR_BGL_BUFFER;
+    return SR_OK;
+}
+
+/**
+ * Number of VCs of a link.
+ *
+ * :param cfg: a valid configuration (sr_bgl_config_check).
+ * :returns: num_dynamic + 2 (bubble escape) or + 3 (dateline pair).
+ */
+SR_API int sr_bgl_num_vcs(const sr_bgl_config *cfg) {
+    return cfg->num_dynamic + (cfg->escape == SR_BGL_ESCAPE_DATELINE ? 3 : 2);
+}
+
+/**
+ * Kind of a VC.
+ *
+ * :param cfg: a valid configuration.
+ * :param vc: any int.
+ * :returns: SR_BGL_VC_DYNAMIC, SR_BGL_VC_BUBBLE, SR_BGL_VC_DATELINE,
+ *     SR_BGL_VC_PRIORITY, or SR_BGL_VC_NONE outside 0..sr_bgl_num_vcs-1.
+ */
+SR_API int sr_bgl_vc_kind(const sr_bgl_config *cfg, int vc) {
+    int nv = sr_bgl_num_vcs(cfg);
+    if (vc < 0 || vc >= nv) return SR_BGL_VC_NONE;
+    if (vc < cfg->num_dynamic) return SR_BGL_VC_DYNAMIC;
+    if (vc == nv - 1) return SR_BGL_VC_PRIORITY;
+    return cfg->escape == SR_BGL_ESCAPE_DATELINE ? SR_BGL_VC_DATELINE : SR_BGL_VC_BUBBLE;
+}
+
+/**
+ * The escape VC.
+ *
+ * :param cfg: a valid configuration.
+ * :param upper: with the dateline pair, nonzero for the upper VC (after the
+ *     dateline); ignored with the bubble escape.
+ * :returns: num_dynamic, or num_dynamic + 1 for the upper dateline VC.
+ */
+SR_API int sr_bgl_escape_vc(const sr_bgl_config *cfg, int upper) {
+    return cfg->num_dynamic + (cfg->escape == SR_BGL_ESCAPE_DATELINE && upper ? 1 : 0);
+}
+
+/**
+ * The high-priority VC: the last VC of a link.
+ *
+ * :param cfg: a valid configuration.
+ * :returns: sr_bgl_num_vcs(cfg) - 1.
+ */
+SR_API int sr_bgl_priority_vc(const sr_bgl_config *cfg) { return sr_bgl_num_vcs(cfg) - 1; }
+
+/**
+ * Buffer of a VC in chunks (its token count when empty).
+ *
+ * :param cfg: a valid configuration.
+ * :param vc: a VC of the configuration (asserted).
+ * :returns: the VC's buffer bytes / 32.
+ */
+SR_API int sr_bgl_vc_chunks(const sr_bgl_config *cfg, int vc) {
+    int kind = sr_bgl_vc_kind(cfg, vc);
+    SR_ASSERT(kind != SR_BGL_VC_NONE);
+    if (kind == SR_BGL_VC_DYNAMIC) return cfg->dynamic_bytes / SR_BGL_CHUNK_BYTES;
+    if (kind == SR_BGL_VC_PRIORITY) return cfg->priority_bytes / SR_BGL_CHUNK_BYTES;
+    return cfg->escape_bytes / SR_BGL_CHUNK_BYTES;
+}
+
+/**
+ * Chunks of a packet.
+ *
+ * :param bytes: the packet size in bytes, header and trailer included.
+ * :param chunks: out, bytes / 32 (untouched on error).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BGL_PACKET_SIZE (outside
+ *     32..256 or not a multiple of 32).
+ * :paper: seed 003 line 43.
+ */
+SR_API sr_result sr_bgl_packet_chunks(int bytes, int *chunks) {
+    if (!chunks) return SR_ERR_NULL;
+    if (bytes < SR_BGL_MIN_PACKET_BYTES || bytes > SR_BGL_MAX_PACKET_BYTES || bytes % SR_BGL_CHUNK_BYTES != 0)
+        return SR_ERR_BGL_PACKET_SIZE;
+    *chunks = bytes / SR_BGL_CHUNK_BYTES;
+    return SR_OK;
+}
+
+/* ---- hint bits --------------------------------------------------------- */
+
+/**
+ * The "two registers per dimension" a node sets hint bits with (seed 003
+ * line 47: "if done by hardware, a set of two registers per dimension is
+ * used to determine the appropriate directions.  These registers can be
+ * configured to provide minimal hop routing").
+ *
+ * The paper does not say what the registers hold.  This library reads them
+ * as a plus cutoff and a minus cutoff, coordinates compared with the
+ * destination's by plain comparisons (no arithmetic modulo k):
+ *
+ *   destination coordinate t above the node's s:   + if t <= plus,  else -
+ *   destination coordinate t below the node's s:   - if t >= minus, else +
+ *   t == s:                                        no hint bit
+ *
+ * so ``plus`` is the farthest coordinate above s that the node reaches
+ * going +, and ``minus`` the farthest below s that it reaches going -; a
+ * destination beyond a cutoff is reached the other way round the ring.  On
+ * a ring of radix k, minimal hop routing is plus = min(s + P, k-1) and
+ * minus = max(s - M, 0) with P + M = k - 1: P = M = (k-1)/2 for an odd k,
+ * and for an even k the destination k/2 away, equally far both ways, goes
+ * the way sr_tie says (sr_bgl_cutoffs_minimal).  On a mesh dimension,
+ * plus = k-1 and minus = 0: always towards the destination.  Other values
+ * route some destinations the long way round a ring, which the paper
+ * allows ("software can set the hint bits appropriately").
+ */
+typedef struct sr_bgl_cutoffs {
+    int32_t plus[SR_BGL_MAX_DIMS];   /**< the plus cutoff of each dimension,
+                                          from the node's coordinate to k-1 */
+    int32_t minus[SR_BGL_MAX_DIMS];  /**< the minus cutoff, from 0 to the
+                                          node's coordinate */
+} sr_bgl_cutoffs;
+
+/**
+ * The cutoffs of a node for minimal hop routing.
+ *
+ * :param t: the topology (1..SR_BGL_MAX_DIMS dimensions).
+ * :param node: the node, < t->num_nodes.
+ * :param c: out, the node's registers (untouched on error).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS;
+ *     SR_ERR_NODE_RANGE.
+ * :paper: seed 003 line 47 ("can be configured to provide minimal hop
+ *     routing"); the tie-break of an even radix is the topology's sr_tie.
+ */
+SR_API sr_result sr_bgl_cutoffs_minimal(const sr_topology *t, uint32_t node, sr_bgl_cutoffs *c) {
+    sr_bgl_cutoffs r;
+    int d;
+    if (!t || !c) return SR_ERR_NULL;
+    if (t->num_dims < 1 || t->num_dims > SR_BGL_MAX_DIMS) return SR_ERR_DIMS;
+    if (node >= t->num_nodes) return SR_ERR_NODE_RANGE;
+    memset(&r, 0, sizeof r);
+    for (d = 0; d < t->num_dims; d++) {
+        int k = t->radix[d], s = sr_coord(t, node, d), P, M;
+        if (t->mesh[d]) { r.plus[d] = k - 1; r.minus[d] = 0; continue; }
+        P = (k - 1) / 2;
+        if (k % 2 == 0 && !sr__tie_negative(t, s)) P = k / 2;   /* the k/2 tie goes + */
+        M = k - 1 - P;
+        r.plus[d] = s + P < k - 1 ? s + P : k - 1;
+        r.minus[d] = s - M > 0 ? s - M : 0;
+    }
+    *c = r;
+    return SR_OK;
+}
+
+/**
+ * Check a node's cutoffs.
+ *
+ * :param t: the topology.
+ * :param node: the node, < t->num_nodes.
+ * :param c: the registers.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS;
+ *     SR_ERR_NODE_RANGE; SR_ERR_BGL_CUTOFF (plus outside [s, k-1] or
+ *     minus outside [0, s] for the node's coordinate s, or a mesh
+ *     dimension's other than k-1 and 0: a mesh cannot go round).
+ */
+SR_API sr_result sr_bgl_cutoffs_check(const sr_topology *t, uint32_t node, const sr_bgl_cutoffs *c) {
+    int d;
+    if (!t || !c) return SR_ERR_NULL;
+    if (t->num_dims < 1 || t->num_dims > SR_BGL_MAX_DIMS) return SR_ERR_DIMS;
+    if (node >= t->num_nodes) return SR_ERR_NODE_RANGE;
+    for (d = 0; d < t->num_dims; d++) {
+        int k = t->radix[d], s = sr_coord(t, node, d);
+        if (c->plus[d] < s || c->plus[d] > k - 1 || c->minus[d] < 0 || c->minus[d] > s) return SR_ERR_BGL_CUTOFF;
+        if (t->mesh[d] && (c->plus[d] != k - 1 || c->minus[d] != 0)) return SR_ERR_BGL_CUTOFF;
+    }
+    return SR_OK;
+}
+
+/**
+ * The hint bits of a packet injected at ``node`` for ``dest``, set by the
+ * node's registers (see sr_bgl_cutoffs for the rule).
+ *
+ * :param t: the topology (1..SR_BGL_MAX_DIMS dimensions, asserted).
+ * :param node: the injecting node (< t->num_nodes, asserted).
+ * :param dest: the destination (< t->num_nodes, asserted).
+ * :param c: the node's registers (valid: sr_bgl_cutoffs_check).
+ * :returns: the hint bits: bit 2d for +d, 2d+1 for -d; none for a
+ *     dimension in which node and dest agree.
+ * :paper: seed 003 line 47.
+ */
+SR_API uint8_t sr_bgl_hint_bits(const sr_topology *t, uint32_t node, uint32_t dest, const sr_bgl_cutoffs *c) {
+    unsigned hint = 0;
+    int d;
+    SR_ASSERT(t->num_dims <= SR_BGL_MAX_DIMS && node < t->num_nodes && dest < t->num_nodes);
+    for (d = 0; d < t->num_dims; d++) {
+        int s = sr_coord(t, node, d), x = sr_coord(t, dest, d), minus;
+        if (x == s) continue;
+        minus = x > s ? x > c->plus[d] : x >= c->minus[d];
+        hint |= 1u << sr_port(d, minus);
+    }
+    return (uint8_t)hint;
+}
+
+/**
+ * Check hint bits for a packet at ``node`` bound for ``dest`` (hint bits
+ * that software set, or a header read back from a simulator).
+ *
+ * :param t: the topology.
+ * :param node: where the packet is, < t->num_nodes.
+ * :param dest: its destination, < t->num_nodes.
+ * :param hint: the hint bits.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS;
+ *     SR_ERR_NODE_RANGE; SR_ERR_BGL_HINT: a bit above the topology's
+ *     2n directions, both bits of a dimension ("Either the x+ or x- hint
+ *     bits, but not both, may be set"), a bit for a dimension without hops
+ *     ("If no x hops are required, the x hint bits are set to 0"), no bit
+ *     for a dimension with hops, or on a mesh the direction away from the
+ *     destination.
+ * :paper: seed 003 line 47.
+ */
+SR_API sr_result sr_bgl_hint_check(const sr_topology *t, uint32_t node, uint32_t dest, uint8_t hint) {
+    int d;
+    if (!t) return SR_ERR_NULL;
+    if (t->num_dims < 1 || t->num_dims > SR_BGL_MAX_DIMS) return SR_ERR_DIMS;
+    if (node >= t->num_nodes || dest >= t->num_nodes) return SR_ERR_NODE_RANGE;
+    if (hint >> (2 * t->num_dims)) return SR_ERR_BGL_HINT;
+    for (d = 0; d < t->num_dims; d++) {
+        int s = sr_coord(t, node, d), x = sr_coord(t, dest, d);
+        unsigned bits = (hint >> (2 * d)) & 3u;
+        if (x == s ? bits != 0 : bits == 0 || bits == 3) return SR_ERR_BGL_HINT;
+        if (t->mesh[d] && x != s && bits != (x > s ? 1u : 2u)) return SR_ERR_BGL_HINT;
+    }
+    return SR_OK;
+}
+
+/**
+ * The hint bits after the packet leaves ``node`` by ``port``: the bits of
+ * the port's dimension are cleared when the neighbour reached has the
+ * destination's coordinate in that dimension ("hint bits are set to 0 when
+ * a packet leaves a node in a direction such that it will arrive at its
+ * destination in that dimension").
+ *
+ * :param t: the topology (asserted: at most SR_BGL_MAX_DIMS dimensions).
+ * :param node: the node the packet leaves (< t->num_nodes, asserted).
+ * :param port: a network port with a link (asserted).
+ * :param dest: the destination (< t->num_nodes, asserted).
+ * :param hint: the hint bits before the hop.
+ * :returns: the hint bits after it.
+ * :paper: seed 003 line 47 (each node compares with the registers that
+ *     hold its neighbours' coordinates).
+ */
+SR_API uint8_t sr_bgl_hint_leave(const sr_topology *t, uint32_t node, int port, uint32_t dest, uint8_t hint) {
+    int d = sr_port_dim(port), k, s;
+    SR_ASSERT(t->num_dims <= SR_BGL_MAX_DIMS && node < t->num_nodes && dest < t->num_nodes);
+    SR_ASSERT(port >= 0 && port < t->proc_port && sr_neighbor(t, node, port) != SR_NO_NODE);
+    k = t->radix[d];
+    s = sr_coord(t, node, d);
+    s = port & 1 ? (s == 0 ? k - 1 : s - 1) : (s == k - 1 ? 0 : s + 1);   /* the neighbour's */
+    if (s == sr_coord(t, dest, d)) hint = (uint8_t)(hint & ~(3u << (2 * d)));
+    return hint;
+}
+
+/* Index of the lowest set bit of a nonzero byte. */
+SR_API int sr__bgl_low_bit(unsigned x) {
+    int i = 0;
+    while (!(x & 1u)) { x >>= 1; i++; }
+    return i;
+}
+
+/**
+ * The escape direction of a packet: the port its escape VC (and a static
+ * or high-priority packet) takes next.
+ *
+ * :param order: SR_BGL_ORDER_DIMENSION: the first dimension with a hint
+ *     bit, in its hinted direction ("x first, then y if no x hops remain,
+ *     then z if no x or y hops remain"); SR_BGL_ORDER_DIRECTION: the first
+ *     hinted direction of x+, y+, z+, x-, y-, z- (seed 003 line 93).
+ * :param hint: the hint bits.
+ * :returns: the port, or -1 when no hint bit is set.
+ * :paper: seed 003 line 93.
+ */
+SR_API int sr_bgl_escape_port(int order, uint8_t hint) {
+    unsigned plus = hint & 0x55u;
+    if (!hint) return -1;
+    if (order == SR_BGL_ORDER_DIRECTION) return sr__bgl_low_bit(plus ? plus : hint & 0xAAu);
+    return sr__bgl_low_bit(hint);
+}
+
+/* ---- the header -------------------------------------------------------- */
+
+/**
+ * Fill the header of a packet injected at ``node`` for ``dest``.
+ *
+ * :param t: the topology (1..SR_BGL_MAX_DIMS dimensions).
+ * :param c: the injecting node's registers (sr_bgl_cutoffs_minimal for
+ *     minimal hop routing).
+ * :param node: the injecting node.
+ * :param dest: the destination.
+ * :param vclass: 0 for a dynamically routed packet, SR_BGL_CLASS_STATIC
+ *     for a statically (xyz) routed one, SR_BGL_CLASS_PRIORITY for a
+ *     high-priority one (it travels on the high-priority VC).
+ * :param h: out: dest, the hint bits, vclass, phase SR_PHASE_MINIMAL,
+ *     inter SR_NO_NODE, everything else 0 (untouched on error).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS;
+ *     SR_ERR_NODE_RANGE; SR_ERR_BGL_CUTOFF; SR_ERR_BGL_HEADER (vclass
+ *     other than those three).
+ * :paper: seed 003 line 47 ("Packets may be either dynamically or
+ *     statically (xyz) routed"), line 49 (high-priority FIFOs).
+ */
+SR_API sr_result sr_bgl_header_init(const sr_topology *t, const sr_bgl_cutoffs *c, uint32_t node, uint32_t dest,
+                                        unsigned vclass, sr_header *h) {
+    sr_result e;
+    if (!t || !c || !h) return SR_ERR_NULL;
+    e = sr_bgl_cutoffs_check(t, node, c);
+    if (e != SR_OK) return e;
+    if (dest >= t->num_nodes) return SR_ERR_NODE_RANGE;
+    if (vclass != 0 && vclass != SR_BGL_CLASS_STATIC && vclass != SR_BGL_CLASS_PRIORITY) return SR_ERR_BGL_HEADER;
+    memset(h, 0, sizeof *h);
+    h->dest = dest;
+    h->inter = SR_NO_NODE;
+    h->phase = SR_PHASE_MINIMAL;
+    h->hint = sr_bgl_hint_bits(t, node, dest, c);
+    h->vclass = (uint8_t)vclass;
+    return SR_OK;
+}
+
+/**
+ * Check a header for a packet at ``node``: what sr_bgl_header_init and
+ * sr_bgl_header_advance can produce.
+ *
+ * :param t: the topology.
+ * :param cfg: the configuration (it says whether dateline bits may be set).
+ * :param node: where the packet is.
+ * :param h: the header.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS;
+ *     SR_ERR_NODE_RANGE (node or dest); the errors of
+ *     sr_bgl_hint_check; SR_ERR_BGL_HEADER (phase not SR_PHASE_MINIMAL,
+ *     inter not SR_NO_NODE, globals or spare not 0, vclass with bits other
+ *     than SR_BGL_CLASS_PRIORITY, SR_BGL_CLASS_STATIC (not both) and -- with
+ *     the dateline pair -- a crossed bit of a torus dimension).
+ */
+SR_API sr_result sr_bgl_header_check(const sr_topology *t, const sr_bgl_config *cfg, uint32_t node,
+                                         const sr_header *h) {
+    unsigned crossed, allowed = 0;
+    int d;
+    sr_result e;
+    if (!t || !cfg || !h) return SR_ERR_NULL;
+    e = sr_bgl_hint_check(t, node, h->dest, h->hint);
+    if (e != SR_OK) return e;
+    if (cfg->escape == SR_BGL_ESCAPE_DATELINE)
+        for (d = 0; d < t->num_dims; d++)
+            if (!t->mesh[d]) allowed |= 1u << d;
+    crossed = h->vclass & SR_BGL_CLASS_CROSSED;
+    if (h->phase != SR_PHASE_MINIMAL || h->inter != SR_NO_NODE || h->globals || h->spare[0] || h->spare[1] ||
+        h->spare[2] || (h->vclass & 0x30u) || (crossed & ~allowed) ||
+        (h->vclass & (SR_BGL_CLASS_PRIORITY | SR_BGL_CLASS_STATIC)) == (SR_BGL_CLASS_PRIORITY | SR_BGL_CLASS_STATIC))
+        return SR_ERR_BGL_HEADER;
+    return SR_OK;
+}
+
+/**
+ * Update a header for the hop from ``node`` through ``port``: the hint
+ * bits (sr_bgl_hint_leave), the crossed-dateline bit of the port's
+ * dimension (dateline pair only) and the hop count (saturating at 255).
+ *
+ * :param t: the topology.
+ * :param cfg: the configuration.
+ * :param node: the node the packet leaves (< t->num_nodes, asserted).
+ * :param port: a network port with a link (asserted).
+ * :param h: the header, updated.
+ * :paper: seed 003 line 47, line 93.
+ */
+SR_API void sr_bgl_header_advance(const sr_topology *t, const sr_bgl_config *cfg, uint32_t node, int port,
+                                  sr_header *h) {
+    int d = sr_port_dim(port);
+    if (cfg->escape == SR_BGL_ESCAPE_DATELINE && sr_crosses_dateline(t, port, sr_coord(t, node, d)))
+        h->vclass = (uint8_t)(h->vclass | (1u << d));
+    h->hint = sr_bgl_hint_leave(t, node, port, h->dest, h->hint);
+    if (h->hops < 255) h->hops++;
+}
+
+/* ---- candidates -------------------------------------------------------- */
+
+/* The escape VC of the hop from `node` through `port`: the bubble VC, or
+ * of the dateline pair the upper one when the packet has crossed the
+ * port's dateline or crosses it on this hop. */
+SR_API int sr__bgl_escape_vc_of(const sr_topology *t, const sr_bgl_config *cfg, uint32_t node, int port,
+                                unsigned vclass) {
+    int d = sr_port_dim(port);
+    if (cfg->escape != SR_BGL_ESCAPE_DATELINE) return cfg->num_dynamic;
+    return sr_bgl_escape_vc(cfg, ((vclass >> d) & 1u) || sr_crosses_dateline(t, port, sr_coord(t, node, d)));
+}
+
+SR_API void sr__bgl_cand(sr_candidate *c, int port, int lo, int hi, int cls, unsigned flags) {
+    c->port = (int16_t)port;
+    c->vc_lo = (uint8_t)lo;
+    c->vc_hi = (uint8_t)hi;
+    c->cls = (uint8_t)cls;
+    c->flags = (uint8_t)flags;
+    c->spare = 0;
+}
+
+/**
+ * The candidates of a packet at the head of a FIFO.
+ *
+ * In this order:
+ *
+ * - at the destination, only the reception FIFO: port t->proc_port, class
+ *   SR_CLASS_MINIMAL, VC = the reception FIFO, which is the one dedicated
+ *   to the input port the packet came in on (``in_port``; t->proc_port
+ *   for a packet sent to its own node), or t->num_ports for a
+ *   high-priority packet ("one high priority and one dedicated to each of
+ *   the incoming directions", seed 003 line 49);
+ * - a high-priority packet: the high-priority bubble VC in the escape
+ *   direction (class SR_CLASS_ESCAPE, flag SR_CAND_BUBBLE);
+ * - a statically routed packet: the escape VC in the escape direction
+ *   (class SR_CLASS_ESCAPE; flag SR_CAND_BUBBLE with the bubble escape).
+ *   Under the default dimension order this is the paper's static "xyz"
+ *   routing on the bubble VC ("one bubble escape VC that can be used both
+ *   for deadlock prevention and static routing", line 51).  Under the
+ *   direction order static packets follow it too: xyz static packets and
+ *   direction-ordered escape packets on one VC depend on each other in a
+ *   cycle (x- before y+ for the first, y+ before x- for the second;
+ *   tests/test_bgl_torus.c finds it);
+ * - a dynamically routed packet: in every hinted direction, by increasing
+ *   port, the dynamic VCs 0..num_dynamic-1 (class SR_CLASS_MINIMAL: each
+ *   hop in a hinted direction brings the packet closer when the hint bits
+ *   are minimal), then the escape VC in the escape direction (class
+ *   SR_CLASS_ESCAPE; SR_CAND_BUBBLE with the bubble escape; with the
+ *   dateline pair the lower VC before the dateline and the upper one from
+ *   the hop that crosses it).
+ *
+ * Which candidate to take is JSQ's choice (seastar_arb.h sa_bgl_jsq, fed
+ * by sr_bgl_requests): a dynamic VC when one is available, the escape VC
+ * only when none is ("Dynamic packets can only enter the bubble escape VC
+ * if no valid dynamic VCs are available", seed 003 line 51).  A packet on
+ * an escape VC may move back to a dynamic VC: the paper does not restrict
+ * it, and Duato's condition does not need it.
+ *
+ * :param t: the topology (at most SR_BGL_MAX_DIMS dimensions, asserted).
+ * :param cfg: a valid configuration.
+ * :param node: where the packet is (< t->num_nodes, asserted).
+ * :param in_port: the input port it arrived on, t->proc_port when injected
+ *     (< t->num_ports, asserted).
+ * :param in_vc: the VC it arrived on (asserted to be a VC of the
+ *     configuration when in_port is a network port; any value when
+ *     injected).
+ * :param h: its header.
+ * :param out: out, the candidates.
+ * :param max_out: room in out, at least SR_BGL_MAX_CANDIDATES (asserted).
+ * :returns: the number of candidates (1 or more), or -1 for a header that
+ *     cannot occur at this node (hint bits of no direction, both of a
+ *     dimension, bits above the network's, bits at the destination or none
+ *     away from it, or a hinted direction off a mesh edge).  The candidates
+ *     do not depend on in_port and in_vc (except the reception FIFO); the
+ *     bubble rule does (sr_bgl_move_kind).
+ * :paper: seed 003 line 47 (hint bits), line 51 (the VCs), line 61 ("when
+ *     a packet reaches its destination, the direction requested is simply
+ *     the corresponding reception FIFO"), line 93 (escape orders, the
+ *     dateline pair).
+ */
+SR_API int sr_bgl_candidates(const sr_topology *t, const sr_bgl_config *cfg, uint32_t node, int in_port, int in_vc,
+                             const sr_header *h, sr_candidate *out, int max_out) {
+    unsigned hint = h->hint, both = hint & (hint >> 1) & 0x55u, rest;
+    int n = 0, port, esc_flags = cfg->escape == SR_BGL_ESCAPE_BUBBLE ? SR_CAND_BUBBLE : 0;
+    SR_ASSERT(t->num_dims <= SR_BGL_MAX_DIMS && node < t->num_nodes && max_out >= SR_BGL_MAX_CANDIDATES);
+    SR_ASSERT(in_port >= 0 && in_port < t->num_ports);
+    SR_ASSERT(in_port == t->proc_port || (in_vc >= 0 && in_vc < sr_bgl_num_vcs(cfg)));
+    (void)in_vc;
+    (void)max_out;
+    if (both || (hint >> (2 * t->num_dims))) return -1;
+    if (node == h->dest) {
+        if (hint) return -1;
+        sr__bgl_cand(out, t->proc_port, 0, 0, SR_CLASS_MINIMAL, 0);
+        out->vc_lo = out->vc_hi = (uint8_t)(h->vclass & SR_BGL_CLASS_PRIORITY ? t->num_ports : in_port);
+        return 1;
+    }
+    if (!hint) return -1;
+    for (rest = hint; rest; rest &= rest - 1) {
+        port = sr__bgl_low_bit(rest);
+        if (sr_neighbor(t, node, port) == SR_NO_NODE) return -1;   /* off a mesh edge */
+    }
+    if (h->vclass & SR_BGL_CLASS_PRIORITY) {
+        port = sr_bgl_escape_port(cfg->escape_order, (uint8_t)hint);
+        sr__bgl_cand(out, port, sr_bgl_priority_vc(cfg), sr_bgl_priority_vc(cfg), SR_CLASS_ESCAPE, SR_CAND_BUBBLE);
+        return 1;
+    }
+    if (!(h->vclass & SR_BGL_CLASS_STATIC))
+        for (rest = hint; rest; rest &= rest - 1)
+            sr__bgl_cand(&out[n++], sr__bgl_low_bit(rest), 0, cfg->num_dynamic - 1, SR_CLASS_MINIMAL, 0);
+    port = sr_bgl_escape_port(cfg->escape_order, (uint8_t)hint);
+    {
+        int vc = sr__bgl_escape_vc_of(t, cfg, node, port, h->vclass);
+        sr__bgl_cand(&out[n++], port, vc, vc, SR_CLASS_ESCAPE, (unsigned)esc_flags);
+    }
+    return n;
+}
+
+/* ---- token flow control and the bubble rules --------------------------- */
+
+/**
+ * How a packet moves onto an output VC, for the bubble rule.
+ *
+ * :param cfg: a valid configuration.
+ * :param in_port: the input port the packet arrived on, or the processor
+ *     port when it is injected.
+ * :param in_vc: the VC it arrived on.
+ * :param out_port: the output port.
+ * :param out_vc: the output VC.
+ * :returns: SR_BGL_MOVE_STRAIGHT when the packet is on the bubble VC
+ *     ``out_vc`` already (escape or high-priority) and goes on in the
+ *     direction it came (out_port is the port opposite in_port:
+ *     ``out_port == (in_port ^ 1)``), else SR_BGL_MOVE_ENTER (injection, a
+ *     turn, or from another VC).  On a dynamic or dateline VC the
+ *     distinction does not matter.
+ * :paper: seed 003 line 53.
+ */
+SR_API int sr_bgl_move_kind(const sr_bgl_config *cfg, int in_port, int in_vc, int out_port, int out_vc) {
+    int kind = sr_bgl_vc_kind(cfg, out_vc);
+    if ((kind == SR_BGL_VC_BUBBLE || kind == SR_BGL_VC_PRIORITY) && in_vc == out_vc && in_port >= 0 &&
+        out_port == (in_port ^ 1))
+        return SR_BGL_MOVE_STRAIGHT;
+    return SR_BGL_MOVE_ENTER;
+}
+
+/* Whether a VC kind is a bubble VC. */
+SR_API int sr__bgl_is_bubble(int kind) { return kind == SR_BGL_VC_BUBBLE || kind == SR_BGL_VC_PRIORITY; }
+
+/**
+ * Tokens a VC must have for a move onto it.
+ *
+ * :param cfg: a valid configuration.
+ * :param vc: a VC of the configuration (asserted).
+ * :param move: SR_BGL_MOVE_STRAIGHT or SR_BGL_MOVE_ENTER.
+ * :returns: 8 (one full-sized packet: "a VC is marked as unavailable
+ *     unless 8 tokens (a full-sized packet) are available", and on a bubble
+ *     VC "tokens for one full-sized packet are required for a packet
+ *     already on the bubble VC to advance"); 16 for SR_BGL_MOVE_ENTER onto
+ *     a bubble VC ("tokens for two full-sized packets are required for a
+ *     packet to enter the bubble VC").
+ * :paper: seed 003 line 53.
+ */
+SR_API int sr_bgl_tokens_needed(const sr_bgl_config *cfg, int vc, int move) {
+    int kind = sr_bgl_vc_kind(cfg, vc);
+    SR_ASSERT(kind != SR_BGL_VC_NONE);
+    return sr__bgl_is_bubble(kind) && move == SR_BGL_MOVE_ENTER ? 2 * SR_BGL_FULL_CHUNKS : SR_BGL_FULL_CHUNKS;
+}
+
+/**
+ * Tokens a packet is charged on a VC (and returns when it leaves the
+ * VC's buffer).
+ *
+ * :param cfg: a valid configuration.
+ * :param vc: a VC of the configuration (asserted).
+ * :param chunks: the packet's chunks, 1..8 (asserted).
+ * :returns: ``chunks`` on a dynamic or dateline VC ("token counts for
+ *     packets on dynamic VCs are incremented and decremented according to
+ *     the size of the packet") and on a bubble VC under
+ *     SR_BGL_RULE_TEXTBOOK; 8 on a bubble VC under SR_BGL_RULE_FULL_SIZE
+ *     ("each packet on the bubble is accounted for as if it were a
+ *     full-sized (8 chunk) packet").
+ * :paper: seed 003 line 53.
+ */
+SR_API int sr_bgl_tokens_charged(const sr_bgl_config *cfg, int vc, int chunks) {
+    int kind = sr_bgl_vc_kind(cfg, vc);
+    SR_ASSERT(kind != SR_BGL_VC_NONE && chunks >= 1 && chunks <= SR_BGL_FULL_CHUNKS);
+    return sr__bgl_is_bubble(kind) && cfg->bubble_rule == SR_BGL_RULE_FULL_SIZE ? SR_BGL_FULL_CHUNKS : chunks;
+}
+
+/**
+ * The token counters a sender keeps for one link: the free chunks of each
+ * VC buffer at the receiver, as far as the sender knows (tokens come back
+ * in token-ack packets).
+ */
+typedef struct sr_bgl_link {
+    uint16_t tokens[SR_BGL_MAX_VCS]; /**< free chunks downstream, per VC
+                                          (0 for VCs the configuration
+                                          does not have) */
+} sr_bgl_link;
+
+/**
+ * Start a link with every VC buffer empty.
+ *
+ * :param cfg: the configuration (checked).
+ * :param lk: the link (untouched on error).
+ * :returns: SR_OK; SR_ERR_NULL; the errors of sr_bgl_config_check.
+ */
+SR_API sr_result sr_bgl_link_init(const sr_bgl_config *cfg, sr_bgl_link *lk) {
+    sr_result e = sr_bgl_config_check(cfg);
+    int vc;
+    if (!lk) return SR_ERR_NULL;
+    if (e != SR_OK) return e;
+    memset(lk, 0, sizeof *lk);
+    for (vc = 0; vc < sr_bgl_num_vcs(cfg); vc++) lk->tokens[vc] = (uint16_t)sr_bgl_vc_chunks(cfg, vc);
+    return SR_OK;
+}
+
+/**
+ * Check a link's counters: what sends and returns can produce.
+ *
+ * :param cfg: the configuration (checked).
+ * :param lk: the link.
+ * :returns: SR_OK; SR_ERR_NULL; the errors of sr_bgl_config_check;
+ *     SR_ERR_BGL_STATE (a count above its VC's buffer, a count for a VC the
+ *     configuration does not have, or, on a bubble VC under the full-size
+ *     rule, a count that is not the buffer minus a multiple of 8).
+ */
+SR_API sr_result sr_bgl_link_check(const sr_bgl_config *cfg, const sr_bgl_link *lk) {
+    sr_result e = sr_bgl_config_check(cfg);
+    int vc, nv;
+    if (!lk) return SR_ERR_NULL;
+    if (e != SR_OK) return e;
+    nv = sr_bgl_num_vcs(cfg);
+    for (vc = 0; vc < SR_BGL_MAX_VCS; vc++) {
+        int cap = vc < nv ? sr_bgl_vc_chunks(cfg, vc) : 0;
+        if (lk->tokens[vc] > cap) return SR_ERR_BGL_STATE;
+        if (vc < nv && sr__bgl_is_bubble(sr_bgl_vc_kind(cfg, vc)) && cfg->bubble_rule == SR_BGL_RULE_FULL_SIZE &&
+            (cap - lk->tokens[vc]) % SR_BGL_FULL_CHUNKS != 0)
+            return SR_ERR_BGL_STATE;
+    }
+    return SR_OK;
+}
+
+/**
+ * Whether flow control lets a packet move onto a VC: the VC has the
+ * tokens sr_bgl_tokens_needed asks.  With SR_BGL_MOVE_STRAIGHT (or any move
+ * onto a dynamic or dateline VC) this is the availability bit the senders
+ * give the arbiters.
+ *
+ * :param cfg: a valid configuration.
+ * :param lk: the link's counters.
+ * :param vc: a VC of the configuration (asserted).
+ * :param move: SR_BGL_MOVE_STRAIGHT or SR_BGL_MOVE_ENTER (sr_bgl_move_kind).
+ * :returns: 1 if allowed, else 0.
+ * :paper: seed 003 line 53, line 59 ("a bit indicating both link and token
+ *     availability for each VC in each direction"; link availability is
+ *     the caller's).
+ */
+SR_API int sr_bgl_may_send(const sr_bgl_config *cfg, const sr_bgl_link *lk, int vc, int move) {
+    return lk->tokens[vc] >= sr_bgl_tokens_needed(cfg, vc, move);
+}
+
+/**
+ * Send a packet onto a VC: check the rule and charge its tokens.
+ *
+ * :param cfg: a valid configuration.
+ * :param lk: the link's counters.
+ * :param vc: the VC.
+ * :param move: SR_BGL_MOVE_STRAIGHT or SR_BGL_MOVE_ENTER.
+ * :param chunks: the packet's chunks, 1..8.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BGL_VC_RANGE;
+ *     SR_ERR_BGL_PACKET_SIZE (chunks outside 1..8); SR_ERR_BGL_OPTION
+ *     (move); SR_ERR_BGL_TOKENS (the rule forbids the move).  Nothing
+ *     changes on error.
+ * :paper: seed 003 line 53.
+ */
+SR_API sr_result sr_bgl_send(const sr_bgl_config *cfg, sr_bgl_link *lk, int vc, int move, int chunks) {
+    if (!cfg || !lk) return SR_ERR_NULL;
+    if (sr_bgl_vc_kind(cfg, vc) == SR_BGL_VC_NONE) return SR_ERR_BGL_VC_RANGE;
+    if (chunks < 1 || chunks > SR_BGL_FULL_CHUNKS) return SR_ERR_BGL_PACKET_SIZE;
+    if (move != SR_BGL_MOVE_STRAIGHT && move != SR_BGL_MOVE_ENTER) return SR_ERR_BGL_OPTION;
+    if (!sr_bgl_may_send(cfg, lk, vc, move)) return SR_ERR_BGL_TOKENS;
+    lk->tokens[vc] = (uint16_t)(lk->tokens[vc] - sr_bgl_tokens_charged(cfg, vc, chunks));
+    return SR_OK;
+}
+
+/**
+ * Return a packet's tokens: the packet has left the VC's buffer at the
+ * receiver (a token-ack came back).
+ *
+ * :param cfg: a valid configuration.
+ * :param lk: the link's counters.
+ * :param vc: the VC.
+ * :param chunks: the packet's chunks, 1..8.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BGL_VC_RANGE;
+ *     SR_ERR_BGL_PACKET_SIZE; SR_ERR_BGL_STATE (the count would exceed the
+ *     buffer: tokens returned that were never charged).  Nothing changes on
+ *     error.
+ * :paper: seed 003 line 53, line 55 (token-ack packets).
+ */
+SR_API sr_result sr_bgl_tokens_return(const sr_bgl_config *cfg, sr_bgl_link *lk, int vc, int chunks) {
+    int back;
+    if (!cfg || !lk) return SR_ERR_NULL;
+    if (sr_bgl_vc_kind(cfg, vc) == SR_BGL_VC_NONE) return SR_ERR_BGL_VC_RANGE;
+    if (chunks < 1 || chunks > SR_BGL_FULL_CHUNKS) return SR_ERR_BGL_PACKET_SIZE;
+    back = sr_bgl_tokens_charged(cfg, vc, chunks);
+    if (lk->tokens[vc] + back > sr_bgl_vc_chunks(cfg, vc)) return SR_ERR_BGL_STATE;
+    lk->tokens[vc] = (uint16_t)(lk->tokens[vc] + back);
+    return SR_OK;
+}
+
+/**
+ * The arbitration request of a packet at the head of a FIFO, as JSQ
+ * (seastar_arb.h sa_bgl_jsq) reads it: the (direction, VC) pairs it may
+ * take and those flow control allows now.  A pair is the bit
+ * ``port * sr_bgl_num_vcs(cfg) + vc``.
+ *
+ * :param t: the topology.
+ * :param cfg: a valid configuration.
+ * :param cand: the packet's candidates (sr_bgl_candidates).
+ * :param num_cand: their number.
+ * :param in_port: the input port the packet arrived on (or the processor
+ *     port), for the bubble rule.
+ * :param in_vc: the VC it arrived on.
+ * :param links: the node's token counters, indexed by output port
+ *     (t->proc_port entries at least).
+ * :param possible: out, the dynamic pairs ("a bit vector of possible moves
+ *     constructed from the packet's hint bits and VC").
+ * :param available: out, the possible pairs, and the escape pair, that flow
+ *     control allows (the "bit indicating both link and token
+ *     availability", without the link: and it with the links that are
+ *     free).
+ * :param escape: out, the escape pair (the high-priority VC for a
+ *     high-priority packet), or -1 (at the destination: the request is the
+ *     reception FIFO, which is the caller's).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BGL_VC_RANGE (a candidate VC
+ *     outside the configuration, or a pair beyond bit 63: 2n times the VCs
+ *     above 64); SR_ERR_PORT_RANGE (a candidate port that is not a port
+ *     of the topology).
+ * :paper: seed 003 lines 59-61.
+ */
+SR_API sr_result sr_bgl_requests(const sr_topology *t, const sr_bgl_config *cfg, const sr_candidate *cand,
+                                     int num_cand, int in_port, int in_vc, const sr_bgl_link *links,
+                                     uint64_t *possible, uint64_t *available, int *escape) {
+    int i, vc, nv;
+    if (!t || !cfg || (!cand && num_cand > 0) || !links || !possible || !available || !escape)
+        return SR_ERR_NULL;
+    nv = sr_bgl_num_vcs(cfg);
+    *possible = *available = 0;
+    *escape = -1;
+    for (i = 0; i < num_cand; i++) {
+        const sr_candidate *c = &cand[i];
+        if (c->port == t->proc_port) continue;   /* the reception FIFO */
+        if (c->port < 0 || c->port > t->proc_port) return SR_ERR_PORT_RANGE;
+        if (c->vc_hi >= nv || c->vc_lo > c->vc_hi || (int)c->port * nv + c->vc_hi > 63) return SR_ERR_BGL_VC_RANGE;
+        for (vc = c->vc_lo; vc <= c->vc_hi; vc++) {
+            int bit = c->port * nv + vc;
+            int ok = sr_bgl_may_send(cfg, &links[c->port], vc, sr_bgl_move_kind(cfg, in_port, in_vc, c->port, vc));
+            if (c->cls == SR_CLASS_ESCAPE) *escape = bit;
+            else *possible |= (uint64_t)1 << bit;
+            if (ok) *available |= (uint64_t)1 << bit;
+        }
+    }
     return SR_OK;
 }
 

@@ -216,6 +216,26 @@ typedef enum sr_result {
                                   their channel dependency graph (the tables
                                   are still written; sr_verify gives the
                                   cycle) */
+    SR_ERR_BGL_DYNAMIC_VCS,  /**< num_dynamic is below 1 (or above
+                                  SR_BGL_MAX_DYNAMIC) */
+    SR_ERR_BGL_BUBBLE_BUFFER, /**< a bubble VC (the escape VC of
+                                  SR_BGL_ESCAPE_BUBBLE, the high-priority VC)
+                                  holds fewer than two full-sized packets */
+    SR_ERR_BGL_BUFFER,       /**< a VC buffer is not a multiple of 32 bytes,
+                                  holds less than one full-sized packet, or is
+                                  above SR_BGL_MAX_BUFFER_BYTES */
+    SR_ERR_BGL_PACKET_SIZE,  /**< a packet size is outside 32..256 bytes or
+                                  not a multiple of 32 */
+    SR_ERR_BGL_OPTION,       /**< escape, escape_order or bubble_rule is not
+                                  one of its values */
+    SR_ERR_BGL_VC_RANGE,     /**< a VC is not a VC of the configuration */
+    SR_ERR_BGL_CUTOFF,       /**< a hint-bit register is outside its range */
+    SR_ERR_BGL_HINT,         /**< hint bits that cannot occur for this node
+                                  and destination */
+    SR_ERR_BGL_HEADER,       /**< another header field that cannot occur */
+    SR_ERR_BGL_TOKENS,       /**< the VC has too few tokens for the move */
+    SR_ERR_BGL_STATE,        /**< token counters no send and return can
+                                  produce */
     SR_RESULT_COUNT          /**< number of result codes (not a result) */
 } sr_result;
 
@@ -278,6 +298,32 @@ SR_API const char *sr_result_string(sr_result r) {
                "out of range)";
     case SR_ERR_UNDELIVERED: return "a pair of live nodes that the faults leave connected is not delivered";
     case SR_ERR_DEADLOCK: return "the channel dependency graph of the tables has a cycle (deadlock)";
+    case SR_ERR_BGL_DYNAMIC_VCS:
+        return "num_dynamic is below 1 or above 8: a BlueGene/L router needs a dynamic VC";
+    case SR_ERR_BGL_BUBBLE_BUFFER:
+        return "a bubble VC (escape_bytes with the bubble escape, priority_bytes) is below 512 bytes: "
+               "the bubble rule needs room for two full-sized packets";
+    case SR_ERR_BGL_BUFFER:
+        return "a VC buffer (dynamic_bytes, escape_bytes, priority_bytes) is not a multiple of 32 bytes, "
+               "is below one full-sized packet (256 bytes), or is above 1 MiB";
+    case SR_ERR_BGL_PACKET_SIZE:
+        return "a packet size is outside 32..256 bytes or not a multiple of 32";
+    case SR_ERR_BGL_OPTION:
+        return "escape, escape_order or bubble_rule is not one of SR_BGL_ESCAPE_*, SR_BGL_ORDER_*, SR_BGL_RULE_*";
+    case SR_ERR_BGL_VC_RANGE:
+        return "a VC is not a VC of the configuration (or the requests do not fit 64 bits)";
+    case SR_ERR_BGL_CUTOFF:
+        return "a hint-bit register is outside its range (plus in [coordinate, k-1], minus in [0, coordinate], "
+               "k-1 and 0 on a mesh)";
+    case SR_ERR_BGL_HINT:
+        return "hint bits that cannot occur: both directions of a dimension, a dimension without hops, "
+               "a dimension with hops and no bit, or a mesh direction away from the destination";
+    case SR_ERR_BGL_HEADER:
+        return "a header field that BlueGene/L routing never sets (phase, inter, globals, vclass)";
+    case SR_ERR_BGL_TOKENS:
+        return "the VC has too few tokens for this move";
+    case SR_ERR_BGL_STATE:
+        return "token counters above the buffer, or not a multiple of 8 below it under the full-size rule";
     case SR_RESULT_COUNT: break;
     }
     return "unknown result";

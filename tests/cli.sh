@@ -182,7 +182,7 @@ refuse $P unknown     --bogus
 refuse $P unexpected  docs/data                 # (a valid run: make test's proofs.log)
 
 # --help: exit 0, and every option of the program's table is listed.
-for p in $S $M $Q $A $F $P; do
+for p in $S $M $Q $A $F $P bubble_check; do
     opts=$(sed -n 's/^ *{ "\(-[-a-z]*\)".*/\1/p' "examples/$p.c")
     if accept $p --help && [ -n "$opts" ]; then
         miss=""
@@ -255,6 +255,35 @@ else bad "matching_study --out creates a nested folder"; fi
 if accept $M --cycles 2000 --period 8 --bias 1 && grep -q "period 8, bias 1" "$tmp/out" \
    && ! grep -q "Jain index of the mesh" "$tmp/out"; then ok
 else cat "$tmp/out" >> "$tmp/err"; bad "merging --cycles --period --bias runs the table without the sweep"; fi
+
+# bubble_check (examples/bubble_check.c): the grid, or one configuration.
+U=bubble_check
+refuse $U --nodes     --nodes 1 --chunks 16 --sizes 1,8
+refuse $U --nodes     --nodes 9 --chunks 16 --sizes 1,8
+refuse $U --nodes     --nodes 3x --chunks 16 --sizes 1,8
+refuse $U --chunks    --nodes 3 --chunks 15 --sizes 1,8          # below two full-sized packets
+refuse $U --chunks    --nodes 3 --chunks 256 --sizes 1,8
+refuse $U --chunks    --nodes 3 --chunks 40 --sizes 1            # 40 one-chunk packets in a buffer
+refuse $U --sizes     --nodes 3 --chunks 16 --sizes 0
+refuse $U --sizes     --nodes 3 --chunks 16 --sizes 9
+refuse $U --sizes     --nodes 3 --chunks 16 --sizes 1,,8
+refuse $U --sizes     --nodes 3 --chunks 16 --sizes 1,1
+refuse $U --sizes     --nodes 3 --chunks 16                      # one configuration needs its sizes
+refuse $U --packets   --nodes 3 --chunks 16 --sizes 8 --packets 256
+refuse $U --packets   --nodes 3 --chunks 16 --sizes 8 --packets -1
+refuse $U --rule      --nodes 3 --chunks 16 --sizes 8 --rule bubble
+refuse $U --max-states --max-states 10
+refuse $U --small     --small --nodes 3 --chunks 16 --sizes 8
+refuse $U --out       --nodes 3 --chunks 16 --sizes 8 --out x.csv
+refuse $U --out       --small --out /nonexistent/dir/x.csv
+refuse $U unknown     --bogus
+refuse $U unexpected  3
+if accept $U --nodes 3 --chunks 17 --sizes 1,8 -q && grep -q "^textbook rule: DEADLOCK after 10 moves" "$tmp/out" \
+   && grep -q "^full-size rule: no deadlock" "$tmp/out"; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "$U --nodes 3 --chunks 17 --sizes 1,8 finds the textbook deadlock and none under the full-size rule"; fi
+if accept $U --small -q --out "$tmp/b.csv" --witness "$tmp/w.csv" && [ "$(wc -l < "$tmp/b.csv")" -eq 5 ] \
+   && grep -q "^3,17,1+8,any,textbook,deadlock," "$tmp/b.csv" && [ -s "$tmp/w.csv" ]; then ok
+else bad "$U --small writes its four rows and the witness"; fi
 
 # bench_route (build/bench, next to BINDIR): its routing results take
 # hours, so a bad value must stop it before any run.
