@@ -374,6 +374,58 @@ static void chapter4(void) {
     row_u("routes-j-factorial", 3168, "minimal routes node 0 to node 10 (j! with j = 2)", 2, routes, "");
 }
 
+/* ------------------------------------------------------------ chapter 5 */
+
+/* The fewest VCs with which sr_verify_routing proves a routing (cut-through):
+ * below what the algorithm needs, SR_ROUTE_FEWER_VCS builds it with its
+ * upper VC levels sharing the last VC; 0 if none up to 8 is proven. */
+static int fewest_vcs(const sr_net *net, int alg, int escape) {
+    int v;
+    for (v = 1; v <= 8; v++) {
+        sr_routing rt;
+        sr_routing_desc d;
+        sr_routing_report *rep;
+        void *scratch;
+        size_t size;
+        int proven;
+        memset(&d, 0, sizeof d);
+        d.algorithm = alg; d.vcs = v; d.escape = escape;
+        if (v < sr_routing_vcs_needed(net, &d)) d.flags = SR_ROUTE_FEWER_VCS;
+        check(sr_routing_init(&rt, net, &d), "sr_routing_init");
+        size = sr_verify_routing_scratch_size(&rt, SR_SWITCH_VCT);
+        scratch = malloc(size);
+        rep = (sr_routing_report *)malloc(sizeof *rep);
+        if (!scratch || !rep) { fprintf(stderr, "topology_formulas: out of memory\n"); exit(1); }
+        check(sr_verify_routing(&rt, SR_SWITCH_VCT, scratch, size, rep), "sr_verify_routing");
+        proven = rep->proven;
+        free(scratch);
+        free(rep);
+        if (proven) return v;
+    }
+    return 0;
+}
+
+static void chapter5(void) {
+    sr_net_desc d;
+    sr_net df, fb;
+    check(sr_net_desc_dragonfly(&d, 2, 4, 2, 0, SR_DF_CONSECUTIVE), "Figure 4.10");
+    df = make(&d, "Figure 4.10");
+    check(sr_fbfly_desc(4, 3, &d), "4-ary 3-flat");
+    fb = make(&d, "4-ary 3-flat");
+    row_u("vcs-dragonfly-minimal", 3261, "VCs the dragonfly's minimal routing needs (Figure 4.10 network)", 2,
+          (uint64_t)fewest_vcs(&df, SR_ALG_MINIMAL, 0),
+          "the fewest with which sr_verify_routing proves it, VC = global channels crossed (Figure 5.4)");
+    row_u("vcs-dragonfly-nonminimal", 3262, "VCs the dragonfly's Valiant routing needs (Figure 4.10 network)", 3,
+          (uint64_t)fewest_vcs(&df, SR_ALG_VALIANT, 0),
+          "the fewest with which sr_verify_routing proves it, VC = global channels crossed (Figure 5.4)");
+    row_u("vcs-fbfly-valiant", 3198, "VCs Valiant needs on the flattened butterfly (4-ary 3-flat)", 2,
+          (uint64_t)fewest_vcs(&fb, SR_ALG_VALIANT, 0),
+          "the fewest with which sr_verify_routing proves it, dimension order in each phase");
+    row_u("vcs-fbfly-min-adaptive", 3179, "VCs minimal adaptive routing needs on the 4-ary 3-flat (n' = 2)", 2,
+          (uint64_t)fewest_vcs(&fb, SR_ALG_MIN_ADAPTIVE, SR_ESCAPE_HOPS),
+          "the fewest with which sr_verify_routing proves it, the VC chosen by the hops remaining");
+}
+
 /* ------------------------------------------------------------- metrics */
 
 static void metric_row(FILE *f, const char *name, const sr_net_desc *d) {
@@ -460,7 +512,8 @@ int main(int argc, char **argv) {
     cli_init(&cl, "topology_formulas",
              "usage: topology_formulas [--out DIR]\n"
              "\n"
-             "Seed 004's topology formulas and examples (Chapters 3 and 4) next to the\n"
+             "Seed 004's topology formulas and examples (Chapters 3 and 4) and the VC\n"
+             "counts of its routing (Chapter 5, proven by sr_verify_routing) next to the\n"
              "library's values, and the metrics of example networks.\n",
              "Writes topology_formulas.csv and topology_metrics.csv into --out.\n", options,
              (int)(sizeof options / sizeof options[0]), argc, argv);
@@ -474,6 +527,7 @@ int main(int argc, char **argv) {
     fprintf(out, "id,seed_line,quantity,paper_value,ours,verdict,note\n");
     chapter3();
     chapter4();
+    chapter5();
     if (fclose(out) != 0) { fprintf(stderr, "topology_formulas: cannot write topology_formulas.csv\n"); return 1; }
     f = open_out(&cl, dir, "topology_metrics.csv");
     metrics_table(f);
