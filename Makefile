@@ -183,7 +183,11 @@ $(B)/mpi/bench_sim: bench/bench_sim.c bench/bench.h $(HEADERS) $(wildcard exampl
 	@$(call APT_NEED,/usr/bin/mpicc,openmpi-bin libopenmpi-dev)
 	@mkdir -p $(@D)
 	$(MPI_CC) -DNDEBUG $< -o $@ -lm
-mpi: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim
+$(B)/mpi/netsim: examples/netsim.c $(HEADERS) $(wildcard examples/common/*)
+	@$(call APT_NEED,/usr/bin/mpicc,openmpi-bin libopenmpi-dev)
+	@mkdir -p $(@D)
+	$(MPI_CC) -DNC_MPI $< -o $@ -lm
+mpi: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/mpi/netsim
 .PHONY: mpi
 
 # make sim-results: docs/data/bench_sim.csv (bench_sim sequential, then
@@ -202,7 +206,7 @@ sim-results: $(B)/bench/bench_sim $(B)/mpi/bench_sim
 .PHONY: sim-results
 
 LOGS += $(B)/mpi.log
-$(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/examples/seastar_sim $(B)/bench/bench_sim tests/mpi.sh
+$(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/mpi/netsim $(B)/examples/seastar_sim $(B)/examples/netsim $(B)/bench/bench_sim tests/mpi.sh
 	@echo "  run     MPI runs against the sequential simulator"
 	@sh tests/mpi.sh $(B) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 

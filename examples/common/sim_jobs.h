@@ -205,7 +205,7 @@ static inline void sj_init(sj_model *m, uint32_t nodes, uint64_t seed, uint32_t 
 static inline void sj_place_nids(sj_model *m, const sim_shape *s, int x_first) {
     uint32_t nid;
     for (nid = 0; nid < m->nodes; nid++) {
-        int c[3];
+        int c[SIM_MAX_DIMS] = { 0 };
         if (x_first) {
             uint32_t v = nid;
             c[0] = (int)(v % (uint32_t)s->radix[0]); v /= (uint32_t)s->radix[0];

@@ -184,6 +184,19 @@ static inline void sim_pool_release(sim_pool *p, uint32_t i) {
     p->live--;
 }
 
+/** Grow *side, an array of elem-byte entries parallel to the pool's
+ *  packets (a model's own data per packet), to the pool's capacity; *cap
+ *  is its number of entries.  Call after every sim_pool_alloc (it returns
+ *  at once when nothing grew). */
+static inline void sim_pool_side(const sim_pool *p, void **side, uint32_t *cap, size_t elem) {
+    void *n;
+    if (*cap >= p->cap) return;
+    n = realloc(*side, (size_t)p->cap * elem);
+    if (n == NULL) sim_die("out of memory (packet data)");
+    *side = n;
+    *cap = p->cap;
+}
+
 /** A FIFO of packets linked through sim_packet.next. */
 typedef struct sim_fifo {
     uint32_t head;  /**< first packet or SIM_NIL */

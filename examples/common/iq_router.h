@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: MIT */
+/* iq_router.h - an input-queued virtual-channel router, a router model of
+ * the simulator core (net_core.h).  Example code, not the installed
+ * library.  docs/writing-a-router-model.rst walks through this file.
+ *
+ * The router (the canonical input-queued VC router; packets move whole,
+ * with virtual cut-through flow control):
+ *
+ *   - every input port has vcs virtual channels, each a FIFO of packets
+ *     in a buffer of nc_params.buf_flits flits (by the port's kind); the
+ *     sender holds one credit per free flit and sends a packet only when
+ *     the VC has room for all of it;
+ *   - routing: the packet at the head of a VC asks seastar_route.h for
+ *     its candidates (output port, VC range, class) and picks one by the
+ *     credits of this router's output VCs; adaptive routing re-decides
+ *     every cycle until the packet holds an output VC;
+ *   - VC allocation: one sa_switch allocator (seastar_arb.h) with a row
+ *     per input VC and a column per output VC (ports x vcs, up to 512 x
+ *     512): a head asks for every free VC of its chosen port's range; an
+ *     output VC is held from its allocation until its packet crosses the
+ *     switch;
+ *   - switch allocation: one sa_switch allocator with speedup S crossbar
+ *     inputs per input port (VC v uses input v mod S) and S crossbar
+ *     outputs per output port; a head with an output VC asks when that VC
+ *     has credits for the whole packet, its crossbar input is free and its
+ *     output port's queue (the flits waiting for the channel) holds at
+ *     most (S - 1) x the largest packet; several VCs of one crossbar input
+ *     asking for one output are served round-robin;
+ *   - pipeline: a header that arrives at cycle t may cross the switch at
+ *     t + pipeline at the earliest (the routing, VC and switch allocation
+ *     stages as one delay); the packet then moves to its output port's
+ *     queue and leaves on the channel at one flit per cycle;
+ *   - its input buffer space goes back upstream when its tail has left.
+ *
+ * Timing of one hop at zero load: pipeline cycles in the router, then the
+ * channel's latency; the tail follows the header size - 1 cycles later.
+ */
+#ifndef IQ_ROUTER_H
+#define IQ_ROUTER_H
+
+#include "../../seastar_arb.h"
+#include "net_core.h"
+#include "sim_bits.h"
+#include "route_shim.h"
+
+/** Packet state: in an input VC of a router. */
+#define IQ_IN_BUFFER NC_PKT_MODEL
+
+/** Parameters of the router. */
+typedef struct iq_params {
+    int pipeline;            /**< cycles from a header's arrival to the
+                                  first cycle it may cross the switch,
+                                  1..1000 */
+    int speedup;             /**< crossbar inputs and outputs per port, 1..4 */
+    sa_switch_kind va_kind;  /**< VC allocator */
+    sa_switch_kind sw_kind;  /**< switch allocator */
+    int iterations;          /**< iSLIP / PIM iterations (0: 1) */
+    int algorithm;           /**< the routing algorithm */
+} iq_params;
+
+/** Defaults: pipeline 3, speedup 1, iSLIP-1 for both allocators, DOR. */
+static inline void iq_params_default(iq_params *p) {
+    memset(p, 0, sizeof *p);
+    p->pipeline = 3;
+    p->speedup = 1;
+    p->va_kind = SA_SWITCH_ISLIP;
+    p->sw_kind = SA_SWITCH_ISLIP;
+    p->iterations = 1;
+}
+
+/** One input VC. */
+typedef struct iq_ivc {
+    sim_fifo q;          /**< its packets */
+    int16_t out_port;    /**< output port its head holds a VC of, or -1 */
+    uint8_t out_vc;      /**< that VC */
+    uint8_t spare;
+    uint32_t flits;      /**< flits in the buffer (the audit checks them) */
+} iq_ivc;
+
+/** The model: every router's state, in arrays indexed router-major. */
+typedef struct iq_model {
+    iq_params p;
+    nr_routing rt;              /**< the routing */
+    int P, V, S;                /**< most ports, VCs, speedup */
+    int wv, ws;                 /**< words of a VC-allocator and a switch-
+                                     allocator request row */
+    iq_ivc *ivc;                /**< [r][port][vc] */
+    uint64_t *busy;             /**< [r][wv words]: input VCs with a packet */
+    uint32_t *ocred;            /**< [r][port][vc]: credits of output VCs */
+    uint64_t *held;             /**< [r][port]: output VCs held (bit vc) */
+    uint64_t *out_free;         /**< [r][port]: first cycle the channel is
+                                     free of the packets queued for it */
+    uint64_t *xin_free;         /**< [r][port][S]: first cycle a crossbar
+                                     input is free */
+    uint8_t *xin_last;          /**< [r][port][S]: VC it served last */
+    sa_switch *va, *sw;         /**< one of each per router */
+    unsigned char *alloc_mem;   /**< their memory */
+    size_t va_bytes, sw_bytes;  /**< per router */
+    void *hdr;                  /**< sr_header per packet (parallel to the
+                                     pool: nc_model.side) */
+    uint32_t hdr_cap;
+    /* scratch of one step */
+    uint64_t *va_req, *sw_req;  /**< request rows */
+    uint16_t *va_rows, *sw_rows;/**< the rows set, to clear */
+    sa_match match;
+    sr_candidate cand[64];
+    uint64_t moved;             /**< packets that crossed a switch */
+} iq_model;
+
+/** The header of packet pi. */
+static inline sr_header *iq_hdr(const iq_model *m, uint32_t pi) { return (sr_header *)m->hdr + pi; }
+
+/** Bytes the model allocates per router of a network (for netsim's
+ *  memory check). */
+static inline double iq_memory_bytes(const sr_net *n, int vcs, const iq_params *p) {
+    sa_switch_desc d;
+    double P = n->radix, V = vcs, S = p->speedup, b;
+    memset(&d, 0, sizeof d);
+    d.num_inputs = d.num_outputs = n->radix * vcs;
+    d.kind = p->va_kind;
+    b = (double)sa_switch_memory_size(&d) + 2.0 * sizeof(sa_switch) + 64;
+    d.num_inputs = d.num_outputs = n->radix * p->speedup;
+    d.kind = p->sw_kind;
+    b += (double)sa_switch_memory_size(&d);
+    return (double)n->num_routers * (b + P * V * (sizeof(iq_ivc) + 4) + P * (8 + 8) + P * S * 9 +
+                                     8.0 * SA_WORDS(n->radix * vcs));
+}
+
+/* ---- the model's calls ------------------------------------------------ */
+
+static inline void iq__arrive(void *self, nc_net *net, uint32_t r, int in_port, uint32_t pi) {
+    iq_model *m = (iq_model *)self;
+    sim_packet *pk = &net->pool.pkt[pi];
+    uint32_t i = (uint32_t)in_port * (uint32_t)m->V + pk->vc;
+    iq_ivc *iv = &m->ivc[(size_t)r * (uint32_t)(m->P * m->V) + i];
+    if (nc_port_kind(net, r, in_port) == SR_PORT_TERMINAL)     /* injected: a new header */
+        nr_header_init(&m->rt, iq_hdr(m, pi), pk->src, pk->dst);
+    pk->t_ready = net->now + (uint64_t)m->p.pipeline;
+    pk->state = IQ_IN_BUFFER;
+    iv->flits += pk->size;
+    sim_fifo_push(&iv->q, net->pool.pkt, pi);
+    if (iv->q.head == pi) {
+        m->busy[(size_t)r * (uint32_t)m->wv + i / 64] |= (uint64_t)1 << (i % 64);
+        nc_wake(net, r, pk->t_ready);
+    }
+}
+
+static inline void iq__credit(void *self, nc_net *net, uint32_t r, int out_port, int vc, uint32_t flits) {
+    iq_model *m = (iq_model *)self;
+    const uint64_t *b = m->busy + (size_t)r * (uint32_t)m->wv;
+    int w;
+    m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)out_port) * (uint32_t)m->V + (uint32_t)vc] += flits;
+    for (w = 0; w < m->wv; w++)
+        if (b[w]) { nc_wake(net, r, net->now); return; }
+}
+
+/* Route the head packet pk (index pi) of input VC (in_port, vc) of
+ * router r: its candidates from the routing, then the one whose port has
+ * the most credits over its VC range (the first of those with as many).
+ * Returns the candidate. */
+static inline const sr_candidate *iq__route(iq_model *m, uint32_t r, int in_port, int vc, uint32_t pi) {
+    int n = nr_candidates(&m->rt, r, in_port, vc, iq_hdr(m, pi), m->cand, 64), k, best = 0;
+    uint64_t best_room = 0;
+    const uint32_t *oc = m->ocred + (size_t)r * (uint32_t)(m->P * m->V);
+    if (n < 1) sim_die("the routing gave no candidate");
+    for (k = 0; k < n && n > 1; k++) {
+        uint64_t room = 0;
+        int v;
+        for (v = m->cand[k].vc_lo; v <= m->cand[k].vc_hi; v++) room += oc[m->cand[k].port * m->V + v];
+        if (k == 0 || room > best_room) { best = k; best_room = room; }
+    }
+    return &m->cand[best];
+}
+
+/* Crossbar input xin of router r serves the VC with a request for output
+ * port o next after the VC it served last. */
+static inline int iq__pick_vc(iq_model *m, nc_net *net, uint32_t r, int xin, int o) {
+    int S = m->S, p = xin / S, s = xin % S, V = m->V, k, last = m->xin_last[(size_t)r * (uint32_t)(m->P * S) + (uint32_t)xin];
+    iq_ivc *base = m->ivc + ((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)V;
+    (void)net;
+    for (k = 1; k <= V; k++) {
+        int v = (last + k) % V;
+        if (v % S != s) continue;
+        if (base[v].out_port == o && base[v].q.head != SIM_NIL) return v;
+    }
+    return -1;
+}
+
+/* Input VC (p, v) of router r sends its head across the switch now. */
+static inline void iq__send(iq_model *m, nc_net *net, uint32_t r, int p, int v) {
+    uint64_t now = net->now, depart;
+    uint32_t PV = (uint32_t)(m->P * m->V), i = (uint32_t)p * (uint32_t)m->V + (uint32_t)v;
+    iq_ivc *iv = &m->ivc[(size_t)r * PV + i];
+    uint32_t pi = sim_fifo_pop(&iv->q, net->pool.pkt);
+    sim_packet *pk = &net->pool.pkt[pi];
+    int o = iv->out_port, ov = iv->out_vc;
+    size_t oi = (size_t)r * (uint32_t)m->P + (uint32_t)o;
+    iv->flits -= pk->size;
+    iv->out_port = -1;
+    m->held[oi] &= ~((uint64_t)1 << ov);
+    if (nc_port_kind(net, r, o) != SR_PORT_TERMINAL) m->ocred[oi * (uint32_t)m->V + (uint32_t)ov] -= pk->size;
+    depart = m->out_free[oi] > now ? m->out_free[oi] : now;
+    m->out_free[oi] = depart + pk->size;
+    m->xin_free[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->S + (uint32_t)(v % m->S)] = now + pk->size;
+    m->xin_last[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->S + (uint32_t)(v % m->S)] = (uint8_t)v;
+    nr_advance(&m->rt, iq_hdr(m, pi), r, o, ov);
+    nc_free_input(net, r, p, v, pk->size, now + pk->size - 1);
+    nc_send(net, r, o, pi, ov, depart);
+    m->moved++;
+    if (iv->q.head == SIM_NIL) m->busy[(size_t)r * (uint32_t)m->wv + i / 64] &= ~((uint64_t)1 << (i % 64));
+    else {
+        sim_packet *nh = &net->pool.pkt[iv->q.head];
+        if (nh->t_ready <= now) nh->t_ready = now + 1;
+    }
+}
+
+/* Add row `row` asking for columns [c0, c0 + n) to a request matrix of w
+ * words per row; rows[] lists the rows set. */
+static inline void iq__request(uint64_t *req, int w, uint16_t *rows, int *nrows, int row, int c0, int n) {
+    uint64_t *q = req + (size_t)row * (uint32_t)w;
+    int c, empty = 1, k;
+    for (k = 0; k < w; k++) empty &= q[k] == 0;
+    if (empty) rows[(*nrows)++] = (uint16_t)row;
+    for (c = c0; c < c0 + n; c++) q[c / 64] |= (uint64_t)1 << (c % 64);
+}
+
+/* One cycle of router r: route and VC-allocate the heads that hold no
+ * output VC, then switch-allocate those that do, then send the winners. */
+static inline void iq__step(void *self, nc_net *net, uint32_t r) {
+    iq_model *m = (iq_model *)self;
+    uint64_t now = net->now, next = NC_NEVER;
+    int P = net->nports[r], V = m->V, S = m->S, PV = m->P * m->V, nva = 0, nsw = 0, poll = 0, w, k;
+    uint64_t *busy = m->busy + (size_t)r * (uint32_t)m->wv;
+    iq_ivc *ivc = m->ivc + (size_t)r * (uint32_t)PV;
+    uint32_t *oc = m->ocred + (size_t)r * (uint32_t)PV;
+    uint64_t *held = m->held + (size_t)r * (uint32_t)m->P, *ofree = m->out_free + (size_t)r * (uint32_t)m->P;
+    uint64_t *xfree = m->xin_free + (size_t)r * (uint32_t)(m->P * S);
+    uint64_t lim = (uint64_t)(S - 1) * (uint64_t)net->p.max_packet_flits;
+    sim_packet *pkt = net->pool.pkt;
+    (void)P;
+    /* 1. routing and VC allocation */
+    for (w = 0; w < m->wv; w++) {
+        uint64_t bits = busy[w];
+        while (bits) {
+            int i = 64 * w + sim_ctz64(bits), v;
+            iq_ivc *iv = &ivc[i];
+            const sim_packet *pk = &pkt[iv->q.head];
+            const sr_candidate *c;
+            uint64_t free_vcs;
+            bits &= bits - 1;
+            if (pk->t_ready > now) { if (pk->t_ready < next) next = pk->t_ready; continue; }
+            if (iv->out_port >= 0) continue;
+            c = iq__route(m, r, i / V, i % V, iv->q.head);
+            free_vcs = 0;
+            for (v = c->vc_lo; v <= c->vc_hi && v < V; v++)
+                if (!((held[c->port] >> v) & 1u)) free_vcs |= (uint64_t)1 << v;
+            if (!free_vcs) { poll = 1; continue; }
+            {
+                uint64_t *q = m->va_req + (size_t)i * (uint32_t)m->wv;
+                m->va_rows[nva++] = (uint16_t)i;
+                for (v = 0; v < V; v++)
+                    if ((free_vcs >> v) & 1u) q[(c->port * V + v) / 64] |= (uint64_t)1 << ((c->port * V + v) % 64);
+            }
+        }
+    }
+    if (nva) {
+        sa_switch_allocate(&m->va[r], m->va_req, NULL, NULL, &m->match);
+        for (k = 0; k < nva; k++) {
+            int i = m->va_rows[k], j = m->match.output_of[i];
+            memset(m->va_req + (size_t)i * (uint32_t)m->wv, 0, (size_t)m->wv * sizeof(uint64_t));
+            if (j < 0) { poll = 1; continue; }
+            ivc[i].out_port = (int16_t)(j / V);
+            ivc[i].out_vc = (uint8_t)(j % V);
+            held[j / V] |= (uint64_t)1 << (j % V);
+        }
+    }
+    /* 2. switch allocation */
+    for (w = 0; w < m->wv; w++) {
+        uint64_t bits = busy[w];
+        while (bits) {
+            int i = 64 * w + sim_ctz64(bits), o, xin;
+            iq_ivc *iv = &ivc[i];
+            const sim_packet *pk = &pkt[iv->q.head];
+            bits &= bits - 1;
+            if (pk->t_ready > now || iv->out_port < 0) continue;
+            o = iv->out_port;
+            xin = (i / V) * S + (i % V) % S;
+            if (xfree[xin] > now) { if (xfree[xin] < next) next = xfree[xin]; continue; }
+            if (ofree[o] > now + lim) { if (ofree[o] - lim < next) next = ofree[o] - lim; continue; }
+            if (nc_port_kind(net, r, o) != SR_PORT_TERMINAL && oc[o * V + iv->out_vc] < pk->size) continue;
+            iq__request(m->sw_req, m->ws, m->sw_rows, &nsw, xin, o * S, S);
+        }
+    }
+    if (nsw) {
+        sa_switch_allocate(&m->sw[r], m->sw_req, NULL, NULL, &m->match);
+        for (k = 0; k < nsw; k++) {
+            int xin = m->sw_rows[k], j = m->match.output_of[xin], v;
+            memset(m->sw_req + (size_t)xin * (uint32_t)m->ws, 0, (size_t)m->ws * sizeof(uint64_t));
+            if (j < 0) { poll = 1; continue; }
+            v = iq__pick_vc(m, net, r, xin, j / S);
+            if (v < 0) sim_die("iq_router: a switch grant without a requesting VC");
+            iq__send(m, net, r, xin / S, v);
+            poll = 1;        /* the next packet of the VC, or other requests */
+        }
+    }
+    if (poll) next = now + 1;
+    if (next != NC_NEVER) nc_wake(net, r, next > now ? next : now + 1);
+}
+
+/* The audit of router r: every packet in its input VCs, in state; the
+ * VCs' flit counts and busy bits; credits within the buffers' room. */
+static inline const char *iq__audit(void *self, const nc_net *net, uint32_t r, uint8_t *seen, uint64_t *count) {
+    const iq_model *m = (const iq_model *)self;
+    uint32_t PV = (uint32_t)(m->P * m->V), i;
+    const sim_packet *pk = net->pool.pkt;
+    for (i = 0; i < PV; i++) {
+        const iq_ivc *iv = &m->ivc[(size_t)r * PV + i];
+        uint32_t j, flits = 0, busy = (uint32_t)(m->busy[(size_t)r * (uint32_t)m->wv + i / 64] >> (i % 64)) & 1u;
+        for (j = iv->q.head; j != SIM_NIL; j = pk[j].next) {
+            if (j >= net->pool.used || seen[j] || pk[j].state != IQ_IN_BUFFER) return "iq_router: packet lost, duplicated or misplaced";
+            seen[j] = 1;
+            (*count)++;
+            flits += pk[j].size;
+        }
+        if (flits != iv->flits) return "iq_router: an input VC's flit count is wrong";
+        if (busy != (iv->q.head != SIM_NIL)) return "iq_router: an input VC's busy bit is wrong";
+        if (iv->flits > (uint32_t)net->p.buf_flits[nc_port_kind(net, r, (int)(i / (uint32_t)m->V))])
+            return "iq_router: an input VC holds more than its buffer";
+        if (i / (uint32_t)m->V < net->nports[r] &&
+            m->ocred[(size_t)r * PV + i] > nc_out_room(net, r, (int)(i / (uint32_t)m->V)) &&
+            nc_port_kind(net, r, (int)(i / (uint32_t)m->V)) != SR_PORT_TERMINAL)
+            return "iq_router: an output VC has more credits than the buffer it feeds";
+    }
+    return NULL;
+}
+
+/* A packet at the head of an input VC of router r that is ready and
+ * cannot move, for the stall report. */
+static inline int iq__waiting(void *self, const nc_net *net, uint32_t r, char *buf, size_t n) {
+    const iq_model *m = (const iq_model *)self;
+    uint32_t PV = (uint32_t)(m->P * m->V), i;
+    for (i = 0; i < PV; i++) {
+        const iq_ivc *iv = &m->ivc[(size_t)r * PV + i];
+        const sim_packet *pk;
+        if (iv->q.head == SIM_NIL) continue;
+        pk = &net->pool.pkt[iv->q.head];
+        if (pk->t_ready > net->now) continue;
+        if (iv->out_port < 0)
+            snprintf(buf, n, "router %u, input port %u VC %u: a packet to terminal %u holds no output VC "
+                     "(those it may take are held)", r, i / (uint32_t)m->V, i % (uint32_t)m->V, pk->dst);
+        else
+            snprintf(buf, n, "router %u, input port %u VC %u: a packet to terminal %u waits for credits of "
+                     "output port %d VC %d (%u flits of room, needs %u)", r, i / (uint32_t)m->V, i % (uint32_t)m->V,
+                     pk->dst, iv->out_port, iv->out_vc,
+                     m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)iv->out_port) * (uint32_t)m->V + iv->out_vc],
+                     pk->size);
+        return 1;
+    }
+    return 0;
+}
+
+/** Whether every output VC of every router of this part has all its
+ *  credits back (a drained network): NULL or a message. */
+static inline const char *iq_credits_home(const iq_model *m, const nc_net *net) {
+    uint32_t r, v;
+    int p;
+    for (r = 0; r < net->routers; r++) {
+        if (!nc_owns(net, r)) continue;
+        for (p = 0; p < net->nports[r]; p++) {
+            if (nc_port_kind(net, r, p) == SR_PORT_TERMINAL || nc_out_chan(net, r, p)->to == SR_NO_NODE) continue;
+            for (v = 0; v < (uint32_t)m->V; v++)
+                if (m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->V + v] != nc_out_room(net, r, p))
+                    return "iq_router: an output VC's credits did not all come back";
+        }
+    }
+    for (r = 0; r < net->n_my_terms; r++)
+        for (v = 0; v < (uint32_t)m->V; v++)
+            if (net->term_credits[(size_t)net->my_terms[r] * (uint32_t)m->V + v] != (uint32_t)net->p.buf_flits[SR_PORT_TERMINAL])
+                return "iq_router: a terminal's credits did not all come back";
+    return NULL;
+}
+
+/** Free the model's memory. */
+static inline void iq_free(iq_model *m) {
+    free(m->ivc); free(m->busy); free(m->ocred); free(m->held); free(m->out_free);
+    free(m->xin_free); free(m->xin_last); free(m->va); free(m->sw); free(m->alloc_mem); free(m->hdr);
+    free(m->va_req); free(m->sw_req); free(m->va_rows); free(m->sw_rows);
+    memset(m, 0, sizeof *m);
+}
+
+/** Set up the model over network net (nc_net_init done) and attach it;
+ *  seed gives the allocators' random numbers (PIM).  NULL or a message. */
+static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, uint64_t seed) {
+    uint32_t r, N = net->routers;
+    int P = net->radix, V = net->vcs, S = p->speedup, o, v;
+    sa_switch_desc d;
+    const char *err;
+    nc_model nm;
+    memset(m, 0, sizeof *m);
+    if (p->pipeline < 1 || p->pipeline > 1000) return "the pipeline must be 1..1000 cycles";
+    if (S < 1 || S > 4) return "the speedup must be 1..4";
+    if (P * V > SA_SWITCH_MAX) return "ports x VCs above 512: too large for the VC allocator";
+    if (P * S > SA_SWITCH_MAX) return "ports x speedup above 512: too large for the switch allocator";
+    if (V > 64) return "at most 64 VCs";
+    err = nr_routing_init(&m->rt, &net->net, p->algorithm, V);
+    if (err) return err;
+    m->p = *p;
+    m->P = P; m->V = V; m->S = S;
+    m->wv = SA_WORDS(P * V);
+    m->ws = SA_WORDS(P * S);
+    m->ivc = (iq_ivc *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(iq_ivc));
+    m->busy = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->wv, sizeof(uint64_t));
+    m->ocred = (uint32_t *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(uint32_t));
+    m->held = (uint64_t *)sim_calloc((size_t)N * (uint32_t)P, sizeof(uint64_t));
+    m->out_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)P, sizeof(uint64_t));
+    m->xin_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)(P * S), sizeof(uint64_t));
+    m->xin_last = (uint8_t *)sim_calloc((size_t)N * (uint32_t)(P * S), 1);
+    m->va = (sa_switch *)sim_calloc(N, sizeof(sa_switch));
+    m->sw = (sa_switch *)sim_calloc(N, sizeof(sa_switch));
+    m->va_req = (uint64_t *)sim_calloc((size_t)(P * V) * (uint32_t)m->wv, sizeof(uint64_t));
+    m->sw_req = (uint64_t *)sim_calloc((size_t)(P * S) * (uint32_t)m->ws, sizeof(uint64_t));
+    m->va_rows = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
+    m->sw_rows = (uint16_t *)sim_calloc((size_t)(P * S), sizeof(uint16_t));
+    memset(&d, 0, sizeof d);
+    d.num_inputs = d.num_outputs = P * V;
+    d.kind = p->va_kind;
+    d.iterations = p->iterations;
+    m->va_bytes = (sa_switch_memory_size(&d) + 63) & ~(size_t)63;
+    d.num_inputs = d.num_outputs = P * S;
+    d.kind = p->sw_kind;
+    m->sw_bytes = (sa_switch_memory_size(&d) + 63) & ~(size_t)63;
+    m->alloc_mem = (unsigned char *)sim_calloc((size_t)N, m->va_bytes + m->sw_bytes);
+    for (r = 0; r < N; r++) {
+        unsigned char *mem = m->alloc_mem + (size_t)r * (m->va_bytes + m->sw_bytes);
+        for (o = 0; o < P; o++) {
+            for (v = 0; v < V; v++) {
+                m->ivc[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v].out_port = -1;
+                sim_fifo_init(&m->ivc[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v].q);
+                m->ocred[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v] =
+                    o < net->nports[r] ? nc_out_room(net, r, o) : 0;
+            }
+        }
+        if (!nc_owns(net, r)) continue;
+        d.num_inputs = d.num_outputs = P * V;
+        d.kind = p->va_kind;
+        d.seed = sa_switch_seed(seed, 2u * r);
+        if (sa_switch_init(&m->va[r], &d, mem, m->va_bytes) != SA_OK) { iq_free(m); return "cannot set up the VC allocator"; }
+        d.num_inputs = d.num_outputs = P * S;
+        d.kind = p->sw_kind;
+        d.seed = sa_switch_seed(seed, 2u * r + 1u);
+        if (sa_switch_init(&m->sw[r], &d, mem + m->va_bytes, m->sw_bytes) != SA_OK) { iq_free(m); return "cannot set up the switch allocator"; }
+    }
+    memset(&nm, 0, sizeof nm);
+    nm.self = m;
+    nm.arrive = iq__arrive;
+    nm.credit = iq__credit;
+    nm.step = iq__step;
+    nm.audit = iq__audit;
+    nm.waiting = iq__waiting;
+    nm.side_bytes = sizeof(sr_header);
+    nm.side = &m->hdr;
+    nm.side_cap = &m->hdr_cap;
+    nc_set_model(net, &nm);
+    sim_pool_side(&net->pool, &m->hdr, &m->hdr_cap, sizeof(sr_header));
+    return NULL;
+}
+
+#endif /* IQ_ROUTER_H */
