@@ -43,6 +43,7 @@ typedef struct opts {
     int seeds, csv, csv_header, quiet;
     double max_memory_gb;
     const char *label;
+    int routing;                /* index of routing_names */
     sim_progress *progress;
 } opts;
 
@@ -84,9 +85,25 @@ static const cli_opt options[] = {
     { "--buffer", NULL, "SPEC", CLI_TEXT, 0, 0, 0, 0, "N or KIND=N,... with N the largest packet to 1000000",
       "16 (global 64)", "input buffer per VC, flits" },
     /* router */
-    { "--vcs", NULL, "N", CLI_INT, 1, 64, 0, 0, "1 to 64, and ports x VCs at most 512", "2",
-      "virtual channels per port" },
-    { "--routing", NULL, "NAME", CLI_CHOICE, 0, 0, 0, 0, "dor", "dor", "routing algorithm" },
+    { "--vcs", NULL, "N", CLI_INT, 1, 64, 0, 0, "1 to 64, at least what --routing needs, and ports x VCs at most 512",
+      "what --routing needs", "virtual channels per port" },
+    { "--routing", NULL, "NAME", CLI_CHOICE, 0, 0, 0, 0,
+      "dor|min-adaptive|minimal|valiant|ugal-l|ugal-g|par|updown|dest-tag",
+      "dor (torus, mesh, hyperx), minimal (dragonfly), updown (clos), dest-tag (butterfly)",
+      "routing algorithm (seastar_route.h); ugal-l decides on this router's\n"
+      "queues, ugal-g on the global channels' (one process only)" },
+    { "--df-vcs", NULL, "SCHEME", CLI_CHOICE, 0, 0, 0, 0, "globals|local", "globals",
+      "dragonfly VC assignment: by global channels crossed (seed 004\n"
+      "Figure 5.4), or a new VC after every local hop that follows one" },
+    { "--escape", NULL, "KIND", CLI_CHOICE, 0, 0, 0, 0, "default|dor|hops", "default",
+      "min-adaptive: its escape (cube: dor; hyperx: hops, n' VCs)" },
+    { "--inter", NULL, "UNIT", CLI_CHOICE, 0, 0, 0, 0, "group|router", "group",
+      "dragonfly valiant, ugal, par: the intermediate is a group or a router" },
+    { "--ugal-bias", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "0",
+      "flits added to the non-minimal side of UGAL's rule" },
+    { "--unsafe", NULL, "WHAT", CLI_CHOICE, 0, 0, 0, 0, "fewer-vcs|no-datelines", "none",
+      "run a routing the verifier refutes: fewer VCs than it needs (the\n"
+      "highest levels share the last VC), or tori without dateline VCs" },
     { "--pipeline", NULL, "N", CLI_INT, 1, 1000, 0, 0, NULL, "3",
       "router delay: cycles from a header's arrival to the switch" },
     { "--speedup", NULL, "N", CLI_INT, 1, 4, 0, 0, "1 to 4, and ports x speedup at most 512", "1",
@@ -129,6 +146,12 @@ static const cli_opt options[] = {
     { "--label", NULL, "TEXT", CLI_TEXT, 0, 0, 0, 0, NULL, "empty", "the CSV 'label' column" },
     { "--quiet", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "no progress on stderr" },
 };
+
+/* --routing: the algorithm, and whether UGAL reads global queues. */
+static const int routing_alg[] = { SR_ALG_DOR, SR_ALG_MIN_ADAPTIVE, SR_ALG_MINIMAL, SR_ALG_VALIANT, SR_ALG_UGAL,
+                                   SR_ALG_UGAL, SR_ALG_PAR, SR_ALG_UPDOWN, SR_ALG_DEST_TAG };
+static const char *const routing_names[] = { "dor", "min-adaptive", "minimal", "valiant", "ugal-l", "ugal-g", "par",
+                                             "updown", "dest-tag" };
 
 static const sa_switch_kind alloc_kinds[] = {
     SA_SWITCH_SPAA, SA_SWITCH_WFA, SA_SWITCH_WFA_WRAPPED, SA_SWITCH_PIM, SA_SWITCH_ISLIP, SA_SWITCH_OPF,
@@ -280,7 +303,13 @@ static void parse(opts *o, int argc, char **argv) {
         else if (cli_is(&c, "--latency")) parse_kinds(&c, o->p.latency, 1, 100000);
         else if (cli_is(&c, "--buffer")) parse_kinds(&c, o->p.buf_flits, 1, 1000000);
         else if (cli_is(&c, "--vcs")) o->p.vcs = (int)cli_uint(&c);
-        else if (cli_is(&c, "--routing")) o->ip.algorithm = cli_choice(&c);
+        else if (cli_is(&c, "--routing")) o->routing = cli_choice(&c);
+        else if (cli_is(&c, "--df-vcs")) o->ip.routing.df_vc = cli_choice(&c);
+        else if (cli_is(&c, "--escape")) o->ip.routing.escape = cli_choice(&c);
+        else if (cli_is(&c, "--inter")) { if (cli_choice(&c)) o->ip.routing.flags |= SR_ROUTE_INTER_ROUTER; }
+        else if (cli_is(&c, "--ugal-bias")) o->ip.ugal_bias = (int64_t)cli_uint(&c);
+        else if (cli_is(&c, "--unsafe"))
+            o->ip.routing.flags |= cli_choice(&c) == 0 ? SR_ROUTE_FEWER_VCS : SR_ROUTE_NO_DATELINES;
         else if (cli_is(&c, "--pipeline")) o->ip.pipeline = (int)cli_uint(&c);
         else if (cli_is(&c, "--speedup")) o->ip.speedup = (int)cli_uint(&c);
         else if (cli_is(&c, "--va")) o->ip.va_kind = alloc_kinds[cli_choice(&c)];
@@ -332,22 +361,32 @@ static void parse(opts *o, int argc, char **argv) {
             cli_fail(&c, "--buffer: %s input buffers of %d flits cannot hold a %d-flit packet (virtual cut-through)",
                      kind_names[i], o->p.buf_flits[i], o->p.max_packet_flits);
     /* the router */
-    if (o->net.radix * o->p.vcs > SA_SWITCH_MAX)
-        cli_fail(&c, "--vcs %d: routers of %d ports would need a %d x %d VC allocator (at most 512)", o->p.vcs,
-                 o->net.radix, o->net.radix * o->p.vcs, o->net.radix * o->p.vcs);
     if (o->net.radix * o->ip.speedup > SA_SWITCH_MAX)
         cli_fail(&c, "--speedup %d: routers of %d ports would need a %d x %d switch allocator (at most 512)",
                  o->ip.speedup, o->net.radix, o->net.radix * o->ip.speedup, o->net.radix * o->ip.speedup);
     {
-        nr_routing rt;
-        const char *err = nr_routing_init(&rt, &o->net, o->ip.algorithm, o->p.vcs);
-        if (err) {
-            int need = nr_vcs_needed(&o->net, o->ip.algorithm);
-            if (need > o->p.vcs)
-                cli_fail(&c, "--routing %s needs %d VCs on this network (--vcs %d)", nr_algorithm_name(o->ip.algorithm),
-                         need, o->p.vcs);
-            cli_fail(&c, "--routing %s: %s", nr_algorithm_name(o->ip.algorithm), err);
-        }
+        sr_routing rt;
+        sr_result rr;
+        int need;
+        if (!cli_given(&c, "--routing"))
+            o->routing = o->desc.kind == SR_NET_DRAGONFLY ? 2 : o->desc.kind == SR_NET_CLOS ? 7
+                       : o->desc.kind == SR_NET_BUTTERFLY ? 8 : 0;
+        o->ip.routing.algorithm = routing_alg[o->routing];
+        o->ip.ugal = o->routing == 5 ? IQ_UGAL_GLOBAL : IQ_UGAL_LOCAL;
+        need = sr_routing_vcs_needed(&o->net, &o->ip.routing);
+        if (need < 0)
+            cli_fail(&c, "--routing %s is not defined on --topo %s (or an option of it does not apply there)",
+                     routing_names[o->routing], o->topo_spec);
+        if (!cli_given(&c, "--vcs")) o->p.vcs = need;
+        else if (need > o->p.vcs && !(o->ip.routing.flags & SR_ROUTE_FEWER_VCS))
+            cli_fail(&c, "--routing %s needs %d VCs on --topo %s: --vcs %d is too few", routing_names[o->routing],
+                     need, o->topo_spec, o->p.vcs);
+        o->ip.routing.vcs = o->p.vcs;
+        rr = sr_routing_init(&rt, &o->net, &o->ip.routing);
+        if (rr != SR_OK) cli_fail(&c, "--routing %s: %s", routing_names[o->routing], sr_result_string(rr));
+        if (o->net.radix * o->p.vcs > SA_SWITCH_MAX)
+            cli_fail(&c, "--vcs %d: routers of %d ports would need a %d x %d VC allocator (at most 512)", o->p.vcs,
+                     o->net.radix, o->net.radix * o->p.vcs, o->net.radix * o->p.vcs);
     }
     /* traffic */
     if (cli_given(&c, "--load") && cli_given(&c, "--loads")) cli_fail(&c, "--load and --loads contradict each other");
@@ -461,7 +500,7 @@ static void csv_line(const opts *o, const sim_summary *s, uint64_t in_flight, ui
     putchar(',');
     cli_csv_field(stdout, o->topo_spec, 0);
     printf(",%s,%d,%s,%.4f,%.4f,%.2f,%.2f,%s,%s,%s,%llu,%.2f,%.3f,%.5f,%.5f,%.4f,%llu,%llu,%llu\n",
-           nr_algorithm_name(o->ip.algorithm), o->p.vcs, sim_pattern_name(o->t.pattern), s->offered, s->accepted,
+           routing_names[o->routing], o->p.vcs, sim_pattern_name(o->t.pattern), s->offered, s->accepted,
            s->lat_mean, s->lat_std, sim_quantile_text(s->lat_p50, 1, 0, q[0], sizeof q[0]),
            sim_quantile_text(s->lat_p99, 1, 0, q[1], sizeof q[1]), sim_quantile_text(s->lat_p999, 1, 0, q[2], sizeof q[2]),
            (unsigned long long)s->lat_max, s->net_lat_mean, s->hops, s->src_min, s->src_max, s->src_jain,
@@ -471,7 +510,7 @@ static void csv_line(const opts *o, const sim_summary *s, uint64_t in_flight, ui
 static void print_summary(const opts *o, const sim_summary *s, uint64_t in_flight) {
     char q[3][32];
     printf("%s, %u routers, %u terminals; routing %s, %d VCs; %s traffic\n", o->topo_spec, o->net.num_routers,
-           o->net.num_terminals, nr_algorithm_name(o->ip.algorithm), o->p.vcs, sim_pattern_name(o->t.pattern));
+           o->net.num_terminals, routing_names[o->routing], o->p.vcs, sim_pattern_name(o->t.pattern));
     printf("  offered %.4f, accepted %.4f flits/terminal/cycle; %llu packets delivered, %llu in flight\n",
            s->offered, s->accepted, (unsigned long long)s->delivered, (unsigned long long)in_flight);
     printf("  latency (cycles): mean %.1f, std dev %.1f, p50 %s, p99 %s, p99.9 %s, max %llu; in the network %.1f\n",

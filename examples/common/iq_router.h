@@ -11,14 +11,20 @@
  *     sender holds one credit per free flit and sends a packet only when
  *     the VC has room for all of it;
  *   - routing: the packet at the head of a VC asks seastar_route.h for
- *     its candidates (output port, VC range, class) and picks one by the
- *     credits of this router's output VCs; adaptive routing re-decides
- *     every cycle until the packet holds an output VC;
+ *     its candidates (output port, VC range, class, sr_route_candidates)
+ *     and picks a candidate and a VC by the credits of this router's free
+ *     output VCs (sr_route_select); a packet whose routing has not decided
+ *     between its minimal and non-minimal paths (UGAL at its source
+ *     router, PAR in its source group) first decides by UGAL's rule
+ *     (sr_ugal_minimal) on the queues of this router's output ports
+ *     (UGAL-L, PAR) or of the global channels the two paths take next
+ *     (UGAL-G, which reads other routers' queues: one part only);
+ *     adaptive routing decides again every cycle until the packet holds
+ *     an output VC; the header follows the hop taken (sr_route_advance);
  *   - VC allocation: one sa_switch allocator (seastar_arb.h) with a row
  *     per input VC and a column per output VC (ports x vcs, up to 512 x
- *     512): a head asks for every free VC of its chosen port's range; an
- *     output VC is held from its allocation until its packet crosses the
- *     switch;
+ *     512): a head asks for the output VC it selected; an output VC is
+ *     held from its allocation until its packet crosses the switch;
  *   - switch allocation: one sa_switch allocator with speedup S crossbar
  *     inputs per input port (VC v uses input v mod S) and S crossbar
  *     outputs per output port; a head with an output VC asks when that VC
@@ -46,6 +52,9 @@
 /** Packet state: in an input VC of a router. */
 #define IQ_IN_BUFFER NC_PKT_MODEL
 
+/** How UGAL's decision reads queue lengths (iq_params.ugal). */
+enum { IQ_UGAL_LOCAL = 0, IQ_UGAL_GLOBAL };
+
 /** Parameters of the router. */
 typedef struct iq_params {
     int pipeline;            /**< cycles from a header's arrival to the
@@ -55,10 +64,14 @@ typedef struct iq_params {
     sa_switch_kind va_kind;  /**< VC allocator */
     sa_switch_kind sw_kind;  /**< switch allocator */
     int iterations;          /**< iSLIP / PIM iterations (0: 1) */
-    int algorithm;           /**< the routing algorithm */
+    sr_routing_desc routing; /**< the routing (its vcs: the network's) */
+    int ugal;                /**< IQ_UGAL_LOCAL or IQ_UGAL_GLOBAL */
+    int64_t ugal_bias;       /**< added to the non-minimal side of UGAL's
+                                  rule (0: the seed's rule) */
 } iq_params;
 
-/** Defaults: pipeline 3, speedup 1, iSLIP-1 for both allocators, DOR. */
+/** Defaults: pipeline 3, speedup 1, iSLIP-1 for both allocators,
+ *  dimension-order routing. */
 static inline void iq_params_default(iq_params *p) {
     memset(p, 0, sizeof *p);
     p->pipeline = 3;
@@ -75,18 +88,25 @@ typedef struct iq_ivc {
     uint8_t out_vc;      /**< that VC */
     uint8_t spare;
     uint32_t flits;      /**< flits in the buffer (the audit checks them) */
+    sr_candidate cand;   /**< the candidate its head's VC belongs to */
 } iq_ivc;
 
 /** The model: every router's state, in arrays indexed router-major. */
 typedef struct iq_model {
     iq_params p;
-    nr_routing rt;              /**< the routing */
+    sr_routing rt;              /**< the routing */
     int P, V, S;                /**< most ports, VCs, speedup */
     int wv, ws;                 /**< words of a VC-allocator and a switch-
                                      allocator request row */
     iq_ivc *ivc;                /**< [r][port][vc] */
     uint64_t *busy;             /**< [r][wv words]: input VCs with a packet */
-    uint32_t *ocred;            /**< [r][port][vc]: credits of output VCs */
+    int32_t *ocred;             /**< [r][port][vc]: credits of output VCs */
+    int32_t *sel;               /**< [r][port][vc]: the credits of the VCs
+                                     not held, 0 for a held one (what
+                                     sr_route_select chooses by); a large
+                                     number for an ejection port's free VCs */
+    sim_rng *rng;               /**< one stream per router: intermediates,
+                                     selection ties */
     uint64_t *held;             /**< [r][port]: output VCs held (bit vc) */
     uint64_t *out_free;         /**< [r][port]: first cycle the channel is
                                      free of the packets queued for it */
@@ -103,7 +123,10 @@ typedef struct iq_model {
     uint64_t *va_req, *sw_req;  /**< request rows */
     uint16_t *va_rows, *sw_rows;/**< the rows set, to clear */
     sa_match match;
-    sr_candidate cand[64];
+    sr_candidate *cand;         /**< sr_route_max_candidates of them */
+    int max_cand;
+    uint64_t routed_nonmin;     /**< packets that took a non-minimal hop at
+                                     their first router (statistics) */
     uint64_t moved;             /**< packets that crossed a switch */
 } iq_model;
 
@@ -128,13 +151,29 @@ static inline double iq_memory_bytes(const sr_net *n, int vcs, const iq_params *
 
 /* ---- the model's calls ------------------------------------------------ */
 
+/* The select credits of an ejection port's free VC: more than any
+ * buffer's, so that a packet at its router always may leave. */
+#define IQ_EJECT_CREDITS 0x40000000
+
+/* Output VC (o, v) of router r is held, or free again: what
+ * sr_route_select sees of it. */
+static inline void iq__sel_update(iq_model *m, const nc_net *net, uint32_t r, int o, int v) {
+    size_t k = ((size_t)r * (uint32_t)m->P + (uint32_t)o) * (uint32_t)m->V + (uint32_t)v;
+    if ((m->held[(size_t)r * (uint32_t)m->P + (uint32_t)o] >> v) & 1u) m->sel[k] = 0;
+    else m->sel[k] = nc_port_kind(net, r, o) == SR_PORT_TERMINAL ? IQ_EJECT_CREDITS : m->ocred[k];
+}
+
 static inline void iq__arrive(void *self, nc_net *net, uint32_t r, int in_port, uint32_t pi) {
     iq_model *m = (iq_model *)self;
     sim_packet *pk = &net->pool.pkt[pi];
     uint32_t i = (uint32_t)in_port * (uint32_t)m->V + pk->vc;
     iq_ivc *iv = &m->ivc[(size_t)r * (uint32_t)(m->P * m->V) + i];
-    if (nc_port_kind(net, r, in_port) == SR_PORT_TERMINAL)     /* injected: a new header */
-        nr_header_init(&m->rt, iq_hdr(m, pi), pk->src, pk->dst);
+    if (nc_port_kind(net, r, in_port) == SR_PORT_TERMINAL) {   /* injected: a new header */
+        uint32_t inter = sr_route_inter_count(&m->rt) ? sr_route_inter_pick(&m->rt, sim_rng_next(&m->rng[r]))
+                                                      : SR_NO_NODE;
+        if (sr_route_header_init(&m->rt, pk->src, pk->dst, inter, iq_hdr(m, pi)) != SR_OK)
+            sim_die("iq_router: sr_route_header_init failed");
+    }
     pk->t_ready = net->now + (uint64_t)m->p.pipeline;
     pk->state = IQ_IN_BUFFER;
     iv->flits += pk->size;
@@ -149,27 +188,79 @@ static inline void iq__credit(void *self, nc_net *net, uint32_t r, int out_port,
     iq_model *m = (iq_model *)self;
     const uint64_t *b = m->busy + (size_t)r * (uint32_t)m->wv;
     int w;
-    m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)out_port) * (uint32_t)m->V + (uint32_t)vc] += flits;
+    m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)out_port) * (uint32_t)m->V + (uint32_t)vc] += (int32_t)flits;
+    iq__sel_update(m, net, r, out_port, vc);
     for (w = 0; w < m->wv; w++)
         if (b[w]) { nc_wake(net, r, net->now); return; }
 }
 
-/* Route the head packet pk (index pi) of input VC (in_port, vc) of
- * router r: its candidates from the routing, then the one whose port has
- * the most credits over its VC range (the first of those with as many).
- * Returns the candidate. */
-static inline const sr_candidate *iq__route(iq_model *m, uint32_t r, int in_port, int vc, uint32_t pi) {
-    int n = nr_candidates(&m->rt, r, in_port, vc, iq_hdr(m, pi), m->cand, 64), k, best = 0;
-    uint64_t best_room = 0;
-    const uint32_t *oc = m->ocred + (size_t)r * (uint32_t)(m->P * m->V);
-    if (n < 1) sim_die("the routing gave no candidate");
-    for (k = 0; k < n && n > 1; k++) {
-        uint64_t room = 0;
-        int v;
-        for (v = m->cand[k].vc_lo; v <= m->cand[k].vc_hi; v++) room += oc[m->cand[k].port * m->V + v];
-        if (k == 0 || room > best_room) { best = k; best_room = room; }
+/** The queue of output port o of router r, in flits: what its credits say
+ *  the buffers downstream hold, and the flits waiting for the channel
+ *  (UGAL's q). */
+static inline uint32_t iq_queue(const iq_model *m, const nc_net *net, uint32_t r, int o) {
+    size_t k = ((size_t)r * (uint32_t)m->P + (uint32_t)o) * (uint32_t)m->V;
+    uint64_t free_at = m->out_free[(size_t)r * (uint32_t)m->P + (uint32_t)o];
+    int32_t room = (int32_t)nc_out_room(net, r, o), q = 0;
+    int v;
+    if (room == 0) return 0;                       /* an ejection port */
+    for (v = 0; v < m->V; v++) q += room - m->ocred[k + (uint32_t)v];
+    return (uint32_t)q + (uint32_t)(free_at > net->now ? free_at - net->now : 0);
+}
+
+/* UGAL's queue of candidate c at router r: its own port's (UGAL-L), or
+ * the queue of the global channel its path takes next (UGAL-G). */
+static inline uint32_t iq__ugal_queue(const iq_model *m, const nc_net *net, uint32_t r, const sr_candidate *c,
+                                      const sr_header *h) {
+    if (m->p.ugal == IQ_UGAL_GLOBAL && net->net.kind == SR_NET_DRAGONFLY) {
+        uint32_t g = sr_route_global_channel(&m->rt, r, c, h), hh = (uint32_t)net->net.desc.dragonfly.h;
+        if (g != SR_NO_NODE)
+            return iq_queue(m, net, g / hh,
+                            net->net.desc.dragonfly.p + net->net.desc.dragonfly.a - 1 + (int)(g % hh));
     }
-    return &m->cand[best];
+    return iq_queue(m, net, r, c->port);
+}
+
+/* UGAL's decision for a packet whose routing has not decided, at router
+ * r with candidates m->cand[0..n): the class it takes, by q_m H_m <=
+ * q_nm H_nm + bias over the best candidate of each class. */
+static inline int iq__ugal(iq_model *m, const nc_net *net, uint32_t r, const sr_header *h, int n) {
+    uint32_t q[2] = { UINT32_MAX, UINT32_MAX };
+    int k;
+    for (k = 0; k < n; k++) {
+        const sr_candidate *c = &m->cand[k];
+        if (c->cls == SR_CLASS_MINIMAL || c->cls == SR_CLASS_NONMINIMAL) {
+            uint32_t x = iq__ugal_queue(m, net, r, c, h);
+            if (x < q[c->cls]) q[c->cls] = x;
+        }
+    }
+    if (q[SR_CLASS_NONMINIMAL] == UINT32_MAX) return SR_CLASS_MINIMAL;
+    if (q[SR_CLASS_MINIMAL] == UINT32_MAX) return SR_CLASS_NONMINIMAL;
+    return sr_ugal_minimal(q[SR_CLASS_MINIMAL], sr_route_hops(&m->rt, r, h, SR_CLASS_MINIMAL),
+                           q[SR_CLASS_NONMINIMAL], sr_route_hops(&m->rt, r, h, SR_CLASS_NONMINIMAL), m->p.ugal_bias)
+           ? SR_CLASS_MINIMAL : SR_CLASS_NONMINIMAL;
+}
+
+/* Route the head packet pi of input VC (in_port, vc) of router r: its
+ * candidates (sr_route_candidates), UGAL's decision if its routing has
+ * not made it, then a candidate and a free VC by credits
+ * (sr_route_select).  Returns 1 with the candidate in *c and the VC in
+ * *ovc, 0 when none of its VCs is free now. */
+static inline int iq__route(iq_model *m, const nc_net *net, uint32_t r, int in_port, int vc, uint32_t pi,
+                            sr_candidate *c, int *ovc) {
+    const sr_header *h = iq_hdr(m, pi);
+    unsigned classes = 0;
+    int n = 0, k;
+    sr_result rr = sr_route_candidates(&m->rt, r, in_port, vc, h, m->cand, m->max_cand, &n);
+    if (rr != SR_OK || n < 1) {
+        fprintf(stderr, "iq_router: router %u gives no route to terminal %u (%s)\n", r, h->dest, sr_result_string(rr));
+        sim_die("routing failed");
+    }
+    if (h->phase == SR_PHASE_UNDECIDED) classes = 1u << iq__ugal(m, net, r, h, n);
+    k = sr_route_select(m->cand, n, classes, m->sel + (size_t)r * (uint32_t)(m->P * m->V), m->V,
+                        sim_rng_next(&m->rng[r]), ovc);
+    if (k < 0) return 0;
+    *c = m->cand[k];
+    return 1;
 }
 
 /* Crossbar input xin of router r serves the VC with a request for output
@@ -195,15 +286,18 @@ static inline void iq__send(iq_model *m, nc_net *net, uint32_t r, int p, int v) 
     sim_packet *pk = &net->pool.pkt[pi];
     int o = iv->out_port, ov = iv->out_vc;
     size_t oi = (size_t)r * (uint32_t)m->P + (uint32_t)o;
+    sr_header *h = iq_hdr(m, pi);
     iv->flits -= pk->size;
     iv->out_port = -1;
     m->held[oi] &= ~((uint64_t)1 << ov);
     if (nc_port_kind(net, r, o) != SR_PORT_TERMINAL) m->ocred[oi * (uint32_t)m->V + (uint32_t)ov] -= pk->size;
+    iq__sel_update(m, net, r, o, ov);
     depart = m->out_free[oi] > now ? m->out_free[oi] : now;
     m->out_free[oi] = depart + pk->size;
     m->xin_free[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->S + (uint32_t)(v % m->S)] = now + pk->size;
     m->xin_last[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->S + (uint32_t)(v % m->S)] = (uint8_t)v;
-    nr_advance(&m->rt, iq_hdr(m, pi), r, o, ov);
+    if (h->hops == 0 && iv->cand.cls == SR_CLASS_NONMINIMAL) m->routed_nonmin++;
+    if (sr_route_advance(&m->rt, r, &iv->cand, ov, h) != SR_OK) sim_die("iq_router: sr_route_advance failed");
     nc_free_input(net, r, p, v, pk->size, now + pk->size - 1);
     nc_send(net, r, o, pi, ov, depart);
     m->moved++;
@@ -232,7 +326,7 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
     int P = net->nports[r], V = m->V, S = m->S, PV = m->P * m->V, nva = 0, nsw = 0, poll = 0, w, k;
     uint64_t *busy = m->busy + (size_t)r * (uint32_t)m->wv;
     iq_ivc *ivc = m->ivc + (size_t)r * (uint32_t)PV;
-    uint32_t *oc = m->ocred + (size_t)r * (uint32_t)PV;
+    int32_t *oc = m->ocred + (size_t)r * (uint32_t)PV;
     uint64_t *held = m->held + (size_t)r * (uint32_t)m->P, *ofree = m->out_free + (size_t)r * (uint32_t)m->P;
     uint64_t *xfree = m->xin_free + (size_t)r * (uint32_t)(m->P * S);
     uint64_t lim = (uint64_t)(S - 1) * (uint64_t)net->p.max_packet_flits;
@@ -245,21 +339,14 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
             int i = 64 * w + sim_ctz64(bits), v;
             iq_ivc *iv = &ivc[i];
             const sim_packet *pk = &pkt[iv->q.head];
-            const sr_candidate *c;
-            uint64_t free_vcs;
             bits &= bits - 1;
             if (pk->t_ready > now) { if (pk->t_ready < next) next = pk->t_ready; continue; }
             if (iv->out_port >= 0) continue;
-            c = iq__route(m, r, i / V, i % V, iv->q.head);
-            free_vcs = 0;
-            for (v = c->vc_lo; v <= c->vc_hi && v < V; v++)
-                if (!((held[c->port] >> v) & 1u)) free_vcs |= (uint64_t)1 << v;
-            if (!free_vcs) { poll = 1; continue; }
+            if (!iq__route(m, net, r, i / V, i % V, iv->q.head, &iv->cand, &v)) { poll = 1; continue; }
             {
-                uint64_t *q = m->va_req + (size_t)i * (uint32_t)m->wv;
+                int col = iv->cand.port * V + v;
+                m->va_req[(size_t)i * (uint32_t)m->wv + (uint32_t)(col / 64)] |= (uint64_t)1 << (col % 64);
                 m->va_rows[nva++] = (uint16_t)i;
-                for (v = 0; v < V; v++)
-                    if ((free_vcs >> v) & 1u) q[(c->port * V + v) / 64] |= (uint64_t)1 << ((c->port * V + v) % 64);
             }
         }
     }
@@ -272,6 +359,7 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
             ivc[i].out_port = (int16_t)(j / V);
             ivc[i].out_vc = (uint8_t)(j % V);
             held[j / V] |= (uint64_t)1 << (j % V);
+            iq__sel_update(m, net, r, j / V, j % V);
         }
     }
     /* 2. switch allocation */
@@ -327,7 +415,7 @@ static inline const char *iq__audit(void *self, const nc_net *net, uint32_t r, u
         if (iv->flits > (uint32_t)net->p.buf_flits[nc_port_kind(net, r, (int)(i / (uint32_t)m->V))])
             return "iq_router: an input VC holds more than its buffer";
         if (i / (uint32_t)m->V < net->nports[r] &&
-            m->ocred[(size_t)r * PV + i] > nc_out_room(net, r, (int)(i / (uint32_t)m->V)) &&
+            m->ocred[(size_t)r * PV + i] > (int32_t)nc_out_room(net, r, (int)(i / (uint32_t)m->V)) &&
             nc_port_kind(net, r, (int)(i / (uint32_t)m->V)) != SR_PORT_TERMINAL)
             return "iq_router: an output VC has more credits than the buffer it feeds";
     }
@@ -369,7 +457,7 @@ static inline const char *iq_credits_home(const iq_model *m, const nc_net *net) 
         for (p = 0; p < net->nports[r]; p++) {
             if (nc_port_kind(net, r, p) == SR_PORT_TERMINAL || nc_out_chan(net, r, p)->to == SR_NO_NODE) continue;
             for (v = 0; v < (uint32_t)m->V; v++)
-                if (m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->V + v] != nc_out_room(net, r, p))
+                if (m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->V + v] != (int32_t)nc_out_room(net, r, p))
                     return "iq_router: an output VC's credits did not all come back";
         }
     }
@@ -382,7 +470,7 @@ static inline const char *iq_credits_home(const iq_model *m, const nc_net *net) 
 
 /** Free the model's memory. */
 static inline void iq_free(iq_model *m) {
-    free(m->ivc); free(m->busy); free(m->ocred); free(m->held); free(m->out_free);
+    free(m->ivc); free(m->busy); free(m->ocred); free(m->sel); free(m->rng); free(m->cand); free(m->held); free(m->out_free);
     free(m->xin_free); free(m->xin_last); free(m->va); free(m->sw); free(m->alloc_mem); free(m->hdr);
     free(m->va_req); free(m->sw_req); free(m->va_rows); free(m->sw_rows);
     memset(m, 0, sizeof *m);
@@ -402,15 +490,27 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
     if (P * V > SA_SWITCH_MAX) return "ports x VCs above 512: too large for the VC allocator";
     if (P * S > SA_SWITCH_MAX) return "ports x speedup above 512: too large for the switch allocator";
     if (V > 64) return "at most 64 VCs";
-    err = nr_routing_init(&m->rt, &net->net, p->algorithm, V);
-    if (err) return err;
+    {
+        sr_routing_desc rd = p->routing;
+        sr_result rr;
+        rd.vcs = V;
+        rr = sr_routing_init(&m->rt, &net->net, &rd);
+        if (rr != SR_OK) return sr_result_string(rr);
+        if (p->ugal == IQ_UGAL_GLOBAL && net->parts > 1)
+            return "UGAL-G reads the queues of other routers: it runs in one part only";
+    }
+    (void)err;
     m->p = *p;
+    m->max_cand = sr_route_max_candidates(&m->rt);
+    m->cand = (sr_candidate *)sim_calloc((size_t)m->max_cand, sizeof(sr_candidate));
     m->P = P; m->V = V; m->S = S;
     m->wv = SA_WORDS(P * V);
     m->ws = SA_WORDS(P * S);
     m->ivc = (iq_ivc *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(iq_ivc));
     m->busy = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->wv, sizeof(uint64_t));
-    m->ocred = (uint32_t *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(uint32_t));
+    m->ocred = (int32_t *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(int32_t));
+    m->sel = (int32_t *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(int32_t));
+    m->rng = (sim_rng *)sim_calloc(N, sizeof(sim_rng));
     m->held = (uint64_t *)sim_calloc((size_t)N * (uint32_t)P, sizeof(uint64_t));
     m->out_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)P, sizeof(uint64_t));
     m->xin_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)(P * S), sizeof(uint64_t));
@@ -437,9 +537,11 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
                 m->ivc[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v].out_port = -1;
                 sim_fifo_init(&m->ivc[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v].q);
                 m->ocred[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v] =
-                    o < net->nports[r] ? nc_out_room(net, r, o) : 0;
+                    o < net->nports[r] ? (int32_t)nc_out_room(net, r, o) : 0;
+                if (o < net->nports[r] && nc_out_chan(net, r, o)->to != SR_NO_NODE) iq__sel_update(m, net, r, o, v);
             }
         }
+        sim_rng_stream(&m->rng[r], seed ^ 0x5EED0F1A7E5ull, r);
         if (!nc_owns(net, r)) continue;
         d.num_inputs = d.num_outputs = P * V;
         d.kind = p->va_kind;
