@@ -84,9 +84,10 @@ static inline void iq_params_default(iq_params *p) {
 /** One input VC. */
 typedef struct iq_ivc {
     sim_fifo q;          /**< its packets */
-    int16_t out_port;    /**< output port its head holds a VC of, or -1 */
-    uint8_t out_vc;      /**< that VC */
-    uint8_t spare;
+    uint64_t head_ready; /**< copies of its head packet's t_ready ... */
+    uint8_t head_size;   /**< ... and size, so that a step reads no packet */
+    uint8_t out_vc;      /**< the output VC its head holds ... */
+    int16_t out_port;    /**< ... of this output port, or -1 */
     uint32_t flits;      /**< flits in the buffer (the audit checks them) */
     sr_candidate cand;   /**< the candidate its head's VC belongs to */
 } iq_ivc;
@@ -123,6 +124,10 @@ typedef struct iq_model {
     uint64_t *va_req, *sw_req;  /**< request rows */
     uint16_t *va_rows, *sw_rows;/**< the rows set, to clear */
     sa_match match;
+    uint16_t *ready;            /**< the heads that may move this step */
+    uint16_t *port_of;          /**< [port * vcs + vc]: the port */
+    uint8_t *vc_of;             /**< [port * vcs + vc]: the VC */
+    uint16_t *xin_of;           /**< [port * vcs + vc]: its crossbar input */
     sr_candidate *cand;         /**< sr_route_max_candidates of them */
     int max_cand;
     uint64_t routed_nonmin;     /**< packets that took a non-minimal hop at
@@ -179,6 +184,8 @@ static inline void iq__arrive(void *self, nc_net *net, uint32_t r, int in_port, 
     iv->flits += pk->size;
     sim_fifo_push(&iv->q, net->pool.pkt, pi);
     if (iv->q.head == pi) {
+        iv->head_ready = pk->t_ready;
+        iv->head_size = pk->size;
         m->busy[(size_t)r * (uint32_t)m->wv + i / 64] |= (uint64_t)1 << (i % 64);
         nc_wake(net, r, pk->t_ready);
     }
@@ -187,11 +194,15 @@ static inline void iq__arrive(void *self, nc_net *net, uint32_t r, int in_port, 
 static inline void iq__credit(void *self, nc_net *net, uint32_t r, int out_port, int vc, uint32_t flits) {
     iq_model *m = (iq_model *)self;
     const uint64_t *b = m->busy + (size_t)r * (uint32_t)m->wv;
-    int w;
-    m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)out_port) * (uint32_t)m->V + (uint32_t)vc] += (int32_t)flits;
+    int32_t *oc = &m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)out_port) * (uint32_t)m->V + (uint32_t)vc];
+    int w, waited = *oc < net->p.max_packet_flits;
+    *oc += (int32_t)flits;
     iq__sel_update(m, net, r, out_port, vc);
-    for (w = 0; w < m->wv; w++)
-        if (b[w]) { nc_wake(net, r, net->now); return; }
+    /* only a VC below the largest packet's credits can have kept a head
+     * waiting (a step without a better reason to run again sleeps) */
+    if (waited)
+        for (w = 0; w < m->wv; w++)
+            if (b[w]) { nc_wake(net, r, net->now); return; }
 }
 
 /** The queue of output port o of router r, in flits: what its credits say
@@ -305,6 +316,8 @@ static inline void iq__send(iq_model *m, nc_net *net, uint32_t r, int p, int v) 
     else {
         sim_packet *nh = &net->pool.pkt[iv->q.head];
         if (nh->t_ready <= now) nh->t_ready = now + 1;
+        iv->head_ready = nh->t_ready;
+        iv->head_size = nh->size;
     }
 }
 
@@ -318,31 +331,33 @@ static inline void iq__request(uint64_t *req, int w, uint16_t *rows, int *nrows,
     for (c = c0; c < c0 + n; c++) q[c / 64] |= (uint64_t)1 << (c % 64);
 }
 
-/* One cycle of router r: route and VC-allocate the heads that hold no
- * output VC, then switch-allocate those that do, then send the winners. */
+/* One cycle of router r: the heads that may move now; routing and VC
+ * allocation for those that hold no output VC; switch allocation for
+ * those that do; the winners cross the switch.  The router runs again
+ * next cycle if a head lost an allocation, when a head that is not ready
+ * yet becomes ready, or when a busy crossbar input or output queue frees;
+ * a head waiting for credits sleeps until a credit comes back. */
 static inline void iq__step(void *self, nc_net *net, uint32_t r) {
     iq_model *m = (iq_model *)self;
     uint64_t now = net->now, next = NC_NEVER;
-    int P = net->nports[r], V = m->V, S = m->S, PV = m->P * m->V, nva = 0, nsw = 0, poll = 0, w, k;
+    int V = m->V, S = m->S, PV = m->P * m->V, nva = 0, nsw = 0, nready = 0, poll = 0, w, k;
     uint64_t *busy = m->busy + (size_t)r * (uint32_t)m->wv;
     iq_ivc *ivc = m->ivc + (size_t)r * (uint32_t)PV;
     int32_t *oc = m->ocred + (size_t)r * (uint32_t)PV;
     uint64_t *held = m->held + (size_t)r * (uint32_t)m->P, *ofree = m->out_free + (size_t)r * (uint32_t)m->P;
     uint64_t *xfree = m->xin_free + (size_t)r * (uint32_t)(m->P * S);
     uint64_t lim = (uint64_t)(S - 1) * (uint64_t)net->p.max_packet_flits;
-    sim_packet *pkt = net->pool.pkt;
-    (void)P;
     /* 1. routing and VC allocation */
     for (w = 0; w < m->wv; w++) {
         uint64_t bits = busy[w];
         while (bits) {
             int i = 64 * w + sim_ctz64(bits), v;
             iq_ivc *iv = &ivc[i];
-            const sim_packet *pk = &pkt[iv->q.head];
             bits &= bits - 1;
-            if (pk->t_ready > now) { if (pk->t_ready < next) next = pk->t_ready; continue; }
+            if (iv->head_ready > now) { if (iv->head_ready < next) next = iv->head_ready; continue; }
+            m->ready[nready++] = (uint16_t)i;
             if (iv->out_port >= 0) continue;
-            if (!iq__route(m, net, r, i / V, i % V, iv->q.head, &iv->cand, &v)) { poll = 1; continue; }
+            if (!iq__route(m, net, r, m->port_of[i], m->vc_of[i], iv->q.head, &iv->cand, &v)) { poll = 1; continue; }
             {
                 int col = iv->cand.port * V + v;
                 m->va_req[(size_t)i * (uint32_t)m->wv + (uint32_t)(col / 64)] |= (uint64_t)1 << (col % 64);
@@ -353,42 +368,42 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
     if (nva) {
         sa_switch_allocate(&m->va[r], m->va_req, NULL, NULL, &m->match);
         for (k = 0; k < nva; k++) {
-            int i = m->va_rows[k], j = m->match.output_of[i];
+            int i = m->va_rows[k], j = m->match.output_of[i], o, v;
             memset(m->va_req + (size_t)i * (uint32_t)m->wv, 0, (size_t)m->wv * sizeof(uint64_t));
             if (j < 0) { poll = 1; continue; }
-            ivc[i].out_port = (int16_t)(j / V);
-            ivc[i].out_vc = (uint8_t)(j % V);
-            held[j / V] |= (uint64_t)1 << (j % V);
-            iq__sel_update(m, net, r, j / V, j % V);
+            o = m->port_of[j];
+            v = m->vc_of[j];
+            ivc[i].out_port = (int16_t)o;
+            ivc[i].out_vc = (uint8_t)v;
+            held[o] |= (uint64_t)1 << v;
+            iq__sel_update(m, net, r, o, v);
         }
     }
     /* 2. switch allocation */
-    for (w = 0; w < m->wv; w++) {
-        uint64_t bits = busy[w];
-        while (bits) {
-            int i = 64 * w + sim_ctz64(bits), o, xin;
-            iq_ivc *iv = &ivc[i];
-            const sim_packet *pk = &pkt[iv->q.head];
-            bits &= bits - 1;
-            if (pk->t_ready > now || iv->out_port < 0) continue;
-            o = iv->out_port;
-            xin = (i / V) * S + (i % V) % S;
-            if (xfree[xin] > now) { if (xfree[xin] < next) next = xfree[xin]; continue; }
-            if (ofree[o] > now + lim) { if (ofree[o] - lim < next) next = ofree[o] - lim; continue; }
-            if (nc_port_kind(net, r, o) != SR_PORT_TERMINAL && oc[o * V + iv->out_vc] < pk->size) continue;
-            iq__request(m->sw_req, m->ws, m->sw_rows, &nsw, xin, o * S, S);
-        }
+    for (k = 0; k < nready; k++) {
+        int i = m->ready[k], o, xin;
+        const iq_ivc *iv = &ivc[i];
+        if (iv->out_port < 0) continue;
+        o = iv->out_port;
+        xin = m->xin_of[i];
+        if (xfree[xin] > now) { if (xfree[xin] < next) next = xfree[xin]; continue; }
+        if (ofree[o] > now + lim) { if (ofree[o] - lim < next) next = ofree[o] - lim; continue; }
+        if (oc[o * V + iv->out_vc] < iv->head_size && nc_port_kind(net, r, o) != SR_PORT_TERMINAL) continue;
+        iq__request(m->sw_req, m->ws, m->sw_rows, &nsw, xin, o * S, S);
     }
     if (nsw) {
         sa_switch_allocate(&m->sw[r], m->sw_req, NULL, NULL, &m->match);
         for (k = 0; k < nsw; k++) {
-            int xin = m->sw_rows[k], j = m->match.output_of[xin], v;
+            int xin = m->sw_rows[k], j = m->match.output_of[xin], v, i;
             memset(m->sw_req + (size_t)xin * (uint32_t)m->ws, 0, (size_t)m->ws * sizeof(uint64_t));
             if (j < 0) { poll = 1; continue; }
             v = iq__pick_vc(m, net, r, xin, j / S);
             if (v < 0) sim_die("iq_router: a switch grant without a requesting VC");
             iq__send(m, net, r, xin / S, v);
-            poll = 1;        /* the next packet of the VC, or other requests */
+            /* the VC's next packet, or another VC of this crossbar input */
+            i = (xin / S) * V + v;
+            if (ivc[i].q.head != SIM_NIL && ivc[i].head_ready < next) next = ivc[i].head_ready;
+            if (xfree[xin] < next) next = xfree[xin];
         }
     }
     if (poll) next = now + 1;
@@ -473,6 +488,7 @@ static inline void iq_free(iq_model *m) {
     free(m->ivc); free(m->busy); free(m->ocred); free(m->sel); free(m->rng); free(m->cand); free(m->held); free(m->out_free);
     free(m->xin_free); free(m->xin_last); free(m->va); free(m->sw); free(m->alloc_mem); free(m->hdr);
     free(m->va_req); free(m->sw_req); free(m->va_rows); free(m->sw_rows);
+    free(m->ready); free(m->port_of); free(m->vc_of); free(m->xin_of);
     memset(m, 0, sizeof *m);
 }
 
@@ -521,6 +537,15 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
     m->sw_req = (uint64_t *)sim_calloc((size_t)(P * S) * (uint32_t)m->ws, sizeof(uint64_t));
     m->va_rows = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
     m->sw_rows = (uint16_t *)sim_calloc((size_t)(P * S), sizeof(uint16_t));
+    m->ready = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
+    m->port_of = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
+    m->vc_of = (uint8_t *)sim_calloc((size_t)(P * V), 1);
+    m->xin_of = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
+    for (o = 0; o < P * V; o++) {
+        m->port_of[o] = (uint16_t)(o / V);
+        m->vc_of[o] = (uint8_t)(o % V);
+        m->xin_of[o] = (uint16_t)((o / V) * S + (o % V) % S);
+    }
     memset(&d, 0, sizeof d);
     d.num_inputs = d.num_outputs = P * V;
     d.kind = p->va_kind;
