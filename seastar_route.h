@@ -84,7 +84,64 @@
 extern "C" {
 #endif
 
-/* ======================================================================
+/* >>results ============================================================
+ * Result codes of the routing functions, the routing verifier and the
+ * table generators, beyond those of seastar_topo.h
+ *
+ * They continue sr_result after SR_RESULT_COUNT, so every function still
+ * returns an sr_result; sr_route_result_string names them (and every code
+ * of seastar_topo.h).  They belong in sr_result itself, next to the others;
+ * until seastar_topo.h carries them they are defined here.
+ * ====================================================================== */
+
+/** Result: the routing algorithm is not an sr_algorithm, or it is not
+ *  defined on this network's family (sr_routing_init). */
+#define SR_ERR_ALGORITHM ((sr_result)(SR_RESULT_COUNT + 1))
+/** Result: fewer VCs than the routing needs (sr_routing_vcs_needed), more
+ *  than SR_ROUTE_MAX_VCS, or a VC outside the routing's VCs. */
+#define SR_ERR_VCS ((sr_result)(SR_RESULT_COUNT + 2))
+/** Result: an option of sr_routing_desc (flags, df_vc, escape) is unknown
+ *  or does not apply to the algorithm and network. */
+#define SR_ERR_OPTION ((sr_result)(SR_RESULT_COUNT + 3))
+/** Result: a header state that the routing cannot produce (a phase past
+ *  the last or not used by the algorithm, an intermediate outside the
+ *  network, a destination out of range, a counter out of range). */
+#define SR_ERR_HEADER ((sr_result)(SR_RESULT_COUNT + 4))
+/** Result of a table generator: some pair of live nodes that the faults
+ *  leave connected is not delivered (the tables are still written). */
+#define SR_ERR_UNDELIVERED ((sr_result)(SR_RESULT_COUNT + 5))
+/** Result of a table generator: the channel dependency graph of the
+ *  tables has a cycle (the tables are still written; sr_verify gives the
+ *  cycle). */
+#define SR_ERR_DEADLOCK ((sr_result)(SR_RESULT_COUNT + 6))
+/** One past the last result code of seastar_route.h (not a result). */
+#define SR_ROUTE_RESULT_END ((sr_result)(SR_RESULT_COUNT + 7))
+
+/**
+ * Turn any result code of seastar_topo.h or seastar_route.h into a
+ * one-line English message.
+ *
+ * :param r: a result code.
+ * :returns: a static string; never NULL ("unknown result" for other
+ *     values).
+ */
+SR_API const char *sr_route_result_string(sr_result r) {
+    if (r == SR_ERR_ALGORITHM) return "the routing algorithm is unknown or not defined on this network's family";
+    if (r == SR_ERR_VCS)
+        return "fewer VCs than the routing needs (sr_routing_vcs_needed), more than SR_ROUTE_MAX_VCS (64), "
+               "or a VC outside the routing's VCs";
+    if (r == SR_ERR_OPTION)
+        return "an option of sr_routing_desc (flags, df_vc, escape) is unknown or does not apply to this "
+               "algorithm and network";
+    if (r == SR_ERR_HEADER)
+        return "a header state the routing cannot produce (phase, intermediate, destination or a counter "
+               "out of range)";
+    if (r == SR_ERR_UNDELIVERED) return "a pair of live nodes that the faults leave connected is not delivered";
+    if (r == SR_ERR_DEADLOCK) return "the channel dependency graph of the tables has a cycle (deadlock)";
+    return sr_result_string(r);
+}
+
+/* >>faults =============================================================
  * Faults
  * ====================================================================== */
 
@@ -2765,6 +2822,2284 @@ typedef struct sr_candidate {
     uint8_t flags;    /**< SR_CAND_BUBBLE or 0 */
     uint16_t spare;   /**< zero */
 } sr_candidate;
+
+/* >>routing ============================================================
+ * Routing algorithms as candidate sets
+ *
+ * One routing object (sr_routing, filled by sr_routing_init from a network
+ * and an sr_routing_desc) and one signature for every algorithm:
+ *
+ *   sr_route_header_init(rt, src, dest, inter, &h)   at injection
+ *   sr_route_candidates(rt, router, in_port, in_vc, &h, out, cap, &n)
+ *   ... the caller chooses one candidate and one VC of its range
+ *       (sr_ugal_minimal, sr_route_select: pure calls on its numbers) ...
+ *   sr_route_advance(rt, router, &chosen, vc, &h)    for the hop taken
+ *
+ * The algorithms and the networks they are defined on:
+ *
+ *   SR_ALG_DOR           dimension order: cube (x, then y, ...; datelines),
+ *                        HyperX (increasing dimension);
+ *   SR_ALG_MIN_ADAPTIVE  every productive port: cube, with a dimension-order
+ *                        escape on dateline VCs (Duato); HyperX, with the
+ *                        VC chosen by the hops remaining (n' VCs, seed 004
+ *                        Section 5.5.2.1) or a dimension-order escape;
+ *   SR_ALG_MINIMAL       the dragonfly's minimal routing (seed 004 Section
+ *                        5.5.3, steps 1-3);
+ *   SR_ALG_VALIANT       to a random intermediate, then to the destination:
+ *                        cube and HyperX (a router, dimension order in each
+ *                        phase, one VC set per phase), dragonfly (a group,
+ *                        seed 004 Section 5.5.3, steps 1-5), folded Clos (a
+ *                        top switch);
+ *   SR_ALG_UGAL          minimal or Valiant, decided at the source router
+ *                        (seed 004 Section 5.3.2): cube, HyperX, dragonfly;
+ *   SR_ALG_PAR           UGAL re-evaluated at every hop in the source group
+ *                        until the packet commits (Section 5.3.3): dragonfly;
+ *   SR_ALG_UPDOWN        up to a common ancestor, then down (Section 5.5.1):
+ *                        folded Clos;
+ *   SR_ALG_DEST_TAG      the destination's digits select the outputs:
+ *                        butterfly;
+ *   SR_ALG_CUSTOM        the caller's own functions (sr_custom_routing), so
+ *                        that sr_verify_routing proves a routing of the
+ *                        caller's.
+ *
+ * VCs.  An algorithm numbers the VC classes a hop may use ("levels": the
+ * dateline VCs of a ring, Valiant's phases, the dragonfly's global channels
+ * crossed); with V VCs per port and L levels, level l uses the VCs
+ * l*V/L .. (l+1)*V/L - 1, so extra VCs add adaptivity within a level.
+ * sr_routing_vcs_needed says how many levels an algorithm uses.  With the
+ * flag SR_ROUTE_FEWER_VCS a routing may be built with fewer (levels V-1 and
+ * above then share the last VC): such a routing is for the verifier to
+ * refute, not for use.
+ *
+ * The header a packet carries (sr_header) holds what the algorithms need:
+ * the destination; Valiant's intermediate and the phase; the dragonfly's
+ * global channels crossed; in ``vclass`` the cube's datelines crossed (bit
+ * d: the packet has crossed dimension d's dateline on its way in that
+ * dimension) or, under SR_DF_VC_LOCAL, the dragonfly's local hops that
+ * followed a local hop (bits 0-6) and whether the last hop was local (bit
+ * 7).  ``hops`` counts hops for statistics; no algorithm reads it
+ * (the verifier relies on that).  sr_route_advance keeps the header in a
+ * normal form (an intermediate no longer needed is SR_NO_NODE, the
+ * dateline bit of a finished dimension is 0) so that equal situations give
+ * equal headers.
+ *
+ * Classes of the candidates: hops towards the destination are
+ * SR_CLASS_MINIMAL, hops towards a Valiant intermediate
+ * SR_CLASS_NONMINIMAL, the deadlock-free sub-function of an adaptive
+ * routing SR_CLASS_ESCAPE.  A packet at its destination's router gets one
+ * candidate: the terminal port (VC 0, class minimal).
+ * ====================================================================== */
+
+/** Most VCs per port of a routing. */
+#define SR_ROUTE_MAX_VCS 64
+
+/** A routing algorithm (sr_routing_desc.algorithm). */
+typedef enum sr_algorithm {
+    SR_ALG_DOR = 0,        /**< dimension order (cube, HyperX) */
+    SR_ALG_MIN_ADAPTIVE,   /**< minimal adaptive with escape (cube, HyperX) */
+    SR_ALG_MINIMAL,        /**< the dragonfly's minimal routing */
+    SR_ALG_VALIANT,        /**< Valiant (cube, HyperX, dragonfly, folded Clos) */
+    SR_ALG_UGAL,           /**< UGAL (cube, HyperX, dragonfly) */
+    SR_ALG_PAR,            /**< progressive adaptive routing (dragonfly) */
+    SR_ALG_UPDOWN,         /**< up/down through a common ancestor (folded Clos) */
+    SR_ALG_DEST_TAG,       /**< destination-tag routing (butterfly) */
+    SR_ALG_CUSTOM,         /**< the caller's functions (sr_custom_routing) */
+    SR_ALG_COUNT           /**< number of algorithms (not one) */
+} sr_algorithm;
+
+/** Routing flag: no dateline VCs on the cube's tori (one VC level per ring
+ *  instead of two; deadlocks on rings of 5 or more, for the verifier to
+ *  show). */
+#define SR_ROUTE_NO_DATELINES 1u
+/** Routing flag: accept fewer VCs than the algorithm's levels; levels V-1
+ *  and above share VC V-1 (a routing to refute, not to use). */
+#define SR_ROUTE_FEWER_VCS 2u
+/** Routing flag (dragonfly Valiant, UGAL, PAR): the intermediate is a
+ *  random router, not a random group, so Valiant also routes inside the
+ *  intermediate group. */
+#define SR_ROUTE_INTER_ROUTER 4u
+
+/** How the dragonfly assigns VCs to hops (sr_routing_desc.df_vc). */
+typedef enum sr_df_vc {
+    SR_DF_VC_GLOBALS = 0,  /**< seed 004 Figure 5.4: the VC level of a hop is
+                                the number of global channels crossed before
+                                it (minimal VC0, VC0, VC1; Valiant VC0, VC0,
+                                VC1, VC1, VC2): 2 VCs minimal, 3 non-minimal */
+    SR_DF_VC_LOCAL,        /**< the level of a hop is the global channels
+                                crossed before it plus the local hops that
+                                followed a local hop (this one included): the
+                                seed's levels on the seed's paths, and a new
+                                one for PAR's second local hop in the source
+                                group or Valiant's inside the intermediate
+                                group: PAR 4, Valiant to a router 4 */
+    SR_DF_VC_COUNT         /**< number of schemes (not one) */
+} sr_df_vc;
+
+/** The escape of minimal adaptive routing (sr_routing_desc.escape). */
+typedef enum sr_escape {
+    SR_ESCAPE_DEFAULT = 0, /**< cube: SR_ESCAPE_DOR; HyperX: SR_ESCAPE_HOPS */
+    SR_ESCAPE_DOR,         /**< a dimension-order escape (class escape) on its
+                                own VCs (cube: the two dateline VCs; HyperX:
+                                one), the adaptive candidates on the others */
+    SR_ESCAPE_HOPS,        /**< HyperX: no escape; every candidate's VC is
+                                chosen by the hops remaining (n' levels, seed
+                                004 Section 5.5.2.1) */
+    SR_ESCAPE_COUNT        /**< number of kinds (not one) */
+} sr_escape;
+
+struct sr_routing;
+
+/**
+ * A caller's routing function (SR_ALG_CUSTOM): the same contract as
+ * sr_route_candidates, which calls it after checking router, in_port and
+ * in_vc.
+ *
+ * :param rt: the routing (``rt->custom.ctx`` is the caller's context).
+ * :param router: the router.
+ * :param in_port: the port the packet arrived on.
+ * :param in_vc: the VC it arrived on.
+ * :param h: its header.
+ * :param out: out, the candidates (the first ``cap``).
+ * :param cap: entries of ``out``.
+ * :param n: out, the number of candidates (also when above ``cap``).
+ * :returns: SR_OK; SR_ERR_BUFFER_SIZE (more than ``cap``); SR_ERR_HEADER.
+ */
+typedef sr_result (*sr_candidates_fn)(const struct sr_routing *rt, uint32_t router, int in_port, int in_vc,
+                                      const sr_header *h, sr_candidate *out, int cap, int *n);
+
+/**
+ * A caller's header update for a hop (SR_ALG_CUSTOM; NULL: the default,
+ * which counts, on a dragonfly, the global channels crossed).
+ * sr_route_advance calls it for a hop over a channel (not for an
+ * ejection) and then counts the hop in ``hops`` itself.
+ *
+ * :param rt: the routing.
+ * :param router: the router the hop leaves.
+ * :param c: the candidate taken.
+ * :param vc: the VC taken, in c's range.
+ * :param h: in/out, the header.
+ * :returns: SR_OK or an error.
+ */
+typedef sr_result (*sr_advance_fn)(const struct sr_routing *rt, uint32_t router, const sr_candidate *c, int vc,
+                                   sr_header *h);
+
+/**
+ * A caller's header at injection (SR_ALG_CUSTOM; NULL: the default, phase
+ * SR_PHASE_MINIMAL and no intermediate).
+ *
+ * :param rt: the routing.
+ * :param src: source terminal.
+ * :param dest: destination terminal.
+ * :param inter: an intermediate 0 .. custom.inters - 1, or SR_NO_NODE.
+ * :param h: out, the header.
+ * :returns: SR_OK or an error.
+ */
+typedef sr_result (*sr_header_fn)(const struct sr_routing *rt, uint32_t src, uint32_t dest, uint32_t inter,
+                                  sr_header *h);
+
+/**
+ * A routing of the caller's own (SR_ALG_CUSTOM): its functions and what
+ * the verifier needs to know about them.
+ */
+typedef struct sr_custom_routing {
+    sr_candidates_fn candidates;  /**< the routing function (required) */
+    sr_advance_fn advance;        /**< header update (NULL: the default) */
+    sr_header_fn header_init;     /**< header at injection (NULL: the default) */
+    const void *ctx;              /**< the caller's context */
+    uint32_t inters;              /**< intermediates header_init takes
+                                       (0: none; the verifier tries each) */
+    int vcs_needed;               /**< VCs per port the routing needs (>= 1) */
+    int max_candidates;           /**< most candidates of one call (>= 1) */
+    int escape;                   /**< nonzero: the routing offers escape
+                                       candidates (SR_CLASS_ESCAPE), and the
+                                       verifier checks Duato's condition */
+    int input_free;               /**< nonzero: candidates and advance read
+                                       neither in_port nor in_vc (the
+                                       verifier then keys states by router
+                                       and header only) */
+    uint32_t states_per_router;   /**< most distinct headers (hops aside) a
+                                       packet for one destination has at one
+                                       router, times the input (port, VC)
+                                       pairs unless input_free; sizes the
+                                       verifier's scratch (0: 64) */
+} sr_custom_routing;
+
+/** Description of a routing; zero-initialised fields take their defaults. */
+typedef struct sr_routing_desc {
+    int algorithm;     /**< an sr_algorithm */
+    int vcs;           /**< VCs per port, 1..SR_ROUTE_MAX_VCS (0: as many as
+                            the algorithm needs) */
+    unsigned flags;    /**< SR_ROUTE_NO_DATELINES, SR_ROUTE_FEWER_VCS,
+                            SR_ROUTE_INTER_ROUTER */
+    int df_vc;         /**< dragonfly: an sr_df_vc (0: SR_DF_VC_GLOBALS) */
+    int escape;        /**< minimal adaptive: an sr_escape (0: the default) */
+    const sr_custom_routing *custom;  /**< SR_ALG_CUSTOM: the functions
+                            (copied by sr_routing_init) */
+} sr_routing_desc;
+
+/** A validated routing (filled by sr_routing_init; read-only afterwards). */
+typedef struct sr_routing {
+    sr_net net;               /**< a copy of the network */
+    sr_routing_desc desc;     /**< the description, defaults applied */
+    sr_custom_routing custom; /**< SR_ALG_CUSTOM: a copy of the functions */
+    int vcs;                  /**< VCs per port */
+    int levels;               /**< VC levels the algorithm uses */
+    int dl;                   /**< cube: VC levels per ring (2 with datelines
+                                   on a torus dimension, else 1) */
+    int escape;               /**< 1: the routing offers escape candidates */
+    int input_free;           /**< 1: candidates read neither in_port nor in_vc */
+    int max_candidates;       /**< most candidates of one call */
+    uint32_t inters;          /**< intermediates (0: the algorithm has none) */
+} sr_routing;
+
+/* Does the algorithm use intermediates? */
+SR_API int sr__alg_inters(int alg) { return alg == SR_ALG_VALIANT || alg == SR_ALG_UGAL || alg == SR_ALG_PAR; }
+
+/* The VC levels of an algorithm on a network (-1: not defined there,
+ * -2: an option that does not apply); *dl gets the cube's levels per ring. */
+SR_API int sr__route_levels(const sr_net *net, const sr_routing_desc *d, int *dl) {
+    int a = d->algorithm, esc = d->escape, torus = 0, i, router_inter = (d->flags & SR_ROUTE_INTER_ROUTER) != 0;
+    *dl = 1;
+    if (router_inter && (net->kind != SR_NET_DRAGONFLY || !sr__alg_inters(a))) return -2;
+    if (d->df_vc != SR_DF_VC_GLOBALS && net->kind != SR_NET_DRAGONFLY) return -2;
+    if (esc != SR_ESCAPE_DEFAULT && a != SR_ALG_MIN_ADAPTIVE) return -2;
+    if ((d->flags & SR_ROUTE_NO_DATELINES) && net->kind != SR_NET_CUBE) return -2;
+    switch (net->kind) {
+    case SR_NET_CUBE:
+        for (i = 0; i < net->cube.num_dims; i++) torus |= !net->cube.mesh[i];
+        *dl = torus && !(d->flags & SR_ROUTE_NO_DATELINES) ? 2 : 1;
+        if (a == SR_ALG_DOR) return *dl;
+        if (a == SR_ALG_MIN_ADAPTIVE) return esc == SR_ESCAPE_HOPS ? -2 : *dl + 1;
+        if (a == SR_ALG_VALIANT || a == SR_ALG_UGAL) return 2 * *dl;
+        return -1;
+    case SR_NET_HYPERX:
+        if (a == SR_ALG_DOR) return 1;
+        if (a == SR_ALG_MIN_ADAPTIVE) return esc == SR_ESCAPE_DOR ? 2 : net->desc.hyperx.num_dims;
+        if (a == SR_ALG_VALIANT || a == SR_ALG_UGAL) return 2;
+        return -1;
+    case SR_NET_DRAGONFLY:
+        if (a == SR_ALG_MINIMAL) return 2;
+        if (a == SR_ALG_VALIANT || a == SR_ALG_UGAL)
+            return d->df_vc == SR_DF_VC_LOCAL && router_inter ? 4 : 3;
+        if (a == SR_ALG_PAR) return d->df_vc == SR_DF_VC_GLOBALS ? 3 : router_inter ? 5 : 4;
+        return -1;
+    case SR_NET_CLOS: return a == SR_ALG_UPDOWN || a == SR_ALG_VALIANT ? 1 : -1;
+    case SR_NET_BUTTERFLY: return a == SR_ALG_DEST_TAG ? 1 : -1;
+    default: return -1;
+    }
+}
+
+/**
+ * Name of an algorithm.
+ *
+ * :param alg: an sr_algorithm.
+ * :returns: "dor", "min-adaptive", "minimal", "valiant", "ugal", "par",
+ *     "updown", "dest-tag", "custom"; "?" for other values.
+ */
+SR_API const char *sr_algorithm_name(int alg) {
+    switch (alg) {
+    case SR_ALG_DOR: return "dor";
+    case SR_ALG_MIN_ADAPTIVE: return "min-adaptive";
+    case SR_ALG_MINIMAL: return "minimal";
+    case SR_ALG_VALIANT: return "valiant";
+    case SR_ALG_UGAL: return "ugal";
+    case SR_ALG_PAR: return "par";
+    case SR_ALG_UPDOWN: return "updown";
+    case SR_ALG_DEST_TAG: return "dest-tag";
+    case SR_ALG_CUSTOM: return "custom";
+    default: return "?";
+    }
+}
+
+/**
+ * How many VCs per port an algorithm needs on a network: its VC levels.
+ *
+ * cube: dimension order 2 with datelines on a torus, else 1; minimal
+ * adaptive the escape's levels + 1; Valiant and UGAL twice dimension
+ * order's.  HyperX: dimension order 1; minimal adaptive n' (the number of
+ * dimensions, SR_ESCAPE_HOPS) or 2 (SR_ESCAPE_DOR); Valiant and UGAL 2.
+ * Dragonfly: minimal 2; Valiant and UGAL 3 (4 with SR_DF_VC_LOCAL and
+ * SR_ROUTE_INTER_ROUTER); PAR 3 with SR_DF_VC_GLOBALS (which deadlocks,
+ * see docs/routing-beyond.rst), 4 with SR_DF_VC_LOCAL (5 with
+ * SR_ROUTE_INTER_ROUTER).  Folded Clos and butterfly 1.
+ *
+ * :param net: the network.
+ * :param d: the description (its vcs field is not read).
+ * :returns: the VCs, or -1 if the algorithm is not defined on this network
+ *     or an option does not apply.
+ * :paper: seed 004 Section 5.5.2 ("two VCs, one for each phase"; "n' VC
+ *     ... selected based on the number of hops remaining") and Section
+ *     5.5.3 ("two VCs are needed for minimal routing and three VCs are
+ *     required for non-minimal routing").
+ */
+SR_API int sr_routing_vcs_needed(const sr_net *net, const sr_routing_desc *d) {
+    int dl, l;
+    if (!net || !d) return -1;
+    if (d->algorithm == SR_ALG_CUSTOM) return d->custom && d->custom->vcs_needed >= 1 ? d->custom->vcs_needed : -1;
+    if (d->algorithm < 0 || d->algorithm >= SR_ALG_COUNT) return -1;
+    l = sr__route_levels(net, d, &dl);
+    return l < 0 ? -1 : l;
+}
+
+/* Most candidates one call of a built-in algorithm returns. */
+SR_API int sr__route_max_cand(const sr_net *net, int alg) {
+    int m;
+    switch (net->kind) {
+    case SR_NET_CUBE: return alg == SR_ALG_MIN_ADAPTIVE ? 2 * net->cube.num_dims + 1 : 2;
+    case SR_NET_HYPERX: return alg == SR_ALG_MIN_ADAPTIVE ? net->desc.hyperx.num_dims + 1 : 2;
+    case SR_NET_DRAGONFLY:
+        /* towards a group: the router's own channels to it (at most h),
+         * or the routers with one (at most a-1); at most df_links either way */
+        m = net->desc.dragonfly.a - 1 > net->desc.dragonfly.h ? net->desc.dragonfly.a - 1 : net->desc.dragonfly.h;
+        if (net->df_links < m) m = net->df_links;
+        if (m < 1) m = 1;
+        return 2 * m;
+    case SR_NET_CLOS: {
+        int l, u = 1;
+        for (l = 0; l < net->desc.clos.levels; l++)
+            if (net->desc.clos.up[l] > u) u = net->desc.clos.up[l];
+        return u;
+    }
+    default: return 1;
+    }
+}
+
+/* Intermediates of an algorithm on a network. */
+SR_API uint32_t sr__route_inters(const sr_net *net, const sr_routing_desc *d) {
+    if (!sr__alg_inters(d->algorithm)) return 0;
+    switch (net->kind) {
+    case SR_NET_DRAGONFLY:
+        return d->flags & SR_ROUTE_INTER_ROUTER ? net->num_routers : (uint32_t)net->desc.dragonfly.g;
+    case SR_NET_CLOS: return net->up_span[net->desc.clos.levels - 1];
+    default: return net->num_routers;
+    }
+}
+
+/**
+ * Validate a routing description for a network and fill a routing.
+ *
+ * :param rt: the routing to fill (untouched on error).
+ * :param net: a network filled by sr_net_init (copied into ``rt``).
+ * :param d: the description.
+ * :returns: SR_OK; SR_ERR_NULL (also SR_ALG_CUSTOM without custom or
+ *     custom->candidates); SR_ERR_KIND (net->kind is not a family);
+ *     SR_ERR_ALGORITHM (unknown, or not defined on this family); SR_ERR_OPTION
+ *     (unknown flag, df_vc or escape, or one that does not apply, such as
+ *     SR_ROUTE_INTER_ROUTER off the dragonfly; custom: vcs_needed or
+ *     max_candidates below 1); SR_ERR_VCS (vcs above SR_ROUTE_MAX_VCS or
+ *     negative, or below sr_routing_vcs_needed without
+ *     SR_ROUTE_FEWER_VCS).
+ * :paper: seed 004 Chapter 5.
+ */
+SR_API sr_result sr_routing_init(sr_routing *rt, const sr_net *net, const sr_routing_desc *d) {
+    sr_routing r;
+    int need, dl = 1;
+    if (!rt || !net || !d) return SR_ERR_NULL;
+    if (net->kind < 0 || net->kind >= SR_NET_KIND_COUNT) return SR_ERR_KIND;
+    if (d->algorithm < 0 || d->algorithm >= SR_ALG_COUNT) return SR_ERR_ALGORITHM;
+    if (d->flags & ~(SR_ROUTE_NO_DATELINES | SR_ROUTE_FEWER_VCS | SR_ROUTE_INTER_ROUTER)) return SR_ERR_OPTION;
+    if (d->df_vc < 0 || d->df_vc >= SR_DF_VC_COUNT || d->escape < 0 || d->escape >= SR_ESCAPE_COUNT)
+        return SR_ERR_OPTION;
+    memset(&r, 0, sizeof r);
+    r.net = *net;
+    r.desc = *d;
+    if (d->algorithm == SR_ALG_CUSTOM) {
+        if (!d->custom || !d->custom->candidates) return SR_ERR_NULL;
+        if (d->custom->vcs_needed < 1 || d->custom->max_candidates < 1 ||
+            d->custom->vcs_needed > SR_ROUTE_MAX_VCS)
+            return SR_ERR_OPTION;
+        if (d->flags & (SR_ROUTE_NO_DATELINES | SR_ROUTE_INTER_ROUTER)) return SR_ERR_OPTION;
+        r.custom = *d->custom;
+        need = r.custom.vcs_needed;
+        r.escape = r.custom.escape != 0;
+        r.input_free = r.custom.input_free != 0;
+        r.max_candidates = r.custom.max_candidates;
+        r.inters = r.custom.inters;
+    } else {
+        need = sr__route_levels(net, d, &dl);
+        if (need == -1) return SR_ERR_ALGORITHM;
+        if (need < 0) return SR_ERR_OPTION;
+        r.escape = d->algorithm == SR_ALG_MIN_ADAPTIVE &&
+                   (net->kind == SR_NET_CUBE || d->escape == SR_ESCAPE_DOR);
+        r.input_free = 1;
+        r.max_candidates = sr__route_max_cand(net, d->algorithm);
+        r.inters = sr__route_inters(net, d);
+    }
+    if (d->vcs < 0 || d->vcs > SR_ROUTE_MAX_VCS) return SR_ERR_VCS;
+    r.vcs = d->vcs ? d->vcs : need;
+    r.desc.vcs = r.vcs;
+    if (r.vcs < need && !(d->flags & SR_ROUTE_FEWER_VCS)) return SR_ERR_VCS;
+    r.levels = need;
+    r.dl = dl;
+    *rt = r;
+    return SR_OK;
+}
+
+/**
+ * Most candidates one call of sr_route_candidates returns: the size of the
+ * caller's array.
+ *
+ * :param rt: the routing.
+ * :returns: the bound (>= 1).
+ */
+SR_API int sr_route_max_candidates(const sr_routing *rt) { return rt->max_candidates; }
+
+/**
+ * Number of intermediates the algorithm chooses from: the routers (cube,
+ * HyperX, dragonfly with SR_ROUTE_INTER_ROUTER), the groups (dragonfly),
+ * the top switches (folded Clos); 0 for algorithms without one.  The
+ * intermediates are 0 .. count-1, in those units.
+ *
+ * :param rt: the routing.
+ * :returns: the count.
+ * :paper: seed 004 Section 5.3.1 ("a random node"), Section 5.5.3 ("a
+ *     randomly-selected intermediate group").
+ */
+SR_API uint32_t sr_route_inter_count(const sr_routing *rt) { return rt->inters; }
+
+/**
+ * Choose an intermediate from a caller-supplied random number, uniformly
+ * (to within 2^-32) over 0 .. sr_route_inter_count - 1.
+ *
+ * :param rt: the routing.
+ * :param random: a uniformly random 64-bit number (its high 32 bits are
+ *     used).
+ * :returns: the intermediate, or SR_NO_NODE when the algorithm has none.
+ */
+SR_API uint32_t sr_route_inter_pick(const sr_routing *rt, uint64_t random) {
+    if (!rt->inters) return SR_NO_NODE;
+    return (uint32_t)(((random >> 32) * (uint64_t)rt->inters) >> 32);
+}
+
+/* ---- network helpers of the algorithms ---- */
+
+/* The router a terminal is delivered at. */
+SR_API uint32_t sr__dest_router(const sr_net *net, uint32_t dest) { return sr_net_eject_router(net, dest, NULL); }
+
+/* Cube / HyperX: coordinate of router r in dimension d. */
+SR_API int sr__rcoord(const sr_net *net, uint32_t r, int d) {
+    if (net->kind == SR_NET_CUBE) return (int)((r / net->cube.stride[d]) % (uint32_t)net->cube.radix[d]);
+    return (int)((r / net->stride[d]) % (uint32_t)net->desc.hyperx.size[d]);
+}
+
+/* Cube: hops from a to b (each dimension the shorter way round a ring). */
+SR_API int sr__cube_dist(const sr_topology *t, uint32_t a, uint32_t b) {
+    int d, h = 0;
+    for (d = 0; d < t->num_dims; d++) {
+        int x = (int)((a / t->stride[d]) % (uint32_t)t->radix[d]), y = (int)((b / t->stride[d]) % (uint32_t)t->radix[d]);
+        int up = ((y - x) % t->radix[d] + t->radix[d]) % t->radix[d];
+        h += t->mesh[d] ? (y > x ? y - x : x - y) : (up < t->radix[d] - up ? up : t->radix[d] - up);
+    }
+    return h;
+}
+
+/* HyperX: hops from a to b (dimensions in which they differ). */
+SR_API int sr__hx_dist(const sr_net *net, uint32_t a, uint32_t b) {
+    int d, h = 0;
+    for (d = 0; d < net->desc.hyperx.num_dims; d++) h += sr__rcoord(net, a, d) != sr__rcoord(net, b, d);
+    return h;
+}
+
+/* HyperX: the port of router r to coordinate c2 of dimension d. */
+SR_API int sr__hx_port(const sr_net *net, uint32_t r, int d, int c2) {
+    int c = sr__rcoord(net, r, d);
+    return net->port_base[d] + (c2 < c ? c2 : c2 - 1);
+}
+
+/* Cube: the dimension-order port from r towards target (-1 at target). */
+SR_API int sr__cube_dor_port(const sr_topology *t, uint32_t r, uint32_t target) {
+    int d;
+    for (d = 0; d < t->num_dims; d++) {
+        int c = (int)((r / t->stride[d]) % (uint32_t)t->radix[d]);
+        int cd = (int)((target / t->stride[d]) % (uint32_t)t->radix[d]);
+        if (c != cd) return 2 * d + sr__direction2(t, d, c, 2 * cd);
+    }
+    return -1;
+}
+
+/* HyperX: the dimension-order port from r towards target (-1 at target). */
+SR_API int sr__hx_dor_port(const sr_net *net, uint32_t r, uint32_t target) {
+    int d;
+    for (d = 0; d < net->desc.hyperx.num_dims; d++) {
+        int cd = sr__rcoord(net, target, d);
+        if (sr__rcoord(net, r, d) != cd) return sr__hx_port(net, r, d, cd);
+    }
+    return -1;
+}
+
+/* Dragonfly: the local port of router r to router x of its group. */
+SR_API int sr__df_local_port(const sr_net *net, uint32_t r, uint32_t x) {
+    uint32_t a = (uint32_t)net->desc.dragonfly.a;
+    int i = (int)(r % a), j = (int)(x % a);
+    return net->desc.dragonfly.p + (j < i ? j : j - 1);
+}
+
+/* Dragonfly: the router a global channel c of group grp lands on. */
+SR_API uint32_t sr__df_landing(const sr_net *net, uint32_t grp, int c) {
+    int back;
+    uint32_t tg = sr_df_global_target(net, grp, c, &back);
+    return tg * (uint32_t)net->desc.dragonfly.a + (uint32_t)(back / net->desc.dragonfly.h);
+}
+
+/* Dragonfly: hops of the minimal routing (steps 1-3) from router r to
+ * router x. */
+SR_API int sr__df_dist(const sr_net *net, uint32_t r, uint32_t x) {
+    const sr_dragonfly_desc *f = &net->desc.dragonfly;
+    uint32_t a = (uint32_t)f->a, gr = r / a, gx = x / a;
+    int first, m = net->df_links, c, own = 0, best = 1 << 30;
+    if (r == x) return 0;
+    if (gr == gx) return 1;
+    first = sr_df_global_first(net, gr, gx);
+    for (c = first; c < first + m; c++) own |= (uint32_t)(c / f->h) == r % a;
+    for (c = first; c < first + m; c++) {
+        int hops;
+        if (own && (uint32_t)(c / f->h) != r % a) continue;
+        hops = ((uint32_t)(c / f->h) != r % a) + 1 + (sr__df_landing(net, gr, c) != x);
+        if (hops < best) best = hops;
+    }
+    return best;
+}
+
+/* ---- candidate emission ---- */
+
+typedef struct sr__emit {
+    sr_candidate *out;
+    int cap;
+    int n;
+} sr__emit;
+
+SR_API void sr__put(sr__emit *e, int port, int lo, int hi, int cls) {
+    if (e->n < e->cap) {
+        sr_candidate *c = &e->out[e->n];
+        c->port = (int16_t)port;
+        c->vc_lo = (uint8_t)lo;
+        c->vc_hi = (uint8_t)hi;
+        c->cls = (uint8_t)cls;
+        c->flags = 0;
+        c->spare = 0;
+    }
+    e->n++;
+}
+
+/* The VCs of a level. */
+SR_API void sr__level_vcs(const sr_routing *rt, int level, int *lo, int *hi) {
+    int V = rt->vcs, L = rt->levels;
+    if (level >= L) level = L - 1;
+    if (V >= L) {
+        *lo = level * V / L;
+        *hi = (level + 1) * V / L - 1;
+    } else {
+        *lo = *hi = level < V ? level : V - 1;
+    }
+}
+
+SR_API void sr__put_level(const sr_routing *rt, sr__emit *e, int port, int level, int cls) {
+    int lo, hi;
+    sr__level_vcs(rt, level, &lo, &hi);
+    sr__put(e, port, lo, hi, cls);
+}
+
+/* The terminal port of a packet at its destination's router. */
+SR_API void sr__put_eject(const sr_routing *rt, sr__emit *e, uint32_t dest) {
+    int port;
+    sr_net_eject_router(&rt->net, dest, &port);
+    sr__put(e, port, 0, 0, SR_CLASS_MINIMAL);
+}
+
+/* The phase of a packet and the target of its current leg: the
+ * intermediate (router, or group of the dragonfly) in SR_PHASE_TO_INTER,
+ * else the destination's router. */
+SR_API uint32_t sr__leg_target(const sr_routing *rt, const sr_header *h) {
+    return h->phase == SR_PHASE_TO_INTER ? h->inter : sr__dest_router(&rt->net, h->dest);
+}
+
+/* Check a header against what the built-in algorithm can produce. */
+SR_API sr_result sr__header_check(const sr_routing *rt, const sr_header *h) {
+    const sr_net *net = &rt->net;
+    int a = rt->desc.algorithm;
+    if (h->dest >= net->num_terminals || h->phase > SR_PHASE_TO_DEST) return SR_ERR_HEADER;
+    if (sr__alg_inters(a)) {
+        if ((h->phase == SR_PHASE_TO_INTER || h->phase == SR_PHASE_UNDECIDED) && h->inter >= rt->inters)
+            return SR_ERR_HEADER;
+        if (h->phase == SR_PHASE_UNDECIDED && a == SR_ALG_VALIANT) return SR_ERR_HEADER;
+        if (h->phase == SR_PHASE_MINIMAL && a == SR_ALG_VALIANT) return SR_ERR_HEADER;
+    } else if (h->phase != SR_PHASE_MINIMAL) {
+        return SR_ERR_HEADER;
+    }
+    if (net->kind == SR_NET_DRAGONFLY) {
+        if (h->globals > 2 || (a == SR_ALG_MINIMAL && h->globals > 1)) return SR_ERR_HEADER;
+        if (rt->desc.df_vc == SR_DF_VC_GLOBALS ? h->vclass != 0 : (h->vclass & 0x7F) > 2) return SR_ERR_HEADER;
+    } else if (net->kind == SR_NET_CUBE) {
+        if (net->cube.num_dims < 8 && (h->vclass >> net->cube.num_dims)) return SR_ERR_HEADER;
+    }
+    return SR_OK;
+}
+
+/* ---- cube ---- */
+
+/* VC level of a cube hop from router r through port: the dateline bit
+ * after the hop, within the set (0: Valiant's first phase, 1: the rest). */
+SR_API int sr__cube_level(const sr_routing *rt, uint32_t r, int port, const sr_header *h, int set) {
+    const sr_topology *t = &rt->net.cube;
+    int d = port >> 1, bit = 0;
+    if (rt->dl == 2)
+        bit = ((h->vclass >> d) & 1) | sr_crosses_dateline(t, port, (int)((r / t->stride[d]) % (uint32_t)t->radix[d]));
+    return set * rt->dl + bit;
+}
+
+/* Cube: the dimension-order candidate towards target, class cls, in the
+ * VC set of the leg. */
+SR_API void sr__cube_dor(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h, uint32_t target,
+                         int set, int cls) {
+    int port = sr__cube_dor_port(&rt->net.cube, r, target);
+    if (port >= 0) sr__put_level(rt, e, port, sr__cube_level(rt, r, port, h, set), cls);
+}
+
+/* Cube, minimal adaptive: every productive direction on the adaptive VCs
+ * (dl .. V-1; both ways round a ring at distance k/2), then the
+ * dimension-order escape on VC 0 or 1 (the dateline bit). */
+SR_API void sr__cube_min_adaptive(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h) {
+    const sr_topology *t = &rt->net.cube;
+    uint32_t dr = sr__dest_router(&rt->net, h->dest);
+    int d, lo = rt->dl < rt->vcs - 1 ? rt->dl : rt->vcs - 1, esc, port;
+    for (d = 0; d < t->num_dims; d++) {
+        int k = t->radix[d], c = (int)((r / t->stride[d]) % (uint32_t)k);
+        int cd = (int)((dr / t->stride[d]) % (uint32_t)k), up = ((cd - c) % k + k) % k;
+        if (c == cd) continue;
+        if (t->mesh[d]) { sr__put(e, 2 * d + (cd < c), lo, rt->vcs - 1, SR_CLASS_MINIMAL); continue; }
+        if (2 * up <= k) sr__put(e, 2 * d, lo, rt->vcs - 1, SR_CLASS_MINIMAL);
+        if (2 * up >= k) sr__put(e, 2 * d + 1, lo, rt->vcs - 1, SR_CLASS_MINIMAL);
+    }
+    port = sr__cube_dor_port(t, r, dr);
+    esc = sr__cube_level(rt, r, port, h, 0);
+    if (esc > rt->vcs - 1) esc = rt->vcs - 1;
+    sr__put(e, port, esc, esc, SR_CLASS_ESCAPE);
+}
+
+SR_API sr_result sr__cube_candidates(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h) {
+    int a = rt->desc.algorithm;
+    uint32_t dr = sr__dest_router(&rt->net, h->dest);
+    if (h->phase != SR_PHASE_TO_INTER && r == dr) { sr__put_eject(rt, e, h->dest); return SR_OK; }
+    /* sr_route_advance switches the phase at the intermediate */
+    if ((h->phase == SR_PHASE_TO_INTER || h->phase == SR_PHASE_UNDECIDED) && r == h->inter) return SR_ERR_HEADER;
+    switch (a) {
+    case SR_ALG_DOR: sr__cube_dor(rt, e, r, h, dr, 0, SR_CLASS_MINIMAL); break;
+    case SR_ALG_MIN_ADAPTIVE: sr__cube_min_adaptive(rt, e, r, h); break;
+    default:   /* Valiant, UGAL: set 0 towards the intermediate, set 1 to the destination */
+        if (h->phase != SR_PHASE_TO_INTER) sr__cube_dor(rt, e, r, h, dr, 1, SR_CLASS_MINIMAL);
+        if (h->phase == SR_PHASE_TO_INTER || h->phase == SR_PHASE_UNDECIDED)
+            sr__cube_dor(rt, e, r, h, h->inter, 0, SR_CLASS_NONMINIMAL);
+        break;
+    }
+    return SR_OK;
+}
+
+/* ---- HyperX ---- */
+
+SR_API sr_result sr__hx_candidates(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h) {
+    const sr_net *net = &rt->net;
+    uint32_t dr = sr__dest_router(net, h->dest);
+    int a = rt->desc.algorithm, d, port;
+    if (h->phase != SR_PHASE_TO_INTER && r == dr) { sr__put_eject(rt, e, h->dest); return SR_OK; }
+    if ((h->phase == SR_PHASE_TO_INTER || h->phase == SR_PHASE_UNDECIDED) && r == h->inter) return SR_ERR_HEADER;
+    if (a == SR_ALG_DOR) {
+        sr__put_level(rt, e, sr__hx_dor_port(net, r, dr), 0, SR_CLASS_MINIMAL);
+    } else if (a == SR_ALG_MIN_ADAPTIVE) {
+        /* seed 004 Section 5.5.2.1: "the productive channel"; a channel in
+         * dimension j is productive if c_j != d_j before the hop and
+         * c_j = d_j after it (the print lost the "!=") */
+        int remaining = sr__hx_dist(net, r, dr), esc = rt->desc.escape == SR_ESCAPE_DOR;
+        int lo = esc ? (1 < rt->vcs - 1 ? 1 : rt->vcs - 1) : 0, hi = rt->vcs - 1, level = net->desc.hyperx.num_dims - remaining;
+        if (!esc) sr__level_vcs(rt, level, &lo, &hi);
+        for (d = 0; d < net->desc.hyperx.num_dims; d++) {
+            int cd = sr__rcoord(net, dr, d);
+            if (sr__rcoord(net, r, d) != cd) sr__put(e, sr__hx_port(net, r, d, cd), lo, hi, SR_CLASS_MINIMAL);
+        }
+        if (esc) sr__put(e, sr__hx_dor_port(net, r, dr), 0, 0, SR_CLASS_ESCAPE);
+    } else {   /* Valiant, UGAL: one VC level per phase */
+        if (h->phase != SR_PHASE_TO_INTER) sr__put_level(rt, e, sr__hx_dor_port(net, r, dr), 1, SR_CLASS_MINIMAL);
+        if (h->phase == SR_PHASE_TO_INTER || h->phase == SR_PHASE_UNDECIDED) {
+            port = sr__hx_dor_port(net, r, h->inter);
+            sr__put_level(rt, e, port, 0, SR_CLASS_NONMINIMAL);
+        }
+    }
+    return SR_OK;
+}
+
+/* ---- dragonfly ---- */
+
+/* Under SR_DF_VC_LOCAL, bit 7 of vclass: the last hop was local; bits
+ * 0-6: the local hops so far that followed a local hop. */
+#define SR__DF_LAST_LOCAL 0x80u
+
+/* VC level of a dragonfly hop (local or global) for a packet with header
+ * h: SR_DF_VC_GLOBALS, the global channels crossed before it (seed 004
+ * Figure 5.4); SR_DF_VC_LOCAL, that plus the local hops that followed a
+ * local hop, this one included. */
+SR_API int sr__df_level(const sr_routing *rt, const sr_header *h, int global) {
+    if (rt->desc.df_vc == SR_DF_VC_GLOBALS) return h->globals;
+    return h->globals + (h->vclass & 0x7F) + (!global && (h->vclass & SR__DF_LAST_LOCAL) ? 1 : 0);
+}
+
+/* Steps 1-2 of seed 004 Section 5.5.3 towards group g from router r of
+ * another group: "If Gs != Gd [printed "="] and Rs does not have a
+ * connection to Gd, route within Gs from Rs to Ra, a router that has a
+ * global channel to Gd"; "If Gs != Gd [printed "="], traverse the global
+ * channel from Ra".  Every router with a channel to g is a candidate (a
+ * dragonfly below the maximum size has several), and r's own channels if
+ * it has any. */
+SR_API void sr__df_to_group(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h, uint32_t g,
+                            int cls) {
+    const sr_net *net = &rt->net;
+    const sr_dragonfly_desc *f = &net->desc.dragonfly;
+    uint32_t a = (uint32_t)f->a, gr = r / a, idx = r % a;
+    int first = sr_df_global_first(net, gr, g), m = net->df_links, c, own = 0, last = -1;
+    for (c = first; c < first + m; c++) own |= (uint32_t)(c / f->h) == idx;
+    for (c = first; c < first + m; c++) {
+        int x = c / f->h;
+        if (own) {
+            if ((uint32_t)x == idx) sr__put_level(rt, e, f->p + f->a - 1 + c % f->h, sr__df_level(rt, h, 1), cls);
+        } else if (x != last) {
+            sr__put_level(rt, e, sr__df_local_port(net, r, gr * a + (uint32_t)x), sr__df_level(rt, h, 0), cls);
+            last = x;
+        }
+    }
+}
+
+/* Towards router x: step 3 ("If Rb != Rd [printed "="], route within Gd
+ * from Rb to Rd") inside x's group, else steps 1-2 to its group. */
+SR_API void sr__df_to_router(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h, uint32_t x, int cls) {
+    uint32_t a = (uint32_t)rt->net.desc.dragonfly.a;
+    if (r / a == x / a) sr__put_level(rt, e, sr__df_local_port(&rt->net, r, x), sr__df_level(rt, h, 0), cls);
+    else sr__df_to_group(rt, e, r, h, x / a, cls);
+}
+
+SR_API sr_result sr__df_candidates(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h) {
+    uint32_t a = (uint32_t)rt->net.desc.dragonfly.a, dr = sr__dest_router(&rt->net, h->dest);
+    int router_inter = (rt->desc.flags & SR_ROUTE_INTER_ROUTER) != 0;
+    if (h->phase != SR_PHASE_TO_INTER && r == dr) { sr__put_eject(rt, e, h->dest); return SR_OK; }
+    if (h->phase != SR_PHASE_TO_INTER) sr__df_to_router(rt, e, r, h, dr, SR_CLASS_MINIMAL);
+    if (h->phase == SR_PHASE_TO_INTER || h->phase == SR_PHASE_UNDECIDED) {
+        /* Valiant's steps 1-2 towards the intermediate; sr_route_advance
+         * switches the phase on arrival, so a packet in SR_PHASE_TO_INTER
+         * at its intermediate is a state that cannot occur */
+        if (router_inter ? r == h->inter : r / a == h->inter) return SR_ERR_HEADER;
+        if (router_inter) sr__df_to_router(rt, e, r, h, h->inter, SR_CLASS_NONMINIMAL);
+        else sr__df_to_group(rt, e, r, h, h->inter, SR_CLASS_NONMINIMAL);
+    }
+    return SR_OK;
+}
+
+/* ---- folded Clos ---- */
+
+/* Clos: does router r (level l) have terminal dest below it? */
+SR_API int sr__clos_covers(const sr_net *net, uint32_t r, int l, uint32_t dest) {
+    const sr_clos_desc *c = &net->desc.clos;
+    uint32_t i = r - net->level_first[l], A = i / net->up_span[l], A0 = dest / (uint32_t)c->down[0];
+    int j;
+    for (j = 1; j <= l; j++) A0 /= (uint32_t)c->down[j];
+    return A == A0;
+}
+
+/* Clos: the down port of router r (level l >= 1, covering dest) towards
+ * dest, or its terminal port at level 0. */
+SR_API int sr__clos_down_port(const sr_net *net, int l, uint32_t dest) {
+    const sr_clos_desc *c = &net->desc.clos;
+    uint32_t A = dest / (uint32_t)c->down[0];
+    int j;
+    if (l == 0) return (int)(dest % (uint32_t)c->down[0]);
+    for (j = 1; j < l; j++) A /= (uint32_t)c->down[j];
+    return (int)(A % (uint32_t)c->down[l]);
+}
+
+SR_API sr_result sr__clos_candidates(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h) {
+    const sr_net *net = &rt->net;
+    const sr_clos_desc *c = &net->desc.clos;
+    int l = sr__clos_level(net, r), u;
+    if (h->phase == SR_PHASE_TO_INTER) {
+        if (l == c->levels - 1) return SR_ERR_HEADER;   /* at the top: advance switched the phase */
+        /* Valiant: up to top switch inter; going up from level l through up
+         * port u adds digit u * up_span[l] to the switch's index */
+        u = (int)((h->inter / net->up_span[l]) % (uint32_t)c->up[l]);
+        sr__put_level(rt, e, c->down[l] + u, 0, SR_CLASS_NONMINIMAL);
+    } else if (sr__clos_covers(net, r, l, h->dest)) {
+        /* seed 004 Section 5.5.1: "routed from the selected middle-stage
+         * switch (or common ancestor) to its destination output port. This
+         * routing is deterministic" */
+        if (l == 0) sr__put_eject(rt, e, h->dest);
+        else sr__put_level(rt, e, sr__clos_down_port(net, l, h->dest), 0, SR_CLASS_MINIMAL);
+    } else {
+        /* "Any middle-stage switch (or common ancestor switch) can be
+         * selected during the input phase": every up port */
+        for (u = 0; u < c->up[l]; u++) sr__put_level(rt, e, c->down[l] + u, 0, SR_CLASS_MINIMAL);
+    }
+    return SR_OK;
+}
+
+/* ---- butterfly ---- */
+
+SR_API sr_result sr__fly_candidates(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h) {
+    const sr_net *net = &rt->net;
+    int k = net->desc.butterfly.k, n = net->desc.butterfly.n;
+    uint32_t s = r / net->fly_rows, row = r % net->fly_rows, drow = h->dest / (uint32_t)k;
+    if ((int)s == n - 1) {
+        if (row != drow) return SR_ERR_HEADER;   /* on the last stage, at the wrong switch */
+        sr__put_eject(rt, e, h->dest);
+        return SR_OK;
+    }
+    /* destination-tag routing: stage s's output sets digit n-2-s of the row
+     * (sr_net_neighbor), so it is that digit of the destination's row */
+    sr__put_level(rt, e, k + (int)((drow / net->fly_pow[n - 2 - (int)s]) % (uint32_t)k), 0, SR_CLASS_MINIMAL);
+    return SR_OK;
+}
+
+/**
+ * The routing function: every candidate (output port, VC range, class) of
+ * a packet at a router.
+ *
+ * Reads only the router, the input port and VC, and the header; the
+ * built-in algorithms read neither in_port nor in_vc (their state is in
+ * the header).  Candidates come in a fixed order: minimal ones, then
+ * non-minimal ones, then the escape.  See the section comment for each
+ * algorithm and docs/routing-beyond.rst.
+ *
+ * :param rt: the routing.
+ * :param router: the router, < rt->net.num_routers.
+ * :param in_port: the port the packet arrived on (its terminal's port at
+ *     injection), < sr_net_num_ports(router).
+ * :param in_vc: the VC it arrived on (0 at injection), < rt->vcs.
+ * :param h: the packet's header.
+ * :param out: out, the candidates (the first ``cap`` of them).
+ * :param cap: entries of ``out`` (sr_route_max_candidates is enough).
+ * :param n: out, the number of candidates, also when above ``cap``.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_NODE_RANGE (router);
+ *     SR_ERR_PORT_RANGE (in_port); SR_ERR_VCS (in_vc); SR_ERR_HEADER (a
+ *     state the routing cannot produce: never an out-of-range port);
+ *     SR_ERR_BUFFER_SIZE (more than ``cap`` candidates: ``out`` holds the
+ *     first ``cap``).
+ * :paper: seed 004 Sections 5.2.1, 5.3.1-5.3.3, 5.5.1-5.5.3.
+ */
+SR_API sr_result sr_route_candidates(const sr_routing *rt, uint32_t router, int in_port, int in_vc,
+                                     const sr_header *h, sr_candidate *out, int cap, int *n) {
+    sr__emit e;
+    sr_result r = SR_OK;
+    if (!rt || !h || !n || (!out && cap > 0)) return SR_ERR_NULL;
+    *n = 0;
+    if (router >= rt->net.num_routers) return SR_ERR_NODE_RANGE;
+    if (in_port < 0 || in_port >= sr_net_num_ports(&rt->net, router)) return SR_ERR_PORT_RANGE;
+    if (in_vc < 0 || in_vc >= rt->vcs) return SR_ERR_VCS;
+    if (cap < 0) cap = 0;
+    if (rt->desc.algorithm == SR_ALG_CUSTOM) {
+        r = rt->custom.candidates(rt, router, in_port, in_vc, h, out, cap, n);
+        if (r == SR_OK && *n > cap) r = SR_ERR_BUFFER_SIZE;
+        return r;
+    }
+    r = sr__header_check(rt, h);
+    if (r != SR_OK) return r;
+    e.out = out; e.cap = cap; e.n = 0;
+    switch (rt->net.kind) {
+    case SR_NET_CUBE: r = sr__cube_candidates(rt, &e, router, h); break;
+    case SR_NET_HYPERX: r = sr__hx_candidates(rt, &e, router, h); break;
+    case SR_NET_DRAGONFLY: r = sr__df_candidates(rt, &e, router, h); break;
+    case SR_NET_CLOS: r = sr__clos_candidates(rt, &e, router, h); break;
+    default: r = sr__fly_candidates(rt, &e, router, h); break;
+    }
+    if (r != SR_OK) return r;
+    *n = e.n;
+    return e.n > cap ? SR_ERR_BUFFER_SIZE : SR_OK;
+}
+
+/* Has a packet of leg target `target` (a router; a group for the
+ * dragonfly without SR_ROUTE_INTER_ROUTER) arrived at router v? */
+SR_API int sr__at_inter(const sr_routing *rt, uint32_t v, uint32_t inter) {
+    if (rt->net.kind == SR_NET_DRAGONFLY && !(rt->desc.flags & SR_ROUTE_INTER_ROUTER))
+        return v / (uint32_t)rt->net.desc.dragonfly.a == inter;
+    if (rt->net.kind == SR_NET_CLOS) {
+        int top = rt->net.desc.clos.levels - 1;
+        return v >= rt->net.level_first[top] && v - rt->net.level_first[top] == inter;
+    }
+    return v == inter;
+}
+
+/* The header after a hop of a built-in algorithm (router r, port, VC
+ * level computed before the hop for SR_DF_VC_LOCAL), arriving at v. */
+SR_API void sr__advance(const sr_routing *rt, uint32_t r, const sr_candidate *c, sr_header *h, uint32_t v) {
+    const sr_net *net = &rt->net;
+    int a = rt->desc.algorithm, global = 0;
+    if (net->kind == SR_NET_DRAGONFLY) {
+        global = c->port >= net->desc.dragonfly.p + net->desc.dragonfly.a - 1;
+        if (rt->desc.df_vc == SR_DF_VC_LOCAL) {
+            unsigned extra = (h->vclass & 0x7Fu) + (!global && (h->vclass & SR__DF_LAST_LOCAL) ? 1u : 0u);
+            h->vclass = (uint8_t)(extra | (global ? 0u : SR__DF_LAST_LOCAL));
+        }
+        if (global) h->globals++;
+    }
+    if (net->kind == SR_NET_CUBE && rt->dl == 2) {
+        const sr_topology *t = &net->cube;
+        int d = c->port >> 1;
+        if (sr_crosses_dateline(t, c->port, (int)((r / t->stride[d]) % (uint32_t)t->radix[d])))
+            h->vclass = (uint8_t)(h->vclass | (1u << d));
+    }
+    /* the phase: UGAL decides at the source router; PAR stays undecided
+     * while it takes minimal hops inside the source group */
+    if (h->phase == SR_PHASE_UNDECIDED) {
+        if (c->cls == SR_CLASS_NONMINIMAL) h->phase = SR_PHASE_TO_INTER;
+        else if (a != SR_ALG_PAR || global || sr__at_inter(rt, v, h->inter)) {
+            /* (a PAR packet that reaches an intermediate router on its
+             * minimal path has nothing left to decide) */
+            h->phase = SR_PHASE_MINIMAL;
+            h->inter = SR_NO_NODE;
+        }
+    }
+    if (h->phase == SR_PHASE_TO_INTER && sr__at_inter(rt, v, h->inter)) {
+        h->phase = SR_PHASE_TO_DEST;
+        h->inter = SR_NO_NODE;
+        if (net->kind == SR_NET_CUBE) h->vclass = 0;   /* phase 2: a new VC set */
+    }
+    if (net->kind == SR_NET_CUBE && rt->dl == 2 && h->vclass) {
+        /* normal form: the bit of a dimension the leg has finished is 0 */
+        const sr_topology *t = &net->cube;
+        int d = c->port >> 1;
+        uint32_t target = sr__leg_target(rt, h);
+        if ((v / t->stride[d]) % (uint32_t)t->radix[d] == (target / t->stride[d]) % (uint32_t)t->radix[d])
+            h->vclass = (uint8_t)(h->vclass & ~(1u << d));
+    }
+}
+
+/**
+ * Update a packet's header for the hop it takes: the candidate chosen and
+ * the VC (in the candidate's range).
+ *
+ * Counts the hop (``hops``, saturating at 255) and, on a dragonfly, the
+ * global channels crossed; sets the cube's dateline bit of the dimension
+ * when the hop crosses its dateline (and clears it when the leg finishes
+ * the dimension); under SR_DF_VC_LOCAL records the hop's VC level; moves
+ * the phase: UGAL commits at its first hop (a non-minimal candidate:
+ * SR_PHASE_TO_INTER, a minimal one: SR_PHASE_MINIMAL), PAR commits when it
+ * takes a non-minimal candidate or leaves the source group; a packet that
+ * reaches its intermediate (router, group, top switch) goes on in
+ * SR_PHASE_TO_DEST.  An ejection leaves the header as it is.
+ *
+ * :param rt: the routing.
+ * :param router: the router the hop leaves.
+ * :param c: the candidate taken (as sr_route_candidates gave it).
+ * :param vc: the VC taken, in c->vc_lo .. c->vc_hi.
+ * :param h: in/out, the header.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_NODE_RANGE; SR_ERR_PORT_RANGE
+ *     (c->port is not a port of the router); SR_ERR_NO_LINK (no channel
+ *     there); SR_ERR_VCS (vc outside c's range or the routing's VCs);
+ *     SR_ERR_HEADER (h is a state the routing cannot produce).  The header
+ *     is unchanged on error.
+ * :paper: seed 004 Sections 5.3.1 (Valiant's two phases), 5.3.2 (UGAL's
+ *     decision "is not revisited"), 5.3.3 (PAR "revisited at each hop"),
+ *     5.5.3 and Figure 5.4 (the VC of a hop).
+ */
+SR_API sr_result sr_route_advance(const sr_routing *rt, uint32_t router, const sr_candidate *c, int vc,
+                                  sr_header *h) {
+    sr_header x;
+    uint32_t v;
+    int in_port;
+    sr_result r;
+    if (!rt || !c || !h) return SR_ERR_NULL;
+    if (router >= rt->net.num_routers) return SR_ERR_NODE_RANGE;
+    if (c->port < 0 || c->port >= sr_net_num_ports(&rt->net, router)) return SR_ERR_PORT_RANGE;
+    if (vc < c->vc_lo || vc > c->vc_hi || vc >= rt->vcs) return SR_ERR_VCS;
+    if (sr_net_port_info(&rt->net, router, c->port).kind == SR_PORT_TERMINAL) return SR_OK;
+    v = sr_net_neighbor(&rt->net, router, c->port, &in_port);
+    if (v == SR_NO_NODE) return SR_ERR_NO_LINK;
+    x = *h;
+    if (rt->desc.algorithm == SR_ALG_CUSTOM) {
+        if (rt->custom.advance) {
+            r = rt->custom.advance(rt, router, c, vc, &x);
+            if (r != SR_OK) return r;
+        } else if (rt->net.kind == SR_NET_DRAGONFLY &&
+            sr_net_port_info(&rt->net, router, c->port).kind == SR_PORT_GLOBAL && x.globals < 255)
+            x.globals++;
+    } else {
+        r = sr__header_check(rt, h);
+        if (r != SR_OK) return r;
+        sr__advance(rt, router, c, &x, v);
+    }
+    if (x.hops < 255) x.hops++;
+    *h = x;
+    return SR_OK;
+}
+
+/**
+ * The header of a packet at injection.
+ *
+ * Valiant starts in SR_PHASE_TO_INTER, or SR_PHASE_TO_DEST when the
+ * intermediate is where the packet already is (its router, group, or the
+ * single switch of a one-level Clos: "VAL degenerates into minimal
+ * routing").  UGAL and PAR start SR_PHASE_UNDECIDED, or SR_PHASE_MINIMAL
+ * when the Valiant path through the intermediate would be the minimal one
+ * (the intermediate is the source's or the destination's router or
+ * group).  The other algorithms start in SR_PHASE_MINIMAL.
+ *
+ * :param rt: the routing.
+ * :param src: source terminal.
+ * :param dest: destination terminal.
+ * :param inter: for Valiant, UGAL and PAR an intermediate (0 ..
+ *     sr_route_inter_count - 1, for example from sr_route_inter_pick);
+ *     ignored by the others (pass SR_NO_NODE).
+ * :param h: out, the header (untouched on error).
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_NODE_RANGE (src, dest or inter out
+ *     of range); for SR_ALG_CUSTOM, what its header_init returns.
+ * :paper: seed 004 Section 5.3.1 ("If the random node happens to be either
+ *     the source or the destination, VAL degenerates into minimal
+ *     routing").
+ */
+SR_API sr_result sr_route_header_init(const sr_routing *rt, uint32_t src, uint32_t dest, uint32_t inter,
+                                      sr_header *h) {
+    sr_header x;
+    uint32_t sr0, dr;
+    if (!rt || !h) return SR_ERR_NULL;
+    if (src >= rt->net.num_terminals || dest >= rt->net.num_terminals) return SR_ERR_NODE_RANGE;
+    memset(&x, 0, sizeof x);
+    x.dest = dest;
+    x.inter = SR_NO_NODE;
+    x.phase = SR_PHASE_MINIMAL;
+    if (rt->desc.algorithm == SR_ALG_CUSTOM) {
+        if (rt->custom.inters && inter != SR_NO_NODE && inter >= rt->custom.inters) return SR_ERR_NODE_RANGE;
+        if (rt->custom.header_init) {
+            sr_result r = rt->custom.header_init(rt, src, dest, inter, &x);
+            if (r != SR_OK) return r;
+        }
+        *h = x;
+        return SR_OK;
+    }
+    if (rt->inters) {
+        int a = rt->desc.algorithm;
+        if (inter >= rt->inters) return SR_ERR_NODE_RANGE;
+        sr0 = sr_net_terminal_router(&rt->net, src, NULL);
+        dr = sr__dest_router(&rt->net, dest);
+        x.inter = inter;
+        if (a == SR_ALG_VALIANT) {
+            x.phase = SR_PHASE_TO_INTER;
+            if (sr__at_inter(rt, sr0, inter)) { x.phase = SR_PHASE_TO_DEST; x.inter = SR_NO_NODE; }
+        } else {
+            x.phase = SR_PHASE_UNDECIDED;
+            if (sr__at_inter(rt, sr0, inter) || sr__at_inter(rt, dr, inter)) {
+                x.phase = SR_PHASE_MINIMAL;
+                x.inter = SR_NO_NODE;
+            }
+        }
+    }
+    *h = x;
+    return SR_OK;
+}
+
+/**
+ * Hops from a router to the destination along the algorithm's routes: the
+ * H_m and H_nm of UGAL's rule.
+ *
+ * ``cls`` SR_CLASS_MINIMAL: the minimal route (cube: the ring distances;
+ * HyperX: the dimensions that differ; dragonfly: steps 1-3; folded Clos: up
+ * to the nearest common ancestor and down; butterfly: the stages left).
+ * SR_CLASS_NONMINIMAL: through the header's intermediate, the fewest hops
+ * of the routing's paths through it (dragonfly: the best of the global
+ * channels to the intermediate group).  The ejection is not counted.
+ *
+ * :param rt: the routing.
+ * :param router: the router.
+ * :param h: the header (its intermediate for SR_CLASS_NONMINIMAL).
+ * :param cls: SR_CLASS_MINIMAL or SR_CLASS_NONMINIMAL.
+ * :returns: the hops, or -1 (a router or header out of range, no
+ *     intermediate, or another class).
+ * :paper: seed 004 Section 5.3.2 ("minimal hop count (Hm)", "the sum of the
+ *     hop count from the source to the intermediate node and the hop count
+ *     from the intermediate node to the destination (Hnm)").
+ */
+SR_API int sr_route_hops(const sr_routing *rt, uint32_t router, const sr_header *h, int cls) {
+    const sr_net *net;
+    uint32_t dr, I;
+    if (!rt || !h || router >= rt->net.num_routers || h->dest >= rt->net.num_terminals) return -1;
+    net = &rt->net;
+    dr = sr__dest_router(net, h->dest);
+    if (cls == SR_CLASS_NONMINIMAL) {
+        if (h->inter == SR_NO_NODE || h->inter >= rt->inters || rt->desc.algorithm == SR_ALG_CUSTOM) return -1;
+        I = h->inter;
+    } else if (cls != SR_CLASS_MINIMAL) {
+        return -1;
+    }
+    switch (net->kind) {
+    case SR_NET_CUBE:
+        return cls == SR_CLASS_MINIMAL ? sr__cube_dist(&net->cube, router, dr)
+                                       : sr__cube_dist(&net->cube, router, I) + sr__cube_dist(&net->cube, I, dr);
+    case SR_NET_HYPERX:
+        return cls == SR_CLASS_MINIMAL ? sr__hx_dist(net, router, dr)
+                                       : sr__hx_dist(net, router, I) + sr__hx_dist(net, I, dr);
+    case SR_NET_DRAGONFLY: {
+        const sr_dragonfly_desc *f = &net->desc.dragonfly;
+        uint32_t a = (uint32_t)f->a, g = router / a;
+        int first, c, own = 0, best = 1 << 30;
+        if (cls == SR_CLASS_MINIMAL) return sr__df_dist(net, router, dr);
+        if (rt->desc.flags & SR_ROUTE_INTER_ROUTER) return sr__df_dist(net, router, I) + sr__df_dist(net, I, dr);
+        if (g == I) return sr__df_dist(net, router, dr);
+        first = sr_df_global_first(net, g, I);
+        for (c = first; c < first + net->df_links; c++) own |= (uint32_t)(c / f->h) == router % a;
+        for (c = first; c < first + net->df_links; c++) {
+            int hops;
+            if (own && (uint32_t)(c / f->h) != router % a) continue;
+            hops = !own + 1 + sr__df_dist(net, sr__df_landing(net, g, c), dr);
+            if (hops < best) best = hops;
+        }
+        return best;
+    }
+    case SR_NET_CLOS: {
+        int l = sr__clos_level(net, router), top = net->desc.clos.levels - 1, m = l;
+        if (cls == SR_CLASS_NONMINIMAL) return 2 * top - l;
+        /* the nearest common ancestor: the lowest level m >= l whose
+         * switches above `router` have the destination below them */
+        {
+            uint32_t A = (router - net->level_first[l]) / net->up_span[l];
+            uint32_t A0 = h->dest / (uint32_t)net->desc.clos.down[0];
+            int j;
+            for (j = 1; j <= l; j++) A0 /= (uint32_t)net->desc.clos.down[j];
+            while (A != A0) {
+                m++;
+                A /= (uint32_t)net->desc.clos.down[m];
+                A0 /= (uint32_t)net->desc.clos.down[m];
+            }
+        }
+        return (m - l) + m;
+    }
+    default:
+        return net->desc.butterfly.n - 1 - (int)(router / net->fly_rows);
+    }
+}
+
+/**
+ * UGAL's decision: route minimally when q_m * H_m <= q_nm * H_nm + bias.
+ *
+ * UGAL-L passes the router's own queue lengths (the output queue of the
+ * minimal candidate and of the non-minimal one); UGAL-G passes the queues
+ * of the global channels the two paths take (sr_route_global_channel says
+ * which).  The hop counts come from sr_route_hops.  A positive bias
+ * favours the minimal path (0 is the seed's rule).
+ *
+ * :param q_min: queue length on the minimal path (q_m).
+ * :param h_min: its hops (H_m, >= 0).
+ * :param q_nonmin: queue length on the non-minimal path (q_nm).
+ * :param h_nonmin: its hops (H_nm, >= 0).
+ * :param bias: added to the non-minimal side (0 by default).
+ * :returns: 1 to route minimally, 0 to route non-minimally.
+ * :paper: seed 004 Section 5.3.2: "if (qmHm <= qnmHnm) route minimally;
+ *     else route nonminimally".
+ */
+SR_API int sr_ugal_minimal(uint32_t q_min, int h_min, uint32_t q_nonmin, int h_nonmin, int64_t bias) {
+    int64_t m = (int64_t)q_min * (int64_t)(h_min < 0 ? 0 : h_min);
+    int64_t nm = (int64_t)q_nonmin * (int64_t)(h_nonmin < 0 ? 0 : h_nonmin);
+    return m <= nm + bias;
+}
+
+/**
+ * Dragonfly (UGAL-G): the global channel a candidate's path takes next.
+ *
+ * A global candidate is its own channel; a local one leads to a router
+ * whose channel to the candidate's target group (the destination's for a
+ * minimal candidate, the intermediate's for a non-minimal one) comes next
+ * (the first such channel of that router).
+ *
+ * :param rt: a dragonfly routing.
+ * :param router: the router.
+ * :param c: a candidate of this router for header h.
+ * :param h: the header.
+ * :returns: the channel as router * h + j (router r's global port j, the
+ *     numbering of the whole network), or SR_NO_NODE when the path takes
+ *     no global channel next (inside the target group, an ejection, or not
+ *     a dragonfly).
+ * :paper: seed 004 Section 5.4 and Figure 5.1 (the queues of the global
+ *     channels, q0 and q3, are at other routers than R1).
+ */
+SR_API uint32_t sr_route_global_channel(const sr_routing *rt, uint32_t router, const sr_candidate *c,
+                                        const sr_header *h) {
+    const sr_net *net;
+    const sr_dragonfly_desc *f;
+    uint32_t a, x, g;
+    int j, first, ch;
+    if (!rt || !c || !h || rt->net.kind != SR_NET_DRAGONFLY || router >= rt->net.num_routers) return SR_NO_NODE;
+    net = &rt->net;
+    f = &net->desc.dragonfly;
+    a = (uint32_t)f->a;
+    j = c->port - f->p;
+    if (j < 0 || j >= f->a - 1 + f->h) return SR_NO_NODE;
+    if (j >= f->a - 1) return router * (uint32_t)f->h + (uint32_t)(j - (f->a - 1));
+    x = sr_net_neighbor(net, router, c->port, NULL);
+    if (c->cls == SR_CLASS_NONMINIMAL) {
+        if (h->inter == SR_NO_NODE || h->inter >= rt->inters) return SR_NO_NODE;
+        g = rt->desc.flags & SR_ROUTE_INTER_ROUTER ? h->inter / a : h->inter;
+    } else {
+        if (h->dest >= net->num_terminals) return SR_NO_NODE;
+        g = sr__dest_router(net, h->dest) / a;
+    }
+    if (g == x / a) return SR_NO_NODE;
+    first = sr_df_global_first(net, x / a, g);
+    for (ch = first; ch < first + net->df_links; ch++)
+        if ((uint32_t)(ch / f->h) == x % a) return (x / a * a + (uint32_t)(ch / f->h)) * (uint32_t)f->h + (uint32_t)(ch % f->h);
+    return SR_NO_NODE;
+}
+
+/**
+ * Selection among candidates by credits: the (candidate, VC) with the most
+ * credits among the adaptive candidates (classes minimal and non-minimal);
+ * an escape candidate only when no adaptive one has a credit; ties broken
+ * by a caller-supplied random number.
+ *
+ * :param c: the candidates.
+ * :param n: how many.
+ * :param classes: a mask of the classes to consider (bit
+ *     1 << SR_CLASS_...), 0 for all; UGAL passes the class of its decision.
+ * :param credits: free credits of every (port, VC), at port * vcs + vc
+ *     (0 or less: not available).
+ * :param vcs: VCs per port in ``credits``.
+ * :param random: a uniformly random 64-bit number.
+ * :param vc: out (may be NULL), the VC chosen.
+ * :returns: the index of the candidate chosen, or -1 when none is
+ *     available.
+ * :paper: seed 003 line 63 (JSQ: "the one with the most available
+ *     downstream tokens. Ties are randomly broken. If no dynamic
+ *     direction/VC combination is available, the packet will request its
+ *     bubble escape"); seed 004 Section 5.5.2.1 ("the productive channel
+ *     with the shortest queue").
+ */
+SR_API int sr_route_select(const sr_candidate *c, int n, unsigned classes, const int32_t *credits, int vcs,
+                           uint64_t random, int *vc) {
+    int round, i, v;
+    if (!c || !credits || vcs < 1) return -1;
+    if (!classes) classes = ~0u;
+    for (round = 0; round < 2; round++) {
+        int32_t best = 0;
+        uint32_t ties = 0, pick;
+        for (i = 0; i < n; i++) {
+            if (!((classes >> c[i].cls) & 1) || (c[i].cls == SR_CLASS_ESCAPE) != round) continue;
+            for (v = c[i].vc_lo; v <= c[i].vc_hi && v < vcs; v++) {
+                int32_t k = credits[(size_t)c[i].port * (size_t)vcs + (size_t)v];
+                if (k <= 0 || k < best) continue;
+                if (k > best) { best = k; ties = 0; }
+                ties++;
+            }
+        }
+        if (!ties) continue;
+        pick = (uint32_t)(((random >> 32) * (uint64_t)ties) >> 32);
+        for (i = 0; i < n; i++) {
+            if (!((classes >> c[i].cls) & 1) || (c[i].cls == SR_CLASS_ESCAPE) != round) continue;
+            for (v = c[i].vc_lo; v <= c[i].vc_hi && v < vcs; v++)
+                if (credits[(size_t)c[i].port * (size_t)vcs + (size_t)v] == best && pick-- == 0) {
+                    if (vc) *vc = v;
+                    return i;
+                }
+        }
+    }
+    return -1;
+}
+
+/* >>rverify ============================================================
+ * Deadlock proofs for candidate-set routing
+ *
+ * sr_verify_routing proves or refutes, for a routing (any sr_routing,
+ * SR_ALG_CUSTOM included), delivery and freedom from deadlock, by
+ * exhaustive enumeration:
+ *
+ *   1. States.  For every destination terminal, every source terminal and
+ *      every intermediate (sr_route_inter_count), the header at injection;
+ *      from each, every candidate and every VC of its range, the header
+ *      after the hop (sr_route_advance), and so on: every reachable state
+ *      (router, header; and the input port and VC unless the routing is
+ *      input-free).  The header's ``hops`` is not part of the state (no
+ *      routing reads it).
+ *   2. Delivery.  Every reachable state has a candidate; every candidate
+ *      names a port of the router, a VC range inside the routing's VCs,
+ *      and a channel (or the destination's own terminal port); no path
+ *      revisits a state (the states of one destination form a DAG), so
+ *      every path ends at the destination.  Otherwise: the failure and the
+ *      path from the source to it.
+ *   3. Deadlock.  A channel is (router, output port, VC).  Without escape
+ *      candidates the routing is checked as a whole (Dally and Seitz): the
+ *      channel dependency graph -- c1 -> c2 when a packet that arrived on
+ *      c1 may request c2 -- must be acyclic.  A routing that offers escape
+ *      candidates is checked by Duato's condition on its escape
+ *      sub-function R1 (the candidates of class SR_CLASS_ESCAPE, channels
+ *      C1): every reachable state that does not eject offers an escape
+ *      candidate (with 2, R1 then delivers from every state), and the
+ *      extended dependency graph of R1 is acyclic.  Its edges, for the
+ *      switching mode given:
+ *        SR_SWITCH_VCT (virtual cut-through, store-and-forward: a blocked
+ *          packet holds one channel): c1 -> c2, c2 in C1, whenever a
+ *          packet that may occupy c1 (however it got there: direct and
+ *          direct cross dependencies) may request c2 as an escape hop;
+ *        SR_SWITCH_WORMHOLE (a blocked packet holds every channel from its
+ *          tail to its head): also c1 -> c2 when a packet that occupies c1
+ *          (c1 in C1) may go on over channels not in C1 only and then
+ *          request c2 as an escape hop (indirect and indirect cross
+ *          dependencies).
+ *      On failure: the cycle, each edge with a packet state that creates it
+ *      (and for an indirect edge the path over adaptive channels).
+ *   4. Bubble escape channels (SR_CAND_BUBBLE, on the cube).  The bubble
+ *      rule of seed 003 (line 53: a packet needs room for two packets to
+ *      enter a ring's bubble VC, on injection, on a turn or from a dynamic
+ *      VC, and room for one to go on along it) keeps one packet's room free
+ *      on every ring, so the packets on a ring can always move; it stands
+ *      in for a dateline.  The verifier therefore drops the dependency
+ *      between two consecutive bubble channels of the same ring (the same
+ *      port, so the same dimension and direction, and the same VC: a packet
+ *      going straight on); every other dependency stays.  The proof then
+ *      assumes that the flow control applies the bubble rule at every entry
+ *      into each such ring, that every bubble buffer holds two full-sized
+ *      packets, and that a packet needs buffer room for all of itself
+ *      (virtual cut-through); the rule itself is model-checked elsewhere.
+ *
+ * The wormhole check.  Listing every indirect dependency would take
+ * (states x escape channels reachable) edges.  Instead: take G, the
+ * dependency graph so far (first the cut-through edges), and a
+ * topological order of it (rank).  For every destination, over the DAG of
+ * its states, compute for each state s the least rank minR(s) of the
+ * escape channels requested from s or from a state reachable from s over
+ * channels not in C1 (one integer per state, in reverse topological
+ * order).  A packet entering s over c1 in C1 creates the dependencies
+ * c1 -> x for every such x; all of them agree with the order iff
+ * rank(c1) < minR(s).  If every arc agrees, G plus all the indirect edges
+ * has the same topological order: proven.  Otherwise the violating edge
+ * c1 -> argmin (a real dependency, with its path) joins G, G is ordered
+ * again (a cycle: refuted), and the pass repeats.  Each pass adds edges
+ * that were missing, so it ends; report.passes counts them.
+ *
+ * Memory: the dependency graph (a bit set per channel over the head
+ * router's channels) and a hash table of one destination's states at a
+ * time; sr_verify_routing_scratch_size gives a size that holds every
+ * built-in algorithm's states.
+ * ====================================================================== */
+
+/** Switching mode of sr_verify_routing: virtual cut-through or
+ *  store-and-forward (a blocked packet holds one channel). */
+#define SR_SWITCH_VCT 0
+/** Switching mode of sr_verify_routing: wormhole (a blocked packet holds
+ *  a chain of channels). */
+#define SR_SWITCH_WORMHOLE 1
+
+/** Longest path (hops) the routing verifier follows; a longer one is a
+ *  failure (SR_RFAIL_TOO_LONG). */
+#define SR_RV_MAX_DEPTH 1024
+
+/** What went wrong, in a routing verification report. */
+typedef enum sr_rfailure {
+    SR_RFAIL_NONE = 0,      /**< nothing: proven */
+    SR_RFAIL_ROUTE_ERROR,   /**< the routing function, sr_route_advance or
+                                 sr_route_header_init returned an error
+                                 (report.error) */
+    SR_RFAIL_NO_CANDIDATE,  /**< a reachable state has no candidate */
+    SR_RFAIL_BAD_PORT,      /**< a candidate names a port the router does not
+                                 have */
+    SR_RFAIL_NO_LINK,       /**< a candidate names a port without a channel */
+    SR_RFAIL_BAD_VC,        /**< a candidate's VC range is empty or beyond the
+                                 routing's VCs, or its class is unknown */
+    SR_RFAIL_WRONG_EJECT,   /**< a candidate ejects at a terminal port that is
+                                 not the destination's */
+    SR_RFAIL_LOOP,          /**< a path revisits a state (livelock) */
+    SR_RFAIL_TOO_LONG,      /**< a path is longer than SR_RV_MAX_DEPTH hops */
+    SR_RFAIL_HEADER_DEST,   /**< sr_route_advance changed the destination */
+    SR_RFAIL_NO_ESCAPE,     /**< a reachable state that does not eject offers
+                                 no escape candidate (R1 is not connected) */
+    SR_RFAIL_DEADLOCK,      /**< the (extended) channel dependency graph has a
+                                 cycle */
+    SR_RFAIL_COUNT          /**< number of failure kinds (not one) */
+} sr_rfailure;
+
+/**
+ * Name of a routing verification failure.
+ *
+ * :param f: an sr_rfailure.
+ * :returns: a static string such as "deadlock cycle"; "unknown failure"
+ *     for other values.
+ */
+SR_API const char *sr_rfailure_string(int f) {
+    switch (f) {
+    case SR_RFAIL_NONE: return "none";
+    case SR_RFAIL_ROUTE_ERROR: return "routing function error";
+    case SR_RFAIL_NO_CANDIDATE: return "dead end (no candidate)";
+    case SR_RFAIL_BAD_PORT: return "candidate port out of range";
+    case SR_RFAIL_NO_LINK: return "candidate port without a channel";
+    case SR_RFAIL_BAD_VC: return "candidate VC range or class out of range";
+    case SR_RFAIL_WRONG_EJECT: return "ejected at the wrong terminal";
+    case SR_RFAIL_LOOP: return "loop";
+    case SR_RFAIL_TOO_LONG: return "path too long";
+    case SR_RFAIL_HEADER_DEST: return "advance changed the destination";
+    case SR_RFAIL_NO_ESCAPE: return "no escape candidate";
+    case SR_RFAIL_DEADLOCK: return "deadlock cycle";
+    default: return "unknown failure";
+    }
+}
+
+/** One step of a routing witness: a packet at ``router`` that arrived on
+ *  ``in_port`` / ``in_vc`` with ``header`` and leaves (or requests to
+ *  leave) by ``out_port`` on ``out_vc``. */
+typedef struct sr_rstep {
+    uint32_t router;   /**< the router */
+    int in_port;       /**< the port it arrived on */
+    int in_vc;         /**< the VC it arrived on */
+    int out_port;      /**< the port of the hop (requested) */
+    int out_vc;        /**< the VC of the hop */
+    sr_header header;  /**< the header at this router, before the hop */
+} sr_rstep;
+
+/** A channel of a dependency cycle: it leaves ``router`` by ``port`` on
+ *  ``vc``. */
+typedef struct sr_rchannel {
+    uint32_t router;  /**< the router the channel leaves */
+    int port;         /**< its output port */
+    int vc;           /**< its VC */
+} sr_rchannel;
+
+/**
+ * Result of sr_verify_routing: a proof (``proven`` = 1) or a refutation
+ * with a witness, and counts.
+ *
+ * A delivery failure gives ``path``: the steps from the source (step 0 at
+ * the source router, arrived on the terminal port); the last step is the
+ * failing one (for SR_RFAIL_LOOP its hop leads back to step
+ * ``loop_from``).  A deadlock gives ``cycle``: channel i depends on channel
+ * i+1 (and the last on the first); ``why[i]`` is a packet that holds
+ * channel i (it arrived on it: router = the channel's head, in_port /
+ * in_vc) with its header, requesting channel i+1 (out_port / out_vc) --
+ * directly when ``why_indirect[i]`` is 0, else after the adaptive hops
+ * ``detour[detour_first[i]]`` .. (``detour_len[i]`` steps; the last step
+ * requests channel i+1).
+ */
+typedef struct sr_routing_report {
+    int proven;             /**< 1: delivery and deadlock freedom proven */
+    int failure;            /**< an sr_rfailure (SR_RFAIL_NONE if proven) */
+    int mode;               /**< SR_SWITCH_VCT or SR_SWITCH_WORMHOLE */
+    int escape;             /**< 1: checked by Duato's condition (the routing
+                                 offers escape candidates), 0: as a whole */
+    sr_result error;        /**< SR_RFAIL_ROUTE_ERROR: the code returned */
+    uint32_t src;           /**< delivery failure: source terminal */
+    uint32_t dst;           /**< delivery failure: destination terminal */
+    sr_header initial;      /**< delivery failure: the header at injection */
+    int path_len;           /**< steps in ``path`` */
+    int path_truncated;     /**< 1 if only the first SR_MAX_WITNESS are kept */
+    int loop_from;          /**< SR_RFAIL_LOOP: the step the last hop returns to */
+    sr_rstep path[SR_MAX_WITNESS];        /**< the delivery witness */
+    int cycle_len;          /**< channels in ``cycle`` */
+    int cycle_truncated;    /**< 1 if only the first SR_MAX_WITNESS are kept */
+    sr_rchannel cycle[SR_MAX_WITNESS];    /**< the dependency cycle */
+    sr_rstep why[SR_MAX_WITNESS];         /**< a packet behind each edge */
+    uint8_t why_indirect[SR_MAX_WITNESS]; /**< 1: the edge is indirect */
+    uint8_t why_found[SR_MAX_WITNESS];    /**< 1: why[i] is filled */
+    int detour_first[SR_MAX_WITNESS];     /**< indirect edge: first step */
+    int detour_len[SR_MAX_WITNESS];       /**< indirect edge: steps */
+    int detour_used;                      /**< steps of ``detour`` in use */
+    sr_rstep detour[SR_MAX_WITNESS];      /**< the adaptive paths */
+    uint64_t pairs;         /**< (source, destination) terminal pairs */
+    uint64_t headers;       /**< headers at injection enumerated */
+    uint64_t states;        /**< states explored (all destinations) */
+    uint64_t arcs;          /**< (state, candidate, VC) hops explored */
+    uint32_t max_states;    /**< most states of one destination */
+    uint64_t channels;      /**< channels some packet may occupy */
+    uint64_t escape_channels; /**< channels offered as escape (C1) */
+    uint64_t dependencies;  /**< edges of the dependency graph (direct) */
+    uint64_t indirect;      /**< indirect edges added (wormhole) */
+    int passes;             /**< wormhole passes over the states */
+} sr_routing_report;
+
+/* Words of a state key: router, input (port + 1, VC << 16; 0 when
+ * input-free), inter, phase | globals | hint | vclass, spare. */
+#define SR__RV_KEY 5
+
+/* The verifier's memory, laid out in the caller's scratch. */
+typedef struct sr__rv_layout {
+    size_t dep, c1, used, ccol, rank, aux, cstk, ihead, iedge, frames, pool, stamp, keys, col, minr, minc,
+        esc, bub, total;
+    uint32_t slots;     /* state slots (power of two) */
+    uint32_t W;         /* 64-bit words per channel set of a router */
+    uint64_t C;         /* channels */
+    uint32_t iedges;    /* capacity of the indirect edge list */
+} sr__rv_layout;
+
+/* One frame of the verifier's depth-first search over states. */
+typedef struct sr__rv_frame {
+    sr_header h;        /* header (hops included, for the witness) */
+    uint32_t slot;      /* the state's slot */
+    uint32_t router;
+    int in_port, in_vc;
+    int n, ci, v;       /* candidates, the current one, its current VC */
+    uint32_t arc;       /* channel from the parent (SR_NO_NODE at a root) */
+    uint32_t minr, minc;
+} sr__rv_frame;
+
+SR_API uint32_t sr__rv_states_bound(const sr_routing *rt) {
+    const sr_net *net = &rt->net;
+    uint64_t per = 1, R = net->num_routers, b;
+    int a = rt->desc.algorithm, d;
+    if (a == SR_ALG_CUSTOM) {
+        per = rt->custom.states_per_router ? rt->custom.states_per_router : 64;
+    } else if (net->kind == SR_NET_CUBE) {
+        if (rt->dl == 2)
+            for (d = 0; d < net->cube.num_dims; d++) per *= net->cube.mesh[d] ? 1 : 2;
+        if (rt->inters) per *= (uint64_t)rt->inters + 2;
+    } else if (net->kind == SR_NET_DRAGONFLY) {
+        per = 3 * ((uint64_t)rt->inters + 2);
+        if (rt->desc.df_vc == SR_DF_VC_LOCAL) per *= (uint64_t)rt->levels + 1;
+    } else if (rt->inters) {
+        per = (uint64_t)rt->inters + 2;
+    }
+    b = R * per;
+    return b > 0x40000000u ? 0x40000000u : (uint32_t)b;
+}
+
+SR_API sr__rv_layout sr__rv_offsets(const sr_routing *rt, uint32_t slots) {
+    sr__rv_layout o;
+    const sr_net *net = &rt->net;
+    uint64_t C = (uint64_t)net->num_routers * (uint64_t)net->radix * (uint64_t)rt->vcs;
+    size_t W = ((size_t)net->radix * (size_t)rt->vcs + 63) / 64, D = SR_RV_MAX_DEPTH;
+    o.C = C;
+    o.W = (uint32_t)W;
+    o.slots = slots;
+    o.iedges = (uint32_t)(C < 65536 ? 65536 : C > 0x10000000u ? 0x10000000u : C);
+    o.dep = 0;
+    o.c1 = o.dep + (size_t)C * W * 8;
+    o.used = o.c1 + (size_t)(C + 63) / 64 * 8;
+    o.ccol = o.used + (size_t)(C + 63) / 64 * 8;
+    o.rank = sr__align8(o.ccol + (size_t)C);
+    o.aux = o.rank + (size_t)C * 4;
+    o.cstk = o.aux + (size_t)C * 4;
+    o.ihead = o.cstk + (size_t)C * 12;
+    o.iedge = sr__align8(o.ihead + (size_t)C * 4);
+    o.frames = sr__align8(o.iedge + (size_t)o.iedges * 12);
+    o.pool = sr__align8(o.frames + D * sizeof(sr__rv_frame));
+    o.esc = sr__align8(o.pool + D * (size_t)rt->max_candidates * sizeof(sr_candidate));
+    o.bub = o.esc + (size_t)slots * W * 8;
+    o.stamp = o.bub + (size_t)slots * W * 8;
+    o.keys = o.stamp + (size_t)slots * 4;
+    o.minr = o.keys + (size_t)slots * 4 * SR__RV_KEY;
+    o.minc = o.minr + (size_t)slots * 4;
+    o.col = o.minc + (size_t)slots * 4;
+    o.total = o.col + (size_t)slots;
+    return o;
+}
+
+/* The state slots for a bound: a power of two, at most 3/4 full. */
+SR_API uint32_t sr__rv_slots_for(uint32_t bound) {
+    uint64_t s = 64;
+    while (s * 3 < (uint64_t)bound * 4 && s < 0x80000000u) s *= 2;
+    return (uint32_t)s;
+}
+
+/**
+ * Bytes of scratch memory sr_verify_routing needs for a routing.
+ *
+ * The dependency graph (a bit set per channel, (router, port, VC), over
+ * its head router's channels) and per-channel arrays, a list for the
+ * indirect edges, and a hash table that holds every state of one
+ * destination of a built-in algorithm (for SR_ALG_CUSTOM, as many as
+ * custom.states_per_router says).  A smaller scratch also works while one
+ * destination's states fit (else SR_ERR_BUFFER_SIZE).  The 1,056-terminal
+ * dragonfly with UGAL and 3 VCs needs about 13 MB, the 16x16x16 torus with
+ * minimal adaptive routing and 3 VCs about 6 MB.
+ *
+ * :param rt: the routing.
+ * :param mode: SR_SWITCH_VCT or SR_SWITCH_WORMHOLE (the same size).
+ * :returns: the size in bytes.
+ */
+SR_API size_t sr_verify_routing_scratch_size(const sr_routing *rt, int mode) {
+    (void)mode;
+    return sr__rv_offsets(rt, sr__rv_slots_for(sr__rv_states_bound(rt))).total;
+}
+
+/* The verifier's context. */
+typedef struct sr__rv {
+    const sr_routing *rt;
+    const sr_net *net;
+    sr_routing_report *rep;
+    sr__rv_layout o;
+    uint8_t *base;
+    uint64_t *dep, *c1, *used, *esc, *bub;
+    uint8_t *ccol, *col;
+    uint32_t *rank, *aux, *cstk, *ihead, *iedge, *stamp, *keys, *minr, *minc;
+    sr__rv_frame *fr;
+    sr_candidate *pool;
+    uint32_t P, V, W, mask, gen, nused, nie;
+    uint32_t dest;
+    int pass;           /* 0: cut-through edges; 1: wormhole ranks; 2: explain */
+    int depth_hit;
+} sr__rv;
+
+SR_API uint32_t sr__rv_chan(const sr__rv *v, uint32_t router, int port, int vc) {
+    return (router * v->P + (uint32_t)port) * v->V + (uint32_t)vc;
+}
+
+/* The state key of (router, input, header). */
+SR_API void sr__rv_key(const sr__rv *v, uint32_t router, int in_port, int in_vc, const sr_header *h, uint32_t *k) {
+    k[0] = router;
+    k[1] = v->rt->input_free ? 0 : (uint32_t)(in_port + 1) | (uint32_t)in_vc << 16;
+    k[2] = h->inter;
+    k[3] = (uint32_t)h->phase | (uint32_t)h->globals << 8 | (uint32_t)h->hint << 16 | (uint32_t)h->vclass << 24;
+    k[4] = (uint32_t)h->spare[0] | (uint32_t)h->spare[1] << 8 | (uint32_t)h->spare[2] << 16;
+}
+
+/* Find or insert a state; *fresh says which.  SR_NO_NODE when full. */
+SR_API uint32_t sr__rv_slot(sr__rv *v, const uint32_t *k, int *fresh) {
+    uint32_t hsh = 0x9E3779B9u, i, s;
+    for (i = 0; i < SR__RV_KEY; i++) {
+        hsh ^= k[i];
+        hsh *= 0x85EBCA6Bu;
+        hsh ^= hsh >> 15;
+    }
+    s = hsh & v->mask;
+    for (;;) {
+        uint32_t *q = v->keys + (size_t)s * SR__RV_KEY;
+        if (v->stamp[s] != v->gen) break;
+        if (q[0] == k[0] && q[1] == k[1] && q[2] == k[2] && q[3] == k[3] && q[4] == k[4]) { *fresh = 0; return s; }
+        s = (s + 1) & v->mask;
+    }
+    if ((uint64_t)(v->nused + 1) * 4 > (uint64_t)(v->mask + 1) * 3) return SR_NO_NODE;
+    v->stamp[s] = v->gen;
+    memcpy(v->keys + (size_t)s * SR__RV_KEY, k, SR__RV_KEY * 4);
+    v->col[s] = 0;
+    v->nused++;
+    *fresh = 1;
+    return s;
+}
+
+/* Bit set of one router's channels: set (port, vc). */
+SR_API void sr__rv_setbit(uint64_t *w, uint32_t V, int port, int vc) {
+    uint32_t b = (uint32_t)port * V + (uint32_t)vc;
+    w[b >> 6] |= 1ull << (b & 63);
+}
+
+/* Record a delivery failure with the search stack as the path. */
+SR_API void sr__rv_fail_path(sr__rv *v, int top, int failure, int out_port, int out_vc, uint32_t src,
+                             const sr_header *initial) {
+    sr_routing_report *rep = v->rep;
+    int i, n = top + 1;
+    rep->failure = failure;
+    rep->src = src;
+    rep->dst = v->dest;
+    rep->initial = *initial;
+    rep->path_len = n > SR_MAX_WITNESS ? SR_MAX_WITNESS : n;
+    rep->path_truncated = n > SR_MAX_WITNESS;
+    for (i = 0; i < rep->path_len; i++) {
+        const sr__rv_frame *f = &v->fr[i];
+        sr_rstep *s = &rep->path[i];
+        s->router = f->router;
+        s->in_port = f->in_port;
+        s->in_vc = f->in_vc;
+        s->header = f->h;
+        if (i < top) {
+            s->out_port = v->pool[(size_t)i * (size_t)v->rt->max_candidates + (size_t)f->ci].port;
+            s->out_vc = f->v;
+        } else {
+            s->out_port = out_port;
+            s->out_vc = out_vc;
+        }
+    }
+}
+
+/* Index of the lowest set bit of a nonzero word. */
+SR_API uint32_t sr__ctz64(uint64_t m) {
+    uint32_t b = 0;
+    if (!(m & 0xFFFFFFFFu)) { m >>= 32; b = 32; }
+    while (!(m & 1)) { m >>= 1; b++; }
+    return b;
+}
+
+/* The least rank among the channels of a bit set at router r. */
+SR_API void sr__rv_minrank(const sr__rv *v, uint32_t r, const uint64_t *w, uint32_t *minr, uint32_t *minc) {
+    uint32_t i;
+    for (i = 0; i < v->W; i++) {
+        uint64_t m = w[i];
+        while (m) {
+            uint32_t b = i * 64 + sr__ctz64(m), c;
+            m &= m - 1;
+            c = (r * v->P + b / v->V) * v->V + b % v->V;
+            if (v->rank[c] < *minr) { *minr = v->rank[c]; *minc = c; }
+        }
+    }
+}
+
+/* Expand a state: its candidates into the pool, checked; its escape
+ * channel set (all candidates' channels when the routing has no escape)
+ * and bubble set into the slot.  Returns an sr_rfailure (0: fine) with
+ * *bad_port / *bad_vc naming the failing candidate. */
+SR_API int sr__rv_expand(sr__rv *v, int top, int *bad_port, int *bad_vc) {
+    sr__rv_frame *f = &v->fr[top];
+    const sr_routing *rt = v->rt;
+    sr_candidate *c = v->pool + (size_t)top * (size_t)rt->max_candidates;
+    uint64_t *esc = v->esc + (size_t)f->slot * v->W, *bub = v->bub + (size_t)f->slot * v->W;
+    int n = 0, i, np = sr_net_num_ports(v->net, f->router), ejects = 0, eport;
+    uint32_t er = sr_net_eject_router(v->net, v->dest, &eport);
+    sr_result r = sr_route_candidates(rt, f->router, f->in_port, f->in_vc, &f->h, c, rt->max_candidates, &n);
+    *bad_port = -1; *bad_vc = -1;
+    if (r != SR_OK) { v->rep->error = r; return SR_RFAIL_ROUTE_ERROR; }
+    if (n == 0) return SR_RFAIL_NO_CANDIDATE;
+    f->n = n; f->ci = 0; f->v = c[0].vc_lo;
+    f->minr = 0xFFFFFFFFu; f->minc = SR_NO_NODE;
+    memset(esc, 0, v->W * 8);
+    memset(bub, 0, v->W * 8);
+    for (i = 0; i < n; i++) {
+        int p = c[i].port, vc;
+        *bad_port = p; *bad_vc = c[i].vc_lo;
+        if (p < 0 || p >= np) return SR_RFAIL_BAD_PORT;
+        if (c[i].vc_lo > c[i].vc_hi || c[i].vc_hi >= rt->vcs || c[i].cls > SR_CLASS_ESCAPE) return SR_RFAIL_BAD_VC;
+        if (sr_net_port_info(v->net, f->router, p).kind == SR_PORT_TERMINAL) {
+            if (f->router != er || p != eport) return SR_RFAIL_WRONG_EJECT;
+            ejects = 1;
+            continue;
+        }
+        if (sr_net_neighbor(v->net, f->router, p, NULL) == SR_NO_NODE) return SR_RFAIL_NO_LINK;
+        if (rt->escape && c[i].cls != SR_CLASS_ESCAPE) continue;
+        for (vc = c[i].vc_lo; vc <= c[i].vc_hi; vc++) {
+            sr__rv_setbit(esc, v->V, p, vc);
+            if (c[i].flags & SR_CAND_BUBBLE) sr__rv_setbit(bub, v->V, p, vc);
+            if (v->pass == 0) {
+                uint32_t ch = sr__rv_chan(v, f->router, p, vc);
+                v->c1[ch >> 6] |= 1ull << (ch & 63);
+            }
+        }
+    }
+    *bad_port = -1;
+    if (rt->escape && !ejects) {
+        uint32_t w, any = 0;
+        for (w = 0; w < v->W; w++) any |= esc[w] != 0;
+        if (!any) return SR_RFAIL_NO_ESCAPE;
+    }
+    if (v->pass == 1) sr__rv_minrank(v, f->router, esc, &f->minr, &f->minc);
+    return 0;
+}
+
+/* Add an indirect edge c1 -> c2 (no duplicates).  0 when the list is full. */
+SR_API int sr__rv_add_indirect(sr__rv *v, uint32_t c1, uint32_t c2) {
+    uint32_t e;
+    for (e = v->ihead[c1]; e != SR_NO_NODE; e = v->iedge[(size_t)e * 3 + 1])
+        if (v->iedge[(size_t)e * 3] == c2) return 1;
+    if (v->nie >= v->o.iedges) return 0;
+    e = v->nie++;
+    v->iedge[(size_t)e * 3] = c2;
+    v->iedge[(size_t)e * 3 + 1] = v->ihead[c1];
+    v->iedge[(size_t)e * 3 + 2] = v->dest;
+    v->ihead[c1] = e;
+    v->rep->indirect++;
+    return 1;
+}
+
+/* The dependencies of an arc over channel c (its candidate bubble or
+ * not, port `port`, VC vc) into the state in `slot`: pass 0 adds
+ * c -> esc(slot); pass 1 checks the arc against the ranks (c in C1) or
+ * passes the state's minimum up (c not in C1).  Returns 0, or -1 when the
+ * indirect list is full. */
+SR_API int sr__rv_arc(sr__rv *v, sr__rv_frame *parent, uint32_t c, int bubble, int port, int vc, uint32_t slot,
+                      uint32_t minr, uint32_t minc) {
+    uint32_t w;
+    v->used[c >> 6] |= 1ull << (c & 63);
+    if (v->pass == 0) {
+        const uint64_t *esc = v->esc + (size_t)slot * v->W;
+        uint64_t *d = v->dep + (size_t)c * v->W;
+        for (w = 0; w < v->W; w++) d[w] |= esc[w];
+        if (bubble && v->net->kind == SR_NET_CUBE) {
+            /* the bubble rule stands in for the ring's dateline: a packet
+             * going straight on along the same bubble VC adds no
+             * dependency (unless the same channel is also requested
+             * otherwise: an escape candidate without the flag) */
+            const uint64_t *bub = v->bub + (size_t)slot * v->W;
+            uint32_t b = (uint32_t)port * v->V + (uint32_t)vc;
+            if ((bub[b >> 6] >> (b & 63)) & 1) d[b >> 6] &= ~(1ull << (b & 63));
+        }
+    } else if (v->pass == 1) {
+        if (v->rt->escape && ((v->c1[c >> 6] >> (c & 63)) & 1)) {
+            if (minr != 0xFFFFFFFFu && minr <= v->rank[c] && !sr__rv_add_indirect(v, c, minc)) return -1;
+        } else if (minr < parent->minr) {
+            parent->minr = minr;
+            parent->minc = minc;
+        }
+    }
+    return 0;
+}
+
+/* Explore every state of destination v->dest.  Returns 0 (done), 1 (a
+ * failure, reported), 2 (state table full), 3 (indirect list full). */
+SR_API int sr__rv_dest(sr__rv *v) {
+    const sr_routing *rt = v->rt;
+    const sr_net *net = v->net;
+    uint32_t src, T = net->num_terminals, ninter = rt->inters ? rt->inters : 1, it;
+    int M = rt->max_candidates;
+    v->gen++;
+    if (v->gen == 0) { memset(v->stamp, 0, (size_t)v->o.slots * 4); v->gen = 1; }
+    v->nused = 0;
+    for (src = 0; src < T; src++) {
+        int sport;
+        uint32_t sr0;
+        if (src == v->dest) continue;
+        sr0 = sr_net_terminal_router(net, src, &sport);
+        if (v->pass == 0) v->rep->pairs++;
+        for (it = 0; it < ninter; it++) {
+            sr_header h0;
+            uint32_t k[SR__RV_KEY], slot;
+            int fresh, top, bp, bv, fail;
+            sr_result r = sr_route_header_init(rt, src, v->dest, rt->inters ? it : SR_NO_NODE, &h0);
+            if (v->pass == 0) v->rep->headers++;
+            if (r != SR_OK) {
+                v->rep->error = r;
+                v->rep->failure = SR_RFAIL_ROUTE_ERROR;
+                v->rep->src = src;
+                v->rep->dst = v->dest;
+                return 1;
+            }
+            if (h0.dest != v->dest) {
+                v->rep->failure = SR_RFAIL_HEADER_DEST;
+                v->rep->src = src;
+                v->rep->dst = v->dest;
+                v->rep->initial = h0;
+                return 1;
+            }
+            sr__rv_key(v, sr0, sport, 0, &h0, k);
+            slot = sr__rv_slot(v, k, &fresh);
+            if (slot == SR_NO_NODE) { if (v->nused > v->rep->max_states) v->rep->max_states = v->nused; return 2; }
+            if (!fresh) continue;
+            top = 0;
+            v->fr[0].h = h0; v->fr[0].slot = slot; v->fr[0].router = sr0;
+            v->fr[0].in_port = sport; v->fr[0].in_vc = 0; v->fr[0].arc = SR_NO_NODE;
+            v->col[slot] = 1;
+            if (v->pass == 0) v->rep->states++;
+            fail = sr__rv_expand(v, 0, &bp, &bv);
+            if (fail) { sr__rv_fail_path(v, 0, fail, bp, bv, src, &h0); return 1; }
+            while (top >= 0) {
+                sr__rv_frame *f = &v->fr[top];
+                const sr_candidate *c;
+                sr_header h2;
+                uint32_t nb, ch, k2[SR__RV_KEY], s2;
+                int ip, vc, fr2;
+                if (f->ci >= f->n) {
+                    /* the state is finished */
+                    v->col[f->slot] = 2;
+                    if (v->pass == 1) { v->minr[f->slot] = f->minr; v->minc[f->slot] = f->minc; }
+                    if (top > 0) {
+                        sr__rv_frame *p = &v->fr[top - 1];
+                        const sr_candidate *pc = v->pool + (size_t)(top - 1) * (size_t)M + (size_t)p->ci;
+                        if (v->pass == 1 &&
+                            sr__rv_arc(v, p, f->arc, pc->flags & SR_CAND_BUBBLE, pc->port, p->v, f->slot, f->minr,
+                                       f->minc) < 0)
+                            return 3;
+                        /* the parent's next VC or candidate */
+                        if (p->v < pc->vc_hi) p->v++;
+                        else if (++p->ci < p->n) p->v = v->pool[(size_t)(top - 1) * (size_t)M + (size_t)p->ci].vc_lo;
+                    }
+                    top--;
+                    continue;
+                }
+                c = v->pool + (size_t)top * (size_t)M + (size_t)f->ci;
+                vc = f->v;
+                if (sr_net_port_info(net, f->router, c->port).kind == SR_PORT_TERMINAL) {
+                    f->ci++;
+                    if (f->ci < f->n) f->v = c[1].vc_lo;
+                    continue;
+                }
+                nb = sr_net_neighbor(net, f->router, c->port, &ip);
+                h2 = f->h;
+                {
+                    sr_result r2 = sr_route_advance(rt, f->router, c, vc, &h2);
+                    if (r2 != SR_OK) {
+                        v->rep->error = r2;
+                        sr__rv_fail_path(v, top, SR_RFAIL_ROUTE_ERROR, c->port, vc, src, &h0);
+                        return 1;
+                    }
+                }
+                if (h2.dest != v->dest) { sr__rv_fail_path(v, top, SR_RFAIL_HEADER_DEST, c->port, vc, src, &h0); return 1; }
+                if (v->pass == 0) v->rep->arcs++;
+                ch = sr__rv_chan(v, f->router, c->port, vc);
+                sr__rv_key(v, nb, ip, vc, &h2, k2);
+                s2 = sr__rv_slot(v, k2, &fr2);
+                if (s2 == SR_NO_NODE) { if (v->nused > v->rep->max_states) v->rep->max_states = v->nused; return 2; }
+                if (fr2) {
+                    sr__rv_frame *g;
+                    if (top + 1 >= SR_RV_MAX_DEPTH) {
+                        sr__rv_fail_path(v, top, SR_RFAIL_TOO_LONG, c->port, vc, src, &h0);
+                        return 1;
+                    }
+                    g = &v->fr[top + 1];
+                    g->h = h2; g->slot = s2; g->router = nb; g->in_port = ip; g->in_vc = vc; g->arc = ch;
+                    v->col[s2] = 1;
+                    if (v->pass == 0) v->rep->states++;
+                    top++;
+                    fail = sr__rv_expand(v, top, &bp, &bv);
+                    if (fail) { sr__rv_fail_path(v, top, fail, bp, bv, src, &h0); return 1; }
+                    if (v->pass == 0) sr__rv_arc(v, f, ch, c->flags & SR_CAND_BUBBLE, c->port, vc, s2, 0, 0);
+                    continue;   /* the child first; it moves this frame on when it finishes */
+                }
+                if (v->col[s2] == 1) {
+                    int j;
+                    for (j = 0; j <= top && v->fr[j].slot != s2; j++) {}
+                    sr__rv_fail_path(v, top, SR_RFAIL_LOOP, c->port, vc, src, &h0);
+                    v->rep->loop_from = j;
+                    return 1;
+                }
+                if (sr__rv_arc(v, f, ch, c->flags & SR_CAND_BUBBLE, c->port, vc, s2, v->minr[s2], v->minc[s2]) < 0)
+                    return 3;
+                if (f->v < c->vc_hi) f->v++;
+                else if (++f->ci < f->n) f->v = c[1].vc_lo;
+            }
+        }
+    }
+    if (v->nused > v->rep->max_states) v->rep->max_states = v->nused;
+    return 0;
+}
+
+/* The head router of a channel, and the channel of bit b of its set. */
+SR_API uint32_t sr__rv_target(const sr__rv *v, uint32_t c, uint32_t b) {
+    uint32_t r = c / v->V / v->P;
+    int port = (int)(c / v->V % v->P);
+    uint32_t head = sr_net_neighbor(v->net, r, port, NULL);
+    return (head * v->P + b / v->V) * v->V + b % v->V;
+}
+
+/* Calls fn(v, z, arg) for every successor z of channel c (bit-set and
+ * indirect edges). */
+#define SR__RV_EACH_SUCC(v, c, z, body) do { \
+    const uint64_t *sr__d = (v)->dep + (size_t)(c) * (v)->W; \
+    uint32_t sr__w, sr__e; \
+    for (sr__w = 0; sr__w < (v)->W; sr__w++) { \
+        uint64_t sr__m = sr__d[sr__w]; \
+        while (sr__m) { \
+            uint32_t z = sr__rv_target((v), (c), sr__w * 64 + sr__ctz64(sr__m)); \
+            sr__m &= sr__m - 1; \
+            body; \
+        } \
+    } \
+    for (sr__e = (v)->ihead[c]; sr__e != SR_NO_NODE; sr__e = (v)->iedge[(size_t)sr__e * 3 + 1]) { \
+        uint32_t z = (v)->iedge[(size_t)sr__e * 3]; \
+        body; \
+    } \
+} while (0)
+
+/* Re-rank an acyclic dependency graph by the longest path that ends at
+ * each channel (ties by the depth-first order): still a topological
+ * order, and one in which the channels along a chain come in the chain's
+ * order whatever ring or plane they are on, so that the wormhole check
+ * meets few indirect edges that disagree with it. */
+SR_API void sr__rv_depth_ranks(sr__rv *v) {
+    uint64_t C = v->o.C, i;
+    uint32_t *ord = v->cstk, *cnt = v->cstk + C, *depth = v->aux, maxd = 0;
+    for (i = 0; i < C; i++) { ord[v->rank[i]] = (uint32_t)i; depth[i] = 0; }
+    for (i = 0; i < C; i++) {
+        uint32_t u = ord[i], du = depth[u] + 1;
+        SR__RV_EACH_SUCC(v, u, z, if (depth[z] < du) depth[z] = du);
+    }
+    for (i = 0; i < C; i++) if (depth[i] > maxd) maxd = depth[i];
+    memset(cnt, 0, ((size_t)maxd + 2) * 4);
+    for (i = 0; i < C; i++) cnt[depth[i] + 1]++;
+    for (i = 1; i <= maxd + 1; i++) cnt[i] += cnt[i - 1];
+    for (i = 0; i < C; i++) {   /* in the old order within a depth */
+        uint32_t u = ord[i];
+        v->rank[u] = cnt[depth[u]]++;
+    }
+}
+
+/* Depth-first search of the dependency graph (bit sets and indirect
+ * edges): ranks in topological order (rank[c1] < rank[c2] along every
+ * edge), or a cycle into the report.  Returns 1 if acyclic. */
+SR_API int sr__rv_order(sr__rv *v) {
+    uint64_t C = v->o.C, i;
+    uint32_t post = 0, Wb = v->W * 64;
+    memset(v->ccol, 0, (size_t)C);
+    for (i = 0; i < C; i++) {
+        uint32_t top;
+        if (v->ccol[i]) continue;
+        v->ccol[i] = 1;
+        v->cstk[0] = (uint32_t)i; v->cstk[1] = 0; v->cstk[2] = SR_NO_NODE;
+        top = 1;
+        while (top > 0) {
+            uint32_t *fr = v->cstk + (size_t)(top - 1) * 3, c = fr[0], z = SR_NO_NODE;
+            const uint64_t *d = v->dep + (size_t)c * v->W;
+            while (fr[1] < Wb) {   /* the bit-set edges */
+                uint32_t b = fr[1]++;
+                if ((d[b >> 6] >> (b & 63)) & 1) { z = sr__rv_target(v, c, b); break; }
+                if (!(b & 63) && !d[b >> 6]) fr[1] = b + 64;   /* skip an empty word */
+            }
+            if (z == SR_NO_NODE) {   /* the indirect edges */
+                uint32_t e = fr[1] == Wb ? v->ihead[c] : fr[2];
+                fr[1] = Wb + 1;
+                if (e != SR_NO_NODE) { z = v->iedge[(size_t)e * 3]; fr[2] = v->iedge[(size_t)e * 3 + 1]; }
+                else fr[2] = SR_NO_NODE;
+            }
+            if (z == SR_NO_NODE) {
+                v->ccol[c] = 2;
+                v->rank[c] = (uint32_t)(C - 1 - post++);
+                top--;
+                continue;
+            }
+            if (v->ccol[z] == 1) {
+                /* a cycle: the stack from z up */
+                uint32_t k0 = top - 1, n, q;
+                while (v->cstk[(size_t)k0 * 3] != z) k0--;
+                n = top - k0;
+                v->rep->cycle_len = n > SR_MAX_WITNESS ? SR_MAX_WITNESS : (int)n;
+                v->rep->cycle_truncated = n > SR_MAX_WITNESS;
+                for (q = 0; q < (uint32_t)v->rep->cycle_len; q++) {
+                    uint32_t w = v->cstk[(size_t)(k0 + q) * 3];
+                    v->rep->cycle[q].router = w / v->V / v->P;
+                    v->rep->cycle[q].port = (int)(w / v->V % v->P);
+                    v->rep->cycle[q].vc = (int)(w % v->V);
+                }
+                return 0;
+            }
+            if (v->ccol[z] == 0) {
+                uint32_t *nf = v->cstk + (size_t)top * 3;
+                v->ccol[z] = 1;
+                nf[0] = z; nf[1] = 0; nf[2] = SR_NO_NODE;
+                top++;
+            }
+        }
+    }
+    sr__rv_depth_ranks(v);
+    return 1;
+}
+
+/* Explain the edges of the cycle in the report: for each, a state whose
+ * packet holds channel i and requests channel i+1 (directly, or over
+ * channels not in C1 for an indirect edge). */
+SR_API void sr__rv_explain(sr__rv *v) {
+    sr_routing_report *rep = v->rep;
+    const sr_routing *rt = v->rt;
+    const sr_net *net = v->net;
+    int n = rep->cycle_len, i, left = 0, M = rt->max_candidates;
+    uint32_t dest, s;
+    if (rep->cycle_truncated) n = SR_MAX_WITNESS - 1;
+    memset(v->aux, 0xFF, (size_t)v->o.C * 4);
+    for (i = 0; i < n; i++) {
+        uint32_t c = sr__rv_chan(v, rep->cycle[i].router, rep->cycle[i].port, rep->cycle[i].vc);
+        uint32_t c2 = sr__rv_chan(v, rep->cycle[(i + 1) % rep->cycle_len].router,
+                                  rep->cycle[(i + 1) % rep->cycle_len].port, rep->cycle[(i + 1) % rep->cycle_len].vc);
+        uint32_t b = c2 - c2 / (v->P * v->V) * (v->P * v->V);
+        v->aux[c] = (uint32_t)i;
+        rep->why_indirect[i] = !((v->dep[(size_t)c * v->W + (b >> 6)] >> (b & 63)) & 1);
+        left++;
+    }
+    v->pass = 2;
+    for (dest = 0; dest < net->num_terminals && left > 0; dest++) {
+        v->dest = dest;
+        if (sr__rv_dest(v) != 0) return;
+        for (s = 0; s <= v->mask && left > 0; s++) {
+            const uint32_t *k = v->keys + (size_t)s * SR__RV_KEY;
+            sr_header h;
+            sr_candidate *cand = v->pool;
+            int nc = 0, ci, vc, in_port, in_vc;
+            uint32_t r;
+            if (v->stamp[s] != v->gen) continue;
+            r = k[0];
+            memset(&h, 0, sizeof h);
+            h.dest = dest; h.inter = k[2]; h.phase = (uint8_t)k[3]; h.globals = (uint8_t)(k[3] >> 8);
+            h.hint = (uint8_t)(k[3] >> 16); h.vclass = (uint8_t)(k[3] >> 24);
+            h.spare[0] = (uint8_t)k[4]; h.spare[1] = (uint8_t)(k[4] >> 8); h.spare[2] = (uint8_t)(k[4] >> 16);
+            in_port = rt->input_free ? 0 : (int)(k[1] & 0xFFFF) - 1;
+            in_vc = rt->input_free ? 0 : (int)(k[1] >> 16);
+            if (sr_route_candidates(rt, r, in_port, in_vc, &h, cand, M, &nc) != SR_OK) continue;
+            for (ci = 0; ci < nc && left > 0; ci++) {
+                if (sr_net_port_info(net, r, cand[ci].port).kind == SR_PORT_TERMINAL) continue;
+                for (vc = cand[ci].vc_lo; vc <= cand[ci].vc_hi && left > 0; vc++) {
+                    uint32_t c = sr__rv_chan(v, r, cand[ci].port, vc), e = v->aux[c], nb, k2[SR__RV_KEY], t;
+                    const sr_rchannel *nx;
+                    sr_header h2 = h;
+                    int ip, fresh, found = 0, depth = 0;
+                    if (e == SR_NO_NODE || rep->why_found[e]) continue;
+                    nb = sr_net_neighbor(net, r, cand[ci].port, &ip);
+                    if (sr_route_advance(rt, r, &cand[ci], vc, &h2) != SR_OK) continue;
+                    sr__rv_key(v, nb, ip, vc, &h2, k2);
+                    t = sr__rv_slot(v, k2, &fresh);
+                    if (t == SR_NO_NODE || fresh) continue;
+                    nx = &rep->cycle[(e + 1) % (uint32_t)rep->cycle_len];
+                    if (!rep->why_indirect[e]) {
+                        uint32_t b = (uint32_t)nx->port * v->V + (uint32_t)nx->vc;
+                        found = nb == nx->router && ((v->esc[(size_t)t * v->W + (b >> 6)] >> (b & 63)) & 1);
+                        /* not an arc whose dependency the bubble rule drops */
+                        if (found && (cand[ci].flags & SR_CAND_BUBBLE) && net->kind == SR_NET_CUBE &&
+                            nx->port == cand[ci].port && nx->vc == vc &&
+                            ((v->bub[(size_t)t * v->W + (b >> 6)] >> (b & 63)) & 1))
+                            found = 0;
+                    } else {
+                        /* depth-first over arcs on channels outside C1 from
+                         * t to a state requesting the next channel as an
+                         * escape; the frames hold the path */
+                        sr__rv_frame *f0 = &v->fr[0];
+                        f0->h = h2; f0->slot = t; f0->router = nb; f0->in_port = ip; f0->in_vc = vc;
+                        f0->ci = -1; f0->n = 0; f0->v = 0;
+                        v->col[t] = 3;
+                        while (depth >= 0 && !found) {
+                            sr__rv_frame *f = &v->fr[depth];
+                            sr_candidate *pc = v->pool + (size_t)(depth + 1) * (size_t)M;
+                            if (f->ci < 0) {
+                                uint32_t b = (uint32_t)nx->port * v->V + (uint32_t)nx->vc;
+                                if (f->router == nx->router && ((v->esc[(size_t)f->slot * v->W + (b >> 6)] >> (b & 63)) & 1)) {
+                                    found = 1;
+                                    break;
+                                }
+                                if (sr_route_candidates(rt, f->router, f->in_port, f->in_vc, &f->h, pc, M, &f->n) != SR_OK)
+                                    f->n = 0;
+                                f->ci = 0; f->v = f->n ? pc[0].vc_lo : 0;
+                            }
+                            if (f->ci >= f->n || depth + 2 >= SR_RV_MAX_DEPTH) { depth--; continue; }
+                            {
+                                sr_candidate *q = &pc[f->ci];
+                                uint32_t qc, nb2, k3[SR__RV_KEY], t2;
+                                sr_header h3 = f->h;
+                                int ip2, fr3, ok = sr_net_port_info(net, f->router, q->port).kind != SR_PORT_TERMINAL;
+                                int qv = f->v;
+                                if (f->v < q->vc_hi) f->v++;
+                                else if (++f->ci < f->n) f->v = pc[f->ci].vc_lo;
+                                if (!ok) continue;
+                                qc = sr__rv_chan(v, f->router, q->port, qv);
+                                if ((v->c1[qc >> 6] >> (qc & 63)) & 1) continue;
+                                nb2 = sr_net_neighbor(net, f->router, q->port, &ip2);
+                                if (sr_route_advance(rt, f->router, q, qv, &h3) != SR_OK) continue;
+                                sr__rv_key(v, nb2, ip2, qv, &h3, k3);
+                                t2 = sr__rv_slot(v, k3, &fr3);
+                                if (t2 == SR_NO_NODE || fr3 || v->col[t2] == 3) continue;
+                                v->col[t2] = 3;
+                                depth++;
+                                v->fr[depth].h = h3; v->fr[depth].slot = t2; v->fr[depth].router = nb2;
+                                v->fr[depth].in_port = ip2; v->fr[depth].in_vc = qv; v->fr[depth].ci = -1;
+                                v->fr[depth].arc = (uint32_t)q->port; v->fr[depth].minr = (uint32_t)qv;
+                            }
+                        }
+                        for (s = 0; s <= v->mask; s++)
+                            if (v->stamp[s] == v->gen && v->col[s] == 3) v->col[s] = 2;
+                        if (found && rep->detour_used + depth + 1 <= SR_MAX_WITNESS) {
+                            int j;
+                            rep->detour_first[e] = rep->detour_used;
+                            rep->detour_len[e] = depth + 1;
+                            for (j = 0; j <= depth; j++) {
+                                sr_rstep *st = &rep->detour[rep->detour_used++];
+                                st->router = v->fr[j].router;
+                                st->in_port = v->fr[j].in_port;
+                                st->in_vc = v->fr[j].in_vc;
+                                st->header = v->fr[j].h;
+                                st->out_port = j < depth ? (int)v->fr[j + 1].arc : nx->port;
+                                st->out_vc = j < depth ? (int)v->fr[j + 1].minr : nx->vc;
+                            }
+                        } else {
+                            found = 0;
+                        }
+                    }
+                    if (found) {
+                        sr_rstep *w = &rep->why[e];
+                        w->router = nb; w->in_port = ip; w->in_vc = vc; w->header = h2;
+                        w->out_port = rep->why_indirect[e] ? rep->detour[rep->detour_first[e]].out_port : nx->port;
+                        w->out_vc = rep->why_indirect[e] ? rep->detour[rep->detour_first[e]].out_vc : nx->vc;
+                        rep->why_found[e] = 1;
+                        left--;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/**
+ * Prove or refute a routing: delivery of every pair and freedom from
+ * deadlock (Dally and Seitz for a routing without escape candidates;
+ * Duato's condition for one with them), for virtual cut-through or
+ * wormhole switching.  See the section comment for what is checked and
+ * how; docs/routing-beyond.rst for the proofs of the built-in algorithms.
+ *
+ * :param rt: the routing.
+ * :param mode: SR_SWITCH_VCT or SR_SWITCH_WORMHOLE.
+ * :param scratch: at least the bytes the routing's states need
+ *     (sr_verify_routing_scratch_size gives enough), aligned for uint64_t.
+ * :param scratch_size: its size.
+ * :param rep: out, the report: proven, or the first failure with its
+ *     witness; counts.
+ * :returns: SR_OK when the check ran to a verdict (see rep->proven);
+ *     SR_ERR_NULL; SR_ERR_OPTION (mode); SR_ERR_NET_SIZE (2^32 channels or
+ *     more); SR_ERR_BUFFER_SIZE (the scratch is smaller than the fixed
+ *     part, or one destination's states or the wormhole check's indirect
+ *     edges did not fit: rep->max_states says how many states were seen).
+ * :paper: seed 004 Section 5.5.3 (VCs to avoid routing deadlock); Dally
+ *     and Seitz (an acyclic channel dependency graph); Duato (a connected
+ *     escape sub-function with an acyclic extended dependency graph);
+ *     seed 003 line 53 (the bubble rule).
+ */
+SR_API sr_result sr_verify_routing(const sr_routing *rt, int mode, void *scratch, size_t scratch_size,
+                                   sr_routing_report *rep) {
+    sr__rv v;
+    uint32_t slots, dest;
+    uint64_t i;
+    int r;
+    if (!rt || !scratch || !rep) return SR_ERR_NULL;
+    if (mode != SR_SWITCH_VCT && mode != SR_SWITCH_WORMHOLE) return SR_ERR_OPTION;
+    if ((uint64_t)rt->net.num_routers * (uint64_t)rt->net.radix * (uint64_t)rt->vcs >= 0xFFFFFFFFull)
+        return SR_ERR_NET_SIZE;
+    memset(rep, 0, sizeof *rep);
+    rep->mode = mode;
+    rep->escape = rt->escape;
+    memset(&v, 0, sizeof v);
+    v.o = sr__rv_offsets(rt, 64);
+    if (scratch_size < v.o.total) return SR_ERR_BUFFER_SIZE;
+    slots = 64;
+    while (slots < 0x80000000u && sr__rv_offsets(rt, slots * 2).total <= scratch_size) slots *= 2;
+    v.o = sr__rv_offsets(rt, slots);
+    v.rt = rt; v.net = &rt->net; v.rep = rep;
+    v.base = (uint8_t *)scratch;
+    v.dep = (uint64_t *)(v.base + v.o.dep);
+    v.c1 = (uint64_t *)(v.base + v.o.c1);
+    v.used = (uint64_t *)(v.base + v.o.used);
+    v.ccol = v.base + v.o.ccol;
+    v.rank = (uint32_t *)(v.base + v.o.rank);
+    v.aux = (uint32_t *)(v.base + v.o.aux);
+    v.cstk = (uint32_t *)(v.base + v.o.cstk);
+    v.ihead = (uint32_t *)(v.base + v.o.ihead);
+    v.iedge = (uint32_t *)(v.base + v.o.iedge);
+    v.fr = (sr__rv_frame *)(void *)(v.base + v.o.frames);
+    v.pool = (sr_candidate *)(void *)(v.base + v.o.pool);
+    v.esc = (uint64_t *)(v.base + v.o.esc);
+    v.bub = (uint64_t *)(v.base + v.o.bub);
+    v.stamp = (uint32_t *)(v.base + v.o.stamp);
+    v.keys = (uint32_t *)(v.base + v.o.keys);
+    v.minr = (uint32_t *)(v.base + v.o.minr);
+    v.minc = (uint32_t *)(v.base + v.o.minc);
+    v.col = v.base + v.o.col;
+    v.P = (uint32_t)rt->net.radix; v.V = (uint32_t)rt->vcs; v.W = v.o.W;
+    v.mask = slots - 1;
+    memset(v.base, 0, v.o.ccol);                       /* dep, c1, used */
+    memset(v.ihead, 0xFF, (size_t)v.o.C * 4);
+    memset(v.stamp, 0, (size_t)slots * 4);
+    /* ---- delivery, and the direct (cut-through) dependencies ---- */
+    v.pass = 0;
+    for (dest = 0; dest < rt->net.num_terminals; dest++) {
+        v.dest = dest;
+        r = sr__rv_dest(&v);
+        if (r == 1) return SR_OK;
+        if (r) return SR_ERR_BUFFER_SIZE;
+    }
+    for (i = 0; i < v.o.C; i++) {
+        uint32_t w;
+        rep->channels += (v.used[i >> 6] >> (i & 63)) & 1;
+        rep->escape_channels += (v.c1[i >> 6] >> (i & 63)) & 1;
+        for (w = 0; w < v.W; w++) {
+            uint64_t m = v.dep[i * v.W + w];
+            while (m) { m &= m - 1; rep->dependencies++; }
+        }
+    }
+    if (!rt->escape) rep->escape_channels = 0;
+    /* ---- the dependency graph must be acyclic ---- */
+    if (!sr__rv_order(&v)) goto refuted;
+    if (mode == SR_SWITCH_WORMHOLE && rt->escape) {
+        for (;;) {
+            uint32_t before = v.nie;
+            rep->passes++;
+            v.pass = 1;
+            for (dest = 0; dest < rt->net.num_terminals; dest++) {
+                v.dest = dest;
+                r = sr__rv_dest(&v);
+                if (r) return SR_ERR_BUFFER_SIZE;   /* a failure here was found in pass 0 */
+            }
+            if (v.nie == before) break;
+            if (!sr__rv_order(&v)) goto refuted;
+        }
+    }
+    rep->proven = 1;
+    return SR_OK;
+refuted:
+    rep->failure = SR_RFAIL_DEADLOCK;
+    sr__rv_explain(&v);
+    return SR_OK;
+}
 
 #ifdef __cplusplus
 }
