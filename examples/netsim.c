@@ -29,6 +29,16 @@ static sim_mpi g_mpi;
 /* Exit status of a run that stalls (a deadlock). */
 #define EXIT_STALL 4
 
+/* Whether this process is an MPI rank other than 0 (which print nothing
+ * but errors). */
+static int quiet_rank(void) {
+#ifdef NC_MPI
+    return g_mpi.rank != 0;
+#else
+    return 0;
+#endif
+}
+
 typedef struct opts {
     const char *topo_spec;      /* --topo as given */
     sr_net_desc desc;
@@ -44,6 +54,7 @@ typedef struct opts {
     double max_memory_gb;
     const char *label;
     int routing;                /* index of routing_names */
+    int verify, unsafe;
     sim_progress *progress;
 } opts;
 
@@ -92,7 +103,7 @@ static const cli_opt options[] = {
       "dor (torus, mesh, hyperx), minimal (dragonfly), updown (clos), dest-tag (butterfly)",
       "routing algorithm (seastar_route.h); ugal-l decides on this router's\n"
       "queues, ugal-g on the global channels' (one process only)" },
-    { "--df-vcs", NULL, "SCHEME", CLI_CHOICE, 0, 0, 0, 0, "globals|local", "globals",
+    { "--df-vcs", NULL, "SCHEME", CLI_CHOICE, 0, 0, 0, 0, "globals|local", "local for par, else globals",
       "dragonfly VC assignment: by global channels crossed (seed 004\n"
       "Figure 5.4), or a new VC after every local hop that follows one" },
     { "--escape", NULL, "KIND", CLI_CHOICE, 0, 0, 0, 0, "default|dor|hops", "default",
@@ -101,9 +112,15 @@ static const cli_opt options[] = {
       "dragonfly valiant, ugal, par: the intermediate is a group or a router" },
     { "--ugal-bias", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "0",
       "flits added to the non-minimal side of UGAL's rule" },
-    { "--unsafe", NULL, "WHAT", CLI_CHOICE, 0, 0, 0, 0, "fewer-vcs|no-datelines", "none",
-      "run a routing the verifier refutes: fewer VCs than it needs (the\n"
-      "highest levels share the last VC), or tori without dateline VCs" },
+    { "--no-datelines", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
+      "torus: no dateline VCs (deadlocks; needs --unsafe)" },
+    { "--verify", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
+      "prove the routing deadlock-free first (sr_verify_routing, virtual\n"
+      "cut-through): its verdict on stderr; a refuted routing is refused" },
+    { "--unsafe", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
+      "run a routing that can deadlock: fewer VCs than it needs (the\n"
+      "highest VC levels share the last VC), --no-datelines, or one\n"
+      "--verify refutes" },
     { "--pipeline", NULL, "N", CLI_INT, 1, 1000, 0, 0, NULL, "3",
       "router delay: cycles from a header's arrival to the switch" },
     { "--speedup", NULL, "N", CLI_INT, 1, 4, 0, 0, "1 to 4, and ports x speedup at most 512", "1",
@@ -293,6 +310,29 @@ static double memory_bytes(const opts *o) {
            (double)o->net.num_terminals * (64.0 * pk + 8) + 4.0 * SIM_LAT_BINS * 2;
 }
 
+/* --verify: prove the routing (virtual cut-through) and say so on
+ * stderr; a refuted routing stops the program unless --unsafe. */
+static void verify(const cli *c, const opts *o, const sr_routing *rt) {
+    size_t size = sr_verify_routing_scratch_size(rt, SR_SWITCH_VCT);
+    void *scratch = sim_calloc(size ? size : 8, 1);
+    sr_routing_report *rep = (sr_routing_report *)sim_calloc(1, sizeof *rep);
+    sr_result rr = sr_verify_routing(rt, SR_SWITCH_VCT, scratch, size, rep);
+    char what[200];
+    free(scratch);
+    if (rr != SR_OK) cli_fail(c, "--verify: %s", sr_route_result_string(rr));
+    if (rep->failure == SR_RFAIL_DEADLOCK && rep->cycle_len > 0)
+        snprintf(what, sizeof what, "%s of %d channels, one of them router %u port %d VC %d",
+                 sr_rfailure_string(rep->failure), rep->cycle_len, rep->cycle[0].router, rep->cycle[0].port,
+                 rep->cycle[0].vc);
+    else snprintf(what, sizeof what, "%s (terminal %u to %u)", sr_rfailure_string(rep->failure), rep->src, rep->dst);
+    if (!quiet_rank() || !rep->proven)
+        fprintf(stderr, "netsim: --verify: routing %s on %s with %d VCs: %s%s\n", routing_names[o->routing],
+                o->topo_spec, o->p.vcs, rep->proven ? "proven deadlock-free and delivering" : "refuted: ",
+                rep->proven ? "" : what);
+    if (!rep->proven && !o->unsafe) { free(rep); exit(CLI_EXIT_USAGE); }
+    free(rep);
+}
+
 static void parse(opts *o, int argc, char **argv) {
     cli c;
     int max_size = 0, i;
@@ -308,8 +348,9 @@ static void parse(opts *o, int argc, char **argv) {
         else if (cli_is(&c, "--escape")) o->ip.routing.escape = cli_choice(&c);
         else if (cli_is(&c, "--inter")) { if (cli_choice(&c)) o->ip.routing.flags |= SR_ROUTE_INTER_ROUTER; }
         else if (cli_is(&c, "--ugal-bias")) o->ip.ugal_bias = (int64_t)cli_uint(&c);
-        else if (cli_is(&c, "--unsafe"))
-            o->ip.routing.flags |= cli_choice(&c) == 0 ? SR_ROUTE_FEWER_VCS : SR_ROUTE_NO_DATELINES;
+        else if (cli_is(&c, "--no-datelines")) o->ip.routing.flags |= SR_ROUTE_NO_DATELINES;
+        else if (cli_is(&c, "--verify")) o->verify = 1;
+        else if (cli_is(&c, "--unsafe")) o->unsafe = 1;
         else if (cli_is(&c, "--pipeline")) o->ip.pipeline = (int)cli_uint(&c);
         else if (cli_is(&c, "--speedup")) o->ip.speedup = (int)cli_uint(&c);
         else if (cli_is(&c, "--va")) o->ip.va_kind = alloc_kinds[cli_choice(&c)];
@@ -342,7 +383,7 @@ static void parse(opts *o, int argc, char **argv) {
     /* the network */
     {
         sr_result rr = sr_net_init(&o->net, &o->desc);
-        if (rr != SR_OK) cli_bad_value(&c, "--topo", o->topo_spec, "%s", sr_result_string(rr));
+        if (rr != SR_OK) cli_bad_value(&c, "--topo", o->topo_spec, "%s", sr_route_result_string(rr));
         if ((uint64_t)o->net.num_routers * (uint64_t)o->net.radix + o->net.num_terminals >= NC_MAX_CHANNELS)
             cli_bad_value(&c, "--topo", o->topo_spec, "more than 2^28 channels and terminals");
     }
@@ -373,17 +414,26 @@ static void parse(opts *o, int argc, char **argv) {
                        : o->desc.kind == SR_NET_BUTTERFLY ? 8 : 0;
         o->ip.routing.algorithm = routing_alg[o->routing];
         o->ip.ugal = o->routing == 5 ? IQ_UGAL_GLOBAL : IQ_UGAL_LOCAL;
+        if (o->ip.routing.algorithm == SR_ALG_PAR && !cli_given(&c, "--df-vcs")) o->ip.routing.df_vc = SR_DF_VC_LOCAL;
+        if ((o->ip.routing.flags & SR_ROUTE_NO_DATELINES) && !o->unsafe)
+            cli_fail(&c, "--no-datelines lets a torus deadlock: it needs --unsafe");
+        if (cli_given(&c, "--df-vcs") && o->desc.kind != SR_NET_DRAGONFLY)
+            cli_fail(&c, "--df-vcs assigns a dragonfly's VCs: it needs --topo dragonfly:...");
+        if (cli_given(&c, "--inter") && o->desc.kind != SR_NET_DRAGONFLY)
+            cli_fail(&c, "--inter chooses a dragonfly's intermediates: it needs --topo dragonfly:...");
         need = sr_routing_vcs_needed(&o->net, &o->ip.routing);
         if (need < 0)
             cli_fail(&c, "--routing %s is not defined on --topo %s (or an option of it does not apply there)",
                      routing_names[o->routing], o->topo_spec);
         if (!cli_given(&c, "--vcs")) o->p.vcs = need;
-        else if (need > o->p.vcs && !(o->ip.routing.flags & SR_ROUTE_FEWER_VCS))
-            cli_fail(&c, "--routing %s needs %d VCs on --topo %s: --vcs %d is too few", routing_names[o->routing],
-                     need, o->topo_spec, o->p.vcs);
+        else if (need > o->p.vcs && !o->unsafe)
+            cli_fail(&c, "--routing %s needs %d VCs on --topo %s: --vcs %d is too few (--unsafe runs it anyway)",
+                     routing_names[o->routing], need, o->topo_spec, o->p.vcs);
+        if (need > o->p.vcs) o->ip.routing.flags |= SR_ROUTE_FEWER_VCS;
         o->ip.routing.vcs = o->p.vcs;
         rr = sr_routing_init(&rt, &o->net, &o->ip.routing);
-        if (rr != SR_OK) cli_fail(&c, "--routing %s: %s", routing_names[o->routing], sr_result_string(rr));
+        if (rr != SR_OK) cli_fail(&c, "--routing %s: %s", routing_names[o->routing], sr_route_result_string(rr));
+        if (o->verify) verify(&c, o, &rt);
         if (o->net.radix * o->p.vcs > SA_SWITCH_MAX)
             cli_fail(&c, "--vcs %d: routers of %d ports would need a %d x %d VC allocator (at most 512)", o->p.vcs,
                      o->net.radix, o->net.radix * o->p.vcs, o->net.radix * o->p.vcs);

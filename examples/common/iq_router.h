@@ -47,7 +47,7 @@
 #include "../../seastar_arb.h"
 #include "net_core.h"
 #include "sim_bits.h"
-#include "route_shim.h"
+#include "../../seastar_route.h"
 
 /** Packet state: in an input VC of a router. */
 #define IQ_IN_BUFFER NC_PKT_MODEL
@@ -263,7 +263,7 @@ static inline int iq__route(iq_model *m, const nc_net *net, uint32_t r, int in_p
     int n = 0, k;
     sr_result rr = sr_route_candidates(&m->rt, r, in_port, vc, h, m->cand, m->max_cand, &n);
     if (rr != SR_OK || n < 1) {
-        fprintf(stderr, "iq_router: router %u gives no route to terminal %u (%s)\n", r, h->dest, sr_result_string(rr));
+        fprintf(stderr, "iq_router: router %u gives no route to terminal %u (%s)\n", r, h->dest, sr_route_result_string(rr));
         sim_die("routing failed");
     }
     if (h->phase == SR_PHASE_UNDECIDED) classes = 1u << iq__ugal(m, net, r, h, n);
@@ -511,7 +511,7 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
         sr_result rr;
         rd.vcs = V;
         rr = sr_routing_init(&m->rt, &net->net, &rd);
-        if (rr != SR_OK) return sr_result_string(rr);
+        if (rr != SR_OK) return sr_route_result_string(rr);
         if (p->ugal == IQ_UGAL_GLOBAL && net->parts > 1)
             return "UGAL-G reads the queues of other routers: it runs in one part only";
     }
