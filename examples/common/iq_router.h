@@ -125,6 +125,8 @@ typedef struct iq_model {
     uint16_t *va_rows, *sw_rows;/**< the rows set, to clear */
     sa_match match;
     uint16_t *ready;            /**< the heads that may move this step */
+    uint64_t *asked;            /**< bit port * vcs + vc: the input VCs that
+                                     asked for the switch this step */
     uint16_t *port_of;          /**< [port * vcs + vc]: the port */
     uint8_t *vc_of;             /**< [port * vcs + vc]: the VC */
     uint16_t *xin_of;           /**< [port * vcs + vc]: its crossbar input */
@@ -274,16 +276,15 @@ static inline int iq__route(iq_model *m, const nc_net *net, uint32_t r, int in_p
     return 1;
 }
 
-/* Crossbar input xin of router r serves the VC with a request for output
- * port o next after the VC it served last. */
-static inline int iq__pick_vc(iq_model *m, nc_net *net, uint32_t r, int xin, int o) {
+/* Crossbar input xin of router r serves, of its VCs that asked for output
+ * port o this step (bit port * vcs + vc of m->asked), the first after the
+ * VC it served last. */
+static inline int iq__pick_vc(const iq_model *m, uint32_t r, int xin, int o) {
     int S = m->S, p = xin / S, s = xin % S, V = m->V, k, last = m->xin_last[(size_t)r * (uint32_t)(m->P * S) + (uint32_t)xin];
-    iq_ivc *base = m->ivc + ((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)V;
-    (void)net;
+    const iq_ivc *base = m->ivc + ((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)V;
     for (k = 1; k <= V; k++) {
-        int v = (last + k) % V;
-        if (v % S != s) continue;
-        if (base[v].out_port == o && base[v].q.head != SIM_NIL) return v;
+        int v = (last + k) % V, i = p * V + v;
+        if (v % S == s && base[v].out_port == o && ((m->asked[i / 64] >> (i % 64)) & 1u)) return v;
     }
     return -1;
 }
@@ -390,6 +391,7 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
         if (ofree[o] > now + lim) { if (ofree[o] - lim < next) next = ofree[o] - lim; continue; }
         if (oc[o * V + iv->out_vc] < iv->head_size && nc_port_kind(net, r, o) != SR_PORT_TERMINAL) continue;
         iq__request(m->sw_req, m->ws, m->sw_rows, &nsw, xin, o * S, S);
+        m->asked[i / 64] |= (uint64_t)1 << (i % 64);
     }
     if (nsw) {
         sa_switch_allocate(&m->sw[r], m->sw_req, NULL, NULL, &m->match);
@@ -397,7 +399,7 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
             int xin = m->sw_rows[k], j = m->match.output_of[xin], v, i;
             memset(m->sw_req + (size_t)xin * (uint32_t)m->ws, 0, (size_t)m->ws * sizeof(uint64_t));
             if (j < 0) { poll = 1; continue; }
-            v = iq__pick_vc(m, net, r, xin, j / S);
+            v = iq__pick_vc(m, r, xin, j / S);
             if (v < 0) sim_die("iq_router: a switch grant without a requesting VC");
             iq__send(m, net, r, xin / S, v);
             /* the VC's next packet, or another VC of this crossbar input */
@@ -406,6 +408,7 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
             if (xfree[xin] < next) next = xfree[xin];
         }
     }
+    if (nsw) memset(m->asked, 0, (size_t)m->wv * sizeof(uint64_t));
     if (poll) next = now + 1;
     if (next != NC_NEVER) nc_wake(net, r, next > now ? next : now + 1);
 }
@@ -488,7 +491,7 @@ static inline void iq_free(iq_model *m) {
     free(m->ivc); free(m->busy); free(m->ocred); free(m->sel); free(m->rng); free(m->cand); free(m->held); free(m->out_free);
     free(m->xin_free); free(m->xin_last); free(m->va); free(m->sw); free(m->alloc_mem); free(m->hdr);
     free(m->va_req); free(m->sw_req); free(m->va_rows); free(m->sw_rows);
-    free(m->ready); free(m->port_of); free(m->vc_of); free(m->xin_of);
+    free(m->ready); free(m->asked); free(m->port_of); free(m->vc_of); free(m->xin_of);
     memset(m, 0, sizeof *m);
 }
 
@@ -538,6 +541,7 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
     m->va_rows = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
     m->sw_rows = (uint16_t *)sim_calloc((size_t)(P * S), sizeof(uint16_t));
     m->ready = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
+    m->asked = (uint64_t *)sim_calloc((size_t)m->wv, sizeof(uint64_t));
     m->port_of = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
     m->vc_of = (uint8_t *)sim_calloc((size_t)(P * V), 1);
     m->xin_of = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
