@@ -159,6 +159,13 @@ $(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) $(B)/bench/bench_route $(B)/bench/bench_si
 	@echo "  run     command-line checks"
 	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
+# The network simulator built with other compilers and flags prints what
+# the default build prints (tests/netsim_det.sh).
+LOGS += $(B)/netsim_det.log
+$(B)/netsim_det.log: $(B)/examples/netsim examples/netsim.c $(HEADERS) $(wildcard examples/common/*) tests/netsim_det.sh
+	@echo "  run     netsim determinism across compilers"
+	@sh tests/netsim_det.sh $(B) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+
 # The drift check: the small configuration of every experiment of make
 # results, rerun and compared byte for byte with docs/data/small/
 # (tests/results.sh; needs Debian's python3, installed if missing).

@@ -241,7 +241,7 @@ static void parse_topo(const cli *c, opts *o) {
         n = split(c, body, ',', SR_MAX_LEVELS, st, ln);
         d->clos.levels = n;
         for (i = 0; i < n; i++) {
-            const char *slash = memchr(st[i], '/', ln[i]);
+            const char *slash = (const char *)memchr(st[i], '/', ln[i]);
             if ((slash != NULL) != (i < n - 1))
                 cli_bad_value(c, c->opt->name, v, "level %d: every level but the top is DOWN/UP, the top DOWN", i);
             if (slash) {
@@ -270,7 +270,7 @@ static void parse_kinds(const cli *c, int *out, uint64_t lo, uint64_t hi) {
     }
     n = split(c, c->val, ',', SR_PORT_KIND_COUNT - 1, st, ln);
     for (i = 0; i < n; i++) {
-        const char *eq = memchr(st[i], '=', ln[i]);
+        const char *eq = (const char *)memchr(st[i], '=', ln[i]);
         size_t kl = eq ? (size_t)(eq - st[i]) : 0;
         for (k = 1; k < SR_PORT_KIND_COUNT; k++)
             if (eq && strlen(kind_names[k]) == kl && !strncmp(st[i], kind_names[k], kl)) break;
@@ -593,6 +593,11 @@ int main(int argc, char **argv) {
     if ((uint32_t)g_mpi.size > nc_max_parts(&o.net)) {
         fprintf(stderr, "netsim: %d MPI ranks but the network can be cut into only %u parts (a dragonfly's groups, "
                 "else its routers)\n", g_mpi.size, nc_max_parts(&o.net));
+        MPI_Finalize();
+        exit(2);
+    }
+    if (g_mpi.size > 1 && o.ip.ugal == IQ_UGAL_GLOBAL) {
+        fprintf(stderr, "netsim: --routing ugal-g reads the queues of other routers (UGAL-G): it runs in one process\n");
         MPI_Finalize();
         exit(2);
     }
