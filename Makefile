@@ -344,7 +344,7 @@ study: $(B)/examples/matching_study
 
 # ------------------------------------------ Alpha 21364 timing model (issue 6)
 # bench_alpha and bench_sim include the models of examples/common/.
-$(B)/bench/bench_alpha $(B)/bench/bench_sim: $(wildcard examples/common/*.h)
+$(B)/bench/bench_alpha $(B)/bench/bench_sim $(B)/bench/bench_netsim: $(wildcard examples/common/*.h)
 
 # Figures 10 and 11 of seed 002: the sweeps (CSV in docs/data/), then PNGs
 # in docs/img/ (installs Debian's python3-matplotlib if it is missing).

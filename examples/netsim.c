@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/iq_router.h"
+#include "common/sim_jobs.h"
 #include "common/cli.h"
 #ifdef NC_MPI
 #include <unistd.h>
@@ -53,6 +54,7 @@ typedef struct opts {
     int seeds, csv, csv_header, quiet;
     double max_memory_gb;
     const char *label;
+    sj_opts wl;                 /* --workload and its companions (sim_jobs.h) */
     int routing;                /* index of routing_names */
     int verify, unsafe;
     sim_progress *progress;
@@ -148,6 +150,9 @@ static const cli_opt options[] = {
       "the permutation of --pattern perm: one destination terminal per line" },
     { "--srcq", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "0 = unbounded",
       "cap each source queue at N packets" },
+    /* application workloads (examples/common/sim_jobs.h; packets of the
+     * largest of --sizes flits; --nid-order on tori and meshes only) */
+    SJ_CLI_OPTIONS,
     /* run */
     { "--warmup", NULL, "N", CLI_INT, 0, 10000000000ull, 0, 0, NULL, "1000", "cycles before measuring" },
     { "--cycles", NULL, "N", CLI_INT, 1, 10000000000ull, 0, 0, NULL, "10000", "measured cycles" },
@@ -297,6 +302,7 @@ static void set_defaults(opts *o) {
     o->stall = 10000;
     o->csv_header = 1;
     o->max_memory_gb = 16;
+    sj_opts_default(&o->wl);
 }
 
 /* Bytes a run of the network needs: the core, the routers, and packets
@@ -378,6 +384,7 @@ static void parse(opts *o, int argc, char **argv) {
         else if (cli_is(&c, "--no-header")) o->csv_header = 0;
         else if (cli_is(&c, "--label")) o->label = c.val;
         else if (cli_is(&c, "--quiet")) o->quiet = 1;
+        else if (sj_opts_read(&c, &o->wl)) continue;
         else cli_unhandled(&c);
     }
     /* the network */
@@ -454,6 +461,15 @@ static void parse(opts *o, int argc, char **argv) {
         o->desc.kind != SR_NET_CUBE && o->desc.kind != SR_NET_HYPERX)
         cli_fail(&c, "--pattern %s moves in router coordinates: it needs a torus, mesh or hyperx --topo",
                  sim_pattern_name(o->t.pattern));
+    /* workloads */
+    {
+        static const char *const traffic[] = { "--pattern", "--load", "--loads", "--hotspot", "--perm", "--srcq" };
+        sj_opts_check(&c, &o->wl, o->net.num_terminals, traffic, (int)(sizeof traffic / sizeof traffic[0]));
+        if (o->desc.kind != SR_NET_CUBE) {
+            if (cli_given(&c, "--nid-order")) cli_fail(&c, "--nid-order numbers the nodes of a torus or mesh only");
+            o->wl.nid_x = 0;
+        }
+    }
     /* output */
     if (!o->csv_header && !o->csv && !o->num_loads) cli_fail(&c, "--no-header needs CSV output (--csv or --loads)");
     if (o->label && !o->csv && !o->num_loads) cli_fail(&c, "--label names a CSV line: it needs --csv or --loads");
@@ -497,6 +513,18 @@ static void finish(int status) {
     if (status) exit(status);
 }
 
+/* The stall report: one line, exit status 4. */
+static void stalled(nc_net *net, iq_model *m, const opts *o) {
+    char why[256] = "";
+    uint32_t r;
+    for (r = 0; r < net->routers; r++)
+        if (nc_owns(net, r) && net->model.waiting(m, net, r, why, sizeof why)) break;
+    fprintf(stderr, "netsim: deadlock: no packet has moved for %llu cycles at cycle %llu with %llu packets "
+            "in the network%s%s\n", (unsigned long long)o->stall, (unsigned long long)net->now,
+            (unsigned long long)nc_in_network(net), why[0] ? "; for example " : "", why);
+    finish(EXIT_STALL);
+}
+
 /* Run `cycles` cycles in chunks, checking for a stall after each. */
 static void run_checked(nc_net *net, iq_model *m, const opts *o, uint64_t cycles, const char *label) {
     uint64_t done = 0, chunk = o->stall / 2 < 1000 ? o->stall / 2 : 1000;
@@ -504,16 +532,7 @@ static void run_checked(nc_net *net, iq_model *m, const opts *o, uint64_t cycles
         uint64_t len = cycles - done < chunk ? cycles - done : chunk;
         nc_run(net, len, o->progress, label);
         done += len;
-        if (nc_stalled(net, o->stall)) {
-            char why[256] = "";
-            uint32_t r;
-            for (r = 0; r < net->routers; r++)
-                if (nc_owns(net, r) && net->model.waiting(m, net, r, why, sizeof why)) break;
-            fprintf(stderr, "netsim: deadlock: no packet has moved for %llu cycles at cycle %llu with %llu packets "
-                    "in the network%s%s\n", (unsigned long long)o->stall, (unsigned long long)net->now,
-                    (unsigned long long)nc_in_network(net), why[0] ? "; for example " : "", why);
-            finish(EXIT_STALL);
-        }
+        if (nc_stalled(net, o->stall)) stalled(net, m, o);
     }
 }
 
@@ -539,22 +558,78 @@ static void run_one(const opts *o, double load, uint64_t seed, sim_summary *s, u
     nc_net_free(&net);
 }
 
-static void csv_header(void) {
-    printf("label,topology,routing,vcs,pattern,offered,accepted,lat_mean,lat_std,lat_p50,lat_p99,lat_p999,"
-           "lat_max,net_lat_mean,hops,src_min,src_max,src_jain,delivered,in_flight,seed\n");
+/* ---- application workloads (sim_jobs.h) ---- */
+
+typedef struct wl_ctx { nc_net *net; iq_model *m; const opts *o; const char *label; } wl_ctx;
+
+static void wl_send(void *ctx, uint32_t src, uint32_t dst, int size, uint32_t tag) {
+    nc_net *net = ((wl_ctx *)ctx)->net;
+    uint32_t pi = nc_send_packet(net, src, dst, size);
+    net->pool.pkt[pi].tag = tag;
+}
+static void wl_step(void *ctx) {
+    wl_ctx *w = (wl_ctx *)ctx;
+    nc_run(w->net, 1, NULL, NULL);
+    if (w->net->now % 1000 == 0 && nc_stalled(w->net, w->o->stall)) stalled(w->net, w->m, w->o);
+}
+static uint64_t wl_now(void *ctx) { return ((wl_ctx *)ctx)->net->now; }
+static void wl_reset(void *ctx) { nc_stats_reset(((wl_ctx *)ctx)->net); }
+
+/* One workload run with seed: the network without random traffic, the
+ * jobs on its terminals (sj_run), the audit. */
+static void run_workload(const opts *o, uint64_t seed, sim_summary *s, uint64_t *in_flight, sj_result *w) {
+    nc_net net;
+    iq_model m;
+    sj_model jm;
+    sj_network n;
+    wl_ctx x;
+    sim_traffic t = o->t;
+    const char *err;
+    char label[64];
+    t.load = 0;
+    t.pattern = SIM_UNIFORM;
+    err = net_init(&net, o, &t, seed);
+    if (!err) err = iq_init(&m, &net, &o->ip, seed);
+    if (err) { fprintf(stderr, "netsim: %s\n", err); finish(1); exit(1); }
+    sj_init(&jm, net.terminals, seed, o->wl.jitter);
+    sj_place_nids(&jm, &net.shape, o->wl.nid_x);
+    jm.packet_flits = o->p.max_packet_flits;
+    x.net = &net; x.m = &m; x.o = o; x.label = label;
+    jm.send = wl_send;
+    jm.ctx = &x;
+    net.on_deliver = sj_on_deliver;
+    net.on_deliver_ctx = &jm;
+    snprintf(label, sizeof label, "%s seed %llu", sj_workload_name(o->wl.workload), (unsigned long long)seed);
+    n.ctx = &x; n.step = wl_step; n.now = wl_now; n.reset = wl_reset; n.routers = (double)net.routers;
+    sj_run(&jm, &o->wl, &n, o->warmup, o->cycles, o->progress, label, w);
+    err = net_audit(&net);
+    if (err) { fprintf(stderr, "netsim: %s\n", err); finish(3); }
+    nc_summarize(&net, s, in_flight);
+    sj_free(&jm);
+    iq_free(&m);
+    nc_net_free(&net);
 }
 
-static void csv_line(const opts *o, const sim_summary *s, uint64_t in_flight, uint64_t seed) {
+static void csv_header(void) {
+    printf("label,topology,routing,vcs,pattern,offered,accepted,lat_mean,lat_std,lat_p50,lat_p99,lat_p999,"
+           "lat_max,net_lat_mean,hops,src_min,src_max,src_jain,delivered,in_flight,seed,workload,jobs,t_halo,"
+           "t_alltoall,t_allreduce,t_transpose,t_iter\n");
+}
+
+static void csv_line(const opts *o, const sim_summary *s, uint64_t in_flight, uint64_t seed, const sj_result *w) {
     char q[3][32];
     cli_csv_field(stdout, o->label ? o->label : "", 1);
     putchar(',');
     cli_csv_field(stdout, o->topo_spec, 0);
-    printf(",%s,%d,%s,%.4f,%.4f,%.2f,%.2f,%s,%s,%s,%llu,%.2f,%.3f,%.5f,%.5f,%.4f,%llu,%llu,%llu\n",
+    printf(",%s,%d,%s,%.4f,%.4f,%.2f,%.2f,%s,%s,%s,%llu,%.2f,%.3f,%.5f,%.5f,%.4f,%llu,%llu,%llu",
            routing_names[o->routing], o->p.vcs, sim_pattern_name(o->t.pattern), s->offered, s->accepted,
            s->lat_mean, s->lat_std, sim_quantile_text(s->lat_p50, 1, 0, q[0], sizeof q[0]),
            sim_quantile_text(s->lat_p99, 1, 0, q[1], sizeof q[1]), sim_quantile_text(s->lat_p999, 1, 0, q[2], sizeof q[2]),
            (unsigned long long)s->lat_max, s->net_lat_mean, s->hops, s->src_min, s->src_max, s->src_jain,
            (unsigned long long)s->delivered, (unsigned long long)in_flight, (unsigned long long)seed);
+    printf(",%s,%d", sj_workload_name(o->wl.workload), w ? w->jobs : 0);
+    sj_result_csv(w);
+    putchar('\n');
 }
 
 static void print_summary(const opts *o, const sim_summary *s, uint64_t in_flight) {
@@ -596,6 +671,11 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         exit(2);
     }
+    if (g_mpi.size > 1 && o.wl.workload != SJ_WL_NONE) {
+        fprintf(stderr, "netsim: --workload runs in one process (scripted traffic is not split over ranks)\n");
+        MPI_Finalize();
+        exit(2);
+    }
     if (g_mpi.size > 1 && o.ip.ugal == IQ_UGAL_GLOBAL) {
         fprintf(stderr, "netsim: --routing ugal-g reads the queues of other routers (UGAL-G): it runs in one process\n");
         MPI_Finalize();
@@ -609,18 +689,28 @@ int main(int argc, char **argv) {
         if (!o.t.perm) { fprintf(stderr, "netsim: --perm: %s\n", err); finish(2); }
     }
     runs = (o.num_loads ? o.num_loads : 1) * o.seeds;
-    sim_progress_init(&prog, o.quiet ? NULL : stderr, "netsim", "router-cycles",
-                      (double)runs * (double)(o.warmup + o.cycles) * o.net.num_routers);
+    if (o.wl.workload >= SJ_WL_ALLTOALL)
+        sim_progress_init(&prog, o.quiet ? NULL : stderr, "netsim", "cycles",
+                          (double)o.seeds * sj_opts_cycles_guess(&o.wl, o.p.max_packet_flits, 1.0, 100));
+    else
+        sim_progress_init(&prog, o.quiet ? NULL : stderr, "netsim", "router-cycles",
+                          (double)runs * (double)(o.warmup + o.cycles) * o.net.num_routers);
     o.progress = &prog;
     if (o.csv && o.csv_header) csv_header();
     fflush(stdout);
     for (k = 0; k < o.seeds; k++)
         for (i = 0; i < (o.num_loads ? o.num_loads : 1); i++) {
             sim_summary s;
+            sj_result w;
             uint64_t in_flight, seed = o.seed + (uint64_t)k;
-            run_one(&o, o.num_loads ? o.loads[i] : o.t.load, seed, &s, &in_flight);
-            if (o.csv) csv_line(&o, &s, in_flight, seed);
-            else print_summary(&o, &s, in_flight);
+            memset(&w, 0, sizeof w);
+            if (o.wl.workload != SJ_WL_NONE) run_workload(&o, seed, &s, &in_flight, &w);
+            else run_one(&o, o.num_loads ? o.loads[i] : o.t.load, seed, &s, &in_flight);
+            if (o.csv) csv_line(&o, &s, in_flight, seed, o.wl.workload != SJ_WL_NONE ? &w : NULL);
+            else {
+                print_summary(&o, &s, in_flight);
+                if (o.wl.workload != SJ_WL_NONE) sj_result_print(&o.wl, &w);
+            }
             fflush(stdout);
         }
     sim_progress_end(&prog);
