@@ -55,6 +55,13 @@ typedef struct bn_sim {
     void (*finish)(void *ctx, bn_result *r);   /* audit, summary, free */
 } bn_sim;
 
+/* The figures of a summary a case reports. */
+static void bn_take(bn_result *r, const sim_summary *s) {
+    r->accepted = s->accepted;
+    r->delivered = s->delivered;
+    r->packet_hops = (double)s->delivered * s->hops;
+}
+
 static void bn_measure(const bn_sim *s, bn_result *r, sim_progress *pg) {
     double t0, c0;
     s->run(s->ctx, r->warmup, pg);
@@ -82,9 +89,7 @@ static void nc_finish_(void *ctx, bn_result *r) {
     const char *err = nc_audit(&b->net);
     if (err) { fprintf(stderr, "bench_netsim: %s\n", err); exit(3); }
     nc_summarize(&b->net, &s, &r->in_flight_end);
-    r->accepted = s.accepted;
-    r->delivered = s.delivered;
-    r->packet_hops = (double)s.delivered * s.hops;
+    bn_take(r, &s);
     iq_free(&b->m);
     nc_net_free(&b->net);
 }
@@ -150,9 +155,7 @@ static void ss_finish_(void *ctx, bn_result *r) {
     const char *err = ss_audit(net);
     if (err) { fprintf(stderr, "bench_netsim: %s\n", err); exit(3); }
     ss_summarize(net, &s);
-    r->accepted = s.accepted;
-    r->delivered = s.delivered;
-    r->packet_hops = (double)s.delivered * s.hops;
+    bn_take(r, &s.w);
     r->in_flight_end = s.in_flight;
     ss_net_free(net);
 }

@@ -543,13 +543,13 @@ static void csv_line(const opts *o, const ss_params *p, const ss_summary *s, uin
            p->dims > 2 ? p->radix[2] : 1, sim_pattern_name(o->t.pattern),
            p->age.age_rr_select == 0 ? "rr" : p->age.age_rr_select == ~(uint64_t)0 ? "age" : "mix",
            p->age.age_clock_period, p->age.req_age_bias[0], p->age.req_age_bias[2], p->age.req_age_bias[4],
-           s->offered, s->accepted, s->lat_mean, s->lat_std, sim_quantile_text(s->lat_p50, 1, 0, q[0], sizeof q[0]),
-           sim_quantile_text(s->lat_p99, 1, 0, q[1], sizeof q[1]), sim_quantile_text(s->lat_p999, 1, 0, q[2], sizeof q[2]),
-           (unsigned long long)s->lat_max, s->net_lat_mean, s->hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
+           s->w.offered, s->w.accepted, s->w.lat_mean, s->w.lat_std, sim_quantile_text(s->w.lat_p50, 1, 0, q[0], sizeof q[0]),
+           sim_quantile_text(s->w.lat_p99, 1, 0, q[1], sizeof q[1]), sim_quantile_text(s->w.lat_p999, 1, 0, q[2], sizeof q[2]),
+           (unsigned long long)s->w.lat_max, s->w.net_lat_mean, s->w.hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
     for (d = 0; d < 6; d++) printf(",%.3f", s->occupancy[d]);
     for (d = 0; d < 4; d++) printf(",%llu", (unsigned long long)s->age_hist[d]);
-    printf(",%.5f,%.5f,%.4f,%llu,%llu", s->src_min, s->src_max, s->src_jain,
-           (unsigned long long)s->delivered, (unsigned long long)s->in_flight);
+    printf(",%.5f,%.5f,%.4f,%llu,%llu", s->w.src_min, s->w.src_max, s->w.src_jain,
+           (unsigned long long)s->w.delivered, (unsigned long long)s->in_flight);
     printf(",%llu,%s,%d", (unsigned long long)seed, sj_workload_name(o->wl.workload), w ? w->jobs : 0);
     sj_result_csv(w);
     printf(",%llu,%.4f,%.4f,%.4f\n", (unsigned long long)s->arb_multi, s->tie_frac, s->tie255_frac, s->rr_frac);
@@ -560,17 +560,17 @@ static void print_summary(const char *title, const ss_summary *s) {
     int d;
     printf("%s\n", title);
     printf("  offered %.4f, accepted %.4f flits/node/cycle; %llu packets delivered\n",
-           s->offered, s->accepted, (unsigned long long)s->delivered);
+           s->w.offered, s->w.accepted, (unsigned long long)s->w.delivered);
     printf("  latency (cycles): mean %.1f, std dev %.1f, p50 %s, p99 %s, p99.9 %s, max %llu\n",
-           s->lat_mean, s->lat_std, sim_quantile_text(s->lat_p50, 1, 0, q[0], sizeof q[0]),
-           sim_quantile_text(s->lat_p99, 1, 0, q[1], sizeof q[1]),
-           sim_quantile_text(s->lat_p999, 1, 0, q[2], sizeof q[2]), (unsigned long long)s->lat_max);
+           s->w.lat_mean, s->w.lat_std, sim_quantile_text(s->w.lat_p50, 1, 0, q[0], sizeof q[0]),
+           sim_quantile_text(s->w.lat_p99, 1, 0, q[1], sizeof q[1]),
+           sim_quantile_text(s->w.lat_p999, 1, 0, q[2], sizeof q[2]), (unsigned long long)s->w.lat_max);
     printf("  hops %.2f; queueing per packet x %.1f, y %.1f, z %.1f cycles\n",
-           s->hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
+           s->w.hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
     printf("  stalled cycles per request packet (Eq 17):");
     for (d = 0; d < 6; d++) printf(" %s %.2f", port_names[d], s->occupancy[d]);
     printf("\n  per-source bandwidth: min %.5f, max %.5f flits/cycle, Jain %.4f\n",
-           s->src_min, s->src_max, s->src_jain);
+           s->w.src_min, s->w.src_max, s->w.src_jain);
 }
 
 static void print_histogram(const ss_summary *s) {
@@ -677,17 +677,17 @@ static void demo_torus(sim_progress *pg) {
     printf("2. An 8x8x8 torus (512 SeaStar routers), uniform random traffic near\n"
            "   saturation (0.34 flits/node/cycle offered, 9-flit packets).\n\n");
     printf("                                   %-14s %s\n", "round-robin", "age-based");
-    printf("   accepted (flits/node/cycle)     %-14.4f %.4f\n", s[0].accepted, s[1].accepted);
-    printf("   mean latency (cycles)           %-14.1f %.1f\n", s[0].lat_mean, s[1].lat_mean);
-    printf("   std dev of latency              %-14.1f %.1f\n", s[0].lat_std, s[1].lat_std);
+    printf("   accepted (flits/node/cycle)     %-14.4f %.4f\n", s[0].w.accepted, s[1].w.accepted);
+    printf("   mean latency (cycles)           %-14.1f %.1f\n", s[0].w.lat_mean, s[1].w.lat_mean);
+    printf("   std dev of latency              %-14.1f %.1f\n", s[0].w.lat_std, s[1].w.lat_std);
     {
         char q[2][32];
-        printf("   99th percentile                 %-14s %s\n", sim_quantile_text(s[0].lat_p99, 1, 0, q[0], sizeof q[0]),
-               sim_quantile_text(s[1].lat_p99, 1, 0, q[1], sizeof q[1]));
+        printf("   99th percentile                 %-14s %s\n", sim_quantile_text(s[0].w.lat_p99, 1, 0, q[0], sizeof q[0]),
+               sim_quantile_text(s[1].w.lat_p99, 1, 0, q[1], sizeof q[1]));
     }
-    printf("   maximum latency                 %-14llu %llu\n", (unsigned long long)s[0].lat_max, (unsigned long long)s[1].lat_max);
+    printf("   maximum latency                 %-14llu %llu\n", (unsigned long long)s[0].w.lat_max, (unsigned long long)s[1].w.lat_max);
     printf("   +x stalled cycles/packet (Eq17) %-14.2f %.2f\n", s[0].occupancy[0], s[1].occupancy[0]);
-    printf("   slowest/fastest source          %-14.3f %.3f\n", s[0].src_min / s[0].src_max, s[1].src_min / s[1].src_max);
+    printf("   slowest/fastest source          %-14.3f %.3f\n", s[0].w.src_min / s[0].w.src_max, s[1].w.src_min / s[1].w.src_max);
     printf("   (age-based: %s)\n\n", names[1]);
 }
 

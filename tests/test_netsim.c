@@ -34,6 +34,18 @@ static const char *tn_build(nc_net *net, iq_model *m, const sr_net *topo, const 
     return err;
 }
 
+/* Defaults without random traffic (the tests send their own packets):
+ * packets up to max_packet flits, the given pipeline. */
+static void tn_quiet(nc_params *p, iq_params *ip, sim_traffic *t, int max_packet, int pipeline) {
+    nc_params_default(p);
+    p->max_packet_flits = max_packet;
+    iq_params_default(ip);
+    ip->pipeline = pipeline;
+    sim_traffic_default(t);
+    t->load = 0;
+    t->sizes[0] = 1;
+}
+
 /* Routers between a and b over the built network's channels (BFS). */
 static int tn_distance(const nc_net *net, uint32_t a, uint32_t b) {
     int *dist = (int *)sim_calloc(net->routers, sizeof(int)), d;
@@ -84,15 +96,9 @@ ST_TEST(netsim_zero_load_latency_by_hand) {
         tn_last last;
         uint64_t seed = 3;
         int k;
-        nc_params_default(&p);
+        tn_quiet(&p, &ip, &t, 8, 4);
         p.latency[SR_PORT_TERMINAL] = 2;
         p.latency[SR_PORT_DIM] = 3;
-        p.max_packet_flits = 8;
-        iq_params_default(&ip);
-        ip.pipeline = 4;
-        sim_traffic_default(&t);
-        t.load = 0;
-        t.sizes[0] = 1;
         ST_CHECK(tn_build(&net, &m, &topo, &p, &ip, &t, 1, 0, 1) == NULL);
         net.on_deliver = tn_note;
         net.on_deliver_ctx = &last;
@@ -125,13 +131,7 @@ ST_TEST(netsim_contention_by_hand) {
     nc_net net;
     iq_model m;
     sim_summary s;
-    nc_params_default(&p);
-    p.max_packet_flits = 5;
-    iq_params_default(&ip);
-    ip.pipeline = 2;
-    sim_traffic_default(&t);
-    t.load = 0;
-    t.sizes[0] = 1;
+    tn_quiet(&p, &ip, &t, 5, 2);
     ST_CHECK(tn_build(&net, &m, &topo, &p, &ip, &t, 1, 0, 1) == NULL);
     /* terminals 0 and 2 both send 5 flits to terminal 1 at cycle 0: both
      * headers reach router 1 at 1 + 2 + 1 = 4 (0 from the west over one

@@ -332,6 +332,14 @@ static inline void iq__request(uint64_t *req, int w, uint16_t *rows, int *nrows,
     for (c = c0; c < c0 + n; c++) q[c / 64] |= (uint64_t)1 << (c % 64);
 }
 
+/* Run allocator a on the request rows rows[0..n) of req (w words each),
+ * then clear those rows for the next step. */
+static inline void iq__allocate(sa_switch *a, uint64_t *req, int w, const uint16_t *rows, int n, sa_match *match) {
+    int k;
+    sa_switch_allocate(a, req, NULL, NULL, match);
+    for (k = 0; k < n; k++) memset(req + (size_t)rows[k] * (uint32_t)w, 0, (size_t)w * sizeof(uint64_t));
+}
+
 /* One cycle of router r: the heads that may move now; routing and VC
  * allocation for those that hold no output VC; switch allocation for
  * those that do; the winners cross the switch.  The router runs again
@@ -367,10 +375,9 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
         }
     }
     if (nva) {
-        sa_switch_allocate(&m->va[r], m->va_req, NULL, NULL, &m->match);
+        iq__allocate(&m->va[r], m->va_req, m->wv, m->va_rows, nva, &m->match);
         for (k = 0; k < nva; k++) {
             int i = m->va_rows[k], j = m->match.output_of[i], o, v;
-            memset(m->va_req + (size_t)i * (uint32_t)m->wv, 0, (size_t)m->wv * sizeof(uint64_t));
             if (j < 0) { poll = 1; continue; }
             o = m->port_of[j];
             v = m->vc_of[j];
@@ -394,10 +401,9 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
         m->asked[i / 64] |= (uint64_t)1 << (i % 64);
     }
     if (nsw) {
-        sa_switch_allocate(&m->sw[r], m->sw_req, NULL, NULL, &m->match);
+        iq__allocate(&m->sw[r], m->sw_req, m->ws, m->sw_rows, nsw, &m->match);
         for (k = 0; k < nsw; k++) {
             int xin = m->sw_rows[k], j = m->match.output_of[xin], v, i;
-            memset(m->sw_req + (size_t)xin * (uint32_t)m->ws, 0, (size_t)m->ws * sizeof(uint64_t));
             if (j < 0) { poll = 1; continue; }
             v = iq__pick_vc(m, r, xin, j / S);
             if (v < 0) sim_die("iq_router: a switch grant without a requesting VC");
@@ -415,27 +421,25 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
 
 /* The audit of router r: every packet in its input VCs, in state; the
  * VCs' flit counts and busy bits; credits within the buffers' room. */
-static inline const char *iq__audit(void *self, const nc_net *net, uint32_t r, uint8_t *seen, uint64_t *count) {
+static inline const char *iq__audit(void *self, const nc_net *net, uint32_t r, sim_audit *a) {
     const iq_model *m = (const iq_model *)self;
     uint32_t PV = (uint32_t)(m->P * m->V), i;
     const sim_packet *pk = net->pool.pkt;
     for (i = 0; i < PV; i++) {
         const iq_ivc *iv = &m->ivc[(size_t)r * PV + i];
         uint32_t j, flits = 0, busy = (uint32_t)(m->busy[(size_t)r * (uint32_t)m->wv + i / 64] >> (i % 64)) & 1u;
-        for (j = iv->q.head; j != SIM_NIL; j = pk[j].next) {
-            if (j >= net->pool.used || seen[j] || pk[j].state != IQ_IN_BUFFER) return "iq_router: packet lost, duplicated or misplaced";
-            seen[j] = 1;
-            (*count)++;
-            flits += pk[j].size;
-        }
+        int port = m->port_of[i];
+        if (!sim_audit_fifo(a, &iv->q, IQ_IN_BUFFER)) return a->err;
+        for (j = iv->q.head; j != SIM_NIL; j = pk[j].next) flits += pk[j].size;
         if (flits != iv->flits) return "iq_router: an input VC's flit count is wrong";
         if (busy != (iv->q.head != SIM_NIL)) return "iq_router: an input VC's busy bit is wrong";
-        if (iv->flits > (uint32_t)net->p.buf_flits[nc_port_kind(net, r, (int)(i / (uint32_t)m->V))])
+        if (iv->q.head != SIM_NIL && (iv->head_size != pk[iv->q.head].size || iv->head_ready != pk[iv->q.head].t_ready))
+            return "iq_router: an input VC's copy of its head packet's fields is wrong";
+        if (iv->flits > (uint32_t)net->p.buf_flits[nc_port_kind(net, r, port)])
             return "iq_router: an input VC holds more than its buffer";
-        if (i / (uint32_t)m->V < net->nports[r] &&
-            m->ocred[(size_t)r * PV + i] > (int32_t)nc_out_room(net, r, (int)(i / (uint32_t)m->V)) &&
-            nc_port_kind(net, r, (int)(i / (uint32_t)m->V)) != SR_PORT_TERMINAL)
-            return "iq_router: an output VC has more credits than the buffer it feeds";
+        if (port < net->nports[r] && nc_port_kind(net, r, port) != SR_PORT_TERMINAL &&
+            (m->ocred[(size_t)r * PV + i] < 0 || m->ocred[(size_t)r * PV + i] > (int32_t)nc_out_room(net, r, port)))
+            return "iq_router: an output VC's credits are outside 0 .. the room of the buffer it feeds";
     }
     return NULL;
 }
@@ -502,7 +506,6 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
     int P = net->radix, V = net->vcs, S = p->speedup, o, v;
     sa_switch_desc d;
     const char *err;
-    nc_model nm;
     memset(m, 0, sizeof *m);
     if (p->pipeline < 1 || p->pipeline > 1000) return "the pipeline must be 1..1000 cycles";
     if (S < 1 || S > 4) return "the speedup must be 1..4";
@@ -581,17 +584,13 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
         d.seed = sa_switch_seed(seed, 2u * r + 1u);
         if (sa_switch_init(&m->sw[r], &d, mem + m->va_bytes, m->sw_bytes) != SA_OK) { iq_free(m); return "cannot set up the switch allocator"; }
     }
-    memset(&nm, 0, sizeof nm);
-    nm.self = m;
-    nm.arrive = iq__arrive;
-    nm.credit = iq__credit;
-    nm.step = iq__step;
-    nm.audit = iq__audit;
-    nm.waiting = iq__waiting;
-    nm.side_bytes = sizeof(sr_header);
-    nm.side = &m->hdr;
-    nm.side_cap = &m->hdr_cap;
-    nc_set_model(net, &nm);
+    {
+        nc_model nm = { NULL, iq__arrive, iq__credit, iq__step, iq__audit, iq__waiting, sizeof(sr_header), NULL, NULL };
+        nm.self = m;
+        nm.side = &m->hdr;
+        nm.side_cap = &m->hdr_cap;
+        nc_set_model(net, &nm);
+    }
     sim_pool_side(&net->pool, &m->hdr, &m->hdr_cap, sizeof(sr_header));
     return NULL;
 }

@@ -40,11 +40,7 @@ static inline const char *nc_mpi_net_init(sim_mpi *m, nc_net *net, const sr_net 
             if (nc_owns(net, r) && !nc_owns(net, c->to)) sim_mpi_add_peer(m, net->part_of[c->to]);
             if (!nc_owns(net, r) && nc_owns(net, c->to)) sim_mpi_add_peer(m, net->part_of[r]);
         }
-    m->windows = m->bytes_sent = 0;
-    m->wait_s = 0;
-    if (m->size > 1) {
-        net->reduce = sim_mpi_reduce;
-        net->reduce_ctx = m;
+    if (sim_mpi_connect(m, &net->reduce, &net->reduce_ctx)) {
         net->exchange = nc_mpi__exchange;
         net->exchange_ctx = m;
     }

@@ -143,9 +143,10 @@ typedef struct nc_model {
     void (*credit)(void *self, struct nc_net *net, uint32_t r, int out_port, int vc, uint32_t flits);
     /** Router r runs this cycle (it asked with nc_wake). */
     void (*step)(void *self, struct nc_net *net, uint32_t r);
-    /** Mark in seen[] every packet router r holds (each once), checking its
-     *  own invariants (credits, queues); NULL or a message. */
-    const char *(*audit)(void *self, const struct nc_net *net, uint32_t r, uint8_t *seen, uint64_t *count);
+    /** Find (sim_audit_see, sim_audit_fifo) every packet router r holds,
+     *  checking the model's own invariants (credits, queues); NULL or a
+     *  message. */
+    const char *(*audit)(void *self, const struct nc_net *net, uint32_t r, sim_audit *a);
     /** Describe into buf (n bytes) a packet router r holds that cannot
      *  move, and what it waits for; 0 if there is none (the report of a
      *  stalled network). */
@@ -722,49 +723,20 @@ static inline void nc_stats_reset(nc_net *net) { sim_window_reset(&net->st, net-
  *  model's own checks pass, and created + imported = delivered +
  *  exported + in flight.  Call at a hand-over.  NULL or a message. */
 static inline const char *nc_audit(nc_net *net) {
-    static char msg[200];
-    uint32_t used = net->pool.used, i, r;
-    uint64_t cnt = 0;
-    uint8_t *seen = (uint8_t *)sim_calloc(used ? used : 1, 1);
-    const char *err = NULL;
-    sim_packet *pk = net->pool.pkt;
-#define NC__SEE(idx, want) do { uint32_t j_ = (idx); \
-        if (j_ >= used || seen[j_] || pk[j_].state != (want)) { err = "packet lost, duplicated or misplaced"; goto done; } \
-        seen[j_] = 1; cnt++; } while (0)
-    for (i = 0; i < net->n_my_terms; i++) {
-        uint32_t j, n = 0;
-        for (j = net->term[net->my_terms[i]].srcq.head; j != SIM_NIL; j = pk[j].next) { NC__SEE(j, NC_AT_SOURCE); n++; }
-        if (n != net->term[net->my_terms[i]].srcq_len) { err = "a source queue's length is wrong"; goto done; }
+    uint32_t i, r;
+    sim_audit a;
+    sim_audit_begin(&a, &net->pool);
+    for (i = 0; i < net->n_my_terms && !a.err; i++) {
+        const nc_term *m = &net->term[net->my_terms[i]];
+        uint64_t before = a.found;
+        if (sim_audit_fifo(&a, &m->srcq, NC_AT_SOURCE) && a.found - before != m->srcq_len)
+            a.err = "a source queue's length is wrong";
     }
-    for (r = 0; r < net->routers; r++)
-        if (nc_owns(net, r) && net->model.audit) {
-            err = net->model.audit(net->model.self, net, r, seen, &cnt);
-            if (err) goto done;
-        }
-    for (i = 0; i <= net->wheel.mask; i++) {
-        sim_slot *s = &net->wheel.slot[i];
-        uint32_t j;
-        for (j = 0; j < s->n; j++) {
-            uint32_t t = SIM_EV_TYPE(s->ev[j]);
-            if (t == NC_EV_ARRIVE) NC__SEE(s->ev[j].a, NC_ON_LINK);
-            else if (t == NC_EV_DELIVER) NC__SEE(s->ev[j].a, NC_EJECTING);
-        }
-    }
-    for (i = 0; i < used; i++)
-        if (!seen[i] && pk[i].state != SIM_PKT_FREE) { err = "a live packet is in no queue (lost)"; goto done; }
-    if (cnt != net->pool.live) { err = "pool count disagrees with the packets found"; goto done; }
-    if (net->created + net->imported != net->delivered + net->exported + cnt)
-        err = "created + imported != delivered + exported + in flight";
-done:
-#undef NC__SEE
-    free(seen);
-    if (err) {
-        snprintf(msg, sizeof msg, "conservation check failed at cycle %llu: %s (created %llu, delivered %llu, found %llu)",
-                 (unsigned long long)net->now, err, (unsigned long long)net->created,
-                 (unsigned long long)net->delivered, (unsigned long long)cnt);
-        return msg;
-    }
-    return NULL;
+    for (r = 0; r < net->routers && !a.err; r++)
+        if (nc_owns(net, r) && net->model.audit) a.err = net->model.audit(net->model.self, net, r, &a);
+    if (!a.err) sim_audit_wheel(&a, &net->wheel, NC_EV_ARRIVE, NC_ON_LINK, NC_EV_DELIVER, NC_EJECTING);
+    return sim_audit_report(&a, net->now, net->created, net->delivered, net->created + net->imported,
+                            net->delivered + net->exported);
 }
 
 /** Make this part's window statistics and packet totals those of the

@@ -1388,65 +1388,29 @@ static inline const char *ss__audit_staging(const ss_net *net, const ss_out *o, 
  *  hand-over, when the outboxes are empty.
  *  Returns NULL or a message describing the first violation. */
 static inline const char *ss_audit(ss_net *net) {
-    static char msg[160];
-    uint32_t used = net->pool.used, i, r, cnt = 0;
-    uint8_t *seen = (uint8_t *)sim_calloc(used ? used : 1, 1);
-    const char *err = NULL;
-    sim_packet *pk = net->pool.pkt;
-#define SS__SEE(idx, want) do { uint32_t j_ = (idx); \
-        if (j_ >= used || seen[j_] || pk[j_].state != (want)) { err = "packet lost, duplicated or misplaced"; goto done; } \
-        seen[j_] = 1; cnt++; } while (0)
-    for (r = net->r_lo; r < net->r_hi; r++) {
-        for (i = net->nic[r].srcq.head; i != SIM_NIL; i = pk[i].next) SS__SEE(i, SS_AT_SOURCE);
-        for (i = 0; i < SS_PORTS * SS_VCS; i++) {
-            uint32_t j;
-            for (j = net->inq[(size_t)r * SS_PORTS * SS_VCS + i].head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_INPUT);
-        }
-        for (i = 0; i < SS_PORTS * SS_CANDS; i++) {
-            uint32_t j;
+    uint32_t i, r;
+    sim_audit a;
+    sim_audit_begin(&a, &net->pool);
+    for (r = net->r_lo; r < net->r_hi && !a.err; r++) {
+        if (!sim_audit_fifo(&a, &net->nic[r].srcq, SS_AT_SOURCE)) break;
+        for (i = 0; i < SS_PORTS * SS_VCS; i++)
+            if (!sim_audit_fifo(&a, &net->inq[(size_t)r * SS_PORTS * SS_VCS + i], SS_IN_INPUT)) break;
+        for (i = 0; i < SS_PORTS * SS_CANDS && !a.err; i++) {
             const ss_out *o = &net->out[r * SS_PORTS + i / SS_CANDS];
-            for (j = o->cand[i % SS_CANDS].q.head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_STAGING);
-            if ((err = ss__audit_staging(net, o, i % SS_CANDS)) != NULL) goto done;
+            if (sim_audit_fifo(&a, &o->cand[i % SS_CANDS].q, SS_IN_STAGING)) a.err = ss__audit_staging(net, o, i % SS_CANDS);
         }
     }
-    for (r = 0; r < net->blocks; r++)
-        for (i = 0; i <= net->wheels[r].mask; i++) {
-            sim_slot *s = &net->wheels[r].slot[i];
-            uint32_t j;
-            for (j = 0; j < s->n; j++) {
-                uint32_t t = SIM_EV_TYPE(s->ev[j]);
-                if (t == SS_EV_ARRIVE) SS__SEE(s->ev[j].a, SS_ON_LINK);
-                else if (t == SS_EV_DELIVER) SS__SEE(s->ev[j].a, SS_EJECTING);
-            }
-        }
-    for (i = 0; i < used; i++)
-        if (!seen[i] && pk[i].state != SIM_PKT_FREE) { err = "a live packet is in no queue (lost)"; goto done; }
-    if (cnt != net->pool.live) { err = "pool count disagrees with the packets found"; goto done; }
-    if (net->created + net->imported != net->delivered + net->exported + cnt) {
-        err = "created + imported != delivered + exported + in flight"; goto done;
-    }
-done:
-#undef SS__SEE
-    free(seen);
-    if (err) {
-        snprintf(msg, sizeof msg, "conservation check failed at cycle %llu: %s (created %llu, delivered %llu, found %u)",
-                 (unsigned long long)net->now, err, (unsigned long long)net->created,
-                 (unsigned long long)net->delivered, cnt);
-        return msg;
-    }
-    return NULL;
+    for (r = 0; r < net->blocks && !a.err; r++)
+        sim_audit_wheel(&a, &net->wheels[r], SS_EV_ARRIVE, SS_ON_LINK, SS_EV_DELIVER, SS_EJECTING);
+    return sim_audit_report(&a, net->now, net->created, net->delivered, net->created + net->imported,
+                            net->delivered + net->exported);
 }
 
-/** Summary of a measurement window (ss_summarize). */
+/** Summary of a measurement window (ss_summarize): the figures every
+ *  model reports, and the SeaStar router's own. */
 typedef struct ss_summary {
-    uint64_t cycles;            /**< window length */
-    double offered;             /**< offered load, flits per node per cycle */
-    double accepted;            /**< delivered flits per node per cycle */
-    uint64_t delivered;         /**< packets delivered in the window */
-    double lat_mean, lat_std;   /**< creation-to-delivery latency, cycles */
-    uint64_t lat_p50, lat_p99, lat_p999, lat_max;
-    double net_lat_mean;        /**< injection-to-delivery latency */
-    double hops;                /**< mean hops */
+    sim_summary w;              /**< offered and accepted load, latencies,
+                                     hops, per-source bandwidth */
     double qdelay[3];           /**< mean queueing per packet in x, y, z */
     double occupancy[SS_PORTS]; /**< Eq 17 per port direction: stalled
                                      cycles / (VC0 + VC1 packets), summed
@@ -1497,29 +1461,13 @@ static inline void ss_gather(ss_net *net) {
  *  the whole network's summary. */
 static inline void ss_summarize(ss_net *net, ss_summary *s) {
     const ss_stats *st = &net->st;
-    sim_summary w;
     uint64_t tally[SS_PORTS * 6 + 4];
     uint32_t r;
     int d, b;
     memset(s, 0, sizeof *s);
     ss_stats_close(net);
     ss_gather(net);
-    sim_window_summarize(st, net->now, net->traffic.load, &w);
-    s->cycles = w.cycles;
-    s->offered = w.offered;
-    s->accepted = w.accepted;
-    s->delivered = w.delivered;
-    s->lat_mean = w.lat_mean;
-    s->lat_std = w.lat_std;
-    s->lat_p50 = w.lat_p50;
-    s->lat_p99 = w.lat_p99;
-    s->lat_p999 = w.lat_p999;
-    s->lat_max = w.lat_max;
-    s->net_lat_mean = w.net_lat_mean;
-    s->hops = w.hops;
-    s->src_min = w.src_min;
-    s->src_max = w.src_max;
-    s->src_jain = w.src_jain;
+    sim_window_summarize(st, net->now, net->traffic.load, &s->w);
     for (d = 0; d < 3; d++) s->qdelay[d] = st->delivered ? (double)net->qdelay[d] / (double)st->delivered : 0;
     /* The per-port counters of this part's routers, summed over the parts:
      * tally holds stalled, request packets and the four age buckets per

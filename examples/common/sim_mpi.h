@@ -62,6 +62,19 @@ static inline void sim_mpi_reduce(void *ctx, uint64_t *v, size_t n, int op) {
                   op == SIM_REDUCE_SUM ? MPI_SUM : op == SIM_REDUCE_MAX ? MPI_MAX : MPI_MIN, MPI_COMM_WORLD);
 }
 
+/** Start counting the hand-overs of a run, and, with more than one
+ *  rank, point a network's reduction (*reduce, *reduce_ctx) at the ranks.
+ *  Returns whether the run is cut (more than one rank): the caller then
+ *  points the network's exchange at sim_mpi_exchange. */
+static inline int sim_mpi_connect(sim_mpi *m, sim_reduce_fn *reduce, void **reduce_ctx) {
+    m->windows = m->bytes_sent = 0;
+    m->wait_s = 0;
+    if (m->size < 2) return 0;
+    *reduce = sim_mpi_reduce;
+    *reduce_ctx = m;
+    return 1;
+}
+
 /** One hand-over: outbox[q] to each peer q (outbox has one entry per
  *  rank), then each peer's records given to import(ctx, buf, len); the
  *  outboxes are emptied.  Every rank must call it at the same cycles. */

@@ -57,11 +57,7 @@ static inline const char *ss_mpi_net_init(ss_mpi *m, ss_net *net, const ss_param
         }
         sim_mpi_add_peer(m, net->plane_part[x]);
     }
-    m->windows = m->bytes_sent = 0;
-    m->wait_s = 0;
-    if (m->size > 1) {
-        net->reduce = sim_mpi_reduce;
-        net->reduce_ctx = m;
+    if (sim_mpi_connect(m, &net->reduce, &net->reduce_ctx)) {
         net->exchange = ss_mpi__exchange;
         net->exchange_ctx = m;
     }
