@@ -112,6 +112,10 @@ static const cli_opt options[] = {
       "min-adaptive: its escape (cube: dor; hyperx: hops, n' VCs)" },
     { "--inter", NULL, "UNIT", CLI_CHOICE, 0, 0, 0, 0, "group|router", "group",
       "dragonfly valiant, ugal, par: the intermediate is a group or a router" },
+    { "--select", NULL, "HOW", CLI_CHOICE, 0, 0, 0, 0, "credits|random", "credits",
+      "how a packet chooses among its candidates: the free VC with the\n"
+      "most credits, again each cycle (adaptive), or once at random\n"
+      "(oblivious; random up-routing in a folded Clos)" },
     { "--ugal-bias", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "0",
       "flits added to the non-minimal side of UGAL's rule" },
     { "--no-datelines", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
@@ -354,6 +358,7 @@ static void parse(opts *o, int argc, char **argv) {
         else if (cli_is(&c, "--escape")) o->ip.routing.escape = cli_choice(&c);
         else if (cli_is(&c, "--inter")) { if (cli_choice(&c)) o->ip.routing.flags |= SR_ROUTE_INTER_ROUTER; }
         else if (cli_is(&c, "--ugal-bias")) o->ip.ugal_bias = (int64_t)cli_uint(&c);
+        else if (cli_is(&c, "--select")) o->ip.select = cli_choice(&c) == 0 ? IQ_SELECT_CREDITS : IQ_SELECT_RANDOM;
         else if (cli_is(&c, "--no-datelines")) o->ip.routing.flags |= SR_ROUTE_NO_DATELINES;
         else if (cli_is(&c, "--verify")) o->verify = 1;
         else if (cli_is(&c, "--unsafe")) o->unsafe = 1;

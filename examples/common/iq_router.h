@@ -51,6 +51,17 @@
 
 /** Packet state: in an input VC of a router. */
 #define IQ_IN_BUFFER NC_PKT_MODEL
+/** iq_ivc.out_port: the head holds no output VC and has not chosen. */
+#define IQ_NONE (-1)
+/** iq_ivc.out_port: the head has chosen its output VC (cand) once and
+ *  waits for it (IQ_SELECT_RANDOM). */
+#define IQ_CHOSEN (-2)
+
+/** How a head chooses among its candidates (iq_params.select): by the
+ *  credits of the free output VCs, again every cycle until it holds one
+ *  (adaptive), or once, uniformly at random over every candidate and VC
+ *  (oblivious: it then waits for that VC). */
+enum { IQ_SELECT_CREDITS = 0, IQ_SELECT_RANDOM };
 
 /** How UGAL's decision reads queue lengths (iq_params.ugal). */
 enum { IQ_UGAL_LOCAL = 0, IQ_UGAL_GLOBAL };
@@ -66,6 +77,7 @@ typedef struct iq_params {
     int iterations;          /**< iSLIP / PIM iterations (0: 1) */
     sr_routing_desc routing; /**< the routing (its vcs: the network's) */
     int ugal;                /**< IQ_UGAL_LOCAL or IQ_UGAL_GLOBAL */
+    int select;              /**< IQ_SELECT_CREDITS or IQ_SELECT_RANDOM */
     int64_t ugal_bias;       /**< added to the non-minimal side of UGAL's
                                   rule (0: the seed's rule) */
 } iq_params;
@@ -87,7 +99,9 @@ typedef struct iq_ivc {
     uint64_t head_ready; /**< copies of its head packet's t_ready ... */
     uint8_t head_size;   /**< ... and size, so that a step reads no packet */
     uint8_t out_vc;      /**< the output VC its head holds ... */
-    int16_t out_port;    /**< ... of this output port, or -1 */
+    int16_t out_port;    /**< ... of this output port, or IQ_NONE, or
+                              IQ_CHOSEN (oblivious selection: cand holds
+                              the one VC chosen, not yet allocated) */
     uint32_t flits;      /**< flits in the buffer (the audit checks them) */
     sr_candidate cand;   /**< the candidate its head's VC belongs to */
 } iq_ivc;
@@ -102,6 +116,8 @@ typedef struct iq_model {
     iq_ivc *ivc;                /**< [r][port][vc] */
     uint64_t *busy;             /**< [r][wv words]: input VCs with a packet */
     int32_t *ocred;             /**< [r][port][vc]: credits of output VCs */
+    int32_t *ones;              /**< [port][vc]: 1 each (what IQ_SELECT_RANDOM
+                                     selects by: every candidate VC alike) */
     int32_t *sel;               /**< [r][port][vc]: the credits of the VCs
                                      not held, 0 for a held one (what
                                      sr_route_select chooses by); a large
@@ -269,8 +285,9 @@ static inline int iq__route(iq_model *m, const nc_net *net, uint32_t r, int in_p
         sim_die("routing failed");
     }
     if (h->phase == SR_PHASE_UNDECIDED) classes = 1u << iq__ugal(m, net, r, h, n);
-    k = sr_route_select(m->cand, n, classes, m->sel + (size_t)r * (uint32_t)(m->P * m->V), m->V,
-                        sim_rng_next(&m->rng[r]), ovc);
+    k = sr_route_select(m->cand, n, classes,
+                        m->p.select == IQ_SELECT_RANDOM ? m->ones : m->sel + (size_t)r * (uint32_t)(m->P * m->V),
+                        m->V, sim_rng_next(&m->rng[r]), ovc);
     if (k < 0) return 0;
     *c = m->cand[k];
     return 1;
@@ -300,7 +317,7 @@ static inline void iq__send(iq_model *m, nc_net *net, uint32_t r, int p, int v) 
     size_t oi = (size_t)r * (uint32_t)m->P + (uint32_t)o;
     sr_header *h = iq_hdr(m, pi);
     iv->flits -= pk->size;
-    iv->out_port = -1;
+    iv->out_port = IQ_NONE;
     m->held[oi] &= ~((uint64_t)1 << ov);
     if (nc_port_kind(net, r, o) != SR_PORT_TERMINAL) m->ocred[oi * (uint32_t)m->V + (uint32_t)ov] -= pk->size;
     iq__sel_update(m, net, r, o, ov);
@@ -366,7 +383,13 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
             if (iv->head_ready > now) { if (iv->head_ready < next) next = iv->head_ready; continue; }
             m->ready[nready++] = (uint16_t)i;
             if (iv->out_port >= 0) continue;
-            if (!iq__route(m, net, r, m->port_of[i], m->vc_of[i], iv->q.head, &iv->cand, &v)) { poll = 1; continue; }
+            if (iv->out_port == IQ_CHOSEN) v = iv->cand.vc_lo;
+            else if (!iq__route(m, net, r, m->port_of[i], m->vc_of[i], iv->q.head, &iv->cand, &v)) { poll = 1; continue; }
+            else if (m->p.select == IQ_SELECT_RANDOM) {
+                iv->cand.vc_lo = iv->cand.vc_hi = (uint8_t)v;    /* chosen once (within its range) */
+                iv->out_port = IQ_CHOSEN;
+            }
+            if ((held[iv->cand.port] >> v) & 1u) { poll = 1; continue; }   /* the chosen VC is held */
             {
                 int col = iv->cand.port * V + v;
                 m->va_req[(size_t)i * (uint32_t)m->wv + (uint32_t)(col / 64)] |= (uint64_t)1 << (col % 64);
@@ -492,7 +515,7 @@ static inline const char *iq_credits_home(const iq_model *m, const nc_net *net) 
 
 /** Free the model's memory. */
 static inline void iq_free(iq_model *m) {
-    free(m->ivc); free(m->busy); free(m->ocred); free(m->sel); free(m->rng); free(m->cand); free(m->held); free(m->out_free);
+    free(m->ivc); free(m->busy); free(m->ocred); free(m->sel); free(m->ones); free(m->rng); free(m->cand); free(m->held); free(m->out_free);
     free(m->xin_free); free(m->xin_last); free(m->va); free(m->sw); free(m->alloc_mem); free(m->hdr);
     free(m->va_req); free(m->sw_req); free(m->va_rows); free(m->sw_rows);
     free(m->ready); free(m->asked); free(m->port_of); free(m->vc_of); free(m->xin_of);
@@ -533,6 +556,8 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
     m->ocred = (int32_t *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(int32_t));
     m->sel = (int32_t *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(int32_t));
     m->rng = (sim_rng *)sim_calloc(N, sizeof(sim_rng));
+    m->ones = (int32_t *)sim_calloc((size_t)(P * V), sizeof(int32_t));
+    for (o = 0; o < P * V; o++) m->ones[o] = 1;
     m->held = (uint64_t *)sim_calloc((size_t)N * (uint32_t)P, sizeof(uint64_t));
     m->out_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)P, sizeof(uint64_t));
     m->xin_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)(P * S), sizeof(uint64_t));
@@ -566,7 +591,7 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
         unsigned char *mem = m->alloc_mem + (size_t)r * (m->va_bytes + m->sw_bytes);
         for (o = 0; o < P; o++) {
             for (v = 0; v < V; v++) {
-                m->ivc[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v].out_port = -1;
+                m->ivc[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v].out_port = IQ_NONE;
                 sim_fifo_init(&m->ivc[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v].q);
                 m->ocred[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v] =
                     o < net->nports[r] ? (int32_t)nc_out_room(net, r, o) : 0;
