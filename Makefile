@@ -170,7 +170,7 @@ $(B)/netsim_det.log: $(B)/examples/netsim examples/netsim.c $(HEADERS) $(wildcar
 # results, rerun and compared byte for byte with docs/data/small/
 # (tests/results.sh; needs Debian's python3, installed if missing).
 LOGS += $(B)/results.log
-$(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data examples/results.py examples/sim_projection.py tests/results.sh $(wildcard docs/data/bench_sim.csv docs/data/sim_projection.csv) $(wildcard docs/data/small/* docs/data/small/raw/*)
+$(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/examples/netsim examples/results.py examples/sim_projection.py tests/results.sh $(wildcard docs/data/bench_sim.csv docs/data/sim_projection.csv) $(wildcard docs/data/small/* docs/data/small/raw/*)
 	@echo "  run     results drift check"
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@sh tests/results.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
@@ -233,13 +233,14 @@ APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)"
 # examples/plot_diagrams.py; Debian's python3-matplotlib, installed if
 # missing).  RESULTS_ONLY=table6,merging reruns only those experiments.
 RESULTS_ONLY ?=
-results: $(B)/examples/seastar_sim $(B)/examples/diagram_data
+results: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/examples/netsim
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@/usr/bin/python3 examples/results.py $(if $(RESULTS_ONLY),--only $(RESULTS_ONLY))
 	@rm -rf docs/data/small && /usr/bin/python3 examples/results.py --small docs/data/small
 	@$(call APT_NEED,/usr/lib/python3/dist-packages/matplotlib,python3-matplotlib)
 	@/usr/bin/python3 examples/plot_seastar.py
 	@/usr/bin/python3 examples/plot_diagrams.py
+	@/usr/bin/python3 examples/plot_netsim.py
 
 # The SeaStar simulator's built-in comparison of round-robin against
 # age-based arbitration (examples/seastar_sim.c; about 5 s).

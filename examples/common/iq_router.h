@@ -146,6 +146,7 @@ typedef struct iq_model {
     uint16_t *port_of;          /**< [port * vcs + vc]: the port */
     uint8_t *vc_of;             /**< [port * vcs + vc]: the VC */
     uint16_t *xin_of;           /**< [port * vcs + vc]: its crossbar input */
+    uint16_t *port_of_xin;      /**< [crossbar input]: its port */
     sr_candidate *cand;         /**< sr_route_max_candidates of them */
     int max_cand;
     uint64_t routed_nonmin;     /**< packets that took a non-minimal hop at
@@ -297,12 +298,16 @@ static inline int iq__route(iq_model *m, const nc_net *net, uint32_t r, int in_p
  * port o this step (bit port * vcs + vc of m->asked), the first after the
  * VC it served last. */
 static inline int iq__pick_vc(const iq_model *m, uint32_t r, int xin, int o) {
-    int S = m->S, p = xin / S, s = xin % S, V = m->V, k, last = m->xin_last[(size_t)r * (uint32_t)(m->P * S) + (uint32_t)xin];
+    int S = m->S, p = m->port_of_xin[xin], s = xin - p * S, V = m->V, k, v;
+    int last = m->xin_last[(size_t)r * (uint32_t)(m->P * S) + (uint32_t)xin];
     const iq_ivc *base = m->ivc + ((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)V;
-    for (k = 1; k <= V; k++) {
-        int v = (last + k) % V, i = p * V + v;
-        if (v % S == s && base[v].out_port == o && ((m->asked[i / 64] >> (i % 64)) & 1u)) return v;
+    for (k = 1, v = last; k <= V; k++) {
+        int i;
+        if (++v == V) v = 0;
+        i = p * V + v;
+        if (m->xin_of[i] == xin && base[v].out_port == o && ((m->asked[i >> 6] >> (i & 63)) & 1u)) return v;
     }
+    (void)s;
     return -1;
 }
 
@@ -323,8 +328,11 @@ static inline void iq__send(iq_model *m, nc_net *net, uint32_t r, int p, int v) 
     iq__sel_update(m, net, r, o, ov);
     depart = m->out_free[oi] > now ? m->out_free[oi] : now;
     m->out_free[oi] = depart + pk->size;
-    m->xin_free[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->S + (uint32_t)(v % m->S)] = now + pk->size;
-    m->xin_last[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->S + (uint32_t)(v % m->S)] = (uint8_t)v;
+    {
+        size_t x = (size_t)r * (uint32_t)(m->P * m->S) + m->xin_of[i];
+        m->xin_free[x] = now + pk->size;
+        m->xin_last[x] = (uint8_t)v;
+    }
     if (h->hops == 0 && iv->cand.cls == SR_CLASS_NONMINIMAL) m->routed_nonmin++;
     if (sr_route_advance(&m->rt, r, &iv->cand, ov, h) != SR_OK) sim_die("iq_router: sr_route_advance failed");
     nc_free_input(net, r, p, v, pk->size, now + pk->size - 1);
@@ -352,9 +360,10 @@ static inline void iq__request(uint64_t *req, int w, uint16_t *rows, int *nrows,
 /* Run allocator a on the request rows rows[0..n) of req (w words each),
  * then clear those rows for the next step. */
 static inline void iq__allocate(sa_switch *a, uint64_t *req, int w, const uint16_t *rows, int n, sa_match *match) {
-    int k;
+    int k, j;
     sa_switch_allocate(a, req, NULL, NULL, match);
-    for (k = 0; k < n; k++) memset(req + (size_t)rows[k] * (uint32_t)w, 0, (size_t)w * sizeof(uint64_t));
+    for (k = 0; k < n; k++)
+        for (j = 0; j < w; j++) req[(size_t)rows[k] * (uint32_t)w + (uint32_t)j] = 0;
 }
 
 /* One cycle of router r: the heads that may move now; routing and VC
@@ -518,7 +527,7 @@ static inline void iq_free(iq_model *m) {
     free(m->ivc); free(m->busy); free(m->ocred); free(m->sel); free(m->ones); free(m->rng); free(m->cand); free(m->held); free(m->out_free);
     free(m->xin_free); free(m->xin_last); free(m->va); free(m->sw); free(m->alloc_mem); free(m->hdr);
     free(m->va_req); free(m->sw_req); free(m->va_rows); free(m->sw_rows);
-    free(m->ready); free(m->asked); free(m->port_of); free(m->vc_of); free(m->xin_of);
+    free(m->ready); free(m->asked); free(m->port_of_xin); free(m->port_of); free(m->vc_of); free(m->xin_of);
     memset(m, 0, sizeof *m);
 }
 
@@ -573,6 +582,8 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
     m->port_of = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
     m->vc_of = (uint8_t *)sim_calloc((size_t)(P * V), 1);
     m->xin_of = (uint16_t *)sim_calloc((size_t)(P * V), sizeof(uint16_t));
+    m->port_of_xin = (uint16_t *)sim_calloc((size_t)(P * S), sizeof(uint16_t));
+    for (o = 0; o < P * S; o++) m->port_of_xin[o] = (uint16_t)(o / S);
     for (o = 0; o < P * V; o++) {
         m->port_of[o] = (uint16_t)(o / V);
         m->vc_of[o] = (uint8_t)(o % V);
