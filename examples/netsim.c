@@ -166,7 +166,8 @@ static const cli_opt options[] = {
     { "--stall", NULL, "N", CLI_INT, 10, 100000000, 0, 0, NULL, "10000",
       "cycles without any packet moving that count as a deadlock" },
     { "--max-memory", NULL, "GB", CLI_REAL, 0, 0, 0.01, 4096, "0.01 to 4096", "16",
-      "refuse a network whose state would need more memory" },
+      "refuse a network whose state would need more memory (what the\n"
+      "simulator allocates up front and 16 packets per terminal)" },
     { "--csv", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "one CSV line per run (with a header line)" },
     { "--no-header", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "omit the CSV header" },
     { "--label", NULL, "TEXT", CLI_TEXT, 0, 0, 0, 0, NULL, "empty", "the CSV 'label' column" },
@@ -309,15 +310,13 @@ static void set_defaults(opts *o) {
     sj_opts_default(&o->wl);
 }
 
-/* Bytes a run of the network needs: the core, the routers, and packets
- * enough to fill every input buffer and source queues of 64 packets. */
+/* Bytes a run of the network needs: what the core and the routers allocate
+ * up front, and 16 packets per terminal (a run below saturation holds far
+ * fewer; a saturated one with unbounded source queues grows past it). */
 static double memory_bytes(const opts *o) {
-    double bufs = 0, pk = sizeof(sim_packet) + sizeof(sr_header);
-    int k;
-    for (k = 1; k < SR_PORT_KIND_COUNT; k++) if (o->p.buf_flits[k] > bufs) bufs = o->p.buf_flits[k];
+    double pk = sizeof(sim_packet) + sizeof(sr_header);
     return nc_memory_bytes(&o->net, o->p.vcs) + iq_memory_bytes(&o->net, o->p.vcs, &o->ip) +
-           (double)o->net.num_routers * o->net.radix * o->p.vcs * bufs * pk +
-           (double)o->net.num_terminals * (64.0 * pk + 8) + 4.0 * SIM_LAT_BINS * 2;
+           (double)o->net.num_terminals * (16.0 * pk + 8) + 4.0 * SIM_LAT_BINS * 2;
 }
 
 /* --verify: prove the routing (virtual cut-through) and say so on

@@ -205,7 +205,7 @@ refuse $N --seed      --seed -1
 refuse $N --seeds     --seeds 2
 refuse $N --stall     --stall 5
 refuse $N --max-memory --max-memory 0
-refuse $N --max-memory --topo dragonfly:16,32,16 --max-memory 1    # the radix-64 dragonfly in 1 GB
+refuse $N --max-memory --topo dragonfly:16,32,16 --max-memory 0.1  # the radix-64 dragonfly in 100 MB
 refuse $N --no-header --no-header
 refuse $N --label     --label x
 refuse $N --perm      --pattern perm
