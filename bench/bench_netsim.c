@@ -94,6 +94,10 @@ static void nc_finish_(void *ctx, bn_result *r) {
     nc_net_free(&b->net);
 }
 
+/* --va: the VC allocator of the netsim cases (the switch allocator is
+ * iSLIP-1, the default, in every case). */
+static sa_switch_kind g_va = SA_SWITCH_ISLIP;
+
 static void case_nc(int c, bn_result *r, sim_progress *pg) {
     sr_net_desc d;
     sr_net topo;
@@ -106,6 +110,7 @@ static void case_nc(int c, bn_result *r, sim_progress *pg) {
     memset(&d, 0, sizeof d);
     nc_params_default(&p);
     iq_params_default(&ip);
+    ip.va_kind = g_va;
     sim_traffic_default(&t);
     t.sizes[0] = 1;
     if (c == C_DF1056 || c == C_DF64) {
@@ -181,6 +186,8 @@ static void case_seastar(bn_result *r, sim_progress *pg) {
 static const cli_opt options[] = {
     { "--case", NULL, "NAME,...", CLI_TEXT, 0, 0, 0, 0, "1 to 5 of df1056, fbfly, torus, seastar, df64",
       "df1056,fbfly,torus,seastar", "the cases to run, in order" },
+    { "--va", NULL, "ALLOC", CLI_CHOICE, 0, 0, 0, 0, "islip|sep-input|wfa", "islip",
+      "the VC allocator of the input-queued router (switch allocation: iSLIP-1)" },
     { "--warmup", NULL, "N", CLI_INT, 0, 10000000, 0, 0, NULL, "1000 (df64: 500)", "cycles before measuring" },
     { "--cycles", NULL, "N", CLI_INT, 1, 10000000, 0, 0, NULL, "10000 (torus, seastar), 3000 (df1056, fbfly), 1000 (df64)",
       "measured cycles" },
@@ -218,6 +225,10 @@ int main(int argc, char **argv) {
             }
             if (n == 0) cli_bad_value(&c, "--case", c.val, "no case");
         }
+        else if (cli_is(&c, "--va")) {
+            static const sa_switch_kind k3[3] = { SA_SWITCH_ISLIP, SA_SWITCH_SEP_INPUT, SA_SWITCH_WFA };
+            g_va = k3[cli_choice(&c)];
+        }
         else if (cli_is(&c, "--warmup")) { warmup = cli_uint(&c); have_warmup = 1; }
         else if (cli_is(&c, "--cycles")) { cycles = cli_uint(&c); have_cycles = 1; }
         else cli_unhandled(&c);
@@ -230,7 +241,7 @@ int main(int argc, char **argv) {
         total += routers * (double)(wu + cy);
     }
     sim_progress_init(&pg, stderr, "bench_netsim", "router-cycles", total);
-    printf("case,simulator,routers,terminals,load,warmup,cycles,wall_s,cpu_s,router_cycles_per_cpu_s,delivered,"
+    printf("case,simulator,va,routers,terminals,load,warmup,cycles,wall_s,cpu_s,router_cycles_per_cpu_s,delivered,"
            "packet_hops,cpu_ns_per_packet_hop,accepted,in_flight_start,in_flight_end,oversaturated,peak_rss_mib\n");
     for (i = 0; i < n; i++) {
         int cs = cases[i], over;
@@ -243,8 +254,9 @@ int main(int argc, char **argv) {
         else case_nc(cs, &r, &pg);
         over = r.accepted < 0.95 * r.load ||
                (double)r.in_flight_end - (double)r.in_flight_start > 0.05 * (double)r.delivered;
-        printf("%s,%s,%llu,%llu,%.2f,%llu,%llu,%.3f,%.3f,%.0f,%llu,%.0f,%.1f,%.4f,%llu,%llu,%s,%.0f\n",
+        printf("%s,%s,%s,%llu,%llu,%.2f,%llu,%llu,%.3f,%.3f,%.0f,%llu,%.0f,%.1f,%.4f,%llu,%llu,%s,%.0f\n",
                case_names[cs], cs == C_SEASTAR ? "seastar_net" : "net_core+iq_router",
+               cs == C_SEASTAR ? "" : sa_switch_kind_name(g_va),
                (unsigned long long)r.routers, (unsigned long long)r.terminals, r.load,
                (unsigned long long)r.warmup, (unsigned long long)r.cycles, r.wall_s, r.cpu_s,
                (double)r.routers * (double)r.cycles / r.cpu_s, (unsigned long long)r.delivered, r.packet_hops,
