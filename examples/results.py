@@ -1246,12 +1246,12 @@ def tables(out, s, small):
 # highest accepted load over the sweep; then mean and 95% interval over the
 # seeds.
 NETSIM_FULL = dict(
-    warmup=1500, cycles=4000,
-    df="dragonfly:4,8,4", df_loads={"uniform": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0],
-                                    "groupshift": [0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]},
-    fb="hyperx:8x8:8", fb_loads={"uniform": [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 1.0],
-                                 "tornado": [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5]},
-    clos="clos:8/8,8/8,16", clos_terms=1024, clos_loads=[0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0],
+    warmup=1000, cycles=2500,
+    df="dragonfly:4,8,4", df_loads={"uniform": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8],
+                                    "groupshift": [0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.6]},
+    fb="hyperx:8x8:8", fb_loads={"uniform": [0.1, 0.3, 0.5, 0.6, 0.7, 0.9],
+                                 "tornado": [0.05, 0.1, 0.15, 0.2, 0.3, 0.5]},
+    clos="clos:8/8,8/8,16", clos_terms=1024, clos_loads=[0.2, 0.3, 0.4, 0.5, 0.6, 0.8],
 )
 NETSIM_SMALL = dict(
     warmup=300, cycles=800,
@@ -1259,7 +1259,7 @@ NETSIM_SMALL = dict(
     fb="hyperx:4x4:4", fb_loads={"uniform": [0.2, 1.0], "tornado": [0.1, 1.0]},
     clos="clos:4/4,8", clos_terms=32, clos_loads=[0.3, 1.0],
 )
-NETSIM_COST = {"netsim_df": 3.0, "netsim_fb": 1.5, "netsim_clos": 2.5}
+NETSIM_COST = {"netsim_df": 4.0, "netsim_fb": 1.0, "netsim_clos": 3.0}
 # (routing, VCs) of each network; the Clos runs take 4 VCs (up/down needs 1;
 # the others add adaptivity)
 NETSIM_DF_ROUTINGS = [("minimal", 2), ("valiant", 3), ("ugal-l", 3), ("ugal-g", 3)]
@@ -1373,10 +1373,14 @@ def netsim_tables(out, raw_dir, small, F, cmd, runs_rows):
     cfg = ("%s, 1-flit packets, input-queued routers with iSLIP-1 VC and switch allocation, FIFO VCs, speedup 1, "
            "16-flit buffers (64 on global channels), channel latency 1 (10 global), %d seeds" % (df, len(sat("df", "minimal", "uniform"))))
 
+    def ck(exp, routing, pat):
+        """The command of the sweep's highest load."""
+        return cmd("netsim", "%s:%s:%s:%g" % (exp, routing, pat,
+                                               max(x[0] for v in curves[(exp, routing, pat)].values() for x in v)))
+
     def row(id_, paper, src, exp, routing, pat, verdict, why, unit="saturation throughput, flits per terminal per cycle"):
         sm, sh = m(sat(exp, routing, pat))
-        F(id_, paper, fmt(sm, 3), fmt(sh, 3), unit, src, cmd("netsim", "%s:%s:%s:%g" % (
-            exp, routing, pat, max(x[0] for v in curves[(exp, routing, pat)].values() for x in v))), verdict, why)
+        F(id_, paper, fmt(sm, 3), fmt(sh, 3), unit, src, ck(exp, routing, pat), verdict, why)
         return sm, sh
 
     # the dragonfly's saturation throughputs (MIN, VAL, UGAL-L, UGAL-G x UR, WC)
@@ -1436,14 +1440,14 @@ def netsim_tables(out, raw_dir, small, F, cmd, runs_rows):
     F("net_s004_min_collapses", "minimal routing collapses on the dragonfly's worst case",
       "%.3f (uniform %.3f)" % (mw, mu), fmt(mwh, 3), "saturation throughput, worst case (uniform)",
       "004 Section 5.5.3: minimal routing \"works well for load-balanced traffic, but results in very poor "
-      "performance on adversarial traffic patterns\"", cmd("netsim", "df:minimal:groupshift:0.6"),
+      "performance on adversarial traffic patterns\"", ck("df", "minimal", "groupshift"),
       "reproduced" if mw < 0.1 * mu else "not", cfg + ". %.0f times less than on uniform traffic." % (mu / mw))
     F("net_s004_ugal_follows", "UGAL follows minimal on uniform traffic and Valiant on adversarial traffic",
       "UGAL-G/MIN on uniform %.2f, UGAL-G/VAL on the worst case %.2f" % (gu / mu, gw / vw),
       "%s / %s" % (pct(ug_min[3])[1:], pct(ug_val[3])[1:]), "ratio of saturation throughputs",
       "004 Section 5.3.2 and Section 5.5.2.2: UGAL \"is routed minimally on benign traffic patterns and at low loads, "
       "matching the performance of MIN AD, and non-minimally on adversarial patterns at high loads, matching the "
-      "performance of VAL\"", cmd("netsim", "df:ugal-g:uniform:1"),
+      "performance of VAL\"", ck("df", "ugal-g", "uniform"),
       "reproduced" if gu / mu >= 0.95 and gw / vw >= 0.95 else "partly",
       cfg + ". Low-load latency: UGAL-G %.1f, MIN %.1f, VAL %.1f cycles (uniform)." % (
           m(low("df", "ugal-g", "uniform"))[0], m(low("df", "minimal", "uniform"))[0], m(low("df", "valiant", "uniform"))[0]))
@@ -1461,7 +1465,7 @@ def netsim_tables(out, raw_dir, small, F, cmd, runs_rows):
       "saturation throughput", "004 Section 5.5.2.1 (\"choosing for the next hop the productive channel with the "
       "shortest queue\", j! minimal routes) and 5.5.2.2 (\"Routing non-minimally in a flattened butterfly provides "
       "additional path diversity and can achieve load-balanced routing for arbitrary traffic patterns\")",
-      cmd("netsim", "fb:min-adaptive:tornado:0.5"),
+      ck("fb", "min-adaptive", "tornado"),
       "reproduced" if ad[2] - ad[3] > 0 and v_t > a_t else "partly",
       fcfg + ". Tornado's minimal traffic of a router's 8 terminals shares the two productive first hops.")
     # the folded Clos: random against adaptive up-routing
@@ -1480,7 +1484,7 @@ def netsim_tables(out, raw_dir, small, F, cmd, runs_rows):
           "saturation throughput (adaptive - random, paired by seed)",
           "004 Section 5.5.1: \"adaptive routing provides minimal benefit in terms of overall throughput on adversarial "
           "traffic patterns [40]. However, adaptive routing on a folded-Clos can provide benefits including ... lower "
-          "variance in packet latency [40]\"", cmd("netsim", "clos:adaptive:%s:1" % pat),
+          "variance in packet latency [40]\"", ck("clos", "adaptive", pat),
           "reproduced" if abs(dd[2]) <= 0.05 or dd[2] > 0 else "partly" if dd[2] > -0.15 else "not",
           ccfg + ". %s traffic%s; latency std dev at the lowest load: adaptive %.2f, random %.2f cycles." % (
               {"uniform": "Uniform", "bitrev": "Bit-reversal", "perm": "A random permutation"}[pat],
