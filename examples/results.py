@@ -1254,7 +1254,7 @@ NETSIM_FULL = dict(
     clos="clos:8/8,8/8,16", clos_terms=1024, clos_loads=[0.2, 0.3, 0.4, 0.5, 0.6, 0.8],
 )
 NETSIM_SMALL = dict(
-    warmup=300, cycles=800,
+    warmup=200, cycles=400,
     df="dragonfly:2,4,2", df_loads={"uniform": [0.2, 1.0], "groupshift": [0.05, 1.0]},
     fb="hyperx:4x4:4", fb_loads={"uniform": [0.2, 1.0], "tornado": [0.1, 1.0]},
     clos="clos:4/4,8", clos_terms=32, clos_loads=[0.3, 1.0],
