@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Determinism of the network simulator across compilers and flags (make
-# test): examples/netsim.c built with gcc -O0, gcc -O3, clang -O2 (where
-# installed) and g++ as C++ must print, byte for byte, what the default
+# test): examples/netsim.c built with gcc -O0 (C11), g++ -O2 as C++ and
+# clang -O2 (where installed) must print, byte for byte, what the default
 # build (build/examples/netsim, gcc -std=c99 -O2) prints for the same
 # command lines: a torus, a dragonfly with adaptive routing and random
 # intermediates, a HyperX with minimal adaptive routing, a folded Clos.
