@@ -77,7 +77,7 @@
 enum { NC_AT_SOURCE = 1, NC_ON_LINK, NC_EJECTING, NC_PKT_MODEL };
 
 /** Event types of the core's wheel. */
-enum { NC_EV_ARRIVE = 1, NC_EV_CREDIT, NC_EV_DELIVER, NC_EV_WAKE, NC_EV_WAKE_TERM };
+enum { NC_EV_ARRIVE = 1, NC_EV_CREDIT, NC_EV_DELIVER, NC_EV_WAKE, NC_EV_WAKE_TERM, NC_EV_TERM_CREDIT };
 
 /** Parameters of the core (nc_params_default fills them). */
 typedef struct nc_params {
@@ -115,6 +115,18 @@ typedef struct nc_chan {
     uint32_t latency;     /**< cycles */
     uint32_t spare2;
 } nc_chan;
+
+/** Where the credits of an input port go: the sender of the channel that
+ *  arrives there (up[r * radix + p]). */
+typedef struct nc_up {
+    uint32_t from;        /**< the router whose output port it is, or the
+                               terminal whose injection channel it is;
+                               SR_NO_NODE: no channel arrives there */
+    uint16_t port;        /**< that output port (a terminal: 0) */
+    uint8_t terminal;     /**< 1: the sender is a terminal */
+    uint8_t spare;
+    uint32_t latency;     /**< the channel's latency, cycles */
+} nc_up;
 
 /** A terminal: its source queue and injection channel. */
 typedef struct nc_term {
@@ -166,9 +178,9 @@ typedef struct nc_net {
     int radix;                 /**< most ports of a router */
     int vcs;
     nc_chan *chan;             /**< routers * radix + terminals channels */
-    uint32_t *up;              /**< up[r * radix + p]: the channel arriving
-                                    at input port p of router r, or
-                                    NC_MAX_CHANNELS if none */
+    nc_up *up;                 /**< up[r * radix + p]: the sender of the
+                                    channel arriving at input port p of
+                                    router r */
     uint16_t *nports;          /**< ports of each router */
     nc_term *term;             /**< one per terminal */
     uint32_t *term_credits;    /**< [t * vcs + v]: room in VC v of t's
@@ -307,10 +319,10 @@ static inline const char *nc_net_init_part(nc_net *net, const sr_net *topo, cons
     net->traffic = *t;
     net->part = part; net->parts = parts;
     net->chan = (nc_chan *)sim_calloc((size_t)nchan, sizeof(nc_chan));
-    net->up = (uint32_t *)sim_calloc((size_t)N * R, sizeof(uint32_t));
+    net->up = (nc_up *)sim_calloc((size_t)N * R, sizeof(nc_up));
     net->nports = (uint16_t *)sim_calloc(N, sizeof(uint16_t));
     net->part_of = (uint16_t *)sim_calloc(N, sizeof(uint16_t));
-    for (i = 0; i < (uint32_t)((uint64_t)N * R); i++) net->up[i] = NC_MAX_CHANNELS;
+    for (i = 0; i < (uint32_t)((uint64_t)N * R); i++) net->up[i].from = SR_NO_NODE;
     for (r = 0; r < N; r++) {
         int np = sr_net_num_ports(topo, r);
         net->nports[r] = (uint16_t)np;
@@ -333,7 +345,10 @@ static inline const char *nc_net_init_part(nc_net *net, const sr_net *topo, cons
             c->to = sr_net_neighbor(topo, r, d, &in_port);
             if (c->to == SR_NO_NODE) continue;
             c->to_port = (uint16_t)in_port;
-            net->up[(size_t)c->to * R + (uint32_t)in_port] = r * R + (uint32_t)d;
+            {
+                nc_up *u = &net->up[(size_t)c->to * R + (uint32_t)in_port];
+                u->from = r; u->port = (uint16_t)d; u->terminal = 0; u->latency = c->latency;
+            }
         }
     }
     for (i = 0; i < T; i++) {
@@ -343,7 +358,10 @@ static inline const char *nc_net_init_part(nc_net *net, const sr_net *topo, cons
         c->to_port = (uint16_t)ip;
         c->kind = SR_PORT_TERMINAL;
         c->latency = (uint32_t)p->latency[SR_PORT_TERMINAL];
-        net->up[(size_t)c->to * R + (uint32_t)ip] = N * R + i;
+        {
+            nc_up *u = &net->up[(size_t)c->to * R + (uint32_t)ip];
+            u->from = i; u->port = 0; u->terminal = 1; u->latency = c->latency;
+        }
     }
     /* the lookahead: the smallest latency of a channel between parts */
     for (i = 0; i < (uint32_t)((uint64_t)N * R); i++) {
@@ -489,14 +507,13 @@ static inline void nc_send(nc_net *net, uint32_t r, int p, uint32_t pi, int vc, 
  *  cycle t (>= now): the room comes back to the sender a channel latency
  *  later. */
 static inline void nc_free_input(nc_net *net, uint32_t r, int p, int vc, uint32_t flits, uint64_t t) {
-    uint32_t ch = net->up[(size_t)r * (uint32_t)net->radix + (uint32_t)p], owner;
-    const nc_chan *c;
-    if (ch == NC_MAX_CHANNELS) sim_die("credit for an input port without a channel");
-    c = &net->chan[ch];
-    owner = ch >= net->routers * (uint32_t)net->radix ? c->to : ch / (uint32_t)net->radix;
-    t += c->latency;
+    const nc_up *u = &net->up[(size_t)r * (uint32_t)net->radix + (uint32_t)p];
+    if (u->from == SR_NO_NODE) sim_die("credit for an input port without a channel");
+    t += u->latency;
     if (t <= net->now) t = net->now + 1;
-    nc__to(net, owner, t, ch, SIM_EV_B(NC_EV_CREDIT, (uint32_t)vc | (flits << 8)));
+    /* a credit names its output port (9 bits), VC (6) and flits (8) */
+    if (u->terminal) nc__to(net, r, t, u->from, SIM_EV_B(NC_EV_TERM_CREDIT, (uint32_t)vc | (flits << 8)));
+    else nc__to(net, u->from, t, u->from, SIM_EV_B(NC_EV_CREDIT, (uint32_t)u->port | ((uint32_t)vc << 9) | (flits << 15)));
 }
 
 /* ---- terminals --------------------------------------------------------- */
@@ -609,7 +626,7 @@ static inline void nc__deliver(nc_net *net, uint32_t pi) {
 static inline void nc__cycle(nc_net *net) {
     sim_slot *s = sim_wheel_current(&net->wheel);
     uint64_t now = net->now;
-    uint32_t i, R = (uint32_t)net->radix, NR = net->routers * R;
+    uint32_t i;
     nc_model *m = &net->model;
     for (i = 0; i < s->n; i++) {
         sim_event e = s->ev[i];
@@ -621,12 +638,10 @@ static inline void nc__cycle(nc_net *net) {
             m->arrive(m->self, net, c->to, c->to_port, e.a);
             break;
         }
-        case NC_EV_CREDIT:
-            if (e.a >= NR) {                   /* a terminal's injection channel */
-                uint32_t t = e.a - NR;
-                net->term_credits[(size_t)t * (uint32_t)net->vcs + (pay & 255u)] += pay >> 8;
-                if (net->term[t].srcq.head != SIM_NIL) nc__dirty_term(net, t);
-            } else m->credit(m->self, net, e.a / R, (int)(e.a % R), (int)(pay & 255u), pay >> 8);
+        case NC_EV_CREDIT: m->credit(m->self, net, e.a, (int)(pay & 511u), (int)((pay >> 9) & 63u), pay >> 15); break;
+        case NC_EV_TERM_CREDIT:                /* a terminal's injection channel */
+            net->term_credits[(size_t)e.a * (uint32_t)net->vcs + (pay & 255u)] += pay >> 8;
+            if (net->term[e.a].srcq.head != SIM_NIL) nc__dirty_term(net, e.a);
             break;
         case NC_EV_DELIVER: nc__deliver(net, e.a); break;
         case NC_EV_WAKE:
