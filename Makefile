@@ -11,7 +11,8 @@
 #   make docs        the Sphinx site under build/docs (installs Debian's
 #                    python3-sphinx if it is missing)
 #   make mpi         the simulator and bench_sim for MPI (build/mpi/)
-#   make sim-results the simulator speed figures, 1 and 2 MPI ranks
+#   make sim-results the simulator speed figures, 1 and 2 MPI ranks, and
+#                    netsim's (bench_netsim)
 #   make results     every number and figure the docs show, into docs/data
 #                    and docs/img (long: it prints progress and its
 #                    expected duration)
@@ -200,16 +201,22 @@ mpi: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/mpi/netsim
 # make sim-results: docs/data/bench_sim.csv (bench_sim sequential, then
 # with 2 MPI ranks), docs/data/sim_projection.csv (examples/sim_projection.py:
 # hosts projected from those rows) and docs/data/bench_sim_goal.csv
-# (32x32x32, 1-flit packets, load 0.2, 10,000 measured cycles on 2 ranks).
-# About 40 minutes on an idle 2-core machine; docs/simulator.rst shows them.
+# (32x32x32, 1-flit packets, load 0.2, 10,000 measured cycles on 2 ranks),
+# and docs/data/bench_netsim.csv (bench_netsim's default cases, then the
+# flattened butterfly and the radix-64 dragonfly with a separable VC
+# allocator).  About an hour on an idle 2-core machine; docs/simulator.rst
+# shows them.
 MPIRUN := mpirun --oversubscribe --allow-run-as-root
-sim-results: $(B)/bench/bench_sim $(B)/mpi/bench_sim
+sim-results: $(B)/bench/bench_sim $(B)/mpi/bench_sim $(B)/bench/bench_netsim
 	./$(B)/bench/bench_sim > docs/data/bench_sim.csv.tmp
 	$(MPIRUN) -np 2 ./$(B)/mpi/bench_sim | tail -n +2 >> docs/data/bench_sim.csv.tmp
 	@mv docs/data/bench_sim.csv.tmp docs/data/bench_sim.csv
 	/usr/bin/python3 examples/sim_projection.py docs/data/bench_sim.csv docs/data/sim_projection.csv
 	$(MPIRUN) -np 2 ./$(B)/mpi/bench_sim --radix 32 --flits 1 --cycles 10000 > docs/data/bench_sim_goal.csv.tmp
 	@mv docs/data/bench_sim_goal.csv.tmp docs/data/bench_sim_goal.csv
+	./$(B)/bench/bench_netsim > docs/data/bench_netsim.csv.tmp
+	./$(B)/bench/bench_netsim --case fbfly,df64 --va sep-input | tail -n +2 >> docs/data/bench_netsim.csv.tmp
+	@mv docs/data/bench_netsim.csv.tmp docs/data/bench_netsim.csv
 .PHONY: sim-results
 
 LOGS += $(B)/mpi.log

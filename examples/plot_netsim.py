@@ -11,7 +11,6 @@ Error bars are 95% confidence intervals over the seeds; a curve stops where
 the network saturates (the accepted load falls below 95% of the offered).
 Needs Debian's python3-matplotlib (make results installs it if missing).
 """
-import csv
 import os
 import sys
 
@@ -19,8 +18,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DPI = 110
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot_seastar import TOP, rows, save  # noqa: E402  (the figures' common helpers)
+
 PANELS = [
     ("df", "uniform", "1,056-terminal dragonfly, uniform random"),
     ("df", "groupshift", "1,056-terminal dragonfly, worst case (group i to i+1)"),
@@ -31,20 +31,8 @@ PANELS = [
 ]
 
 
-def rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
 def num(x):
     return float(x) if x not in ("", "inf") else float("nan")
-
-
-def save(fig, img, name):
-    fig.tight_layout()
-    fig.savefig(os.path.join(img, name), dpi=DPI, metadata={"Software": None})
-    plt.close(fig)
-    print("plot_netsim: drew", name)
 
 
 def latency_load(data, img):
@@ -100,11 +88,10 @@ def saturation(data, img):
 
 
 def main():
-    data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "docs", "data")
-    img = sys.argv[2] if len(sys.argv) > 2 else os.path.join(TOP, "docs", "img")
-    os.makedirs(img, exist_ok=True)
-    latency_load(data, img)
-    saturation(data, img)
+    dirs = sys.argv[1:3] + [os.path.join(TOP, "docs", d) for d in ("data", "img")][len(sys.argv[1:3]):]
+    os.makedirs(dirs[1], exist_ok=True)
+    latency_load(*dirs)
+    saturation(*dirs)
 
 
 if __name__ == "__main__":
