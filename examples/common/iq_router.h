@@ -544,6 +544,8 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
     if (P * V > SA_SWITCH_MAX) return "ports x VCs above 512: too large for the VC allocator";
     if (P * S > SA_SWITCH_MAX) return "ports x speedup above 512: too large for the switch allocator";
     if (V > 64) return "at most 64 VCs";
+    if (p->pipeline + S * net->p.max_packet_flits + 1 > net->p.wake_ahead)
+        return "the pipeline and the output queues reach further than nc_params.wake_ahead";
     {
         sr_routing_desc rd = p->routing;
         sr_result rr;

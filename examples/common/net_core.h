@@ -89,6 +89,11 @@ typedef struct nc_params {
                                                (SR_PORT_TERMINAL: injection
                                                and ejection channels) */
     int max_packet_flits;                 /**< largest packet, flits */
+    int wake_ahead;                       /**< most cycles ahead a model asks
+                                               to run (nc_wake), 1..100000: it
+                                               sizes the timing wheel, whose
+                                               slots each keep the memory of
+                                               the busiest cycle they held */
 } nc_params;
 
 /** Defaults: 2 VCs, 16-flit buffers (64 on global channels), latency 1
@@ -101,6 +106,7 @@ static inline void nc_params_default(nc_params *p) {
     p->buf_flits[SR_PORT_GLOBAL] = 64;
     p->latency[SR_PORT_GLOBAL] = 10;
     p->max_packet_flits = 16;
+    p->wake_ahead = 64;
 }
 
 /** Where a channel leads: the channel of output port p of router r is
@@ -251,6 +257,7 @@ static inline const char *nc_params_check(const nc_params *p) {
     int k;
     if (p->vcs < 1 || p->vcs > NC_MAX_VCS) return "VCs per port must be 1..64";
     if (p->max_packet_flits < 1 || p->max_packet_flits > 255) return "the largest packet must be 1..255 flits";
+    if (p->wake_ahead < 1 || p->wake_ahead > 100000) return "wake_ahead must be 1..100000 cycles";
     for (k = 1; k < SR_PORT_KIND_COUNT; k++) {
         if (p->latency[k] < 1 || p->latency[k] > 100000) return "channel latencies must be 1..100000 cycles";
         if (p->buf_flits[k] < p->max_packet_flits || p->buf_flits[k] > 1000000)
@@ -397,9 +404,10 @@ static inline const char *nc_net_init_part(nc_net *net, const sr_net *topo, cons
     net->next_wake = (uint64_t *)sim_calloc(N, sizeof(uint64_t));
     for (r = 0; r < N; r++) net->listed_at[r] = net->next_wake[r] = NC_NEVER;
     /* The farthest event: a header or credit on the slowest channel, a
-     * delivery (latency + size), a wake-up (the model's; checked by
-     * nc_wake against the wheel), and the hand-over's lookahead. */
-    horizon += (uint32_t)p->max_packet_flits + 2 + net->lookahead + 4096;
+     * delivery (latency + size), or a wake-up (the model's).  An event
+     * handed over from another part is due within a channel latency of
+     * the hand-over. */
+    horizon += (uint32_t)p->max_packet_flits + 2 + (uint32_t)p->wake_ahead;
     sim_wheel_init(&net->wheel, horizon);
     sim_pool_init(&net->pool, net->n_my_terms * 8u + 64u);
     sim_window_init(&net->st, T);
