@@ -176,6 +176,20 @@ $(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/exam
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@sh tests/results.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
+# The routing proofs (docs/data/routing_proofs.csv and the witnesses of
+# the refutations, docs/data/routing_witnesses.txt) run again and compared
+# with the files, all but the seconds (examples/routing_proofs.c; a few
+# seconds).  make routing-proofs writes them.
+LOGS += $(B)/proofs.log
+$(B)/proofs.log: $(B)/examples/routing_proofs docs/data/routing_proofs.csv docs/data/routing_witnesses.txt
+	@echo "  run     routing proofs drift check"
+	@./$(B)/examples/routing_proofs --check docs/data --quiet > $@.tmp 2>&1; st=$$?; \
+	  if [ $$st -eq 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi >> $@.tmp; \
+	  echo "exit status $$st" >> $@.tmp; mv $@.tmp $@
+routing-proofs: $(B)/examples/routing_proofs
+	./$(B)/examples/routing_proofs --out docs/data
+.PHONY: routing-proofs
+
 # ------------------------------------------------------------------ mpi
 # make mpi: the simulator and bench_sim with SS_MPI, compiled with mpicc
 # (build/mpi/; installs Debian's openmpi-bin and libopenmpi-dev if mpicc is
@@ -240,7 +254,8 @@ APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)"
 # examples/plot_diagrams.py; Debian's python3-matplotlib, installed if
 # missing).  RESULTS_ONLY=table6,merging reruns only those experiments.
 RESULTS_ONLY ?=
-results: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/examples/netsim
+results: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/examples/routing_proofs $(B)/examples/netsim
+	./$(B)/examples/routing_proofs --out docs/data
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@/usr/bin/python3 examples/results.py $(if $(RESULTS_ONLY),--only $(RESULTS_ONLY))
 	@rm -rf docs/data/small && /usr/bin/python3 examples/results.py --small docs/data/small
@@ -284,10 +299,15 @@ bench: $(BENCH_BIN)
 # and compare runs, the SeaStar rules over every single fault of 4x4x4,
 # 8x8x8 and 11x12x16 (the first two also with the datelines left on the
 # wrap links) and over 200 fault pairs of 8x8x8 (about an hour on 2 idle
-# cores).  make check-long proves the single faults too.
+# cores); and for docs/routing-beyond.rst the time and memory of the large
+# routing proofs and the cost of one routing call (route_prooftime.csv,
+# route_calls.csv; make routing-bench writes only those two, about a
+# minute).  make check-long proves the single faults too.
 route-results: $(B)/bench/bench_route
 	./$(B)/bench/bench_route --section all --jobs $(JOBS) --out docs/data
-.PHONY: route-results
+routing-bench: $(B)/bench/bench_route
+	./$(B)/bench/bench_route --section prooftime --section calls --out docs/data
+.PHONY: route-results routing-bench
 
 # results-bench: bench_alloc's reference and fast figures at density 0.5
 # and the build cost of a caller, into docs/data/ (docs/performance.rst

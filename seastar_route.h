@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* seastar_route.h - routing over the networks of seastar_topo.h: dimension-
+/* seastar_route.h - routing over the networks of seastar_topo.h: routing
+ * as candidate sets for every topology, with deadlock proofs; dimension-
  * order routing, SeaStar routing tables, fault-aware table generation and
  * verification, header-only C.
  *
@@ -11,20 +12,29 @@
  *
  *   1. dimension-order routing (x, then y, then z, ...) with dateline
  *      virtual channels: VC0->VC1 and VC2->VC3 across a dateline
- *      (seed 000 Section 1.1, seed 001 "Routing");
+ *      (seed 000 Section 1.1, seed 001 "Routing") (>>dor);
  *   2. the SeaStar hierarchical routing tables: one table per input port,
  *      an 8-entry global table (GLUT) indexed by destination[14:12] and a
  *      local table (LUT) indexed by destination[11:0] (seed 001, seed 004
- *      Chapter 8.2.2 and 8.2.4);
+ *      Chapter 8.2.2 and 8.2.4) (>>tables);
  *   3. fault-aware table generation: the SeaStar rules for X, Y and Z links
- *      (seed 001), with the datelines placed from the fault set (>>xt-rules),
+ *      (seed 001), with the datelines placed from the fault set (>>xtrules),
  *      and a search-based generator that goes beyond them, routing every
  *      connected pair it can under a deadlock-free turn discipline
- *      (>>search);
- *   4. a verifier that proves or refutes delivery of every pair and the
- *      absence of cycles in the channel dependency graph (Dally and Seitz).
+ *      (>>search); both prove their tables before they return SR_OK;
+ *   4. a verifier of tables that proves or refutes delivery of every pair
+ *      and the absence of cycles in the channel dependency graph (Dally and
+ *      Seitz) (>>verify);
+ *   5. routing as candidate sets over any sr_net (>>candidates, >>routing):
+ *      dimension order, minimal adaptive with escape channels, the
+ *      dragonfly's minimal routing, Valiant, UGAL, PAR, up/down, destination
+ *      tags (seed 004 Chapter 5), and routings of the caller's own;
+ *   6. a verifier of candidate-set routing: delivery, and deadlock freedom
+ *      by Dally and Seitz or, with escape channels, Duato's condition, for
+ *      cut-through and wormhole switching, with a witness when it fails
+ *      (>>rverify).
  *
- * Usage, in order (see docs/routing.rst for the full story):
+ * Usage, in order (see docs/routing.rst and docs/routing-beyond.rst):
  *
  *   sr_topology_desc d = {0};                 // zero = torus, dateline 0
  *   sr_topology t;
@@ -46,13 +56,25 @@
  *   // generated around faults by sr_tables_build_seastar (_opt: options)
  *   // or sr_tables_build_search.
  *
- * Sections (search for the tag): >>generators, >>search, >>xt-rules.
+ *   // any network, any algorithm: candidates for a header the packet
+ *   // carries, then the header after the hop taken
+ *   sr_routing rt;                            // from sr_net and sr_routing_desc
+ *   sr_routing_init(&rt, &net, &rdesc);
+ *   sr_route_header_init(&rt, src, dest, sr_route_inter_pick(&rt, rnd), &h);
+ *   sr_route_candidates(&rt, router, in_port, in_vc, &h, cand, cap, &n);
+ *   sr_route_advance(&rt, router, &cand[chosen], vc, &h);
+ *   // and the proof: sr_verify_routing(&rt, SR_SWITCH_VCT, ...)
  *
- * Ports: for dimension d, port 2d is "+d" (towards coordinate c+1) and
- * port 2d+1 is "-d"; port 2n (t.proc_port) is the processor port.  An
- * input port is named after the link it is attached to: a packet that
- * arrives on input port 2d came from the neighbour at c+1.  Leaving by the
- * port one arrived on is a 180-degree turn.
+ * Sections (search for the tag): >>results >>faults >>dor >>tables
+ * >>verify >>generators >>search >>xtrules >>candidates >>routing
+ * >>rverify.
+ *
+ * Ports of a cube (sr_topology): for dimension d, port 2d is "+d" (towards
+ * coordinate c+1) and port 2d+1 is "-d"; port 2n (t.proc_port) is the
+ * processor port.  An input port is named after the link it is attached
+ * to: a packet that arrives on input port 2d came from the neighbour at
+ * c+1.  Leaving by the port one arrived on is a 180-degree turn.  The
+ * other families' ports: seastar_topo.h, >>net.
  *
  * Overridable macros (define before including):
  *   SR_API       linkage of every function (default: static inline)
@@ -60,6 +82,53 @@
  *
  * Naming: public functions and types start with sr_, macros with SR_,
  * private helpers with sr__.
+ *
+ * >>index: every public function of this header, by section (seastar_topo.h
+ * has its own)
+ *
+ *   >>results    const char * sr_route_result_string(sr_result r)
+ *   >>faults     size_t       sr_faults_size(const sr_topology *t)
+ *                sr_result    sr_faults_init(sr_faults *f, const sr_topology *t, void *storage, size_t size)
+ *                sr_result    sr_fault_link(sr_faults *f, const sr_topology *t, uint32_t node, int port)
+ *                sr_result    sr_fault_node(sr_faults *f, const sr_topology *t, uint32_t node)
+ *                int          sr_node_ok(const sr_faults *f, uint32_t node)
+ *                uint32_t     sr_next_hop(const sr_topology *t, const sr_faults *f, uint32_t node, int port)
+ *   >>dor        sr_entry     sr_entry_make(int port, int vc_update)
+ *                int          sr_entry_port(sr_entry e)
+ *                int          sr_entry_vc_update(sr_entry e)
+ *                int          sr_entry_vc(sr_entry e, int in_vc)
+ *                sr_entry     sr_dor_entry(const sr_topology *t, uint32_t node, int in_port, uint32_t dest)
+ *                sr_route     sr_route_dor(const sr_topology *t, uint32_t node, int in_port, uint32_t dest, int vc)
+ *   >>tables     size_t       sr_table_size(const sr_topology *t)
+ *                sr_entry     sr_table_lookup(const sr_topology *t, const uint8_t *tables, uint32_t node, int in_port, uint32_t dest)
+ *                uint8_t *    sr_table_port(const sr_topology *t, uint8_t *tables, int in_port)
+ *                sr_result    sr_table_build_dor(const sr_topology *t, uint32_t node, uint8_t *tables, size_t size)
+ *   >>verify     const char * sr_failure_string(sr_failure f)
+ *                size_t       sr_verify_scratch_size(const sr_topology *t)
+ *                sr_result    sr_verify(const sr_topology *t, const sr_faults *faults, const uint8_t *tables, int flags, void *scratch, size_t scratch_size, sr_verify_report *rep)
+ *   >>generators size_t       sr_gen_scratch_size(const sr_topology *t)
+ *   >>search     void         sr_order_positive_first(const sr_topology *t, int *order)
+ *                sr_result    sr_tables_build_search(const sr_topology *t, const sr_faults *faults, const int *order, uint8_t *tables, size_t tables_size, void *scratch, size_t scratch_size, sr_pair *list, size_t capacity, sr_gen_report *rep)
+ *   >>xtrules    void         sr_seastar_datelines(const sr_topology *t, const sr_faults *f, sr_topology *out)
+ *                sr_entry     sr_seastar_entry(const sr_topology *t, const sr_faults *f, const sr_seastar_options *opt, uint32_t u, int in_port, uint32_t dst)
+ *                sr_result    sr_tables_build_seastar_opt(const sr_topology *t, const sr_faults *faults, const sr_seastar_options *opt, uint8_t *tables, size_t tables_size, void *scratch, size_t scratch_size, sr_pair *list, size_t capacity, sr_gen_report *rep)
+ *                sr_result    sr_tables_build_seastar(const sr_topology *t, const sr_faults *faults, uint8_t *tables, size_t tables_size, void *scratch, size_t scratch_size, sr_pair *list, size_t capacity, sr_gen_report *rep)
+ *   >>routing    const char * sr_algorithm_name(int alg)
+ *                int          sr_routing_vcs_needed(const sr_net *net, const sr_routing_desc *d)
+ *                sr_result    sr_routing_init(sr_routing *rt, const sr_net *net, const sr_routing_desc *d)
+ *                int          sr_route_max_candidates(const sr_routing *rt)
+ *                uint32_t     sr_route_inter_count(const sr_routing *rt)
+ *                uint32_t     sr_route_inter_pick(const sr_routing *rt, uint64_t random)
+ *                sr_result    sr_route_candidates(const sr_routing *rt, uint32_t router, int in_port, int in_vc, const sr_header *h, sr_candidate *out, int cap, int *n)
+ *                sr_result    sr_route_advance(const sr_routing *rt, uint32_t router, const sr_candidate *c, int vc, sr_header *h)
+ *                sr_result    sr_route_header_init(const sr_routing *rt, uint32_t src, uint32_t dest, uint32_t inter, sr_header *h)
+ *                int          sr_route_hops(const sr_routing *rt, uint32_t router, const sr_header *h, int cls)
+ *                int          sr_ugal_minimal(uint32_t q_min, int h_min, uint32_t q_nonmin, int h_nonmin, int64_t bias)
+ *                uint32_t     sr_route_global_channel(const sr_routing *rt, uint32_t router, const sr_candidate *c, const sr_header *h)
+ *                int          sr_route_select(const sr_candidate *c, int n, unsigned classes, const int32_t *credits, int vcs, uint64_t random, int *vc)
+ *   >>rverify    const char * sr_rfailure_string(int f)
+ *                size_t       sr_verify_routing_scratch_size(const sr_routing *rt, int mode)
+ *                sr_result    sr_verify_routing(const sr_routing *rt, int mode, void *scratch, size_t scratch_size, sr_routing_report *rep)
  */
 #ifndef SEASTAR_ROUTE_H
 #define SEASTAR_ROUTE_H
@@ -255,7 +324,7 @@ SR_API uint32_t sr_next_hop(const sr_topology *t, const sr_faults *f, uint32_t n
     return v;
 }
 
-/* ======================================================================
+/* >>dor ===============================================================
  * Table entries and dimension-order routing
  * ====================================================================== */
 
@@ -426,7 +495,7 @@ SR_API sr_route sr_route_dor(const sr_topology *t, uint32_t node, int in_port, u
     return r;
 }
 
-/* ======================================================================
+/* >>tables ============================================================
  * SeaStar hierarchical tables
  * ====================================================================== */
 
@@ -564,8 +633,9 @@ SR_API sr_result sr_table_build_dor(const sr_topology *t, uint32_t node, uint8_t
     return SR_OK;
 }
 
-/* ======================================================================
- * Verifier: delivery of every pair and an acyclic channel dependency graph
+/* >>verify ============================================================
+ * Verifier of tables: delivery of every pair and an acyclic channel
+ * dependency graph
  * ====================================================================== */
 
 /** What went wrong, in a verification report. */
@@ -1073,8 +1143,8 @@ SR_API sr_result sr_verify(const sr_topology *t, const sr_faults *faults, const 
     return SR_OK;
 }
 
-/* ======================================================================
- * >>generators  Fault-aware table generation: shared parts
+/* >>generators ========================================================
+ * Fault-aware table generation: shared parts
  * ====================================================================== */
 
 /** A (source, destination) pair. */
@@ -1102,6 +1172,14 @@ typedef struct sr_gen_report {
                                (more than one per partition when a GLUT entry
                                first led into a state that cannot reach every
                                destination; see sr_tables_build_search) */
+    uint64_t connected;   /**< ordered pairs of distinct live nodes that the
+                               faults leave connected (a route exists) */
+    uint64_t delivered;   /**< pairs the verifier followed to delivery */
+    int failure;          /**< the verifier's verdict on the tables (an
+                               sr_failure): SR_FAIL_NONE when it proved them;
+                               the generator then returns SR_ERR_DEADLOCK for
+                               a cycle, SR_ERR_UNDELIVERED for another
+                               failure or when delivered < connected */
 } sr_gen_report;
 
 /* Destinations whose LUT entries the generators collect at once. */
@@ -1190,14 +1268,61 @@ SR_API sr__gen_layout sr__gen_offsets(const sr_topology *t) {
 }
 
 /**
- * Bytes of scratch memory the fault-aware generators need.
+ * Bytes of scratch memory the fault-aware generators need: for the
+ * generation, and for the proof of the tables by sr_verify that follows
+ * it (the larger of the two).
  *
  * :param t: the topology.
- * :returns: the size in bytes: about 47 per (router, input port) plus
- *     about 330 per (router of one global partition, input port): 20 MB
- *     for 32x32x32, 1.3 MB for 8x8x8.
+ * :returns: the size in bytes: sr_verify_scratch_size(t) or, where it is
+ *     larger, about 47 per (router, input port) plus about 330 per (router
+ *     of one global partition, input port): 27 MB for 32x32x32, 1.3 MB for
+ *     8x8x8.
  */
-SR_API size_t sr_gen_scratch_size(const sr_topology *t) { return sr__gen_offsets(t).total; }
+SR_API size_t sr_gen_scratch_size(const sr_topology *t) {
+    size_t g = sr__gen_offsets(t).total, v = sr_verify_scratch_size(t);
+    return g > v ? g : v;
+}
+
+/* Ordered pairs of distinct live nodes that the faults leave connected
+ * (components over usable links, by breadth-first search; 2N words of
+ * scratch). */
+SR_API uint64_t sr__gen_connected(const sr_topology *t, const sr_faults *f, void *scratch) {
+    uint32_t N = t->num_nodes, *comp = (uint32_t *)scratch, *q = comp + N, s;
+    uint64_t pairs = 0;
+    for (s = 0; s < N; s++) comp[s] = SR_NO_NODE;
+    for (s = 0; s < N; s++) {
+        uint32_t head = 0, tail = 0;
+        if (comp[s] != SR_NO_NODE || !sr_node_ok(f, s)) continue;
+        comp[s] = s;
+        q[tail++] = s;
+        while (head < tail) {
+            uint32_t u = q[head++];
+            int p;
+            for (p = 0; p < t->proc_port; p++) {
+                uint32_t v = sr_next_hop(t, f, u, p);
+                if (v != SR_NO_NODE && comp[v] == SR_NO_NODE) { comp[v] = s; q[tail++] = v; }
+            }
+        }
+        pairs += (uint64_t)tail * (tail - 1);
+    }
+    return pairs;
+}
+
+/* The proof every generator ends with: sr_verify over the tables (in the
+ * generator's scratch), and the connected pairs.  SR_ERR_DEADLOCK when
+ * the dependency graph has a cycle, SR_ERR_UNDELIVERED when the verifier
+ * finds another failure or a connected pair is not delivered, else
+ * SR_OK; the report gets the counts and the verdict. */
+SR_API sr_result sr__gen_verdict(const sr_topology *t, const sr_faults *f, const uint8_t *tables, void *scratch,
+                                 sr_gen_report *rep) {
+    sr_verify_report v;
+    rep->connected = sr__gen_connected(t, f, scratch);
+    if (sr_verify(t, f, tables, 0, scratch, sr_verify_scratch_size(t), &v) != SR_OK) return SR_ERR_BUFFER_SIZE;
+    rep->failure = (int)v.failure;
+    rep->delivered = v.delivered;
+    if (!v.proven) return v.failure == SR_FAIL_DEADLOCK ? SR_ERR_DEADLOCK : SR_ERR_UNDELIVERED;
+    return v.delivered < rep->connected ? SR_ERR_UNDELIVERED : SR_OK;
+}
 
 /* The generators' table of usable neighbours per (node, network port), or
  * SR_NO_NODE; bit 30 is set when the link is a dateline link. */
@@ -1344,8 +1469,8 @@ SR_API void sr__gen_finish(const sr_topology *t, const sr_faults *f, uint8_t *ta
     }
 }
 
-/* ======================================================================
- * >>search  Fault-aware tables by search (beyond the paper)
+/* >>search ============================================================
+ * Fault-aware tables by search (beyond the paper)
  * ====================================================================== */
 
 /**
@@ -2073,6 +2198,10 @@ SR_API void sr__search_write_dst(const sr__sctx *c, uint8_t *tables, uint32_t ds
  * sr_tables_build_seastar) but a generator that routes what the rules do
  * not.
  *
+ * The tables are then proven by sr_verify (delivery, an acyclic
+ * dependency graph) and every pair the faults leave connected must be
+ * delivered; otherwise the call says which, with the tables written.
+ *
  * :param t: the topology.
  * :param faults: failed links and nodes, or NULL.
  * :param order: the 2n network ports, lowest rank first, or NULL for the
@@ -2083,10 +2212,14 @@ SR_API void sr__search_write_dst(const sr__sctx *c, uint8_t *tables, uint32_t ds
  * :param scratch_size: its size.
  * :param list: out, unroutable pairs (may be NULL).
  * :param capacity: entries of ``list``.
- * :param rep: out, counts.
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE;
- *     SR_ERR_ORDER (order is not a permutation of the network ports).
- *     Nothing is written on error.
+ * :param rep: out, counts, the connected and delivered pairs, the verdict.
+ * :returns: SR_OK (proven, every connected pair delivered); SR_ERR_DEADLOCK
+ *     (the dependency graph has a cycle: sr_verify gives it);
+ *     SR_ERR_UNDELIVERED (a connected pair is not delivered, or
+ *     rep->failure says how the tables fail); both with the tables and
+ *     ``rep`` written.  SR_ERR_NULL; SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE;
+ *     SR_ERR_ORDER (order is not a permutation of the network ports):
+ *     nothing is written on these.
  * :paper: beyond seed 001 (same table format; deadlock freedom by channel
  *     ranks as in Dally and Seitz [7], turn restrictions as in Glass and
  *     Ni [9], dateline VCs).
@@ -2184,7 +2317,7 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
     }
     for (u = 0; u < N; u++)
         if (sr_node_ok(faults, u)) rep->pairs += live - 1;
-    if (!failing) return SR_OK;
+    if (!failing) return sr__gen_verdict(t, faults, tables, scratch, rep);
     /* ---- repairs (default rule), destination by destination, in order ---- */
     memset(reserved, 0, (size_t)(2 * N * P + 7) / 8);
     for (part = 0; part < t->num_partitions; part++) {
@@ -2208,11 +2341,11 @@ SR_API sr_result sr_tables_build_search(const sr_topology *t, const sr_faults *f
             sr__search_count(&c, faults, dst, list, capacity, rep);
         }
     }
-    return SR_OK;
+    return sr__gen_verdict(t, faults, tables, scratch, rep);
 }
 
-/* ======================================================================
- * >>xt-rules  Fault-aware tables by the SeaStar (Cray XT) rules
+/* >>xtrules ===========================================================
+ * Fault-aware tables by the SeaStar (Cray XT) rules
  *
  * Seed 001, "Avoiding deadlock in the presence of faults and turn
  * constraints" and "Routing rules for X / Y / Z links".  Each rule is one
@@ -2651,11 +2784,15 @@ SR_API int sr__xt_check_quiet(const sr_topology *t, const sr_faults *f, uint8_t 
  * rules lead into a loop, a dead end, a failed link or node, or a
  * 180-degree turn, the entry of the failing state becomes SR_ENTRY_NONE
  * (counted in ``rep->patched``), so the tables deliver every pair they do
- * not declare unroutable.  Deadlock freedom is not guaranteed for every
- * fault set: check the result with sr_verify.  With the chosen datelines
- * every single link fault and every single node fault of the 4x4x4,
- * 8x8x8 and 11x12x16 tori is proven (the test suite checks all of them,
- * the larger two under ``make check-long``).
+ * not declare unroutable.  The rules do not cover every fault set, so the
+ * tables are then proven by sr_verify, and the call says when they fail:
+ * SR_ERR_DEADLOCK when their dependency graph has a cycle (on 8x8x8 the
+ * faults (233, +z) and (235, +z) give one), SR_ERR_UNDELIVERED when a pair
+ * the faults leave connected is not delivered (the faults (158, +y) and
+ * (158, +z)).  With the chosen datelines every single link fault and
+ * every single node fault of the 4x4x4, 8x8x8 and 11x12x16 tori is proven
+ * (the test suite checks all of them, the larger two under ``make
+ * check-long``).
  *
  * :param t: the topology (3 dimensions).
  * :param faults: failed links and nodes, or NULL.
@@ -2666,9 +2803,14 @@ SR_API int sr__xt_check_quiet(const sr_topology *t, const sr_faults *f, uint8_t 
  * :param scratch_size: its size.
  * :param list: out, unroutable pairs (may be NULL).
  * :param capacity: entries of ``list``.
- * :param rep: out, counts and the datelines used.
- * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS (not 3 dimensions);
- *     SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE.  Nothing is written on error.
+ * :param rep: out, counts, the datelines used, the connected and
+ *     delivered pairs, the verdict.
+ * :returns: SR_OK (proven, every connected pair delivered); SR_ERR_DEADLOCK
+ *     (the dependency graph has a cycle: sr_verify gives it);
+ *     SR_ERR_UNDELIVERED (a connected pair is not delivered, or
+ *     rep->failure says how the tables fail); both with the tables and
+ *     ``rep`` written.  SR_ERR_NULL; SR_ERR_DIMS (not 3 dimensions);
+ *     SR_ERR_BUFFER_SIZE; SR_ERR_NODE_RANGE: nothing is written on these.
  * :paper: seed 001 "Avoiding deadlock in the presence of faults and turn
  *     constraints" and the routing rules for X, Y and Z links.
  */
@@ -2723,10 +2865,9 @@ SR_API sr_result sr_tables_build_seastar_opt(const sr_topology *t, const sr_faul
             }
         }
     }
-    if (tt.num_partitions == 1 && torus && sr__xt_check_quiet(&tt, faults, tables, scratch, nbr, quiet, rep))
-        return SR_OK;
-    sr__gen_finish(&tt, faults, tables, scratch, nbr, list, capacity, rep);
-    return SR_OK;
+    if (!(tt.num_partitions == 1 && torus && sr__xt_check_quiet(&tt, faults, tables, scratch, nbr, quiet, rep)))
+        sr__gen_finish(&tt, faults, tables, scratch, nbr, list, capacity, rep);
+    return sr__gen_verdict(&tt, faults, tables, scratch, rep);
 }
 
 /**
@@ -2807,8 +2948,12 @@ typedef struct sr_header {
     uint8_t globals;    /**< dragonfly: global channels crossed so far */
     uint8_t hops;       /**< router-to-router hops so far (saturates at 255) */
     uint8_t hint;       /**< BlueGene/L hint bits: bit 2d for +d, 2d+1 for -d */
-    uint8_t vclass;     /**< the VC class the routing assigns along the path
-                             (datelines crossed, phase changes) */
+    uint8_t vclass;     /**< what the routing's VC choice needs of the path:
+                             cube, bit d = dimension d's dateline crossed
+                             (cleared when the dimension is done);
+                             dragonfly under SR_DF_VC_LOCAL, the local hops
+                             that followed a local hop and whether the last
+                             hop was local (see >>routing) */
     uint8_t spare[3];   /**< zero; room for algorithms to come */
 } sr_header;
 
@@ -3578,11 +3723,17 @@ SR_API sr_result sr__df_candidates(const sr_routing *rt, sr__emit *e, uint32_t r
     uint32_t a = (uint32_t)rt->net.desc.dragonfly.a, dr = sr__dest_router(&rt->net, h->dest);
     int router_inter = (rt->desc.flags & SR_ROUTE_INTER_ROUTER) != 0;
     if (h->phase != SR_PHASE_TO_INTER && r == dr) { sr__put_eject(rt, e, h->dest); return SR_OK; }
+    /* the minimal routing's steps 1-3; for Valiant (Section 5.5.3, steps
+     * 3-5: "If Gi = Gd and Rx does not have a connection to Gd, route
+     * within Gi from Rx to Ry", "If Gi = Gd, traverse the global channel",
+     * "If Rb = Rd, route within Gd", each printed "=" for "!=") the same
+     * steps from wherever the packet landed in the intermediate group */
     if (h->phase != SR_PHASE_TO_INTER) sr__df_to_router(rt, e, r, h, dr, SR_CLASS_MINIMAL);
     if (h->phase == SR_PHASE_TO_INTER || h->phase == SR_PHASE_UNDECIDED) {
-        /* Valiant's steps 1-2 towards the intermediate; sr_route_advance
-         * switches the phase on arrival, so a packet in SR_PHASE_TO_INTER
-         * at its intermediate is a state that cannot occur */
+        /* Valiant's steps 1-2 towards the intermediate ("If Gs = Gi",
+         * printed for "!="); sr_route_advance switches the phase on
+         * arrival, so a packet in SR_PHASE_TO_INTER at its intermediate is
+         * a state that cannot occur */
         if (router_inter ? r == h->inter : r / a == h->inter) return SR_ERR_HEADER;
         if (router_inter) sr__df_to_router(rt, e, r, h, h->inter, SR_CLASS_NONMINIMAL);
         else sr__df_to_group(rt, e, r, h, h->inter, SR_CLASS_NONMINIMAL);
@@ -3912,7 +4063,7 @@ SR_API sr_result sr_route_header_init(const sr_routing *rt, uint32_t src, uint32
  */
 SR_API int sr_route_hops(const sr_routing *rt, uint32_t router, const sr_header *h, int cls) {
     const sr_net *net;
-    uint32_t dr, I;
+    uint32_t dr, I = 0;
     if (!rt || !h || router >= rt->net.num_routers || h->dest >= rt->net.num_terminals) return -1;
     net = &rt->net;
     dr = sr__dest_router(net, h->dest);
@@ -4048,8 +4199,9 @@ SR_API uint32_t sr_route_global_channel(const sr_routing *rt, uint32_t router, c
  *
  * :param c: the candidates.
  * :param n: how many.
- * :param classes: a mask of the classes to consider (bit
- *     1 << SR_CLASS_...), 0 for all; UGAL passes the class of its decision.
+ * :param classes: a mask of the classes to consider, bit 1 << class (for
+ *     example 1u << SR_CLASS_MINIMAL), 0 for all; UGAL passes the class of
+ *     its decision.
  * :param credits: free credits of every (port, VC), at port * vcs + vc
  *     (0 or less: not available).
  * :param vcs: VCs per port in ``credits``.
@@ -4148,6 +4300,8 @@ SR_API int sr_route_select(const sr_candidate *c, int n, unsigned classes, const
  *      into each such ring, that every bubble buffer holds two full-sized
  *      packets, and that a packet needs buffer room for all of itself
  *      (virtual cut-through); the rule itself is model-checked elsewhere.
+ *      The rule needs room for whole packets, so under SR_SWITCH_WORMHOLE
+ *      the flag is ignored.
  *
  * The wormhole check.  Listing every indirect dependency would take
  * (states x escape channels reachable) edges.  Instead: take G, the
@@ -4326,27 +4480,35 @@ typedef struct sr__rv_frame {
     uint32_t minr, minc;
 } sr__rv_frame;
 
+/* The most states of one destination at one router, times the routers:
+ * the headers a built-in algorithm can give a packet there (hops aside).
+ * Per intermediate: Valiant's phase to it; UGAL's and PAR's undecided
+ * phase too; the dragonfly's global channels crossed (0-2) and, under
+ * SR_DF_VC_LOCAL, its local-hop counter (at most 6 values); the cube's
+ * dateline bits (one per torus dimension). */
 SR_API uint32_t sr__rv_states_bound(const sr_routing *rt) {
     const sr_net *net = &rt->net;
-    uint64_t per = 1, R = net->num_routers, b;
+    uint64_t per = 1, R = net->num_routers, b, inter = rt->inters;
     int a = rt->desc.algorithm, d;
+    if (a == SR_ALG_UGAL || a == SR_ALG_PAR) inter *= 2;
+    inter = inter ? inter + 2 : 1;   /* and the phases without one */
     if (a == SR_ALG_CUSTOM) {
         per = rt->custom.states_per_router ? rt->custom.states_per_router : 64;
     } else if (net->kind == SR_NET_CUBE) {
         if (rt->dl == 2)
             for (d = 0; d < net->cube.num_dims; d++) per *= net->cube.mesh[d] ? 1 : 2;
-        if (rt->inters) per *= (uint64_t)rt->inters + 2;
+        per *= inter;
     } else if (net->kind == SR_NET_DRAGONFLY) {
-        per = 3 * ((uint64_t)rt->inters + 2);
-        if (rt->desc.df_vc == SR_DF_VC_LOCAL) per *= (uint64_t)rt->levels + 1;
-    } else if (rt->inters) {
-        per = (uint64_t)rt->inters + 2;
+        per = 3 * inter;
+        if (rt->desc.df_vc == SR_DF_VC_LOCAL) per *= 6;
+    } else {
+        per = inter;
     }
     b = R * per;
     return b > 0x40000000u ? 0x40000000u : (uint32_t)b;
 }
 
-SR_API sr__rv_layout sr__rv_offsets(const sr_routing *rt, uint32_t slots) {
+SR_API sr__rv_layout sr__rv_offsets(const sr_routing *rt, int mode, uint32_t slots) {
     sr__rv_layout o;
     const sr_net *net = &rt->net;
     uint64_t C = (uint64_t)net->num_routers * (uint64_t)net->radix * (uint64_t)rt->vcs;
@@ -4354,7 +4516,8 @@ SR_API sr__rv_layout sr__rv_offsets(const sr_routing *rt, uint32_t slots) {
     o.C = C;
     o.W = (uint32_t)W;
     o.slots = slots;
-    o.iedges = (uint32_t)(C < 65536 ? 65536 : C > 0x10000000u ? 0x10000000u : C);
+    /* the wormhole check's indirect edges: room for two per channel */
+    o.iedges = mode != SR_SWITCH_WORMHOLE || !rt->escape ? 0 : (uint32_t)(C < 2048 ? 4096 : C > 0x8000000u ? 0x10000000u : 2 * C);
     o.dep = 0;
     o.c1 = o.dep + (size_t)C * W * 8;
     o.used = o.c1 + (size_t)(C + 63) / 64 * 8;
@@ -4393,16 +4556,16 @@ SR_API uint32_t sr__rv_slots_for(uint32_t bound) {
  * destination of a built-in algorithm (for SR_ALG_CUSTOM, as many as
  * custom.states_per_router says).  A smaller scratch also works while one
  * destination's states fit (else SR_ERR_BUFFER_SIZE).  The 1,056-terminal
- * dragonfly with UGAL and 3 VCs needs about 13 MB, the 16x16x16 torus with
- * minimal adaptive routing and 3 VCs about 6 MB.
+ * dragonfly with UGAL and 3 VCs needs 6.9 MB, the 16x16x16 torus with
+ * minimal adaptive routing and 3 VCs 6.2 MB (8.3 MB for wormhole).
  *
  * :param rt: the routing.
- * :param mode: SR_SWITCH_VCT or SR_SWITCH_WORMHOLE (the same size).
+ * :param mode: SR_SWITCH_VCT or SR_SWITCH_WORMHOLE (which adds a list of
+ *     two indirect edges per channel for a routing with escapes).
  * :returns: the size in bytes.
  */
 SR_API size_t sr_verify_routing_scratch_size(const sr_routing *rt, int mode) {
-    (void)mode;
-    return sr__rv_offsets(rt, sr__rv_slots_for(sr__rv_states_bound(rt))).total;
+    return sr__rv_offsets(rt, mode, sr__rv_slots_for(sr__rv_states_bound(rt))).total;
 }
 
 /* The verifier's context. */
@@ -4594,7 +4757,7 @@ SR_API int sr__rv_arc(sr__rv *v, sr__rv_frame *parent, uint32_t c, int bubble, i
         const uint64_t *esc = v->esc + (size_t)slot * v->W;
         uint64_t *d = v->dep + (size_t)c * v->W;
         for (w = 0; w < v->W; w++) d[w] |= esc[w];
-        if (bubble && v->net->kind == SR_NET_CUBE) {
+        if (bubble && v->net->kind == SR_NET_CUBE && v->rep->mode == SR_SWITCH_VCT) {
             /* the bubble rule stands in for the ring's dateline: a packet
              * going straight on along the same bubble VC adds no
              * dependency (unless the same channel is also requested
@@ -5029,11 +5192,11 @@ SR_API sr_result sr_verify_routing(const sr_routing *rt, int mode, void *scratch
     rep->mode = mode;
     rep->escape = rt->escape;
     memset(&v, 0, sizeof v);
-    v.o = sr__rv_offsets(rt, 64);
+    v.o = sr__rv_offsets(rt, mode, 64);
     if (scratch_size < v.o.total) return SR_ERR_BUFFER_SIZE;
     slots = 64;
-    while (slots < 0x80000000u && sr__rv_offsets(rt, slots * 2).total <= scratch_size) slots *= 2;
-    v.o = sr__rv_offsets(rt, slots);
+    while (slots < 0x80000000u && sr__rv_offsets(rt, mode, slots * 2).total <= scratch_size) slots *= 2;
+    v.o = sr__rv_offsets(rt, mode, slots);
     v.rt = rt; v.net = &rt->net; v.rep = rep;
     v.base = (uint8_t *)scratch;
     v.dep = (uint64_t *)(v.base + v.o.dep);

@@ -8,8 +8,8 @@
  * Usage: bench_route [--section S]... [--min-radix K] [--max-radix K]
  *                    [--generators LIST] [--sizes LIST]
  *                    [--fixed-sizes LIST] [--pairs N] [--jobs N] [--out DIR]
- *   --section S    scale, compare, single, double or all; repeatable
- *                  (default: scale and compare)
+ *   --section S    scale, compare, single, double, prooftime, calls or all;
+ *                  repeatable (default: scale and compare)
  *   --min-radix K, --max-radix K  scale: the smallest and the largest k of
  *                  the k x k x k tori, 4, 8, 16 or 32 (default 4 and 32)
  *   --generators LIST  scale: dor, search, seastar, comma-separated
@@ -49,6 +49,17 @@
  *     pair delivered, deadlocked; empty for the other tori)
  *   double: per random pair of faults on 8x8x8, the verdict; a summary and
  *     the failing pairs in double_summary and double_failures
+ *   prooftime: sr_verify_routing on the large instances (one process per row,
+ *     so peak_mib is its own): UGAL with 3 VCs on the 1,056-terminal
+ *     dragonfly (p = 4, a = 8, h = 4, g = 33), minimal adaptive routing
+ *     with 3 VCs on the 16x16x16 torus, cut-through and wormhole; seconds
+ *     (wall, CPU), peak memory, the scratch the size query asks for, the
+ *     states, hops and dependencies explored
+ *   calls: the cost of one routing call per algorithm: sr_route_candidates
+ *     and sr_route_advance over 65,536 distinct (router, input, header)
+ *     states per algorithm, reached by random walks from random headers at
+ *     injection (ns per call: the median of 5 timings of CPU time, each
+ *     over 8 passes of the inputs)
  * Progress goes to stderr.  Every value is checked; a bad one exits 2.
  */
 #include <errno.h>
@@ -65,7 +76,8 @@ static const char *gen_name[] = { "dor", "search", "seastar" };
 
 static const char *usage =
     "usage: bench_route [options]\n"
-    "  --section S    scale, compare, single, double or all; repeatable (default: scale, compare)\n"
+    "  --section S    scale, compare, single, double, prooftime, calls or all; repeatable\n"
+    "                 (default: scale, compare)\n"
     "  --min-radix K  scale: smallest k of the k x k x k tori: 4, 8, 16 or 32 (default 4)\n"
     "  --max-radix K  scale: largest k of the k x k x k tori: 4, 8, 16 or 32 (default 32)\n"
     "  --generators LIST  scale: dor, search, seastar, comma-separated (default all three)\n"
@@ -102,6 +114,11 @@ static uint64_t rng(uint64_t *s) {
 
 static double cpu_now(void) { return bench_cpu_ns() * 1e-9; }
 
+/* A generator wrote its tables: proven (SR_OK) or with its verdict
+ * (SR_ERR_DEADLOCK, SR_ERR_UNDELIVERED), which the rows take from
+ * sr_verify's report. */
+static int gen_written(sr_result r) { return r == SR_OK || r == SR_ERR_DEADLOCK || r == SR_ERR_UNDELIVERED; }
+
 static FILE *out_open(const char *dir, const char *name) {
     char path[4096];
     FILE *f;
@@ -130,34 +147,6 @@ static void progress_tick(progress *p, long done) {
     p->last = now;
     fprintf(stderr, "  %s: %ld/%ld, %.1f/s, about %.0f s left\n", p->what, done, p->total,
             done / (now - p->t0 + 1e-9), done ? (now - p->t0) * (double)(p->total - done) / (double)done : 0.0);
-}
-
-/* Ordered pairs of distinct live nodes in the same connected piece. */
-static uint64_t connected_pairs(const sr_topology *t, const sr_faults *f) {
-    uint32_t *comp = (uint32_t *)malloc((size_t)t->num_nodes * 4), *q = (uint32_t *)malloc((size_t)t->num_nodes * 4);
-    uint64_t total = 0;
-    uint32_t s, n = 0;
-    if (!comp || !q) exit(1);
-    for (s = 0; s < t->num_nodes; s++) comp[s] = 0xFFFFFFFFu;
-    for (s = 0; s < t->num_nodes; s++) {
-        uint32_t head = 0, tail = 0;
-        if (comp[s] != 0xFFFFFFFFu || !sr_node_ok(f, s)) continue;
-        comp[s] = n;
-        q[tail++] = s;
-        while (head < tail) {
-            uint32_t u = q[head++];
-            int p;
-            for (p = 0; p < t->proc_port; p++) {
-                uint32_t v = sr_next_hop(t, f, u, p);
-                if (v != SR_NO_NODE && comp[v] == 0xFFFFFFFFu) { comp[v] = n; q[tail++] = v; }
-            }
-        }
-        total += (uint64_t)tail * (tail - 1);
-        n++;
-    }
-    free(comp);
-    free(q);
-    return total;
 }
 
 /* ------------------------------------------------------------------ runs */
@@ -224,10 +213,10 @@ static void run_job(const job *j, row *res) {
                 sr_table_build_dor(&t, u, tab + (size_t)u * t.table_size, t.table_size);
         } else if (j->gen == GEN_SEARCH) {
             r = sr_tables_build_search(&t, &f, NULL, tab, tsize, gs, gsize, NULL, 0, &g);
-            if (r != SR_OK) exit(3);
+            if (!gen_written(r)) exit(3);
         } else {
             r = sr_tables_build_seastar(&t, &f, tab, tsize, gs, gsize, NULL, 0, &g);
-            if (r != SR_OK) exit(3);
+            if (!gen_written(r)) exit(3);
         }
         times[i] = (bench_now_ns() - t0) * 1e-9;
         cpus[i] = cpu_now() - c0;
@@ -249,7 +238,9 @@ static void run_job(const job *j, row *res) {
     if (j->k >= 16) fprintf(stderr, "    the stretch (verification took %.1f s)\n", res->verify_s);
     if (sr_verify(&t, &f, tab, SR_VERIFY_STRETCH, vs, vsize, &v) != SR_OK) exit(4);
     res->peak = bench_peak_rss_mib();
-    res->connected = connected_pairs(&t, &f);
+    /* the generators count the pairs the faults leave connected; the DOR
+     * rows have no faults */
+    res->connected = j->gen == GEN_DOR ? (uint64_t)t.num_nodes * (t.num_nodes - 1) : g.connected;
     res->proven = v.proven;
     res->failure = (int)v.failure;
     res->share = res->connected ? (double)v.delivered / (double)res->connected : 1.0;
@@ -264,30 +255,39 @@ static void run_job(const job *j, row *res) {
     free(fstore);
 }
 
-/* Run a job in a child, so that its peak memory is its own; the row comes
- * back through a pipe. */
-static row spawn(const job *j) {
-    row res;
-    int fd[2];
+/* Run fn(arg, res) in a child, so that its peak memory is its own; the
+ * result (size bytes) comes back through a pipe.  Returns 1 if the child
+ * finished and sent it. */
+static int in_child(void (*fn)(const void *arg, void *res), const void *arg, void *res, size_t size) {
+    int fd[2], ok = 0;
     pid_t pid;
-    memset(&res, 0, sizeof res);
+    memset(res, 0, size);
     fflush(NULL);
     if (pipe(fd) != 0) exit(1);
     pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        run_job(j, &res);
-        if (write(fd[1], &res, sizeof res) != (ssize_t)sizeof res) _exit(1);
+        fn(arg, res);
+        if (write(fd[1], res, size) != (ssize_t)size) _exit(1);
         _exit(0);
     }
     close(fd[1]);
     if (pid > 0) {
         int status;
-        if (read(fd[0], &res, sizeof res) != (ssize_t)sizeof res) res.ok = 0;
+        ok = read(fd[0], res, size) == (ssize_t)size;
         waitpid(pid, &status, 0);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) res.ok = 0;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ok = 0;
     }
     close(fd[0]);
+    return ok;
+}
+
+static void job_in_child(const void *arg, void *res) { run_job((const job *)arg, (row *)res); }
+
+/* Run a job in a child. */
+static row spawn(const job *j) {
+    row res;
+    if (!in_child(job_in_child, j, &res, sizeof res)) res.ok = 0;
     if (!res.ok) fprintf(stderr, "bench_route: job k=%d gen=%s failed\n", j->k, gen_name[j->gen]);
     return res;
 }
@@ -430,7 +430,7 @@ static verdict net_check(net *n, const fault *fs, int count, const sr_seastar_op
         if (fs[i].port < 0) sr_fault_node(&n->f, &n->t, fs[i].node);
         else sr_fault_link(&n->f, &n->t, fs[i].node, fs[i].port);
     }
-    if (sr_tables_build_seastar_opt(&n->t, &n->f, opt, n->tab, n->tsize, n->gs, n->gsize, NULL, 0, &g) != SR_OK)
+    if (!gen_written(sr_tables_build_seastar_opt(&n->t, &n->f, opt, n->tab, n->tsize, n->gs, n->gsize, NULL, 0, &g)))
         exit(3);
     if (sr_verify(&n->t, &n->f, n->tab, 0, n->vs, n->vsize, &v) != SR_OK) exit(4);
     memset(&r, 0, sizeof r);
@@ -664,8 +664,231 @@ static void section_double(const char *dir, long count, int jobs) {
     free(res);
 }
 
+/* ------------------------------------------------ candidate-set routing */
+
+/* A network of the routing sections. */
+static void routing_net(sr_net *nw, int kind, int a, int b, int c) {
+    sr_net_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = kind;
+    if (kind == SR_NET_CUBE) {
+        d.cube.num_dims = 3;
+        d.cube.radix[0] = a; d.cube.radix[1] = b; d.cube.radix[2] = c;
+    } else if (kind == SR_NET_HYPERX) {
+        d.hyperx.num_dims = 2; d.hyperx.size[0] = a; d.hyperx.size[1] = b; d.hyperx.terminals = c;
+    } else if (kind == SR_NET_DRAGONFLY) {
+        d.dragonfly.p = a; d.dragonfly.a = b; d.dragonfly.h = c;
+    } else if (kind == SR_NET_CLOS) {
+        d.clos.levels = 3;
+        d.clos.down[0] = a; d.clos.down[1] = a; d.clos.down[2] = 2 * a; d.clos.up[0] = a; d.clos.up[1] = a;
+    } else {
+        d.butterfly.k = a; d.butterfly.n = b;
+    }
+    if (sr_net_init(nw, &d) != SR_OK) exit(2);
+}
+
+static int routing_make(sr_routing *rt, const sr_net *nw, int alg, int vcs, int df_vc) {
+    sr_routing_desc d;
+    memset(&d, 0, sizeof d);
+    d.algorithm = alg; d.vcs = vcs; d.df_vc = df_vc;
+    return sr_routing_init(rt, nw, &d) == SR_OK;
+}
+
+/* One proof, as the child sends it to the parent. */
+typedef struct proof_row {
+    double s, cpu, peak, scratch;
+    uint64_t states, arcs, deps, indirect;
+    int proven, passes, ok;
+} proof_row;
+
+static const struct {
+    const char *label, *routing;
+    int kind, a, b, c, alg, vcs, mode;
+} proof_jobs[] = {
+    { "dragonfly p=4 a=8 h=4 g=33 (1056 terminals)", "ugal", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_UGAL, 3, SR_SWITCH_VCT },
+    { "torus 16x16x16", "min-adaptive (dor escape on dateline VCs)", SR_NET_CUBE, 16, 16, 16, SR_ALG_MIN_ADAPTIVE, 3,
+      SR_SWITCH_VCT },
+    { "torus 16x16x16", "min-adaptive (dor escape on dateline VCs)", SR_NET_CUBE, 16, 16, 16, SR_ALG_MIN_ADAPTIVE, 3,
+      SR_SWITCH_WORMHOLE },
+};
+
+static void run_proof(const void *arg, void *out) {
+    int i = *(const int *)arg;
+    proof_row *res = (proof_row *)out;
+    sr_net nw;
+    sr_routing rt;
+    sr_routing_report *rep = (sr_routing_report *)malloc(sizeof *rep);
+    size_t size;
+    void *scratch;
+    double t0, c0;
+    memset(res, 0, sizeof *res);
+    routing_net(&nw, proof_jobs[i].kind, proof_jobs[i].a, proof_jobs[i].b, proof_jobs[i].c);
+    if (!rep || !routing_make(&rt, &nw, proof_jobs[i].alg, proof_jobs[i].vcs, 0)) exit(1);
+    size = sr_verify_routing_scratch_size(&rt, proof_jobs[i].mode);
+    scratch = malloc(size);
+    if (!scratch) exit(1);
+    c0 = cpu_now();
+    t0 = bench_now_ns();
+    if (sr_verify_routing(&rt, proof_jobs[i].mode, scratch, size, rep) != SR_OK) exit(3);
+    res->s = (bench_now_ns() - t0) * 1e-9;
+    res->cpu = cpu_now() - c0;
+    res->peak = bench_peak_rss_mib();
+    res->scratch = (double)size / 1048576.0;
+    res->states = rep->states; res->arcs = rep->arcs; res->deps = rep->dependencies;
+    res->indirect = rep->indirect; res->passes = rep->passes; res->proven = rep->proven;
+    res->ok = 1;
+    free(scratch);
+    free(rep);
+}
+
+/* prooftime: the verifier on the large instances, each in its own process */
+static void section_prooftime(const char *dir) {
+    FILE *o = out_open(dir, "prooftime");
+    int i;
+    fputs("network,routing,vcs,switching,proven,seconds,cpu_seconds,peak_mib,scratch_mib,states,hops,dependencies,"
+          "indirect,passes\n", o);
+    for (i = 0; i < (int)(sizeof proof_jobs / sizeof proof_jobs[0]); i++) {
+        proof_row res;
+        fprintf(stderr, "  prooftime: %s, %s, %s\n", proof_jobs[i].label, proof_jobs[i].routing,
+                proof_jobs[i].mode == SR_SWITCH_VCT ? "cut-through" : "wormhole");
+        if (!in_child(run_proof, &i, &res, sizeof res) || !res.ok) {
+            fprintf(stderr, "bench_route: proof %d failed\n", i);
+            continue;
+        }
+        fprintf(o, "%s,%s,%d,%s,%d,%.2f,%.2f,%.1f,%.1f,%llu,%llu,%llu,%llu,%d\n", proof_jobs[i].label,
+                proof_jobs[i].routing, proof_jobs[i].vcs, proof_jobs[i].mode == SR_SWITCH_VCT ? "cut-through" : "wormhole",
+                res.proven, res.s, res.cpu, res.peak, res.scratch, (unsigned long long)res.states,
+                (unsigned long long)res.arcs, (unsigned long long)res.deps, (unsigned long long)res.indirect, res.passes);
+        fflush(o);
+    }
+    out_close(o);
+}
+
+/* One input of a routing call: a packet at a router. */
+typedef struct call_in {
+    uint32_t router;
+    int in_port, in_vc, k, vc;    /* k, vc: the candidate taken there, for advance */
+    sr_header h;
+} call_in;
+
+#define CALL_INPUTS 65536
+#define CALL_PASSES 8
+#define CALL_CAP 64
+
+/* 65,536 distinct states of a routing: random headers at injection and a
+ * random number of random hops (each input is a state of a different
+ * packet). */
+static void call_inputs(const sr_routing *rt, call_in *in, uint64_t seed) {
+    const sr_net *nw = &rt->net;
+    int i;
+    for (i = 0; i < CALL_INPUTS; i++) {
+        uint32_t src = (uint32_t)(rng(&seed) % nw->num_terminals), dst = (uint32_t)(rng(&seed) % nw->num_terminals);
+        sr_header h;
+        sr_candidate c[CALL_CAP];
+        uint32_t u;
+        int in_port, in_vc = 0, hops = (int)(rng(&seed) % 8), n, k, vc;
+        if (sr_route_header_init(rt, src, dst, sr_route_inter_pick(rt, rng(&seed)), &h) != SR_OK) exit(3);
+        u = sr_net_terminal_router(nw, src, &in_port);
+        for (;;) {
+            if (sr_route_candidates(rt, u, in_port, in_vc, &h, c, CALL_CAP, &n) != SR_OK) exit(3);
+            k = (int)(rng(&seed) % (uint64_t)n);
+            vc = c[k].vc_lo + (int)(rng(&seed) % (uint64_t)(c[k].vc_hi - c[k].vc_lo + 1));
+            if (hops-- <= 0 || sr_net_port_info(nw, u, c[k].port).kind == SR_PORT_TERMINAL) break;
+            if (sr_route_advance(rt, u, &c[k], vc, &h) != SR_OK) exit(3);
+            u = sr_net_neighbor(nw, u, c[k].port, &in_port);
+            in_vc = vc;
+        }
+        in[i].router = u; in[i].in_port = in_port; in[i].in_vc = in_vc; in[i].h = h; in[i].k = k; in[i].vc = vc;
+    }
+}
+
+/* calls: ns per sr_route_candidates and per sr_route_advance */
+static void section_calls(const char *dir) {
+    static const struct {
+        const char *label;
+        int kind, a, b, c, alg, vcs, df_vc;
+    } cj[] = {
+        { "torus 8x8x8", SR_NET_CUBE, 8, 8, 8, SR_ALG_DOR, 2, 0 },
+        { "torus 8x8x8", SR_NET_CUBE, 8, 8, 8, SR_ALG_MIN_ADAPTIVE, 3, 0 },
+        { "torus 8x8x8", SR_NET_CUBE, 8, 8, 8, SR_ALG_VALIANT, 4, 0 },
+        { "torus 8x8x8", SR_NET_CUBE, 8, 8, 8, SR_ALG_UGAL, 4, 0 },
+        { "HyperX 16x16 (T=16)", SR_NET_HYPERX, 16, 16, 16, SR_ALG_DOR, 1, 0 },
+        { "HyperX 16x16 (T=16)", SR_NET_HYPERX, 16, 16, 16, SR_ALG_MIN_ADAPTIVE, 2, 0 },
+        { "HyperX 16x16 (T=16)", SR_NET_HYPERX, 16, 16, 16, SR_ALG_VALIANT, 2, 0 },
+        { "HyperX 16x16 (T=16)", SR_NET_HYPERX, 16, 16, 16, SR_ALG_UGAL, 2, 0 },
+        { "dragonfly p=4 a=8 h=4 g=33", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_MINIMAL, 2, 0 },
+        { "dragonfly p=4 a=8 h=4 g=33", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_VALIANT, 3, 0 },
+        { "dragonfly p=4 a=8 h=4 g=33", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_UGAL, 3, 0 },
+        { "dragonfly p=4 a=8 h=4 g=33", SR_NET_DRAGONFLY, 4, 8, 4, SR_ALG_PAR, 4, SR_DF_VC_LOCAL },
+        { "folded Clos 8-8-16 down 8-8 up", SR_NET_CLOS, 8, 0, 0, SR_ALG_UPDOWN, 1, 0 },
+        { "folded Clos 8-8-16 down 8-8 up", SR_NET_CLOS, 8, 0, 0, SR_ALG_VALIANT, 1, 0 },
+        { "butterfly 4-ary 4-fly", SR_NET_BUTTERFLY, 4, 4, 0, SR_ALG_DEST_TAG, 1, 0 },
+    };
+    FILE *o = out_open(dir, "calls");
+    call_in *in = (call_in *)malloc(CALL_INPUTS * sizeof *in);
+    int j;
+    if (!in) exit(1);
+    fputs("network,algorithm,vcs,inputs,candidates_ns,advance_ns,mean_candidates\n", o);
+    for (j = 0; j < (int)(sizeof cj / sizeof cj[0]); j++) {
+        sr_net nw;
+        sr_routing rt;
+        double tc[5], ta[5];
+        uint64_t total = 0, ncand = 0;
+        int rep, i;
+        routing_net(&nw, cj[j].kind, cj[j].a, cj[j].b, cj[j].c);
+        if (!routing_make(&rt, &nw, cj[j].alg, cj[j].vcs, cj[j].df_vc)) exit(3);
+        fprintf(stderr, "  calls: %s, %s\n", cj[j].label, sr_algorithm_name(cj[j].alg));
+        call_inputs(&rt, in, 1000 + (uint64_t)j);
+        for (rep = 0; rep < 5; rep++) {
+            sr_candidate c[CALL_CAP];
+            double c0 = cpu_now();
+            int n;
+            int pass;
+            total = 0;
+            ncand = 0;
+            for (pass = 0; pass < CALL_PASSES; pass++)
+                for (i = 0; i < CALL_INPUTS; i++) {
+                    sr_route_candidates(&rt, in[i].router, in[i].in_port, in[i].in_vc, &in[i].h, c, CALL_CAP, &n);
+                    ncand += (uint64_t)n;
+                    total += (uint64_t)c[0].port;
+                }
+            ncand /= CALL_PASSES;
+            tc[rep] = (cpu_now() - c0) * 1e9 / CALL_INPUTS / CALL_PASSES;
+            BENCH_USE(total);
+        }
+        for (rep = 0; rep < 5; rep++) {
+            sr_candidate c[CALL_CAP];
+            double c0;
+            int n, pass;
+            uint64_t sum = 0;
+            /* the candidate each input takes, computed outside the timing */
+            static sr_candidate taken[CALL_INPUTS];
+            if (rep == 0)
+                for (i = 0; i < CALL_INPUTS; i++) {
+                    sr_route_candidates(&rt, in[i].router, in[i].in_port, in[i].in_vc, &in[i].h, c, CALL_CAP, &n);
+                    taken[i] = c[in[i].k < n ? in[i].k : 0];
+                }
+            c0 = cpu_now();
+            for (pass = 0; pass < CALL_PASSES; pass++)
+                for (i = 0; i < CALL_INPUTS; i++) {
+                    sr_header h = in[i].h;
+                    int vc = in[i].vc < taken[i].vc_lo || in[i].vc > taken[i].vc_hi ? taken[i].vc_lo : in[i].vc;
+                    sr_route_advance(&rt, in[i].router, &taken[i], vc, &h);
+                    sum += h.hops + h.phase;
+                }
+            ta[rep] = (cpu_now() - c0) * 1e9 / CALL_INPUTS / CALL_PASSES;
+            BENCH_USE(sum);
+        }
+        fprintf(o, "%s,%s,%d,%d,%.1f,%.1f,%.2f\n", cj[j].label, sr_algorithm_name(cj[j].alg), rt.vcs, CALL_INPUTS,
+                bench_median(tc, 5), bench_median(ta, 5), (double)ncand / CALL_INPUTS);
+        fflush(o);
+    }
+    free(in);
+    out_close(o);
+}
+
 int main(int argc, char **argv) {
-    int i, min_k = 4, max_k = 32, gens[3] = { 1, 1, 1 }, jobs = 1, want[4] = { 0, 0, 0, 0 }, any = 0, nsizes, nfixed;
+    int i, min_k = 4, max_k = 32, gens[3] = { 1, 1, 1 }, jobs = 1, want[6] = { 0, 0, 0, 0, 0, 0 }, any = 0, nsizes, nfixed;
     int sizes[MAX_SIZES][3], fixed_sizes[MAX_SIZES][3];
     long pairs = 200;
     const char *dir = NULL;
@@ -682,8 +905,10 @@ int main(int argc, char **argv) {
             else if (!strcmp(v, "compare")) want[1] = 1;
             else if (!strcmp(v, "single")) want[2] = 1;
             else if (!strcmp(v, "double")) want[3] = 1;
-            else if (!strcmp(v, "all")) want[0] = want[1] = want[2] = want[3] = 1;
-            else die("--section: not scale, compare, single, double or all", v);
+            else if (!strcmp(v, "prooftime")) want[4] = 1;
+            else if (!strcmp(v, "calls")) want[5] = 1;
+            else if (!strcmp(v, "all")) want[0] = want[1] = want[2] = want[3] = want[4] = want[5] = 1;
+            else die("--section: not scale, compare, single, double, prooftime, calls or all", v);
         } else if (!strcmp(a, "--max-radix")) {
             max_k = (int)parse_long(v, 4, 32, "--max-radix: not 4, 8, 16 or 32");
             if (max_k & (max_k - 1)) die("--max-radix: not 4, 8, 16 or 32", v);
@@ -718,5 +943,7 @@ int main(int argc, char **argv) {
     if (want[1]) section_compare(dir);
     if (want[2]) section_single(dir, sizes, nsizes, fixed_sizes, nfixed, jobs);
     if (want[3]) section_double(dir, pairs, jobs);
+    if (want[4]) section_prooftime(dir);
+    if (want[5]) section_calls(dir);
     return 0;
 }

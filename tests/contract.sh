@@ -3,8 +3,9 @@
 # Contract checks of make test, counted like tests:
 #  - each header compiles warning-free on its own, included twice, as C99,
 #    C11, C++11 and C++17 with gcc and (where installed) clang;
-#  - the API index of seastar_arb.h (>>index) lists exactly the public
-#    functions it defines, with their signatures (tests/check_index.py);
+#  - the API index of seastar_arb.h and of seastar_route.h (>>index) lists
+#    exactly the public functions it defines, with their signatures
+#    (tests/check_index.py);
 #  - a caller passing arrays of exactly the sizes it configures (1 x 1,
 #    5 x 5, 7 x 7, 16 x 7, 64 x 64, 65 x 65, 130 x 129) compiles
 #    warning-free with gcc and clang at -O2 and -O3, -Wall -Wextra -Werror,
@@ -78,6 +79,8 @@ else bad "the README embedding example compiles as C++"; fi
 # The API index of seastar_arb.h against its definitions.
 if command -v python3 >/dev/null 2>&1 && python3 -B tests/check_index.py seastar_arb.h >"$tmp/err" 2>&1; then ok
 else bad "the >>index of seastar_arb.h lists its public functions (python3 tests/check_index.py seastar_arb.h)"; fi
+if command -v python3 >/dev/null 2>&1 && python3 -B tests/check_index.py seastar_route.h sr_ >"$tmp/err" 2>&1; then ok
+else bad "the >>index of seastar_route.h lists its public functions (python3 tests/check_index.py seastar_route.h sr_)"; fi
 
 # Exactly-sized arrays at -O2 and -O3 (the header's loops are then inlined
 # over constant sizes, where the compilers see any access past them).

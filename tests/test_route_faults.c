@@ -4,6 +4,7 @@
  * independent forward search; verification across global partitions. */
 #include "st_test.h"
 #include "../seastar_route.h"
+#include "route_util.h"
 #include <stdlib.h>
 
 typedef struct rf_net {
@@ -44,8 +45,12 @@ static int rf_gen(rf_net *n, int which, sr_gen_report *g, sr_verify_report *v) {
     int r = which == 0
         ? sr_tables_build_search(&n->t, &n->f, NULL, n->tab, n->tab_size, n->gs, n->gs_size, NULL, 0, g)
         : sr_tables_build_seastar(&n->t, &n->f, n->tab, n->tab_size, n->gs, n->gs_size, NULL, 0, g);
-    if (r != SR_OK) return r;
-    return sr_verify(&n->t, &n->f, n->tab, 0, n->vs, n->vs_size, v);
+    int rv;
+    if (!rt_gen_written(r)) return r;
+    rv = sr_verify(&n->t, &n->f, n->tab, 0, n->vs, n->vs_size, v);
+    if (rv != SR_OK) return rv;
+    /* the generator's result is the verifier's verdict */
+    return r == rt_gen_verdict(v, rt_connected_pairs(&n->t, &n->f)) ? SR_OK : 1000 + r;
 }
 
 /* Independent oracle for the search generator's completeness under a
@@ -215,7 +220,7 @@ ST_TEST(route_search_direction_order_is_complete_within_it) {
     int trial;
     for (trial = 0; trial < 12; trial++) {
         rf_net n;
-        int k[3], mesh[3], dims = 2 + trial % 2, i, nf, order[SR_MAX_PORTS];
+        int k[3], mesh[3], dims = 2 + trial % 2, i, nf, order[SR_MAX_PORTS], r;
         sr_gen_report g;
         sr_verify_report v;
         sr_pair list[4096];
@@ -235,10 +240,11 @@ ST_TEST(route_search_direction_order_is_complete_within_it) {
             if (i == 0 && trial % 3 == 0) sr_fault_node(&n.f, &n.t, u);
             else sr_fault_link(&n.f, &n.t, u, (int)st_rand_below(&seed, (uint32_t)n.t.proc_port));
         }
-        ST_EQ(SR_OK, sr_tables_build_search(&n.t, &n.f, order, n.tab, n.tab_size, n.gs, n.gs_size,
-                                            list, 4096, &g));
+        r = sr_tables_build_search(&n.t, &n.f, order, n.tab, n.tab_size, n.gs, n.gs_size, list, 4096, &g);
+        ST_CHECK(rt_gen_written(r));
         ST_EQ(SR_OK, sr_verify(&n.t, &n.f, n.tab, 0, n.vs, n.vs_size, &v));
         ST_CHECK(v.proven);
+        ST_EQ(rt_gen_verdict(&v, rt_connected_pairs(&n.t, &n.f)), r);   /* unrouted connected pairs: said */
         ST_EQ(g.unroutable, v.unroutable);
         ST_EQ(g.unroutable, (long long)g.listed);
         seen = (uint8_t *)malloc((size_t)n.t.num_nodes * 17);
@@ -270,7 +276,7 @@ ST_TEST(route_search_default_rule_routes_every_pair_the_rule_allows) {
     int trial, repaired = 0;
     for (trial = 0; trial < 24; trial++) {
         rf_net n;
-        int k[3], mesh[3], dims = 2 + trial % 2, i, nf;
+        int k[3], mesh[3], dims = 2 + trial % 2, i, nf, r;
         sr_gen_report g;
         sr_verify_report v;
         sr_pair list[4096];
@@ -288,10 +294,11 @@ ST_TEST(route_search_default_rule_routes_every_pair_the_rule_allows) {
             if (i == 0 && trial % 3 == 0) sr_fault_node(&n.f, &n.t, u);
             else sr_fault_link(&n.f, &n.t, u, (int)st_rand_below(&seed, (uint32_t)n.t.proc_port));
         }
-        ST_EQ(SR_OK, sr_tables_build_search(&n.t, &n.f, NULL, n.tab, n.tab_size, n.gs, n.gs_size,
-                                            list, 4096, &g));
+        r = sr_tables_build_search(&n.t, &n.f, NULL, n.tab, n.tab_size, n.gs, n.gs_size, list, 4096, &g);
+        ST_CHECK(rt_gen_written(r));
         ST_EQ(SR_OK, sr_verify(&n.t, &n.f, n.tab, 0, n.vs, n.vs_size, &v));
         ST_CHECKF(v.proven, "trial %d: %s", trial, sr_failure_string(v.failure));
+        ST_EQ(rt_gen_verdict(&v, rt_connected_pairs(&n.t, &n.f)), r);
         ST_EQ(g.unroutable, v.unroutable);
         ST_EQ(g.unroutable, (long long)g.listed);
         repaired += g.patched > 0;
@@ -473,9 +480,10 @@ ST_TEST(route_search_routes_leave_and_reenter_a_partition_long) {
     ST_CHECK(rf_open(&n, 1, k, NULL));
     ST_EQ(2, n.t.num_partitions);
     ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, 1000, 0));
-    ST_EQ(SR_OK, sr_tables_build_search(&n.t, &n.f, NULL, n.tab, n.tab_size, n.gs, n.gs_size,
-                                        list, 20000, &g));
+    ip = sr_tables_build_search(&n.t, &n.f, NULL, n.tab, n.tab_size, n.gs, n.gs_size, list, 20000, &g);
+    ST_CHECK(rt_gen_written(ip));
     ST_EQ(SR_OK, sr_verify(&n.t, &n.f, n.tab, 0, n.vs, n.vs_size, &v));
+    ST_EQ(rt_gen_verdict(&v, rt_connected_pairs(&n.t, &n.f)), ip);
     ST_CHECKF(v.proven, "%s", sr_failure_string(v.failure));
     ST_EQ(g.unroutable, v.unroutable);
     ST_EQ(g.unroutable, (long long)g.listed);
@@ -587,29 +595,7 @@ static uint32_t rf_bench_faults(rf_net *n, double frac, int nodes, uint64_t seed
 }
 
 /* Ordered pairs of distinct live nodes joined by live links (flood fill). */
-static uint64_t rf_connected_pairs(const rf_net *n) {
-    uint32_t N = n->t.num_nodes, *comp = (uint32_t *)malloc(N * 4), *q = (uint32_t *)malloc(N * 4), s;
-    uint64_t total = 0;
-    for (s = 0; s < N; s++) comp[s] = 0;
-    for (s = 0; s < N; s++) {
-        uint32_t head = 0, tail = 0;
-        if (comp[s] || !sr_node_ok(&n->f, s)) continue;
-        comp[s] = 1;
-        q[tail++] = s;
-        while (head < tail) {
-            uint32_t u = q[head++];
-            int p;
-            for (p = 0; p < n->t.proc_port; p++) {
-                uint32_t v = sr_next_hop(&n->t, &n->f, u, p);
-                if (v != SR_NO_NODE && !comp[v]) { comp[v] = 1; q[tail++] = v; }
-            }
-        }
-        total += (uint64_t)tail * (tail - 1);
-    }
-    free(comp);
-    free(q);
-    return total;
-}
+static uint64_t rf_connected_pairs(const rf_net *n) { return rt_connected_pairs(&n->t, &n->f); }
 
 /* Split a CSV line (no quoting) into at most `max` fields; returns the count. */
 static int rf_fields(char *line, char **f, int max) {
@@ -661,9 +647,9 @@ static int rf_check_bench_row(st_ctx *st__ctx, char **f, uint64_t seed) {
         for (u = 0; u < n.t.num_nodes; u++)
             sr_table_build_dor(&n.t, u, n.tab + (size_t)u * n.t.table_size, n.t.table_size);
     } else if (gen == 0)
-        ok = sr_tables_build_search(&n.t, &n.f, NULL, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g) == SR_OK;
+        ok = rt_gen_written(sr_tables_build_search(&n.t, &n.f, NULL, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g));
     else
-        ok = sr_tables_build_seastar(&n.t, &n.f, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g) == SR_OK;
+        ok = rt_gen_written(sr_tables_build_seastar(&n.t, &n.f, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g));
     if (gen == 2) memset(&g, 0, sizeof g);
     ok = ok && sr_verify(&n.t, &n.f, n.tab, SR_VERIFY_STRETCH, n.vs, n.vs_size, &v) == SR_OK;
     conn = rf_connected_pairs(&n);
@@ -717,4 +703,102 @@ ST_TEST(route_docs_data_scale_and_compare_match_the_code) {
         fclose(fp);
     }
     ST_EQ(6 + 8, checked);
+}
+
+/* ---- the generators say when their tables fail (issue 24, item 5) ----
+ * They return SR_OK only for tables the verifier proves with every pair
+ * the faults leave connected delivered, else SR_ERR_DEADLOCK or
+ * SR_ERR_UNDELIVERED with the tables written. */
+
+ST_TEST(routing_gen_seastar_says_deadlock_and_undelivered) {
+    /* issue 24, item 5: on 8x8x8 the SeaStar rules with the faults
+     * (233, +z) and (235, +z) leave 384 pairs undeliverable and a
+     * 167-channel dependency cycle; with (158, +y) and (158, +z), 320
+     * pairs undelivered.  The call says so; the tables are there. */
+    static const int k[3] = { 8, 8, 8 };
+    rf_net n;
+    sr_gen_report g;
+    sr_verify_report *v = (sr_verify_report *)malloc(sizeof *v);
+    ST_CHECK(rf_open(&n, 3, k, NULL));
+    ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, 233, 4));
+    ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, 235, 4));
+    ST_EQ(SR_ERR_DEADLOCK, sr_tables_build_seastar(&n.t, &n.f, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g));
+    ST_EQ(384, g.unroutable);
+    ST_EQ(512 * 511, g.connected);
+    ST_EQ(SR_FAIL_DEADLOCK, g.failure);
+    ST_EQ(SR_OK, sr_verify(&n.t, &n.f, n.tab, 0, n.vs, n.vs_size, v));
+    ST_EQ(0, v->proven);
+    ST_EQ(SR_FAIL_DEADLOCK, v->failure);
+    ST_CHECK(v->witness_len >= 2);          /* the verifier's cycle (its depth-first search finds one of 24) */
+    rf_clear(&n);
+    ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, 158, 2));
+    ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, 158, 4));
+    ST_EQ(SR_ERR_UNDELIVERED, sr_tables_build_seastar(&n.t, &n.f, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g));
+    ST_EQ(SR_FAIL_NONE, g.failure);
+    ST_EQ(320, g.connected - g.delivered);
+    ST_EQ(320, g.unroutable);
+    ST_EQ(SR_OK, sr_verify(&n.t, &n.f, n.tab, 0, n.vs, n.vs_size, v));
+    ST_EQ(1, v->proven);                    /* proven, but 320 pairs declared unroutable */
+    ST_EQ(320, v->unroutable);
+    /* the search generator routes both fault sets */
+    ST_EQ(SR_OK, sr_tables_build_search(&n.t, &n.f, NULL, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g));
+    ST_EQ(g.connected, g.delivered);
+    ST_EQ(512 * 511, g.connected);
+    rf_close(&n);
+    free(v);
+}
+
+ST_TEST(routing_gen_disconnected_pairs_are_not_a_failure) {
+    /* a 4x4 mesh cut in two by failing every link between columns 1 and
+     * 2: the 64 pairs across the cut cannot be delivered by any tables;
+     * the search generator routes every connected pair: SR_OK */
+    static const int k[2] = { 4, 4 }, m[2] = { 1, 1 };
+    rf_net n;
+    sr_gen_report g;
+    int y;
+    ST_CHECK(rf_open(&n, 2, k, m));
+    for (y = 0; y < 4; y++) ST_EQ(SR_OK, sr_fault_link(&n.f, &n.t, (uint32_t)(1 * 4 + y), 0));
+    ST_EQ(8 * 7 * 2, rt_connected_pairs(&n.t, &n.f));
+    ST_EQ(SR_OK, sr_tables_build_search(&n.t, &n.f, NULL, n.tab, n.tab_size, n.gs, n.gs_size, NULL, 0, &g));
+    ST_EQ(8 * 7 * 2, g.connected);
+    ST_EQ(g.connected, g.delivered);
+    ST_EQ(16 * 15 - 8 * 7 * 2, g.unroutable);
+    rf_close(&n);
+}
+
+ST_TEST(routing_gen_search_order_says_undelivered) {
+    /* the search generator under the positive-first order, on a 3x3 mesh,
+     * over every pair of link faults: the result is
+     * SR_ERR_UNDELIVERED exactly when a connected pair is left unrouted
+     * (some pairs of faults leave one: no route keeps to the order), else
+     * SR_OK; the verifier proves the tables either way */
+    static const int k[2] = { 3, 3 }, m[2] = { 1, 1 };
+    rf_net n;
+    sr_gen_report g;
+    sr_pair list[128];
+    int order[SR_MAX_PORTS], a, b, undelivered = 0, ok = 0;
+    sr_verify_report *v = (sr_verify_report *)malloc(sizeof *v);
+    ST_CHECK(rf_open(&n, 2, k, m));
+    sr_order_positive_first(&n.t, order);
+    for (a = 0; a < 18; a++)
+        for (b = a + 1; b < 18; b++) {
+            int r;
+            uint64_t conn;
+            rf_clear(&n);
+            if (sr_fault_link(&n.f, &n.t, (uint32_t)(a / 2), (a % 2) * 2) != SR_OK ||
+                sr_fault_link(&n.f, &n.t, (uint32_t)(b / 2), (b % 2) * 2) != SR_OK)
+                continue;                                   /* the mesh's edge */
+            r = sr_tables_build_search(&n.t, &n.f, order, n.tab, n.tab_size, n.gs, n.gs_size, list, 128, &g);
+            conn = rt_connected_pairs(&n.t, &n.f);
+            ST_EQ(conn, g.connected);
+            ST_EQ(SR_OK, sr_verify(&n.t, &n.f, n.tab, 0, n.vs, n.vs_size, v));
+            ST_EQ(1, v->proven);
+            ST_EQ(v->delivered, g.delivered);
+            ST_EQ(v->delivered < conn ? SR_ERR_UNDELIVERED : SR_OK, r);
+            undelivered += r == SR_ERR_UNDELIVERED;
+            ok += r == SR_OK;
+        }
+    ST_CHECK(undelivered > 0 && ok > 0);
+    rf_close(&n);
+    free(v);
 }
