@@ -11,7 +11,8 @@
 #   make docs        the Sphinx site under build/docs (installs Debian's
 #                    python3-sphinx if it is missing)
 #   make mpi         the simulator and bench_sim for MPI (build/mpi/)
-#   make sim-results the simulator speed figures, 1 and 2 MPI ranks
+#   make sim-results the simulator speed figures, 1 and 2 MPI ranks, and
+#                    netsim's (bench_netsim)
 #   make results     every number and figure the docs show, into docs/data
 #                    and docs/img (long: it prints progress and its
 #                    expected duration); make topology-results only the
@@ -160,11 +161,18 @@ $(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) $(B)/bench/bench_route $(B)/bench/bench_si
 	@echo "  run     command-line checks"
 	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
+# The network simulator built with other compilers and flags prints what
+# the default build prints (tests/netsim_det.sh).
+LOGS += $(B)/netsim_det.log
+$(B)/netsim_det.log: $(B)/examples/netsim examples/netsim.c $(HEADERS) $(wildcard examples/common/*) tests/netsim_det.sh
+	@echo "  run     netsim determinism across compilers"
+	@sh tests/netsim_det.sh $(B) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+
 # The drift check: the small configuration of every experiment of make
 # results, rerun and compared byte for byte with docs/data/small/
 # (tests/results.sh; needs Debian's python3, installed if missing).
 LOGS += $(B)/results.log
-$(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data examples/results.py examples/sim_projection.py tests/results.sh $(wildcard docs/data/bench_sim.csv docs/data/sim_projection.csv) $(wildcard docs/data/small/* docs/data/small/raw/*)
+$(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/examples/netsim examples/results.py examples/sim_projection.py tests/results.sh $(wildcard docs/data/bench_sim.csv docs/data/sim_projection.csv) $(wildcard docs/data/small/* docs/data/small/raw/*)
 	@echo "  run     results drift check"
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@sh tests/results.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
@@ -207,26 +215,36 @@ $(B)/mpi/bench_sim: bench/bench_sim.c bench/bench.h $(HEADERS) $(wildcard exampl
 	@$(call APT_NEED,/usr/bin/mpicc,openmpi-bin libopenmpi-dev)
 	@mkdir -p $(@D)
 	$(MPI_CC) -DNDEBUG $< -o $@ -lm
-mpi: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim
+$(B)/mpi/netsim: examples/netsim.c $(HEADERS) $(wildcard examples/common/*)
+	@$(call APT_NEED,/usr/bin/mpicc,openmpi-bin libopenmpi-dev)
+	@mkdir -p $(@D)
+	$(MPI_CC) -DNC_MPI $< -o $@ -lm
+mpi: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/mpi/netsim
 .PHONY: mpi
 
 # make sim-results: docs/data/bench_sim.csv (bench_sim sequential, then
 # with 2 MPI ranks), docs/data/sim_projection.csv (examples/sim_projection.py:
 # hosts projected from those rows) and docs/data/bench_sim_goal.csv
-# (32x32x32, 1-flit packets, load 0.2, 10,000 measured cycles on 2 ranks).
-# About 40 minutes on an idle 2-core machine; docs/simulator.rst shows them.
+# (32x32x32, 1-flit packets, load 0.2, 10,000 measured cycles on 2 ranks),
+# and docs/data/bench_netsim.csv (bench_netsim's default cases, then the
+# flattened butterfly and the radix-64 dragonfly with a separable VC
+# allocator).  About an hour on an idle 2-core machine; docs/simulator.rst
+# shows them.
 MPIRUN := mpirun --oversubscribe --allow-run-as-root
-sim-results: $(B)/bench/bench_sim $(B)/mpi/bench_sim
+sim-results: $(B)/bench/bench_sim $(B)/mpi/bench_sim $(B)/bench/bench_netsim
 	./$(B)/bench/bench_sim > docs/data/bench_sim.csv.tmp
 	$(MPIRUN) -np 2 ./$(B)/mpi/bench_sim | tail -n +2 >> docs/data/bench_sim.csv.tmp
 	@mv docs/data/bench_sim.csv.tmp docs/data/bench_sim.csv
 	/usr/bin/python3 examples/sim_projection.py docs/data/bench_sim.csv docs/data/sim_projection.csv
 	$(MPIRUN) -np 2 ./$(B)/mpi/bench_sim --radix 32 --flits 1 --cycles 10000 > docs/data/bench_sim_goal.csv.tmp
 	@mv docs/data/bench_sim_goal.csv.tmp docs/data/bench_sim_goal.csv
+	./$(B)/bench/bench_netsim > docs/data/bench_netsim.csv.tmp
+	./$(B)/bench/bench_netsim --case fbfly,torus,df64 --va sep-input | tail -n +2 >> docs/data/bench_netsim.csv.tmp
+	@mv docs/data/bench_netsim.csv.tmp docs/data/bench_netsim.csv
 .PHONY: sim-results
 
 LOGS += $(B)/mpi.log
-$(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/examples/seastar_sim $(B)/bench/bench_sim tests/mpi.sh
+$(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/mpi/netsim $(B)/examples/seastar_sim $(B)/examples/netsim $(B)/bench/bench_sim tests/mpi.sh
 	@echo "  run     MPI runs against the sequential simulator"
 	@sh tests/mpi.sh $(B) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
@@ -246,7 +264,7 @@ APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)"
 # examples/plot_diagrams.py; Debian's python3-matplotlib, installed if
 # missing).  RESULTS_ONLY=table6,merging reruns only those experiments.
 RESULTS_ONLY ?=
-results: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/examples/topology_formulas $(B)/examples/topology_edges $(B)/examples/routing_proofs
+results: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/examples/topology_formulas $(B)/examples/topology_edges $(B)/examples/routing_proofs $(B)/examples/netsim
 	./$(B)/examples/routing_proofs --out docs/data
 	@$(call APT_NEED,/usr/bin/python3,python3)
 	@/usr/bin/python3 examples/results.py $(if $(RESULTS_ONLY),--only $(RESULTS_ONLY))
@@ -256,6 +274,7 @@ results: $(B)/examples/seastar_sim $(B)/examples/diagram_data $(B)/examples/topo
 	@/usr/bin/python3 examples/plot_seastar.py
 	@/usr/bin/python3 examples/plot_diagrams.py
 	@/usr/bin/python3 examples/plot_topologies.py
+	@/usr/bin/python3 examples/plot_netsim.py
 
 # The topology tables and diagrams of docs/topologies.rst alone.
 topology-results: $(B)/examples/topology_formulas $(B)/examples/topology_edges
@@ -375,7 +394,7 @@ study: $(B)/examples/matching_study
 
 # ------------------------------------------ Alpha 21364 timing model (issue 6)
 # bench_alpha and bench_sim include the models of examples/common/.
-$(B)/bench/bench_alpha $(B)/bench/bench_sim: $(wildcard examples/common/*.h)
+$(B)/bench/bench_alpha $(B)/bench/bench_sim $(B)/bench/bench_netsim: $(wildcard examples/common/*.h)
 
 # Figures 10 and 11 of seed 002: the sweeps (CSV in docs/data/), then PNGs
 # in docs/img/ (installs Debian's python3-matplotlib if it is missing).

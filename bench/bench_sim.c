@@ -153,9 +153,9 @@ static void run_case(const bcase *c, sim_progress *pg, const char *name, bresult
     }
 #endif
     ss_summarize(&net, &s);
-    r->accepted = s.accepted;
-    r->packet_hops = (double)s.delivered * s.hops;
-    r->delivered = s.delivered;
+    r->accepted = s.w.accepted;
+    r->packet_hops = (double)s.w.delivered * s.w.hops;
+    r->delivered = s.w.delivered;
     r->in_flight_end = s.in_flight;
     ss_net_free(&net);
 }

@@ -55,10 +55,6 @@ static const char *net_audit(ss_net *net) {
     return err;
 }
 
-/* --workload */
-enum { WL_NONE, WL_MIX, WL_ALLTOALL, WL_ALLREDUCE, WL_FFTE };
-static const char *const workload_names[] = { "none", "mix", "alltoall", "allreduce", "ffte" };
-
 typedef struct opts {
     ss_params p;
     sim_traffic t;
@@ -70,11 +66,8 @@ typedef struct opts {
     int num_loads;
     const char *label;
     sim_progress *progress;       /* over every run of the invocation */
-    /* --workload (sim_jobs.h) */
-    int workload, nid_x;
-    sj_mix_params mix;
-    uint32_t jitter, ranks, sample;
-    int msg, iterations, seeds;
+    sj_opts wl;                   /* --workload and its companions (sim_jobs.h) */
+    int seeds;
 } opts;
 
 static const char *const usage_text =
@@ -150,27 +143,7 @@ static const cli_opt options[] = {
     { "--srcq", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "0 = unbounded",
       "cap each source queue at N packets" },
     /* application workloads (examples/common/sim_jobs.h) */
-    { "--workload", NULL, "NAME", CLI_CHOICE, 0, 0, 0, 0, "none|mix|alltoall|allreduce|ffte", "none",
-      "instead of --pattern: a production mix of jobs (mix), or one\n"
-      "benchmark job on --ranks nodes, timed over --iterations" },
-    { "--nid-order", NULL, "D", CLI_CHOICE, 0, 0, 0, 0, "x|z", "x",
-      "workloads: node IDs run through x first or z first; jobs take\n"
-      "contiguous node-ID ranges" },
-    { "--jobs", NULL, "N,N,...", CLI_INT, 1, 32768, 0, 0, "1 to 8 sizes, each 1 to 32768", "64,128,256,512",
-      "mix: job sizes, drawn uniformly" },
-    { "--halo", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "32", "mix: packets per halo message" },
-    { "--a2a", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "4", "mix: packets per all-to-all message" },
-    { "--reduce", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "4", "mix: packets per allreduce message" },
-    { "--a2a-sample", NULL, "N", CLI_INT, 0, 32767, 0, 0, NULL, "32 (mix), 64 (alltoall)",
-      "all-to-all steps taken, evenly spread (0: all)" },
-    { "--compute", NULL, "N", CLI_INT, 1, 100000000, 0, 0, NULL, "250", "mix: cycles of each compute phase" },
-    { "--jitter", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "32",
-      "workloads: largest random delay before each step of a rank" },
-    { "--ranks", NULL, "N", CLI_INT, 2, 32768, 0, 0, "2 to the nodes of --topo", "2048 or the nodes",
-      "benchmarks: ranks (nodes 0..N-1 in node-ID order)" },
-    { "--msg", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "8", "benchmarks: packets per message" },
-    { "--iterations", NULL, "N", CLI_INT, 1, 60, 0, 0, NULL, "3",
-      "benchmarks: timed iterations (after one untimed)" },
+    SJ_CLI_OPTIONS,
     /* run */
     { "--warmup", NULL, "N", CLI_INT, 0, 10000000000ull, 0, 0, NULL, "2000", "cycles before measuring" },
     { "--cycles", NULL, "N", CLI_INT, 1, 10000000000ull, 0, 0, NULL, "10000", "measured cycles" },
@@ -198,19 +171,7 @@ static void set_defaults(opts *o) {
     o->cycles = 10000;
     o->seed = 1;
     o->csv_header = 1;
-    o->nid_x = 1;
-    o->mix.sizes[0] = 64; o->mix.sizes[1] = 128; o->mix.sizes[2] = 256; o->mix.sizes[3] = 512;
-    o->mix.num_sizes = 4;
-    /* A communication-heavy mix: round-robin's mean packet latency comes
-     * out several times the zero-load latency, the regime of seed 000's
-     * Table 5 (7,301 ns against about 500 ns for ten 50 ns hops). */
-    o->mix.halo_packets = 32;
-    o->mix.a2a_packets = 4;
-    o->mix.reduce_packets = 4;
-    o->mix.compute = 250;
-    o->jitter = 32;
-    o->msg = 8;
-    o->iterations = 3;
+    sj_opts_default(&o->wl);
     o->seeds = 1;
 }
 
@@ -421,23 +382,7 @@ static void parse(opts *o, int argc, char **argv) {
         else if (cli_is(&c, "--hotspot")) o->t.hotspot = (uint32_t)cli_uint(&c);
         else if (cli_is(&c, "--perm")) o->perm_path = c.val;
         else if (cli_is(&c, "--srcq")) o->t.src_queue_max = (uint32_t)cli_uint(&c);
-        else if (cli_is(&c, "--workload")) o->workload = cli_choice(&c);
-        else if (cli_is(&c, "--nid-order")) o->nid_x = cli_choice(&c) == 0;
-        else if (cli_is(&c, "--jobs")) {
-            uint64_t z[8];
-            int i;
-            o->mix.num_sizes = cli_uint_list(&c, ',', 1, 8, z);
-            for (i = 0; i < o->mix.num_sizes; i++) o->mix.sizes[i] = (uint32_t)z[i];
-        }
-        else if (cli_is(&c, "--halo")) o->mix.halo_packets = (int)cli_uint(&c);
-        else if (cli_is(&c, "--a2a")) o->mix.a2a_packets = (int)cli_uint(&c);
-        else if (cli_is(&c, "--reduce")) o->mix.reduce_packets = (int)cli_uint(&c);
-        else if (cli_is(&c, "--a2a-sample")) o->sample = (uint32_t)cli_uint(&c);
-        else if (cli_is(&c, "--compute")) o->mix.compute = (uint32_t)cli_uint(&c);
-        else if (cli_is(&c, "--jitter")) o->jitter = (uint32_t)cli_uint(&c);
-        else if (cli_is(&c, "--ranks")) o->ranks = (uint32_t)cli_uint(&c);
-        else if (cli_is(&c, "--msg")) o->msg = (int)cli_uint(&c);
-        else if (cli_is(&c, "--iterations")) o->iterations = (int)cli_uint(&c);
+        else if (sj_opts_read(&c, &o->wl)) continue;
         else if (cli_is(&c, "--seeds")) o->seeds = (int)cli_uint(&c);
         else if (cli_is(&c, "--warmup")) o->warmup = cli_uint(&c);
         else if (cli_is(&c, "--cycles")) o->cycles = cli_uint(&c);
@@ -489,45 +434,9 @@ static void parse(opts *o, int argc, char **argv) {
     if (o->seeds > 1 && (o->compare || o->num_loads || o->per_source))
         cli_fail(&c, "--seeds takes single runs (no --compare, --loads or --per-source)");
     {
-        static const char *const mix_only[] = { "--jobs", "--halo", "--a2a", "--reduce", "--compute" };
-        static const char *const bench_only[] = { "--ranks", "--msg", "--iterations" };
         static const char *const traffic[] = { "--pattern", "--load", "--loads", "--sizes", "--rsp", "--hotspot",
                                                "--perm", "--srcq", "--compare", "--per-source" };
-        size_t i;
-        for (i = 0; i < sizeof mix_only / sizeof mix_only[0]; i++)
-            if (cli_given(&c, mix_only[i]) && o->workload != WL_MIX) cli_fail(&c, "%s needs --workload mix", mix_only[i]);
-        for (i = 0; i < sizeof bench_only / sizeof bench_only[0]; i++)
-            if (cli_given(&c, bench_only[i]) && o->workload < WL_ALLTOALL)
-                cli_fail(&c, "%s needs --workload alltoall, allreduce or ffte", bench_only[i]);
-        if (o->workload == WL_NONE) {
-            if (cli_given(&c, "--nid-order") || cli_given(&c, "--jitter") || cli_given(&c, "--a2a-sample"))
-                cli_fail(&c, "--nid-order, --jitter and --a2a-sample need a --workload");
-        } else
-            for (i = 0; i < sizeof traffic / sizeof traffic[0]; i++)
-                if (cli_given(&c, traffic[i])) cli_fail(&c, "--workload %s makes its own traffic: it takes no %s",
-                                                        workload_names[o->workload], traffic[i]);
-        if (o->workload >= WL_ALLTOALL && (cli_given(&c, "--warmup") || cli_given(&c, "--cycles")))
-            cli_fail(&c, "--workload %s runs until --iterations are done: it takes no --warmup or --cycles",
-                     workload_names[o->workload]);
-        if (o->workload >= WL_ALLTOALL) {
-            if (!cli_given(&c, "--ranks")) o->ranks = num_nodes(&o->p) < 2048 ? num_nodes(&o->p) : 2048;
-            else if (o->ranks > num_nodes(&o->p)) {
-                char num[32];
-                snprintf(num, sizeof num, "%u", o->ranks);
-                cli_bad_value(&c, "--ranks", num, "more than the %u nodes of --topo", num_nodes(&o->p));
-            }
-            if (!cli_given(&c, "--a2a-sample")) o->sample = 64;
-        } else if (o->workload == WL_MIX && !cli_given(&c, "--a2a-sample")) o->sample = 32;
-        if (o->workload == WL_MIX) {
-            int k, fits = 0;
-            for (k = 0; k < o->mix.num_sizes; k++) fits |= o->mix.sizes[k] <= num_nodes(&o->p);
-            if (!fits) {
-                char num[32];
-                snprintf(num, sizeof num, "%u", o->mix.sizes[0]);
-                cli_bad_value(&c, "--jobs", num, "no job size fits the %u nodes of --topo", num_nodes(&o->p));
-            }
-        }
-        o->mix.a2a_sample = o->sample;
+        sj_opts_check(&c, &o->wl, num_nodes(&o->p), traffic, (int)(sizeof traffic / sizeof traffic[0]));
     }
     if (o->perm_path && o->t.pattern != SIM_PERMUTATION) cli_fail(&c, "--perm FILE needs --pattern perm");
     if (cli_given(&c, "--hotspot") && o->t.pattern != SIM_HOTSPOT) cli_fail(&c, "--hotspot N needs --pattern hotspot");
@@ -571,39 +480,26 @@ static void run_one(opts *o, const ss_params *p, double load, ss_summary *s, ss_
 
 /* ---- application workloads (sim_jobs.h) --------------------------- */
 
-/* What a workload run reports besides the packet statistics. */
-typedef struct wl_result {
-    int jobs;                    /* jobs placed */
-    uint32_t ranks;              /* nodes with a rank */
-    double phase_mean[SJ_KINDS]; /* mean time of the phases of each kind
-                                    that started in the window (cycles) */
-    uint64_t phase_max[SJ_KINDS];
-    uint64_t phases[SJ_KINDS];
-    double iter_time;            /* benchmarks: cycles per timed iteration */
-} wl_result;
-
 static void wl_send(void *ctx, uint32_t src, uint32_t dst, int size, uint32_t tag) {
     ss_net *net = (ss_net *)ctx;
     uint32_t pi = ss_send(net, src, dst, size, 0);
     net->pool.pkt[pi].tag = tag;
 }
 
-static void wl_delivered(void *ctx, const sim_packet *pk, uint64_t now) {
-    sj_delivered((sj_model *)ctx, pk->src, pk->dst, pk->tag, now);
-}
+static void wl_step(void *ctx) { ss_step((ss_net *)ctx); }
+static uint64_t wl_now(void *ctx) { return ((ss_net *)ctx)->now; }
+static void wl_reset(void *ctx) { ss_stats_reset((ss_net *)ctx); }
 
 /* One workload run with seed: build the network without random traffic,
- * place the jobs, run (a mix: warm-up then the measured window; a
- * benchmark: one untimed iteration, then --iterations timed ones), audit. */
-static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary *s, wl_result *w) {
+ * place the jobs, run them (sj_run), audit. */
+static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary *s, sj_result *w) {
     ss_net net;
     sj_model m;
+    sj_network n;
     sim_traffic t = o->t;
     ss_params pw = *p;
     const char *err;
     char label[64];
-    int k;
-    memset(w, 0, sizeof *w);
     t.load = 0;
     t.pattern = SIM_UNIFORM;
     /* The jobs send from on_deliver, and their sends depend on the order
@@ -611,55 +507,19 @@ static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary 
     pw.block_routers = 0;
     err = net_init(&net, &pw, &t, seed);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(1); }
-    sj_init(&m, net.n, seed, o->jitter);
-    sj_place_nids(&m, &net.shape, o->nid_x);
+    sj_init(&m, net.n, seed, o->wl.jitter);
+    sj_place_nids(&m, &net.shape, o->wl.nid_x);
     m.send = wl_send;
     m.ctx = &net;
-    net.on_deliver = wl_delivered;
+    net.on_deliver = sj_on_deliver;
     net.on_deliver_ctx = &m;
-    snprintf(label, sizeof label, "%s %s seed %llu", workload_names[o->workload],
+    snprintf(label, sizeof label, "%s %s seed %llu", sj_workload_name(o->wl.workload),
              p->age.age_rr_select ? "age" : "rr", (unsigned long long)seed);
-    if (o->workload == WL_MIX) {
-        uint64_t c;
-        sj_mix(&m, &o->mix);
-        sj_start(&m, 0);
-        for (c = 0; c < o->warmup + o->cycles; c++) {
-            if (c == o->warmup) { ss_stats_reset(&net); sj_window(&m, net.now); }
-            sj_tick(&m, net.now);
-            ss_step(&net);
-            sim_progress_add(o->progress, (double)net.n, label);
-        }
-    } else {
-        sj_phase prog[2];
-        int np = 0, timed = 0;
-        uint64_t limit = 2000000000ull;
-        memset(prog, 0, sizeof prog);
-        if (o->workload == WL_ALLTOALL) { prog[0].kind = SJ_ALLTOALL; np = 1; }
-        else if (o->workload == WL_ALLREDUCE) { prog[0].kind = SJ_ALLREDUCE; np = 1; }
-        else { prog[0].kind = SJ_ROW_A2A; prog[1].kind = SJ_COL_A2A; np = 2; }
-        for (k = 0; k < np; k++) { prog[k].packets = o->msg; prog[k].sample = o->sample; }
-        if (sj_add_job(&m, o->ranks, prog, np) < 0) sim_die("cannot place the benchmark job");
-        sj_start(&m, 0);
-        while (m.job[0].iterations < (uint64_t)(1 + o->iterations)) {
-            if (!timed && m.job[0].iterations == 1) { ss_stats_reset(&net); sj_window(&m, net.now); timed = 1; }
-            sj_tick(&m, net.now);
-            ss_step(&net);
-            /* progress counts busy cycles in packets delivered, a guess */
-            if ((net.now & 1023) == 0) sim_progress_add(o->progress, 1024.0, label);
-            if (net.now > limit) sim_die("benchmark did not finish in 2e9 cycles");
-        }
-        w->iter_time = (double)(m.job[0].t_iter[o->iterations] - m.job[0].t_iter[0]) / o->iterations;
-    }
+    n.ctx = &net; n.step = wl_step; n.now = wl_now; n.reset = wl_reset; n.routers = (double)net.n;
+    sj_run(&m, &o->wl, &n, o->warmup, o->cycles, o->progress, label, w);
     err = net_audit(&net);
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(3); }
     ss_summarize(&net, s);
-    w->jobs = m.njobs;
-    w->ranks = m.nranks;
-    for (k = 0; k < SJ_KINDS; k++) {
-        w->phases[k] = m.stats[k].count;
-        w->phase_mean[k] = m.stats[k].count ? m.stats[k].sum / (double)m.stats[k].count : 0;
-        w->phase_max[k] = m.stats[k].max;
-    }
     sj_free(&m);
     ss_net_free(&net);
 }
@@ -674,7 +534,7 @@ static void csv_header(void) {
            "arb_multi,tie_frac,tie255_frac,rr_frac\n");
 }
 
-static void csv_line(const opts *o, const ss_params *p, const ss_summary *s, uint64_t seed, const wl_result *w) {
+static void csv_line(const opts *o, const ss_params *p, const ss_summary *s, uint64_t seed, const sj_result *w) {
     char q[3][32];
     int d;
     cli_csv_field(stdout, o->label ? o->label : "", 1);
@@ -683,22 +543,15 @@ static void csv_line(const opts *o, const ss_params *p, const ss_summary *s, uin
            p->dims > 2 ? p->radix[2] : 1, sim_pattern_name(o->t.pattern),
            p->age.age_rr_select == 0 ? "rr" : p->age.age_rr_select == ~(uint64_t)0 ? "age" : "mix",
            p->age.age_clock_period, p->age.req_age_bias[0], p->age.req_age_bias[2], p->age.req_age_bias[4],
-           s->offered, s->accepted, s->lat_mean, s->lat_std, sim_quantile_text(s->lat_p50, 1, 0, q[0], sizeof q[0]),
-           sim_quantile_text(s->lat_p99, 1, 0, q[1], sizeof q[1]), sim_quantile_text(s->lat_p999, 1, 0, q[2], sizeof q[2]),
-           (unsigned long long)s->lat_max, s->net_lat_mean, s->hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
+           s->w.offered, s->w.accepted, s->w.lat_mean, s->w.lat_std, sim_quantile_text(s->w.lat_p50, 1, 0, q[0], sizeof q[0]),
+           sim_quantile_text(s->w.lat_p99, 1, 0, q[1], sizeof q[1]), sim_quantile_text(s->w.lat_p999, 1, 0, q[2], sizeof q[2]),
+           (unsigned long long)s->w.lat_max, s->w.net_lat_mean, s->w.hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
     for (d = 0; d < 6; d++) printf(",%.3f", s->occupancy[d]);
     for (d = 0; d < 4; d++) printf(",%llu", (unsigned long long)s->age_hist[d]);
-    printf(",%.5f,%.5f,%.4f,%llu,%llu", s->src_min, s->src_max, s->src_jain,
-           (unsigned long long)s->delivered, (unsigned long long)s->in_flight);
-    printf(",%llu,%s,%d", (unsigned long long)seed, workload_names[o->workload], w ? w->jobs : 0);
-    if (w) {
-        double tr = w->phases[SJ_ROW_A2A] + w->phases[SJ_COL_A2A]
-                  ? (w->phase_mean[SJ_ROW_A2A] * (double)w->phases[SJ_ROW_A2A] +
-                     w->phase_mean[SJ_COL_A2A] * (double)w->phases[SJ_COL_A2A]) /
-                    (double)(w->phases[SJ_ROW_A2A] + w->phases[SJ_COL_A2A]) : 0;
-        printf(",%.1f,%.1f,%.1f,%.1f,%.1f", w->phase_mean[SJ_HALO], w->phase_mean[SJ_ALLTOALL],
-               w->phase_mean[SJ_ALLREDUCE], tr, w->iter_time);
-    } else printf(",0,0,0,0,0");
+    printf(",%.5f,%.5f,%.4f,%llu,%llu", s->w.src_min, s->w.src_max, s->w.src_jain,
+           (unsigned long long)s->w.delivered, (unsigned long long)s->in_flight);
+    printf(",%llu,%s,%d", (unsigned long long)seed, sj_workload_name(o->wl.workload), w ? w->jobs : 0);
+    sj_result_csv(w);
     printf(",%llu,%.4f,%.4f,%.4f\n", (unsigned long long)s->arb_multi, s->tie_frac, s->tie255_frac, s->rr_frac);
 }
 
@@ -707,17 +560,17 @@ static void print_summary(const char *title, const ss_summary *s) {
     int d;
     printf("%s\n", title);
     printf("  offered %.4f, accepted %.4f flits/node/cycle; %llu packets delivered\n",
-           s->offered, s->accepted, (unsigned long long)s->delivered);
+           s->w.offered, s->w.accepted, (unsigned long long)s->w.delivered);
     printf("  latency (cycles): mean %.1f, std dev %.1f, p50 %s, p99 %s, p99.9 %s, max %llu\n",
-           s->lat_mean, s->lat_std, sim_quantile_text(s->lat_p50, 1, 0, q[0], sizeof q[0]),
-           sim_quantile_text(s->lat_p99, 1, 0, q[1], sizeof q[1]),
-           sim_quantile_text(s->lat_p999, 1, 0, q[2], sizeof q[2]), (unsigned long long)s->lat_max);
+           s->w.lat_mean, s->w.lat_std, sim_quantile_text(s->w.lat_p50, 1, 0, q[0], sizeof q[0]),
+           sim_quantile_text(s->w.lat_p99, 1, 0, q[1], sizeof q[1]),
+           sim_quantile_text(s->w.lat_p999, 1, 0, q[2], sizeof q[2]), (unsigned long long)s->w.lat_max);
     printf("  hops %.2f; queueing per packet x %.1f, y %.1f, z %.1f cycles\n",
-           s->hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
+           s->w.hops, s->qdelay[0], s->qdelay[1], s->qdelay[2]);
     printf("  stalled cycles per request packet (Eq 17):");
     for (d = 0; d < 6; d++) printf(" %s %.2f", port_names[d], s->occupancy[d]);
     printf("\n  per-source bandwidth: min %.5f, max %.5f flits/cycle, Jain %.4f\n",
-           s->src_min, s->src_max, s->src_jain);
+           s->w.src_min, s->w.src_max, s->w.src_jain);
 }
 
 static void print_histogram(const ss_summary *s) {
@@ -824,17 +677,17 @@ static void demo_torus(sim_progress *pg) {
     printf("2. An 8x8x8 torus (512 SeaStar routers), uniform random traffic near\n"
            "   saturation (0.34 flits/node/cycle offered, 9-flit packets).\n\n");
     printf("                                   %-14s %s\n", "round-robin", "age-based");
-    printf("   accepted (flits/node/cycle)     %-14.4f %.4f\n", s[0].accepted, s[1].accepted);
-    printf("   mean latency (cycles)           %-14.1f %.1f\n", s[0].lat_mean, s[1].lat_mean);
-    printf("   std dev of latency              %-14.1f %.1f\n", s[0].lat_std, s[1].lat_std);
+    printf("   accepted (flits/node/cycle)     %-14.4f %.4f\n", s[0].w.accepted, s[1].w.accepted);
+    printf("   mean latency (cycles)           %-14.1f %.1f\n", s[0].w.lat_mean, s[1].w.lat_mean);
+    printf("   std dev of latency              %-14.1f %.1f\n", s[0].w.lat_std, s[1].w.lat_std);
     {
         char q[2][32];
-        printf("   99th percentile                 %-14s %s\n", sim_quantile_text(s[0].lat_p99, 1, 0, q[0], sizeof q[0]),
-               sim_quantile_text(s[1].lat_p99, 1, 0, q[1], sizeof q[1]));
+        printf("   99th percentile                 %-14s %s\n", sim_quantile_text(s[0].w.lat_p99, 1, 0, q[0], sizeof q[0]),
+               sim_quantile_text(s[1].w.lat_p99, 1, 0, q[1], sizeof q[1]));
     }
-    printf("   maximum latency                 %-14llu %llu\n", (unsigned long long)s[0].lat_max, (unsigned long long)s[1].lat_max);
+    printf("   maximum latency                 %-14llu %llu\n", (unsigned long long)s[0].w.lat_max, (unsigned long long)s[1].w.lat_max);
     printf("   +x stalled cycles/packet (Eq17) %-14.2f %.2f\n", s[0].occupancy[0], s[1].occupancy[0]);
-    printf("   slowest/fastest source          %-14.3f %.3f\n", s[0].src_min / s[0].src_max, s[1].src_min / s[1].src_max);
+    printf("   slowest/fastest source          %-14.3f %.3f\n", s[0].w.src_min / s[0].w.src_max, s[1].w.src_min / s[1].w.src_max);
     printf("   (age-based: %s)\n\n", names[1]);
 }
 
@@ -873,7 +726,7 @@ int main(int argc, char **argv) {
 #ifdef SS_MPI
     /* Every rank reaches these checks alike: rank 0 says why, and all
      * leave MPI together, so the message is out before any rank exits. */
-    if (g_mpi.size > 1 && o.workload != WL_NONE) {
+    if (g_mpi.size > 1 && o.wl.workload != SJ_WL_NONE) {
         fprintf(stderr, "seastar_sim: --workload runs in one process (scripted traffic is not split over ranks)\n");
         MPI_Finalize();
         exit(2);
@@ -914,24 +767,11 @@ int main(int argc, char **argv) {
         o.t.perm = sim_permutation_read(o.perm_path, num_nodes(&o.p), err, sizeof err);
         if (!o.t.perm) { fprintf(stderr, "seastar_sim: --perm: %s\n", err); return 2; }
     }
-    if (o.workload >= WL_ALLTOALL) {
+    if (o.wl.workload >= SJ_WL_ALLTOALL) {
         /* a guess of the cycles a benchmark takes: steps x (serialising a
          * message at the ejection rate + a round trip) */
-        sj_job j;
-        sj_phase ph;
-        double steps;
-        memset(&j, 0, sizeof j);
-        memset(&ph, 0, sizeof ph);
-        j.ranks = o.ranks;
-        for (j.rows = 1; (uint32_t)((j.rows + 1) * (j.rows + 1)) <= o.ranks; j.rows++) {}
-        while (o.ranks % (uint32_t)j.rows) j.rows--;
-        j.cols = (int)(o.ranks / (uint32_t)j.rows);
-        ph.sample = o.sample;
-        ph.kind = o.workload == WL_ALLTOALL ? SJ_ALLTOALL : o.workload == WL_ALLREDUCE ? SJ_ALLREDUCE : SJ_ROW_A2A;
-        steps = sj__steps(&j, &ph);
-        if (o.workload == WL_FFTE) { ph.kind = SJ_COL_A2A; steps += sj__steps(&j, &ph); }
         sim_progress_init(&prog, o.quiet ? NULL : stderr, "seastar_sim", "cycles",
-                          (double)o.seeds * (1.0 + o.iterations) * steps * (o.msg * 9 / o.p.eject_bw + 600));
+                          (double)o.seeds * sj_opts_cycles_guess(&o.wl, 9, o.p.eject_bw, 600));
     } else {
         int runs = o.compare ? 2 : o.num_loads ? o.num_loads : o.seeds;
         sim_progress_init(&prog, o.quiet ? NULL : stderr, "seastar_sim", "router-cycles",
@@ -962,28 +802,22 @@ int main(int argc, char **argv) {
             csv_line(&o, &o.p, &s, o.seed, NULL);
             fflush(stdout);
         }
-    } else if (o.workload != WL_NONE || o.seeds > 1) {
+    } else if (o.wl.workload != SJ_WL_NONE || o.seeds > 1) {
         int k;
         if (o.csv && o.csv_header) csv_header();
         fflush(stdout);
         for (k = 0; k < o.seeds; k++) {
             ss_summary s;
-            wl_result w;
+            sj_result w;
             opts o2 = o;
+            memset(&w, 0, sizeof w);
             o2.seed = o.seed + (uint64_t)k;
-            if (o.workload != WL_NONE) run_workload(&o2, &o2.p, o2.seed, &s, &w);
+            if (o.wl.workload != SJ_WL_NONE) run_workload(&o2, &o2.p, o2.seed, &s, &w);
             else run_one(&o2, &o2.p, o2.t.load, &s, NULL);
-            if (o.csv) { csv_line(&o, &o.p, &s, o2.seed, o.workload != WL_NONE ? &w : NULL); fflush(stdout); }
+            if (o.csv) { csv_line(&o, &o.p, &s, o2.seed, o.wl.workload != SJ_WL_NONE ? &w : NULL); fflush(stdout); }
             else {
-                int q;
                 print_summary(o.p.age.age_rr_select ? "age-based" : "round-robin", &s);
-                printf("  %s: %d jobs on %u nodes; mean phase time (cycles):", workload_names[o.workload],
-                       w.jobs, w.ranks);
-                for (q = 0; q < SJ_COMPUTE; q++)
-                    if (w.phases[q]) printf(" %s %.0f (%llu phases, max %llu)", sj_kind_name(q), w.phase_mean[q],
-                                            (unsigned long long)w.phases[q], (unsigned long long)w.phase_max[q]);
-                if (o.workload >= WL_ALLTOALL) printf("; %.0f cycles per iteration", w.iter_time);
-                printf("\n");
+                sj_result_print(&o.wl, &w);
                 if (o.histogram) print_histogram(&s);
             }
         }

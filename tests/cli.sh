@@ -171,6 +171,74 @@ if accept $F --out "$tmp" && head -n 1 "$tmp/topology_formulas.csv" | grep -q '^
    && head -n 1 "$tmp/topology_metrics.csv" | grep -q '^network,family,routers'; then ok
 else bad "$F --out DIR writes both tables into DIR"; fi
 
+N=netsim
+refuse $N --topo      --topo torus
+refuse $N --topo      --topo torus:
+refuse $N --topo      --topo ring:8
+refuse $N --topo      --topo torus:8x1
+refuse $N --topo      --topo torus:8xx8
+refuse $N --topo      --topo torus:1025
+refuse $N --topo      --topo dragonfly:4,8
+refuse $N --topo      --topo dragonfly:4,8,4,7       # 7-1 does not divide a*h
+refuse $N --topo      --topo dragonfly:4,8,4,1,2
+refuse $N --topo      --topo clos:4,8                # level 0 without up ports
+refuse $N --topo      --topo clos:4/4,8/2            # the top level with up ports
+refuse $N --topo      --topo hyperx:8x8:0
+refuse $N --topo      --topo butterfly:1,3
+refuse $N --topo      --topo torus:64x64x64x64       # more than 2^28 channels
+refuse $N --latency   --latency 0
+refuse $N --latency   --latency global=x
+refuse $N --latency   --latency wire=3
+refuse $N --buffer    --buffer local=1,local
+refuse $N --buffer    --sizes 8 --buffer 4          # cut-through: a buffer holds a packet
+refuse $N --vcs       --vcs 65
+refuse $N --vcs       --vcs 1                       # dor on a torus needs 2
+refuse $N --vcs       --topo dragonfly:4,8,4 --routing ugal-l --vcs 2
+refuse $N --vcs       --topo hyperx:16x16:16 --vcs 12        # 46 ports x 12 VCs > 512
+refuse $N --routing   --routing minimal               # not defined on a torus
+refuse $N --routing   --topo clos:4/4,8 --routing valiant-g
+refuse $N --routing   --topo butterfly:2,3 --routing dor
+refuse $N --speedup   --speedup 5
+refuse $N --pipeline  --pipeline 0
+refuse $N --va        --va fifo
+refuse $N --sa        --sa islip,pim
+refuse $N --df-vcs    --df-vcs local               # not a dragonfly
+refuse $N --inter     --topo torus:4x4 --inter router
+refuse $N --unsafe    --no-datelines               # needs --unsafe
+refuse $N --pattern   --pattern groupshift           # not a dragonfly
+refuse $N --pattern   --topo clos:4/4,8 --pattern tornado
+refuse $N --hotspot   --pattern hotspot --hotspot 512
+refuse $N --hotspot   --hotspot 3
+refuse $N --load      --load 1.5
+refuse $N --load      --load nan
+refuse $N --loads     --load 0.2 --loads 0.1,0.2
+refuse $N --sizes     --sizes 0
+refuse $N --max-packet --sizes 4 --max-packet 3
+refuse $N --cycles    --cycles 0
+refuse $N --seed      --seed -1
+refuse $N --seeds     --seeds 2
+refuse $N --stall     --stall 5
+refuse $N --max-memory --max-memory 0
+refuse $N --max-memory --topo dragonfly:16,32,16 --max-memory 0.1  # the radix-64 dragonfly in 100 MB
+refuse $N --no-header --no-header
+refuse $N --label     --label x
+refuse $N --perm      --pattern perm
+refuse $N unknown     --bogus
+refuse $N unexpected  8x8x8
+for f in dup junk long short; do refuse $N --perm --topo torus:4 --pattern perm --perm "$tmp/$f.txt"; done
+if accept $N --topo dragonfly:2,4,2 --routing valiant --vcs 2 --unsafe --verify --cycles 10 --warmup 0 --quiet \
+   && grep -q "refuted: deadlock cycle" "$tmp/err"; then ok
+else bad "netsim --verify --unsafe reports a refuted routing and runs it"; fi
+refuse $N --verify    --topo dragonfly:2,4,2 --routing par --df-vcs globals --verify
+if accept $N --topo torus:4x4 --cycles 200 --warmup 0 --csv --quiet --label 'a"b,c' \
+   && grep -q '^"a""b,c",torus:4x4,dor,2,uniform,' "$tmp/out"; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "netsim escapes a CSV label"; fi
+(cd "$tmp" && $to "$bin/$N" --topo torus:8 --vcs 1 --unsafe --no-datelines --load 1 --sizes 4 --buffer 4 --stall 200 \
+    --quiet > "$tmp/out" 2> "$tmp/err"); st=$?
+if [ "$st" -eq 4 ] && grep -q "^netsim: deadlock: " "$tmp/err" && [ "$(wc -l < "$tmp/err")" -eq 1 ]; then ok
+else echo "exit status $st" >> "$tmp/err"; bad "netsim reports a deadlock in one line, exit status 4"; fi
+
+# --help: exit 0, and every option of the program's table is listed.
 P=routing_proofs
 refuse $P --out       --out                     # no value
 refuse $P --out       --out ''
@@ -182,7 +250,7 @@ refuse $P unknown     --bogus
 refuse $P unexpected  docs/data                 # (a valid run: make test's proofs.log)
 
 # --help: exit 0, and every option of the program's table is listed.
-for p in $S $M $Q $A $F $P bubble_check; do
+for p in $S $M $Q $A $F $N $P bubble_check; do
     opts=$(sed -n 's/^ *{ "\(-[-a-z]*\)".*/\1/p' "examples/$p.c")
     if accept $p --help && [ -n "$opts" ]; then
         miss=""

@@ -66,7 +66,7 @@ static int sp_run(const ss_params *p, const sim_traffic *t, uint64_t seed, int p
         if (net[0].now % net[0].lookahead == 0 || c + 1 == cycles)
             for (q = 0; q < parts; q++)
                 for (q2 = 0; q2 < parts; q2++) {
-                    ss_outbox *b = &net[q].outbox[q2];
+                    sim_outbox *b = &net[q].outbox[q2];
                     if (q2 == q) { bad |= b->len != 0; continue; }
                     ss_import(&net[q2], b->buf, b->len);
                     b->len = 0;

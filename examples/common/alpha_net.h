@@ -322,12 +322,9 @@ static inline void al__at_tick(al_net *net, uint64_t t, int type, uint32_t a, ui
 
 static inline uint32_t al__alloc_packet(al_net *net) {
     uint32_t i = sim_pool_alloc(&net->pool);
-    if (net->pool.cap > net->ext_cap) {
-        al_pkt_ext *e = (al_pkt_ext *)realloc(net->ext, (size_t)net->pool.cap * sizeof(al_pkt_ext));
-        if (e == NULL) sim_die("out of memory (packet data)");
-        net->ext = e;
-        net->ext_cap = net->pool.cap;
-    }
+    void *ext = net->ext;
+    sim_pool_side(&net->pool, &ext, &net->ext_cap, sizeof(al_pkt_ext));
+    net->ext = (al_pkt_ext *)ext;
     memset(&net->ext[i], 0, sizeof(al_pkt_ext));
     return i;
 }

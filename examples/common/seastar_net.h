@@ -45,7 +45,7 @@
  * x-planes, one per part (an MPI rank, examples/common/ss_mpi.h, or a part
  * run in turn in one process).  A part simulates its own routers only;
  * a header or a credit bound for another part's router is put in that
- * part's outbox (ss_outbox) and handed over every lookahead =
+ * part's outbox (sim_part.h) and handed over every lookahead =
  * min(link_delay, credit_delay) cycles, before it can be due, which is
  * the conservative synchronisation of a parallel discrete-event
  * simulation.  Every random draw comes from its source node's own stream
@@ -75,6 +75,7 @@
 #include "sim_pool.h"
 #include "sim_traffic.h"
 #include "sim_stats.h"
+#include "sim_part.h"
 #include "sim_progress.h"
 
 /** Ports of a SeaStar router. */
@@ -290,35 +291,9 @@ typedef struct ss_nic {
     uint64_t dirty_at;    /**< cycle last put on the work list */
 } ss_nic;
 
-/** Results of a measurement window. */
-typedef struct ss_stats {
-    uint64_t window_start;     /**< first cycle of the window */
-    uint64_t delivered;        /**< packets delivered in the window */
-    uint64_t delivered_flits;  /**< flits delivered in the window */
-    uint64_t created;          /**< packets generated in the window */
-    sim_latency latency;       /**< creation to delivery of the tail */
-    sim_latency net_latency;   /**< injection to delivery of the tail */
-    uint64_t hops;             /**< sum of hops of delivered packets */
-    uint64_t qdelay[3];        /**< sum over hops of queueing per dimension
-                                    (cycles; integers, so the sums are exact
-                                    and cheaper than the former doubles) */
-    uint64_t *src_flits;       /**< flits delivered per source node */
-} ss_stats;
-
-/** Events for the routers of one other part, not yet handed over: a
- *  sequence of records, a header (ss_xrec) followed, for an arriving
- *  packet, by the packet. */
-typedef struct ss_outbox {
-    unsigned char *buf;        /**< the records */
-    size_t len, cap;           /**< bytes used, allocated */
-} ss_outbox;
-
-/** One record of an outbox: an event for the receiving part's wheel. */
-typedef struct ss_xrec {
-    uint64_t t;                /**< cycle it is due */
-    uint32_t a, b;             /**< the event (an arrival's a is replaced
-                                    by the packet's index on arrival) */
-} ss_xrec;
+/** Results of a measurement window: the statistics every model keeps
+ *  (sim_stats.h); the queueing per dimension is ss_net.qdelay. */
+typedef sim_window ss_stats;
 
 /** The whole network. */
 typedef struct ss_net {
@@ -364,6 +339,9 @@ typedef struct ss_net {
     uint64_t inj_threshold;    /**< Bernoulli threshold per node per cycle */
     uint64_t created, injected, delivered; /**< since the start */
     ss_stats st;
+    uint64_t qdelay[3];        /**< window: sum over hops of queueing per
+                                    dimension (cycles; integers, so the
+                                    sums are exact) */
     /** Called for every delivered packet before it is freed (NULL: none);
      *  scripted traffic (sim_jobs.h) learns of deliveries here.  A cycle's
      *  deliveries come block by block, so their order depends on the
@@ -377,12 +355,12 @@ typedef struct ss_net {
     uint16_t plane_part[256];  /**< the part that owns each x-plane */
     uint32_t lookahead;        /**< cycles between hand-overs:
                                     min(link_delay, credit_delay) */
-    ss_outbox *outbox;         /**< outbox[q]: events for part q's routers */
+    sim_outbox *outbox;        /**< outbox[q]: events for part q's routers */
     uint64_t exported;         /**< packets handed to other parts */
     uint64_t imported;         /**< packets received from other parts */
-    /** Sums (op 0), maxima (1) or minima (2) of n values over all parts,
-     *  in place (NULL with one part); ss_summarize and ss_gather use it. */
-    void (*reduce)(void *ctx, uint64_t *v, size_t n, int op);
+    /** Sums, maxima or minima of n values over all parts, in place (NULL
+     *  with one part); ss_summarize and ss_gather use it. */
+    sim_reduce_fn reduce;
     void *reduce_ctx;          /**< its first argument */
     /** Hands every outbox to its part and imports (ss_import) what the
      *  other parts sent this one, emptying the outboxes (NULL with one
@@ -479,14 +457,8 @@ static inline const char *ss_params_check(const ss_params *p) {
 static inline void ss_stats_reset(ss_net *net) {
     uint32_t i;
     uint64_t now = net->now;
-    ss_stats *s = &net->st;
-    s->window_start = now;
-    s->delivered = s->delivered_flits = s->created = 0;
-    sim_latency_reset(&s->latency);
-    sim_latency_reset(&s->net_latency);
-    s->hops = 0;
-    s->qdelay[0] = s->qdelay[1] = s->qdelay[2] = 0;
-    memset(s->src_flits, 0, net->n * sizeof(uint64_t));
+    sim_window_reset(&net->st, now);
+    net->qdelay[0] = net->qdelay[1] = net->qdelay[2] = 0;
     memset(net->arb_count + (size_t)net->r_lo * SS_PORTS, 0, (size_t)(net->r_hi - net->r_lo) * SS_PORTS * sizeof(ss_arb_count));
     for (i = net->r_lo * SS_PORTS; i < net->r_hi * SS_PORTS; i++) {
         ss_out *o = &net->out[i];
@@ -626,7 +598,7 @@ static inline const char *ss_net_init_part(ss_net *net, const ss_params *p, cons
     net->r_lo = (uint32_t)((part * net->shape.radix[0] + parts - 1) / parts) * net->plane;
     net->r_hi = (uint32_t)(((part + 1) * net->shape.radix[0] + parts - 1) / parts) * net->plane;
     net->lookahead = (uint32_t)(p->link_delay < p->credit_delay ? p->link_delay : p->credit_delay);
-    net->outbox = (ss_outbox *)sim_calloc((size_t)parts, sizeof(ss_outbox));
+    net->outbox = (sim_outbox *)sim_calloc((size_t)parts, sizeof(sim_outbox));
     if (t->pattern == SIM_HOTSPOT && t->hotspot >= n) return "hot spot node out of range";
     if (t->pattern == SIM_PERMUTATION && t->perm == NULL) return "no permutation";
     {
@@ -664,9 +636,7 @@ static inline const char *ss_net_init_part(ss_net *net, const ss_params *p, cons
     net->work_nic = (uint32_t *)sim_calloc((size_t)net->blocks * net->nic_cap, sizeof(uint32_t));
     net->n_nic = (uint32_t *)sim_calloc(net->blocks, sizeof(uint32_t));
     net->wheels = (sim_wheel *)sim_calloc(net->blocks, sizeof(sim_wheel));
-    net->st.src_flits = (uint64_t *)sim_calloc(n, sizeof(uint64_t));
-    sim_latency_init(&net->st.latency);
-    sim_latency_init(&net->st.net_latency);
+    sim_window_init(&net->st, n);
     err = ss__build_tables(net);
     if (err) { ss_net_free(net); return err; }
     for (r = 0; r < n; r++)
@@ -729,14 +699,12 @@ static inline const char *ss_net_init(ss_net *net, const ss_params *p,
 /** Free a network's memory. */
 static inline void ss_net_free(ss_net *net) {
     int q;
-    for (q = 0; q < net->parts; q++) free(net->outbox[q].buf);
-    free(net->outbox); free(net->rng);
+    sim_outboxes_free(net->outbox, net->parts);
+    free(net->rng);
     free(net->tables_raw); free(net->nbr); free(net->fault_mask); free(net->unroutable); free(net->clk); free(net->out_raw); free(net->arb_count);
     free(net->inq_raw); free(net->in_dirty_raw); free(net->nic_raw);
     free(net->work_in); free(net->work_out); free(net->work_nic); free(net->n_nic);
-    free(net->st.src_flits);
-    sim_latency_free(&net->st.latency);
-    sim_latency_free(&net->st.net_latency);
+    sim_window_free(&net->st);
     sim_pool_free(&net->pool);
     for (q = 0; q < (int)net->blocks; q++) sim_wheel_free(&net->wheels[q]);
     free(net->wheels);
@@ -804,33 +772,13 @@ static inline void ss__wake_nic(ss_net *net, uint32_t r, uint64_t t) {
 
 /* ---- hand-over between parts ----------------------------------------- */
 
-/* Room for len more bytes in outbox b. */
-static inline unsigned char *ss__outbox_room(ss_outbox *b, size_t len) {
-    if (b->len + len > b->cap) {
-        size_t ncap = b->cap ? b->cap * 2 : 4096;
-        unsigned char *nb;
-        while (ncap < b->len + len) ncap *= 2;
-        nb = (unsigned char *)realloc(b->buf, ncap);
-        if (nb == NULL) sim_die("out of memory (outbox)");
-        b->buf = nb;
-        b->cap = ncap;
-    }
-    b->len += len;
-    return b->buf + b->len - len;
-}
-
 /* An event at cycle t for router r of another part: into its outbox.  An
  * arrival (b's type SS_EV_ARRIVE) carries packet pi, which leaves this
  * part's pool. */
 static inline void ss__export(ss_net *net, uint32_t r, uint64_t t, uint32_t a, uint32_t b) {
     int arrive = (b >> 28) == SS_EV_ARRIVE;
-    ss_xrec x;
-    unsigned char *w = ss__outbox_room(&net->outbox[ss_part_of(net, r)],
-                                       sizeof x + (arrive ? sizeof(sim_packet) : 0));
-    x.t = t; x.a = a; x.b = b;
-    memcpy(w, &x, sizeof x);
+    sim_outbox_put(&net->outbox[ss_part_of(net, r)], t, a, b, arrive ? &net->pool.pkt[a] : NULL, NULL, 0);
     if (arrive) {
-        memcpy(w + sizeof x, &net->pool.pkt[a], sizeof(sim_packet));
         sim_pool_release(&net->pool, a);
         net->exported++;
     }
@@ -841,21 +789,11 @@ static inline void ss__export(ss_net *net, uint32_t r, uint64_t t, uint32_t a, u
  *  (ss_step has just made the current cycle a multiple of lookahead). */
 static inline void ss_import(ss_net *net, const unsigned char *buf, size_t len) {
     size_t at = 0;
-    while (at < len) {
-        ss_xrec x;
+    sim_xrec x;
+    while (sim_inbox_next(buf, len, &at, &x)) {
         uint32_t r;
-        if (len - at < sizeof x) sim_die("ss_import: truncated record");
-        memcpy(&x, buf + at, sizeof x);
-        at += sizeof x;
         if ((x.b >> 28) == SS_EV_ARRIVE) {
-            uint32_t pi, next;
-            if (len - at < sizeof(sim_packet)) sim_die("ss_import: truncated packet");
-            pi = sim_pool_alloc(&net->pool);
-            next = net->pool.pkt[pi].next;
-            memcpy(&net->pool.pkt[pi], buf + at, sizeof(sim_packet));
-            net->pool.pkt[pi].next = next;
-            at += sizeof(sim_packet);
-            x.a = pi;
+            x.a = sim_inbox_packet(buf, len, &at, &net->pool);
             net->imported++;
         }
         r = (x.b >> 28) == SS_EV_ARRIVE ? (x.b & 0x0FFFFFFFu) >> 3 : x.a / SS_PORTS;
@@ -1065,7 +1003,7 @@ static inline void ss__arbitrate(ss_net *net, uint32_t oi) {
     o->pkts[pk->out_vc]++;
     if (op != SS_PROC) {
         uint64_t q = now - pk->t_hop - (uint64_t)net->p.router_delay;
-        net->st.qdelay[op / 2] += q;
+        net->qdelay[op / 2] += q;
         ser = pk->size;
         o->credits[pk->out_vc] = (uint16_t)(o->credits[pk->out_vc] - pk->size);
         pk->vc = pk->out_vc;
@@ -1129,12 +1067,7 @@ static inline void ss__deliver(ss_net *net, uint32_t pi) {
     sim_packet *pk = &net->pool.pkt[pi];
     uint64_t now = net->now;
     net->delivered++;
-    net->st.delivered++;
-    net->st.delivered_flits += pk->size;
-    net->st.src_flits[pk->src] += pk->size;
-    net->st.hops += pk->hops;
-    sim_latency_add(&net->st.latency, now - pk->t_create);
-    sim_latency_add(&net->st.net_latency, now - pk->t_inject);
+    sim_window_deliver(&net->st, pk, now);
     if (net->on_deliver) net->on_deliver(net->on_deliver_ctx, pk, now);
     sim_pool_release(&net->pool, pi);
 }
@@ -1150,19 +1083,17 @@ static inline void ss__generate(ss_net *net, uint32_t r0, uint32_t r1) {
         sim_packet *pk;
         ss_nic *c;
         sim_rng *rng = &net->rng[r];
-        if (sim_rng_next(rng) >= th) continue;
+        int rsp;
+        dst = sim_traffic_draw(t, &net->shape, r, rng, th, &net->nic[r].srcq_len);
+        if (dst == SIM_NIL || !ss_pair_ok(net, r, dst)) continue;
         c = &net->nic[r];
-        if (t->src_queue_max && c->srcq_len >= t->src_queue_max) continue;
-        dst = sim_traffic_dest(t, &net->shape, r, rng);
-        if (dst == r || !ss_pair_ok(net, r, dst)) continue;
         pi = sim_pool_alloc(&net->pool);
         pk = &net->pool.pkt[pi];
         pk->src = r;
         pk->dst = dst;
         pk->t_create = net->now;
-        pk->size = (uint8_t)(t->num_sizes == 1 ? t->sizes[0]
-                             : t->sizes[sim_rng_below(rng, (uint32_t)t->num_sizes)]);
-        pk->vc = (t->rsp_fraction > 0 && (double)(sim_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < t->rsp_fraction) ? 2 : 0;
+        pk->size = (uint8_t)sim_traffic_size(t, rng, &rsp);
+        pk->vc = rsp ? 2 : 0;
         pk->state = SS_AT_SOURCE;
         sim_fifo_push(&c->srcq, net->pool.pkt, pi);
         c->srcq_len++;
@@ -1457,65 +1388,29 @@ static inline const char *ss__audit_staging(const ss_net *net, const ss_out *o, 
  *  hand-over, when the outboxes are empty.
  *  Returns NULL or a message describing the first violation. */
 static inline const char *ss_audit(ss_net *net) {
-    static char msg[160];
-    uint32_t used = net->pool.used, i, r, cnt = 0;
-    uint8_t *seen = (uint8_t *)sim_calloc(used ? used : 1, 1);
-    const char *err = NULL;
-    sim_packet *pk = net->pool.pkt;
-#define SS__SEE(idx, want) do { uint32_t j_ = (idx); \
-        if (j_ >= used || seen[j_] || pk[j_].state != (want)) { err = "packet lost, duplicated or misplaced"; goto done; } \
-        seen[j_] = 1; cnt++; } while (0)
-    for (r = net->r_lo; r < net->r_hi; r++) {
-        for (i = net->nic[r].srcq.head; i != SIM_NIL; i = pk[i].next) SS__SEE(i, SS_AT_SOURCE);
-        for (i = 0; i < SS_PORTS * SS_VCS; i++) {
-            uint32_t j;
-            for (j = net->inq[(size_t)r * SS_PORTS * SS_VCS + i].head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_INPUT);
-        }
-        for (i = 0; i < SS_PORTS * SS_CANDS; i++) {
-            uint32_t j;
+    uint32_t i, r;
+    sim_audit a;
+    sim_audit_begin(&a, &net->pool);
+    for (r = net->r_lo; r < net->r_hi && !a.err; r++) {
+        if (!sim_audit_fifo(&a, &net->nic[r].srcq, SS_AT_SOURCE)) break;
+        for (i = 0; i < SS_PORTS * SS_VCS; i++)
+            if (!sim_audit_fifo(&a, &net->inq[(size_t)r * SS_PORTS * SS_VCS + i], SS_IN_INPUT)) break;
+        for (i = 0; i < SS_PORTS * SS_CANDS && !a.err; i++) {
             const ss_out *o = &net->out[r * SS_PORTS + i / SS_CANDS];
-            for (j = o->cand[i % SS_CANDS].q.head; j != SIM_NIL; j = pk[j].next) SS__SEE(j, SS_IN_STAGING);
-            if ((err = ss__audit_staging(net, o, i % SS_CANDS)) != NULL) goto done;
+            if (sim_audit_fifo(&a, &o->cand[i % SS_CANDS].q, SS_IN_STAGING)) a.err = ss__audit_staging(net, o, i % SS_CANDS);
         }
     }
-    for (r = 0; r < net->blocks; r++)
-        for (i = 0; i <= net->wheels[r].mask; i++) {
-            sim_slot *s = &net->wheels[r].slot[i];
-            uint32_t j;
-            for (j = 0; j < s->n; j++) {
-                uint32_t t = SIM_EV_TYPE(s->ev[j]);
-                if (t == SS_EV_ARRIVE) SS__SEE(s->ev[j].a, SS_ON_LINK);
-                else if (t == SS_EV_DELIVER) SS__SEE(s->ev[j].a, SS_EJECTING);
-            }
-        }
-    for (i = 0; i < used; i++)
-        if (!seen[i] && pk[i].state != SIM_PKT_FREE) { err = "a live packet is in no queue (lost)"; goto done; }
-    if (cnt != net->pool.live) { err = "pool count disagrees with the packets found"; goto done; }
-    if (net->created + net->imported != net->delivered + net->exported + cnt) {
-        err = "created + imported != delivered + exported + in flight"; goto done;
-    }
-done:
-#undef SS__SEE
-    free(seen);
-    if (err) {
-        snprintf(msg, sizeof msg, "conservation check failed at cycle %llu: %s (created %llu, delivered %llu, found %u)",
-                 (unsigned long long)net->now, err, (unsigned long long)net->created,
-                 (unsigned long long)net->delivered, cnt);
-        return msg;
-    }
-    return NULL;
+    for (r = 0; r < net->blocks && !a.err; r++)
+        sim_audit_wheel(&a, &net->wheels[r], SS_EV_ARRIVE, SS_ON_LINK, SS_EV_DELIVER, SS_EJECTING);
+    return sim_audit_report(&a, net->now, net->created, net->delivered, net->created + net->imported,
+                            net->delivered + net->exported);
 }
 
-/** Summary of a measurement window (ss_summarize). */
+/** Summary of a measurement window (ss_summarize): the figures every
+ *  model reports, and the SeaStar router's own. */
 typedef struct ss_summary {
-    uint64_t cycles;            /**< window length */
-    double offered;             /**< offered load, flits per node per cycle */
-    double accepted;            /**< delivered flits per node per cycle */
-    uint64_t delivered;         /**< packets delivered in the window */
-    double lat_mean, lat_std;   /**< creation-to-delivery latency, cycles */
-    uint64_t lat_p50, lat_p99, lat_p999, lat_max;
-    double net_lat_mean;        /**< injection-to-delivery latency */
-    double hops;                /**< mean hops */
+    sim_summary w;              /**< offered and accepted load, latencies,
+                                     hops, per-source bandwidth */
     double qdelay[3];           /**< mean queueing per packet in x, y, z */
     double occupancy[SS_PORTS]; /**< Eq 17 per port direction: stalled
                                      cycles / (VC0 + VC1 packets), summed
@@ -1537,47 +1432,26 @@ typedef struct ss_summary {
     double rr_frac;             /**< share of them decided round-robin */
 } ss_summary;
 
-/* Sum (op 0), maximum (1) or minimum (2) of v[0..n) over the parts. */
+/* Sum, maximum or minimum of v[0..n) over the parts. */
 static inline void ss__reduce(ss_net *net, uint64_t *v, size_t n, int op) {
     if (net->reduce && net->parts > 1) net->reduce(net->reduce_ctx, v, n, op);
 }
 
-/* A latency statistic summed over the parts, in place. */
-static inline void ss__gather_latency(ss_net *net, sim_latency *l) {
-    uint64_t v[4], *h = (uint64_t *)sim_calloc(SIM_LAT_BINS, sizeof(uint64_t));
-    uint32_t i;
-    l->sumsq_hi += l->sumsq_lo >> 32;      /* so the low words' sum cannot overflow */
-    l->sumsq_lo &= 0xFFFFFFFFu;
-    v[0] = l->count; v[1] = l->sum; v[2] = l->sumsq_lo; v[3] = l->sumsq_hi;
-    ss__reduce(net, v, 4, 0);
-    l->count = v[0]; l->sum = v[1]; l->sumsq_lo = v[2]; l->sumsq_hi = v[3];
-    ss__reduce(net, &l->max, 1, 1);
-    ss__reduce(net, &l->min, 1, 2);
-    for (i = 0; i < SIM_LAT_BINS; i++) h[i] = l->hist[i];
-    ss__reduce(net, h, SIM_LAT_BINS, 0);
-    for (i = 0; i < SIM_LAT_BINS; i++) l->hist[i] = (uint32_t)(h[i] > UINT32_MAX ? UINT32_MAX : h[i]);
-    free(h);
-}
-
-/** Make this part's window statistics (net->st) and packet totals
- *  (created, delivered, imported, exported) those of the whole network: sums over the parts,
- *  through net->reduce, which every part must call at the same cycle.
- *  With one part it changes nothing.  The simulation must not go on after
- *  it, as each part then holds the others' counts too. */
+/** Make this part's window statistics (net->st, net->qdelay) and packet
+ *  totals (created, delivered, imported, exported) those of the whole
+ *  network: sums over the parts, through net->reduce, which every part
+ *  must call at the same cycle.  With one part it changes nothing.  The
+ *  simulation must not go on after it, as each part then holds the
+ *  others' counts too. */
 static inline void ss_gather(ss_net *net) {
-    ss_stats *st = &net->st;
-    uint64_t v[11];
+    uint64_t v[7];
     if (!(net->reduce && net->parts > 1)) return;
-    v[0] = st->delivered; v[1] = st->delivered_flits; v[2] = st->created; v[3] = st->hops;
-    v[4] = st->qdelay[0]; v[5] = st->qdelay[1]; v[6] = st->qdelay[2];
-    v[7] = net->created; v[8] = net->delivered; v[9] = net->imported; v[10] = net->exported;
-    ss__reduce(net, v, 11, 0);
-    st->delivered = v[0]; st->delivered_flits = v[1]; st->created = v[2]; st->hops = v[3];
-    st->qdelay[0] = v[4]; st->qdelay[1] = v[5]; st->qdelay[2] = v[6];
-    net->created = v[7]; net->delivered = v[8]; net->imported = v[9]; net->exported = v[10];
-    ss__gather_latency(net, &st->latency);
-    ss__gather_latency(net, &st->net_latency);
-    ss__reduce(net, st->src_flits, net->n, 0);
+    v[0] = net->qdelay[0]; v[1] = net->qdelay[1]; v[2] = net->qdelay[2];
+    v[3] = net->created; v[4] = net->delivered; v[5] = net->imported; v[6] = net->exported;
+    ss__reduce(net, v, 7, SIM_REDUCE_SUM);
+    net->qdelay[0] = v[0]; net->qdelay[1] = v[1]; net->qdelay[2] = v[2];
+    net->created = v[3]; net->delivered = v[4]; net->imported = v[5]; net->exported = v[6];
+    sim_window_gather(&net->st, net->reduce, net->reduce_ctx);
 }
 
 /** Summarise the window from its start to now.  The sources counted in the
@@ -1587,28 +1461,14 @@ static inline void ss_gather(ss_net *net) {
  *  the whole network's summary. */
 static inline void ss_summarize(ss_net *net, ss_summary *s) {
     const ss_stats *st = &net->st;
-    uint64_t cyc = net->now - st->window_start;
     uint64_t tally[SS_PORTS * 6 + 4];
-    uint32_t r, i;
-    int d, b, k = 0;
-    double *bw;
+    uint32_t r;
+    int d, b;
     memset(s, 0, sizeof *s);
     ss_stats_close(net);
     ss_gather(net);
-    s->cycles = cyc;
-    s->offered = net->traffic.load;
-    if (cyc == 0) cyc = 1;
-    s->accepted = (double)st->delivered_flits / ((double)net->n * (double)cyc);
-    s->delivered = st->delivered;
-    s->lat_mean = sim_latency_mean(&st->latency);
-    s->lat_std = sqrt(sim_latency_var(&st->latency));
-    s->lat_p50 = sim_latency_quantile(&st->latency, 0.5);
-    s->lat_p99 = sim_latency_quantile(&st->latency, 0.99);
-    s->lat_p999 = sim_latency_quantile(&st->latency, 0.999);
-    s->lat_max = st->latency.max;
-    s->net_lat_mean = sim_latency_mean(&st->net_latency);
-    s->hops = st->delivered ? (double)st->hops / (double)st->delivered : 0;
-    for (d = 0; d < 3; d++) s->qdelay[d] = st->delivered ? (double)st->qdelay[d] / (double)st->delivered : 0;
+    sim_window_summarize(st, net->now, net->traffic.load, &s->w);
+    for (d = 0; d < 3; d++) s->qdelay[d] = st->delivered ? (double)net->qdelay[d] / (double)st->delivered : 0;
     /* The per-port counters of this part's routers, summed over the parts:
      * tally holds stalled, request packets and the four age buckets per
      * port direction, then multi, tie, tie255 and rr. */
@@ -1645,16 +1505,6 @@ static inline void ss_summarize(ss_net *net, ss_summary *s) {
     }
     for (d = 0; d < SS_PORTS; d++)
         if (sa_occupancy(s->stalled[d], s->req_pkts[d], 0, &s->occupancy[d]) != SA_OK) s->occupancy[d] = 0;
-    bw = (double *)sim_calloc(net->n, sizeof(double));
-    for (i = 0; i < net->n; i++) if (st->src_flits[i]) bw[k++] = (double)st->src_flits[i] / (double)cyc;
-    if (k == 0) { k = (int)net->n; }
-    s->src_min = s->src_max = bw[0];
-    for (i = 0; i < (uint32_t)k; i++) {
-        if (bw[i] < s->src_min) s->src_min = bw[i];
-        if (bw[i] > s->src_max) s->src_max = bw[i];
-    }
-    s->src_jain = sim_jain(bw, k);
-    free(bw);
     s->in_flight = ss_in_flight(net);
 }
 

@@ -38,6 +38,13 @@
  * The model talks to a network only through two calls: it asks the caller
  * to send a packet (sj_model.send, with a tag naming the step) and the
  * caller tells it when a packet has been delivered (sj_delivered).
+ *
+ * The programs that run workloads (seastar_sim, netsim) share their
+ * command line (SJ_CLI_OPTIONS, sj_opts_read, sj_opts_check: --workload
+ * and its companions) and the run itself (sj_run: a production mix for a
+ * warm-up and a measured window, or one benchmark job until its timed
+ * iterations are done), through a small interface to the network
+ * (sj_network).
  */
 #ifndef SIM_JOBS_H
 #define SIM_JOBS_H
@@ -46,6 +53,8 @@
 #include <string.h>
 #include "sim_pool.h"
 #include "sim_traffic.h"
+#include "sim_progress.h"
+#include "cli.h"
 
 /** Phase kinds. */
 enum { SJ_HALO, SJ_ALLTOALL, SJ_ALLREDUCE, SJ_ROW_A2A, SJ_COL_A2A, SJ_COMPUTE, SJ_KINDS };
@@ -205,7 +214,7 @@ static inline void sj_init(sj_model *m, uint32_t nodes, uint64_t seed, uint32_t 
 static inline void sj_place_nids(sj_model *m, const sim_shape *s, int x_first) {
     uint32_t nid;
     for (nid = 0; nid < m->nodes; nid++) {
-        int c[3];
+        int c[SIM_MAX_DIMS] = { 0 };
         if (x_first) {
             uint32_t v = nid;
             c[0] = (int)(v % (uint32_t)s->radix[0]); v /= (uint32_t)s->radix[0];
@@ -537,6 +546,263 @@ static inline void sj_mix(sj_model *m, const sj_mix_params *mp) {
         jn = sj_add_job(m, size, prog, np);
         if (jn < 0) return;
         m->job[jn].type = type;
+    }
+}
+
+/* ---- the workload of a command line, and its run ----------------------- */
+
+/** --workload: none, or a production mix, or one benchmark job. */
+enum { SJ_WL_NONE, SJ_WL_MIX, SJ_WL_ALLTOALL, SJ_WL_ALLREDUCE, SJ_WL_FFTE, SJ_WL_COUNT };
+
+/** Name of a --workload choice. */
+static inline const char *sj_workload_name(int w) {
+    static const char *const n[SJ_WL_COUNT] = { "none", "mix", "alltoall", "allreduce", "ffte" };
+    return w >= 0 && w < SJ_WL_COUNT ? n[w] : "?";
+}
+
+/** What the workload options of a command line set. */
+typedef struct sj_opts {
+    int workload;            /**< SJ_WL_NONE .. SJ_WL_FFTE */
+    int nid_x;               /**< NIDs run through x first (sj_place_nids) */
+    sj_mix_params mix;       /**< mix: the jobs */
+    uint32_t jitter;         /**< largest software delay before a step */
+    uint32_t ranks;          /**< benchmarks: ranks */
+    uint32_t sample;         /**< all-to-all steps taken (0: all) */
+    int msg;                 /**< benchmarks: packets per message */
+    int iterations;          /**< benchmarks: timed iterations */
+} sj_opts;
+
+/** The rows of a program's option table for the workload options (its
+ *  table also needs --topo, --warmup and --cycles). */
+#define SJ_CLI_OPTIONS \
+    { "--workload", NULL, "NAME", CLI_CHOICE, 0, 0, 0, 0, "none|mix|alltoall|allreduce|ffte", "none", \
+      "instead of --pattern: a production mix of jobs (mix), or one\n" \
+      "benchmark job on --ranks nodes, timed over --iterations" }, \
+    { "--nid-order", NULL, "D", CLI_CHOICE, 0, 0, 0, 0, "x|z", "x", \
+      "workloads: node IDs run through x first or z first; jobs take\n" \
+      "contiguous node-ID ranges" }, \
+    { "--jobs", NULL, "N,N,...", CLI_INT, 1, 32768, 0, 0, "1 to 8 sizes, each 1 to 32768", "64,128,256,512", \
+      "mix: job sizes, drawn uniformly" }, \
+    { "--halo", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "32", "mix: packets per halo message" }, \
+    { "--a2a", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "4", "mix: packets per all-to-all message" }, \
+    { "--reduce", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "4", "mix: packets per allreduce message" }, \
+    { "--a2a-sample", NULL, "N", CLI_INT, 0, 32767, 0, 0, NULL, "32 (mix), 64 (alltoall)", \
+      "all-to-all steps taken, evenly spread (0: all)" }, \
+    { "--compute", NULL, "N", CLI_INT, 1, 100000000, 0, 0, NULL, "250", "mix: cycles of each compute phase" }, \
+    { "--jitter", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "32", \
+      "workloads: largest random delay before each step of a rank" }, \
+    { "--ranks", NULL, "N", CLI_INT, 2, 32768, 0, 0, "2 to the nodes of --topo", "2048 or the nodes", \
+      "benchmarks: ranks (nodes 0..N-1 in node-ID order)" }, \
+    { "--msg", NULL, "N", CLI_INT, 1, 4096, 0, 0, NULL, "8", "benchmarks: packets per message" }, \
+    { "--iterations", NULL, "N", CLI_INT, 1, 60, 0, 0, NULL, "3", \
+      "benchmarks: timed iterations (after one untimed)" }
+
+/** The defaults of the workload options. */
+static inline void sj_opts_default(sj_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->nid_x = 1;
+    o->mix.sizes[0] = 64; o->mix.sizes[1] = 128; o->mix.sizes[2] = 256; o->mix.sizes[3] = 512;
+    o->mix.num_sizes = 4;
+    /* A communication-heavy mix: round-robin's mean packet latency comes
+     * out several times the zero-load latency, the regime of seed 000's
+     * Table 5 (7,301 ns against about 500 ns for ten 50 ns hops). */
+    o->mix.halo_packets = 32;
+    o->mix.a2a_packets = 4;
+    o->mix.reduce_packets = 4;
+    o->mix.compute = 250;
+    o->jitter = 32;
+    o->msg = 8;
+    o->iterations = 3;
+}
+
+/** Read the option just read by cli_next if it is a workload option;
+ *  returns 1 if it was. */
+static inline int sj_opts_read(const cli *c, sj_opts *o) {
+    const char *n = c->opt->name;
+    if (!strcmp(n, "--workload")) o->workload = cli_choice(c);
+    else if (!strcmp(n, "--nid-order")) o->nid_x = cli_choice(c) == 0;
+    else if (!strcmp(n, "--jobs")) {
+        uint64_t z[8];
+        int i;
+        o->mix.num_sizes = cli_uint_list(c, ',', 1, 8, z);
+        for (i = 0; i < o->mix.num_sizes; i++) o->mix.sizes[i] = (uint32_t)z[i];
+    }
+    else if (!strcmp(n, "--halo")) o->mix.halo_packets = (int)cli_uint(c);
+    else if (!strcmp(n, "--a2a")) o->mix.a2a_packets = (int)cli_uint(c);
+    else if (!strcmp(n, "--reduce")) o->mix.reduce_packets = (int)cli_uint(c);
+    else if (!strcmp(n, "--a2a-sample")) o->sample = (uint32_t)cli_uint(c);
+    else if (!strcmp(n, "--compute")) o->mix.compute = (uint32_t)cli_uint(c);
+    else if (!strcmp(n, "--jitter")) o->jitter = (uint32_t)cli_uint(c);
+    else if (!strcmp(n, "--ranks")) o->ranks = (uint32_t)cli_uint(c);
+    else if (!strcmp(n, "--msg")) o->msg = (int)cli_uint(c);
+    else if (!strcmp(n, "--iterations")) o->iterations = (int)cli_uint(c);
+    else return 0;
+    return 1;
+}
+
+/** After the walk: refuse what contradicts the workload (an option of
+ *  another workload, or one of the program's `ntraffic` random-traffic
+ *  options `traffic`, when a workload makes the traffic), and settle the
+ *  defaults that depend on it and on the network's `nodes`. */
+static inline void sj_opts_check(const cli *c, sj_opts *o, uint32_t nodes, const char *const *traffic, int ntraffic) {
+    static const char *const mix_only[] = { "--jobs", "--halo", "--a2a", "--reduce", "--compute" };
+    static const char *const bench_only[] = { "--ranks", "--msg", "--iterations" };
+    size_t i;
+    for (i = 0; i < sizeof mix_only / sizeof mix_only[0]; i++)
+        if (cli_given(c, mix_only[i]) && o->workload != SJ_WL_MIX) cli_fail(c, "%s needs --workload mix", mix_only[i]);
+    for (i = 0; i < sizeof bench_only / sizeof bench_only[0]; i++)
+        if (cli_given(c, bench_only[i]) && o->workload < SJ_WL_ALLTOALL)
+            cli_fail(c, "%s needs --workload alltoall, allreduce or ffte", bench_only[i]);
+    if (o->workload == SJ_WL_NONE) {
+        if (cli_given(c, "--nid-order") || cli_given(c, "--jitter") || cli_given(c, "--a2a-sample"))
+            cli_fail(c, "--nid-order, --jitter and --a2a-sample need a --workload");
+    } else
+        for (i = 0; i < (size_t)ntraffic; i++)
+            if (cli_given(c, traffic[i])) cli_fail(c, "--workload %s makes its own traffic: it takes no %s",
+                                                   sj_workload_name(o->workload), traffic[i]);
+    if (o->workload >= SJ_WL_ALLTOALL && (cli_given(c, "--warmup") || cli_given(c, "--cycles")))
+        cli_fail(c, "--workload %s runs until --iterations are done: it takes no --warmup or --cycles",
+                 sj_workload_name(o->workload));
+    if (o->workload >= SJ_WL_ALLTOALL) {
+        if (!cli_given(c, "--ranks")) o->ranks = nodes < 2048 ? nodes : 2048;
+        else if (o->ranks > nodes) {
+            char num[32];
+            snprintf(num, sizeof num, "%u", o->ranks);
+            cli_bad_value(c, "--ranks", num, "more than the %u nodes of --topo", nodes);
+        }
+        if (!cli_given(c, "--a2a-sample")) o->sample = 64;
+    } else if (o->workload == SJ_WL_MIX && !cli_given(c, "--a2a-sample")) o->sample = 32;
+    if (o->workload == SJ_WL_MIX) {
+        int k, fits = 0;
+        for (k = 0; k < o->mix.num_sizes; k++) fits |= o->mix.sizes[k] <= nodes;
+        if (!fits) {
+            char num[32];
+            snprintf(num, sizeof num, "%u", o->mix.sizes[0]);
+            cli_bad_value(c, "--jobs", num, "no job size fits the %u nodes of --topo", nodes);
+        }
+    }
+    o->mix.a2a_sample = o->sample;
+}
+
+/** A guess of the cycles a benchmark run takes, for the progress lines:
+ *  its steps x (serialising a message at flits_per_cycle, plus a round
+ *  trip of round_trip cycles), over its 1 + iterations passes. */
+static inline double sj_opts_cycles_guess(const sj_opts *o, int packet_flits, double flits_per_cycle, double round_trip) {
+    sj_job j;
+    sj_phase ph;
+    double steps;
+    memset(&j, 0, sizeof j);
+    memset(&ph, 0, sizeof ph);
+    j.ranks = o->ranks;
+    for (j.rows = 1; (uint32_t)((j.rows + 1) * (j.rows + 1)) <= o->ranks; j.rows++) {}
+    while (o->ranks % (uint32_t)j.rows) j.rows--;
+    j.cols = (int)(o->ranks / (uint32_t)j.rows);
+    ph.sample = o->sample;
+    ph.kind = o->workload == SJ_WL_ALLTOALL ? SJ_ALLTOALL : o->workload == SJ_WL_ALLREDUCE ? SJ_ALLREDUCE : SJ_ROW_A2A;
+    steps = sj__steps(&j, &ph);
+    if (o->workload == SJ_WL_FFTE) { ph.kind = SJ_COL_A2A; steps += sj__steps(&j, &ph); }
+    return (1.0 + o->iterations) * steps * (o->msg * packet_flits / flits_per_cycle + round_trip);
+}
+
+/** What a workload run needs of a network. */
+typedef struct sj_network {
+    void *ctx;                                   /**< first argument of each */
+    void (*step)(void *ctx);                     /**< simulate one cycle */
+    uint64_t (*now)(void *ctx);                  /**< the cycle to simulate next */
+    void (*reset)(void *ctx);                    /**< start the measurement window */
+    double routers;                              /**< router-cycles of a cycle */
+} sj_network;
+
+/** What a workload run reports besides the packet statistics. */
+typedef struct sj_result {
+    int jobs;                    /**< jobs placed */
+    uint32_t ranks;              /**< nodes with a rank */
+    double phase_mean[SJ_KINDS]; /**< mean time of the phases of each kind
+                                      that started in the window (cycles) */
+    uint64_t phase_max[SJ_KINDS];/**< the longest of them */
+    uint64_t phases[SJ_KINDS];   /**< how many */
+    double iter_time;            /**< benchmarks: cycles per timed iteration */
+} sj_result;
+
+/** The workload columns of a CSV line: mean phase times of halo,
+ *  all-to-all, allreduce and the transposes, and the cycles per timed
+ *  iteration (",0,0,0,0,0" without a workload, w NULL). */
+static inline void sj_result_csv(const sj_result *w) {
+    if (w) {
+        double tr = w->phases[SJ_ROW_A2A] + w->phases[SJ_COL_A2A]
+                  ? (w->phase_mean[SJ_ROW_A2A] * (double)w->phases[SJ_ROW_A2A] +
+                     w->phase_mean[SJ_COL_A2A] * (double)w->phases[SJ_COL_A2A]) /
+                    (double)(w->phases[SJ_ROW_A2A] + w->phases[SJ_COL_A2A]) : 0;
+        printf(",%.1f,%.1f,%.1f,%.1f,%.1f", w->phase_mean[SJ_HALO], w->phase_mean[SJ_ALLTOALL],
+               w->phase_mean[SJ_ALLREDUCE], tr, w->iter_time);
+    } else printf(",0,0,0,0,0");
+}
+
+/** One line of text on a workload run: its jobs and phase times. */
+static inline void sj_result_print(const sj_opts *o, const sj_result *w) {
+    int q;
+    printf("  %s: %d jobs on %u nodes; mean phase time (cycles):", sj_workload_name(o->workload), w->jobs, w->ranks);
+    for (q = 0; q < SJ_COMPUTE; q++)
+        if (w->phases[q]) printf(" %s %.0f (%llu phases, max %llu)", sj_kind_name(q), w->phase_mean[q],
+                                 (unsigned long long)w->phases[q], (unsigned long long)w->phase_max[q]);
+    if (o->workload >= SJ_WL_ALLTOALL) printf("; %.0f cycles per iteration", w->iter_time);
+    printf("\n");
+}
+
+/** The delivery callback of a network running model ctx (an sj_model):
+ *  the network's on_deliver. */
+static inline void sj_on_deliver(void *ctx, const sim_packet *pk, uint64_t now) {
+    sj_delivered((sj_model *)ctx, pk->src, pk->dst, pk->tag, now);
+}
+
+/** Run workload o on model m (sj_init and sj_place_nids done, m->send and
+ *  the network's on_deliver wired): a mix for warmup cycles, then the
+ *  window of `cycles`; a benchmark until one untimed and o->iterations
+ *  timed passes are done (the window starts after the untimed one).
+ *  Progress counts router-cycles (a mix) or a guess of the cycles
+ *  (benchmarks, 1024 at a time).  Fills *w. */
+static inline void sj_run(sj_model *m, const sj_opts *o, const sj_network *n, uint64_t warmup, uint64_t cycles,
+                          sim_progress *pg, const char *label, sj_result *w) {
+    int k;
+    memset(w, 0, sizeof *w);
+    if (o->workload == SJ_WL_MIX) {
+        uint64_t c;
+        sj_mix(m, &o->mix);
+        sj_start(m, 0);
+        for (c = 0; c < warmup + cycles; c++) {
+            if (c == warmup) { n->reset(n->ctx); sj_window(m, n->now(n->ctx)); }
+            sj_tick(m, n->now(n->ctx));
+            n->step(n->ctx);
+            sim_progress_add(pg, n->routers, label);
+        }
+    } else {
+        sj_phase prog[2];
+        int np = 0, timed = 0;
+        uint64_t limit = 2000000000ull;
+        memset(prog, 0, sizeof prog);
+        if (o->workload == SJ_WL_ALLTOALL) { prog[0].kind = SJ_ALLTOALL; np = 1; }
+        else if (o->workload == SJ_WL_ALLREDUCE) { prog[0].kind = SJ_ALLREDUCE; np = 1; }
+        else { prog[0].kind = SJ_ROW_A2A; prog[1].kind = SJ_COL_A2A; np = 2; }
+        for (k = 0; k < np; k++) { prog[k].packets = o->msg; prog[k].sample = o->sample; }
+        if (sj_add_job(m, o->ranks, prog, np) < 0) sim_die("cannot place the benchmark job");
+        sj_start(m, 0);
+        while (m->job[0].iterations < (uint64_t)(1 + o->iterations)) {
+            uint64_t now = n->now(n->ctx);
+            if (!timed && m->job[0].iterations == 1) { n->reset(n->ctx); sj_window(m, now); timed = 1; }
+            sj_tick(m, now);
+            n->step(n->ctx);
+            /* progress counts busy cycles in packets delivered, a guess */
+            if (((now + 1) & 1023) == 0) sim_progress_add(pg, 1024.0, label);
+            if (now + 1 > limit) sim_die("benchmark did not finish in 2e9 cycles");
+        }
+        w->iter_time = (double)(m->job[0].t_iter[o->iterations] - m->job[0].t_iter[0]) / o->iterations;
+    }
+    w->jobs = m->njobs;
+    w->ranks = m->nranks;
+    for (k = 0; k < SJ_KINDS; k++) {
+        w->phases[k] = m->stats[k].count;
+        w->phase_mean[k] = m->stats[k].count ? m->stats[k].sum / (double)m->stats[k].count : 0;
+        w->phase_max[k] = m->stats[k].max;
     }
 }
 

@@ -184,6 +184,19 @@ static inline void sim_pool_release(sim_pool *p, uint32_t i) {
     p->live--;
 }
 
+/** Grow *side, an array of elem-byte entries parallel to the pool's
+ *  packets (a model's own data per packet), to the pool's capacity; *cap
+ *  is its number of entries.  Call after every sim_pool_alloc (it returns
+ *  at once when nothing grew). */
+static inline void sim_pool_side(const sim_pool *p, void **side, uint32_t *cap, size_t elem) {
+    void *n;
+    if (*cap >= p->cap) return;
+    n = realloc(*side, (size_t)p->cap * elem);
+    if (n == NULL) sim_die("out of memory (packet data)");
+    *side = n;
+    *cap = p->cap;
+}
+
 /** A FIFO of packets linked through sim_packet.next. */
 typedef struct sim_fifo {
     uint32_t head;  /**< first packet or SIM_NIL */
@@ -301,6 +314,91 @@ static inline void sim_wheel_at_or_now(sim_wheel *w, uint64_t t, uint32_t a, uin
  *  must set its n to 0 when done). */
 static inline sim_slot *sim_wheel_current(sim_wheel *w) {
     return &w->slot[w->now & w->mask];
+}
+
+/** A conservation audit in progress: which packets of a pool have been
+ *  found where they belong (sim_audit_begin .. sim_audit_end). */
+typedef struct sim_audit {
+    const sim_pool *pool;  /**< the pool audited */
+    uint8_t *seen;         /**< one byte per slot ever handed out */
+    uint64_t found;        /**< packets found so far */
+    const char *err;       /**< the first violation, or NULL */
+} sim_audit;
+
+/** Start an audit of pool p. */
+static inline void sim_audit_begin(sim_audit *a, const sim_pool *p) {
+    a->pool = p;
+    a->seen = (uint8_t *)sim_calloc(p->used ? p->used : 1, 1);
+    a->found = 0;
+    a->err = NULL;
+}
+
+/** Packet j is found where a packet in state `want` belongs: returns 0
+ *  (and notes the violation) if it is no live slot, is in another state,
+ *  or was found before. */
+static inline int sim_audit_see(sim_audit *a, uint32_t j, int want) {
+    if (j >= a->pool->used || a->seen[j] || a->pool->pkt[j].state != want) {
+        if (!a->err) a->err = "packet lost, duplicated or misplaced";
+        return 0;
+    }
+    a->seen[j] = 1;
+    a->found++;
+    return 1;
+}
+
+/** Every packet of FIFO q is found, in state want: 0 at a violation. */
+static inline int sim_audit_fifo(sim_audit *a, const sim_fifo *q, int want) {
+    uint32_t j;
+    for (j = q->head; j != SIM_NIL; j = a->pool->pkt[j].next)
+        if (!sim_audit_see(a, j, want)) return 0;
+    return 1;
+}
+
+/** The packets the pending events of wheel w carry are found: an event of
+ *  type t1 carries (in its a word) a packet in state s1, one of type t2 a
+ *  packet in state s2.  0 at a violation. */
+static inline int sim_audit_wheel(sim_audit *a, const sim_wheel *w, uint32_t t1, int s1, uint32_t t2, int s2) {
+    uint32_t i, j;
+    for (i = 0; i <= w->mask; i++) {
+        const sim_slot *s = &w->slot[i];
+        for (j = 0; j < s->n; j++) {
+            uint32_t t = SIM_EV_TYPE(s->ev[j]);
+            if ((t == t1 && !sim_audit_see(a, s->ev[j].a, s1)) || (t == t2 && !sim_audit_see(a, s->ev[j].a, s2)))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/** End an audit: unless a violation was noted, every live packet must have
+ *  been found, the pool's count must agree, and the packets that came in
+ *  (created, or handed over from other parts) must equal those that went
+ *  out (delivered, handed over) plus those found.  Frees the audit and
+ *  returns the first violation, or NULL. */
+static inline const char *sim_audit_end(sim_audit *a, uint64_t in, uint64_t out) {
+    uint32_t i;
+    if (!a->err)
+        for (i = 0; i < a->pool->used; i++)
+            if (!a->seen[i] && a->pool->pkt[i].state != SIM_PKT_FREE) { a->err = "a live packet is in no queue (lost)"; break; }
+    if (!a->err && a->found != a->pool->live) a->err = "pool count disagrees with the packets found";
+    if (!a->err && in != out + a->found) a->err = "created + imported != delivered + exported + in flight";
+    free(a->seen);
+    a->seen = NULL;
+    return a->err;
+}
+
+/** sim_audit_end, with the violation as a one-line message naming the
+ *  cycle and the counts (in a static buffer), or NULL. */
+static inline const char *sim_audit_report(sim_audit *a, uint64_t now, uint64_t created, uint64_t delivered,
+                                           uint64_t in, uint64_t out) {
+    static char msg[200];
+    uint64_t found = a->found;
+    const char *err = sim_audit_end(a, in, out);
+    if (!err) return NULL;
+    snprintf(msg, sizeof msg, "conservation check failed at cycle %llu: %s (created %llu, delivered %llu, found %u)",
+             (unsigned long long)now, err, (unsigned long long)created, (unsigned long long)delivered,
+             (unsigned)found);
+    return msg;
 }
 
 #endif /* SIM_POOL_H */

@@ -2,15 +2,26 @@
 /* sim_traffic.h - traffic patterns and Bernoulli injection for the
  * simulators in examples/ (example code, not the installed library).
  *
- * Nodes are numbered 0..N-1 in a k-ary n-cube as seastar_route.h numbers
- * them, x the most significant digit: node = (x * ky + y) * kz + z.  A pattern maps a source to a destination;
- * the random ones draw from a caller-owned sim_rng, so a run is a pure
- * function of its seed.  A packet whose destination is its own source is
- * not generated (the patterns that map a node to itself leave it idle).
+ * Terminals (nodes) are numbered 0..N-1.  A terminal belongs to router
+ * terminal / conc (conc terminals per router; 1 in the SeaStar and Alpha
+ * networks, where a node is its router), and routers are numbered in
+ * mixed radix over up to SIM_MAX_DIMS dimensions, dimension 0 the most
+ * significant digit, as seastar_route.h numbers the nodes of a k-ary
+ * n-cube: router = (x * ky + y) * kz + z.  A pattern maps a source to a
+ * destination; the random ones draw from a caller-owned sim_rng, so a run
+ * is a pure function of its seed.  A packet whose destination is its own
+ * source is not generated (the patterns that map a node to itself leave
+ * it idle).
  *
  * The bit patterns (bit reversal, bit complement, transpose, shuffle) are
- * defined on b = ceil(log2 N) bits; when N is not a power of two a result
- * of N or more is reduced modulo N (so they are then not permutations).
+ * defined on b = ceil(log2 N) bits of the terminal number; when N is not a
+ * power of two a result of N or more is reduced modulo N (so they are then
+ * not permutations).  Tornado and nearest neighbour move the router in its
+ * coordinates and keep the terminal's place at its router.  The group
+ * shift sends every terminal of group i (shape.group consecutive
+ * terminals) to a random terminal of group i + 1 (mod the groups): on a
+ * dragonfly whose groups are its groups, the worst case of seed 004
+ * Section 5.5.3 and of the dragonfly paper it cites.
  */
 #ifndef SIM_TRAFFIC_H
 #define SIM_TRAFFIC_H
@@ -57,17 +68,22 @@ static inline uint64_t sim_bernoulli_threshold(double p) {
     return (uint64_t)(p * 18446744073709551616.0);
 }
 
+/** Most dimensions of a sim_shape. */
+#define SIM_MAX_DIMS 8
+
 /** Traffic patterns. */
 typedef enum sim_pattern {
     SIM_UNIFORM = 0,    /**< uniform random over the other nodes */
     SIM_HOTSPOT,        /**< all-to-one: every node sends to one node */
-    SIM_NEIGHBOR,       /**< nearest neighbour: a random adjacent node */
+    SIM_NEIGHBOR,       /**< nearest neighbour: a random adjacent router */
     SIM_BITREV,         /**< bit reversal of the node number */
     SIM_BITCOMP,        /**< bit complement of the node number */
     SIM_TRANSPOSE,      /**< swap the two halves of the node number's bits */
     SIM_TORNADO,        /**< each coordinate + ceil(k/2) - 1 (mod k) */
     SIM_SHUFFLE,        /**< perfect shuffle: rotate the bits left by one */
     SIM_PERMUTATION,    /**< a permutation read from a file */
+    SIM_GROUP_SHIFT,    /**< a random node of the next group (the dragonfly
+                             worst case) */
     SIM_PATTERN_COUNT   /**< number of patterns */
 } sim_pattern;
 
@@ -75,7 +91,7 @@ typedef enum sim_pattern {
 static inline const char *sim_pattern_name(sim_pattern p) {
     static const char *const names[SIM_PATTERN_COUNT] = {
         "uniform", "hotspot", "neighbor", "bitrev", "bitcomp",
-        "transpose", "tornado", "shuffle", "perm" };
+        "transpose", "tornado", "shuffle", "perm", "groupshift" };
     return (int)p >= 0 && p < SIM_PATTERN_COUNT ? names[p] : "?";
 }
 
@@ -89,25 +105,37 @@ static inline sim_pattern sim_pattern_parse(const char *s) {
 
 /** What a pattern needs to know about the network. */
 typedef struct sim_shape {
-    int dims;           /**< 1..3 */
-    int radix[3];       /**< k per dimension (1 for unused ones) */
-    int mesh[3];        /**< non-zero: the dimension has no wrap-around link */
-    uint32_t nodes;     /**< product of the radices */
-    int bits;           /**< ceil(log2 nodes) */
+    int dims;                  /**< 1..SIM_MAX_DIMS */
+    int radix[SIM_MAX_DIMS];   /**< routers per dimension (1 for unused ones) */
+    int mesh[SIM_MAX_DIMS];    /**< non-zero: the dimension has no wrap-around link */
+    uint32_t nodes;            /**< terminals: the product of the radices x conc */
+    int bits;                  /**< ceil(log2 nodes) */
+    uint32_t conc;             /**< terminals per router */
+    uint32_t group;            /**< terminals per group (SIM_GROUP_SHIFT; nodes
+                                    by default: one group) */
 } sim_shape;
 
-/** Fill a shape; unused dimensions get radix 1. */
-static inline void sim_shape_init(sim_shape *s, int dims, const int *radix, const int *mesh) {
+/** Fill a shape of conc terminals per router; unused dimensions get radix
+ *  1.  mesh may be NULL (every dimension a torus). */
+static inline void sim_shape_init_conc(sim_shape *s, int dims, const int *radix, const int *mesh,
+                                       uint32_t conc) {
     int d;
     s->dims = dims;
-    s->nodes = 1;
-    for (d = 0; d < 3; d++) {
+    s->conc = conc;
+    s->nodes = conc;
+    for (d = 0; d < SIM_MAX_DIMS; d++) {
         s->radix[d] = d < dims ? radix[d] : 1;
         s->mesh[d] = d < dims && mesh != NULL ? mesh[d] : 0;
         s->nodes *= (uint32_t)s->radix[d];
     }
+    s->group = s->nodes;
     s->bits = 0;
-    while ((1u << s->bits) < s->nodes) s->bits++;
+    while (s->bits < 32 && ((uint64_t)1 << s->bits) < s->nodes) s->bits++;
+}
+
+/** Fill a shape of one terminal per router (a node is its router). */
+static inline void sim_shape_init(sim_shape *s, int dims, const int *radix, const int *mesh) {
+    sim_shape_init_conc(s, dims, radix, mesh, 1);
 }
 
 /** The traffic of a run. */
@@ -142,22 +170,28 @@ static inline double sim_traffic_mean_size(const sim_traffic *t) {
     return s / t->num_sizes;
 }
 
-/** Coordinates of a node (c[0] = x; unused dimensions get 0). */
-static inline void sim_coords(const sim_shape *s, uint32_t node, int *c) {
-    c[2] = (int)(node % (uint32_t)s->radix[2]);
-    node /= (uint32_t)s->radix[2];
-    c[1] = (int)(node % (uint32_t)s->radix[1]);
-    c[0] = (int)(node / (uint32_t)s->radix[1]);
+/** Coordinates of a router (c[0] the most significant; dims entries). */
+static inline void sim_coords(const sim_shape *s, uint32_t router, int *c) {
+    int d;
+    for (d = s->dims - 1; d > 0; d--) {
+        c[d] = (int)(router % (uint32_t)s->radix[d]);
+        router /= (uint32_t)s->radix[d];
+    }
+    c[0] = (int)router;
 }
 
-/** Node of coordinates. */
+/** Router of coordinates (dims entries). */
 static inline uint32_t sim_node(const sim_shape *s, const int *c) {
-    return (uint32_t)((c[0] * s->radix[1] + c[1]) * s->radix[2] + c[2]);
+    uint32_t r = (uint32_t)c[0];
+    int d;
+    for (d = 1; d < s->dims; d++) r = r * (uint32_t)s->radix[d] + (uint32_t)c[d];
+    return r;
 }
 
-/** A random neighbour of src (over the links that exist); src if none. */
-static inline uint32_t sim_neighbor(const sim_shape *s, uint32_t src, sim_rng *rng) {
-    int c[3], cand[6][3], n = 0, d, dir;
+/* The j-th neighbour of router src (dimension 0 first, - before +, over
+ * the links that exist); with j = -1, the number of neighbours. */
+static inline uint32_t sim__neighbor_at(const sim_shape *s, uint32_t src, int j) {
+    int c[SIM_MAX_DIMS], n = 0, d, dir;
     sim_coords(s, src, c);
     for (d = 0; d < s->dims; d++) {
         int k = s->radix[d];
@@ -168,27 +202,33 @@ static inline uint32_t sim_neighbor(const sim_shape *s, uint32_t src, sim_rng *r
                 if (s->mesh[d]) continue;
                 x = (x + k) % k;
             }
-            memcpy(cand[n], c, sizeof c);
-            cand[n][d] = x;
-            n++;
+            if (n++ == j) { c[d] = x; return sim_node(s, c); }
         }
     }
+    return (uint32_t)n;
+}
+
+/** A random neighbour of router src (over the links that exist); src if
+ *  none. */
+static inline uint32_t sim_neighbor(const sim_shape *s, uint32_t src, sim_rng *rng) {
+    uint32_t n = sim__neighbor_at(s, src, -1);
     if (n == 0) return src;
-    return sim_node(s, cand[sim_rng_below(rng, (uint32_t)n)]);
+    return sim__neighbor_at(s, src, (int)sim_rng_below(rng, n));
 }
 
 /** Destination of a packet from src under the traffic's pattern. */
 static inline uint32_t sim_traffic_dest(const sim_traffic *t, const sim_shape *s,
                                         uint32_t src, sim_rng *rng) {
     uint32_t n = s->nodes, d = src, mask = (s->bits >= 32) ? 0xFFFFFFFFu : ((1u << s->bits) - 1u);
-    int b = s->bits, i, c[3];
+    uint32_t router = src / s->conc, local = src % s->conc;
+    int b = s->bits, i, c[SIM_MAX_DIMS];
     switch (t->pattern) {
     case SIM_UNIFORM:
         if (n < 2) return src;
         d = sim_rng_below(rng, n - 1);
         return d >= src ? d + 1 : d;
     case SIM_HOTSPOT: return t->hotspot;
-    case SIM_NEIGHBOR: return sim_neighbor(s, src, rng);
+    case SIM_NEIGHBOR: return sim_neighbor(s, router, rng) * s->conc + local;
     case SIM_BITREV:
         d = 0;
         for (i = 0; i < b; i++) d |= ((src >> i) & 1u) << (b - 1 - i);
@@ -201,19 +241,46 @@ static inline uint32_t sim_traffic_dest(const sim_traffic *t, const sim_shape *s
         break;
     }
     case SIM_TORNADO:
-        sim_coords(s, src, c);
+        sim_coords(s, router, c);
         for (i = 0; i < s->dims; i++) {
             int k = s->radix[i];
             c[i] = (c[i] + (k + 1) / 2 - 1) % k;
         }
-        return sim_node(s, c);
+        return sim_node(s, c) * s->conc + local;
     case SIM_SHUFFLE:
         d = b ? (((src << 1) | (src >> (b - 1))) & mask) : src;
         break;
     case SIM_PERMUTATION: return t->perm ? t->perm[src] : src;
+    case SIM_GROUP_SHIFT: {
+        uint32_t g = src / s->group, groups = n / s->group;
+        return (g + 1 == groups ? 0 : g + 1) * s->group + sim_rng_below(rng, s->group);
+    }
     default: return src;
     }
     return d % n;
+}
+
+/** The Bernoulli draw of source src for one cycle, then its destination:
+ *  the destination of the packet src generates now, or SIM_NIL when it
+ *  generates none (the draw failed, its queue holds src_queue_max packets
+ *  -- *queued is read only then -- or the pattern maps it to itself).
+ *  The draws a generated packet then needs come from sim_traffic_size. */
+static inline uint32_t sim_traffic_draw(const sim_traffic *t, const sim_shape *s, uint32_t src,
+                                        sim_rng *rng, uint64_t threshold, const uint32_t *queued) {
+    uint32_t dst;
+    if (sim_rng_next(rng) >= threshold) return SIM_NIL;
+    if (t->src_queue_max && *queued >= t->src_queue_max) return SIM_NIL;
+    dst = sim_traffic_dest(t, s, src, rng);
+    return dst == src ? SIM_NIL : dst;
+}
+
+/** The size in flits of a packet sim_traffic_draw generated, drawn
+ *  uniformly from the traffic's sizes; *rsp receives whether it is in the
+ *  response class (drawn only when rsp_fraction is above 0). */
+static inline int sim_traffic_size(const sim_traffic *t, sim_rng *rng, int *rsp) {
+    int size = t->num_sizes == 1 ? t->sizes[0] : t->sizes[sim_rng_below(rng, (uint32_t)t->num_sizes)];
+    *rsp = t->rsp_fraction > 0 && (double)(sim_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < t->rsp_fraction;
+    return size;
 }
 
 /** Read a permutation: one destination per line (node i's on line i), '#'
