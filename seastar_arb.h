@@ -2297,24 +2297,45 @@ SA_API void sa__keep_top_column(const sa_switch *a, uint64_t *inputs, const int3
  *
  * A simulator learns its requests one (input, output) pair at a time, from
  * its buffers.  sa_requests keeps the rows and priorities that
- * sa_switch_allocate reads, in memory the caller provides: add and remove
- * take constant time, and clear zeroes the rows (one word per input up to
- * 64 outputs).
+ * sa_switch_allocate reads, in memory the caller provides, and a list of
+ * the row words that hold requests, so that a clear zeroes only those (its
+ * cost follows the requests, not the sizes).  An add sets the cell's bit
+ * (and lists its word when that is the word's first bit); while every
+ * priority added since the last clear is the same, it writes no priority
+ * at all, and the first different one writes that common value into the
+ * cells added before it.  A remove that empties a word takes it off the
+ * list.
  * ====================================================================== */
 
-/** A request set being built (see >>requests). */
+/** A request set being built (see >>requests).  Read ``rows`` (for
+ *  sa_switch_allocate) and ``num_inputs``/``num_outputs``; the other fields
+ *  are the builder's own. */
 typedef struct sa_requests {
     int num_inputs;     /**< rows */
     int num_outputs;    /**< columns */
     int row_words;      /**< SA_WORDS(num_outputs) */
     uint64_t *rows;     /**< the request rows, for sa_switch_allocate */
-    int32_t *prio;      /**< each cell's priority (valid where requested) */
-    int32_t low, high;  /**< the least and greatest priority added since
-                             the last clear (low > high: none) */
+    int32_t *prio;      /**< each cell's priority (valid where requested
+                             once two priorities differ) */
+    uint16_t *used;     /**< the words of rows that hold a request, each
+                             once (entry used_count is a spare the next
+                             add may write) */
+    long long used_count; /**< entries of used */
+    long long same;       /**< the one priority added since the last clear;
+                               SA__REQUESTS_NONE before the first add,
+                               SA__REQUESTS_MIXED once two differ */
 } sa_requests;
 
-/* Bytes before the priorities in sa_requests_init's memory (the rows). */
+/* Values of sa_requests.same that no int32_t priority has. */
+#define SA__REQUESTS_NONE ((long long)1 << 40)
+#define SA__REQUESTS_MIXED (-((long long)1 << 40))
+
+/* Bytes before the word list in sa_requests_init's memory (the rows), and
+ * before the priorities (the rows and the list, 8-byte aligned). */
 SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * SA_WORDS(m) * sizeof(uint64_t); }
+SA_API size_t sa__requests_prio_at(int n, int m) {
+    return sa__requests_rows_bytes(n, m) + ((size_t)n * SA_WORDS(m) + 1 + 3) / 4 * 8;
+}
 
 /**
  * Bytes of memory a request set of these sizes needs.
@@ -2325,7 +2346,7 @@ SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * SA_WORD
  */
 SA_API size_t sa_requests_memory_size(int num_inputs, int num_outputs) {
     if (num_inputs < 1 || num_inputs > SA_SWITCH_MAX || num_outputs < 1 || num_outputs > SA_SWITCH_MAX) return 0;
-    return sa__requests_rows_bytes(num_inputs, num_outputs) + (size_t)num_inputs * (size_t)num_outputs * sizeof(int32_t);
+    return sa__requests_prio_at(num_inputs, num_outputs) + (size_t)num_inputs * (size_t)num_outputs * sizeof(int32_t);
 }
 
 /**
@@ -2341,6 +2362,7 @@ SA_API size_t sa_requests_memory_size(int num_inputs, int num_outputs) {
 SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_outputs, void *memory,
                                   size_t memory_size) {
     size_t need = sa_requests_memory_size(num_inputs, num_outputs);
+    unsigned char *base = (unsigned char *)memory;
     if (r == NULL || memory == NULL) return SA_ERR_NULL;
     if (need == 0) return SA_ERR_SIZE_RANGE;
     if (memory_size < need || ((uintptr_t)memory & 7u) != 0) return SA_ERR_MEMORY;
@@ -2350,29 +2372,56 @@ SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_output
     r->num_outputs = num_outputs;
     r->row_words = SA_WORDS(num_outputs);
     r->rows = (uint64_t *)memory;
-    r->prio = (int32_t *)(void *)((unsigned char *)memory + sa__requests_rows_bytes(num_inputs, num_outputs));
-    r->low = INT32_MAX;
-    r->high = INT32_MIN;
+    r->used = (uint16_t *)(void *)(base + sa__requests_rows_bytes(num_inputs, num_outputs));
+    r->prio = (int32_t *)(void *)(base + sa__requests_prio_at(num_inputs, num_outputs));
+    r->used_count = 0;
+    r->same = SA__REQUESTS_NONE;
     return SA_OK;
 }
 
 /**
- * Remove every request (the cost is that of zeroing the rows: num_inputs
- * x SA_WORDS(num_outputs) words, 64 at 64 x 64).
+ * Remove every request.  The cost follows the requests: one store per row
+ * word that holds some.
  *
  * :param r: the request set.
  */
 SA_API void sa_requests_clear(sa_requests *r) {
-    memset(r->rows, 0, (size_t)r->num_inputs * (size_t)r->row_words * sizeof(uint64_t));
-    r->low = INT32_MAX;
-    r->high = INT32_MIN;
+    int k;
+    for (k = 0; k < r->used_count; k++) r->rows[r->used[k]] = 0;
+    r->used_count = 0;
+    r->same = SA__REQUESTS_NONE;
+}
+
+/* The priorities of an add that differs from r->same: the first add, the
+ * first that differs (the common value is written into the cells added
+ * before it), or any add once they differ (keep the larger). */
+SA_API void sa__requests_priority(sa_requests *r, int input, int output, int32_t priority, int was_set) {
+    int32_t *p = r->prio + (size_t)input * (size_t)r->num_outputs + (size_t)output;
+    if (r->same == SA__REQUESTS_NONE) {
+        r->same = priority;
+        return;
+    }
+    if (r->same != SA__REQUESTS_MIXED) {
+        int k;
+        for (k = 0; k < r->used_count; k++) {
+            int wi = r->used[k], i = wi / r->row_words, w = wi % r->row_words;
+            uint64_t x = r->rows[wi];
+            if (i == input && w == output >> 6) x &= ~((uint64_t)1 << (output & 63)) | (uint64_t)-(int64_t)was_set;
+            for (; x; x &= x - 1)
+                r->prio[(size_t)i * (size_t)r->num_outputs + (size_t)(64 * w + sa__ctz64(x))] = (int32_t)r->same;
+        }
+        r->same = SA__REQUESTS_MIXED;
+    }
+    if (!was_set || *p < priority) *p = priority;
 }
 
 /**
  * Add a request: input ``input`` has a packet for output ``output`` with
  * priority ``priority`` (larger goes first; use one value throughout when
  * priorities do not matter).  Adding a cell again keeps the larger
- * priority.
+ * priority.  While every priority added since the last clear is the same,
+ * an add writes the cell's bit (and notes a row word's first bit) and
+ * nothing else.
  *
  * :param r: the request set.
  * :param input: 0..num_inputs-1.
@@ -2380,30 +2429,38 @@ SA_API void sa_requests_clear(sa_requests *r) {
  * :param priority: any int32_t.
  */
 SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t priority) {
-    uint64_t *word, bit = (uint64_t)1 << (output & 63);
-    int32_t *p;
+    int k;
+    uint64_t old;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
-    word = r->rows + (size_t)input * r->row_words + (output >> 6);
-    p = r->prio + (size_t)input * r->num_outputs + output;
-    if (!(*word & bit) || *p < priority) *p = priority;
-    *word |= bit;
-    if (priority < r->low) r->low = priority;
-    if (priority > r->high) r->high = priority;
+    k = input * r->row_words + (output >> 6);
+    old = r->rows[k];
+    r->used[r->used_count] = (uint16_t)k; /* kept when the word was empty */
+    r->used_count += old == 0;
+    r->rows[k] = old | (uint64_t)1 << (output & 63);
+    if ((long long)priority != r->same) sa__requests_priority(r, input, output, priority, (int)((old >> (output & 63)) & 1u));
 }
 
 /**
  * Remove a request (nothing happens if it was not there).  The priorities
  * seen since the last clear still count for sa_requests_priorities, which
  * may then return the array although the cells left are all equal: the
- * decisions are the same, only the equal-priority fast path is lost.
+ * decisions are the same, only the equal-priority fast path is lost.  A
+ * remove that empties its row word also searches the list of words in use.
  *
  * :param r: the request set.
  * :param input: 0..num_inputs-1.
  * :param output: 0..num_outputs-1.
  */
 SA_API void sa_requests_remove(sa_requests *r, int input, int output) {
+    int k, e;
+    uint64_t old;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
-    r->rows[(size_t)input * r->row_words + (output >> 6)] &= ~((uint64_t)1 << (output & 63));
+    k = input * r->row_words + (output >> 6);
+    old = r->rows[k];
+    r->rows[k] = old & ~((uint64_t)1 << (output & 63));
+    if (old == 0 || r->rows[k] != 0) return;
+    for (e = 0; e < r->used_count && r->used[e] != k; e++) {}
+    if (e < r->used_count) r->used[e] = r->used[--r->used_count]; /* (always found) */
 }
 
 /**
@@ -2415,7 +2472,7 @@ SA_API void sa_requests_remove(sa_requests *r, int input, int output) {
  * :returns: NULL or r->prio.
  */
 SA_API const int32_t *sa_requests_priorities(const sa_requests *r) {
-    return r->low < r->high ? r->prio : NULL;
+    return r->same == SA__REQUESTS_MIXED ? r->prio : NULL;
 }
 
 /* >>spaa ===============================================================
@@ -3280,16 +3337,25 @@ SA_API int sa__lane_lw(int size) {
     return size <= 8 ? 3 : size <= 16 ? 4 : size <= 32 ? 5 : 6;
 }
 
-/* The sizes the SPAA kernels take: up to 16 inputs x 8 outputs, and 33 to
- * 64 of both (64-bit lanes in both banks). */
-SA_API int sa__spaa_fast_size(int n, int m) {
-    return (n <= 16 && m <= 8) || (SA__FAST_MAX > 32 && n > 32 && m > 32);
+/* The form of a SPAA allocator's fast state: 1, bit-sliced banks of
+ * lanes as narrow as the sizes allow, for the kernels in registers (up to
+ * 16 inputs x 8 outputs); 2, bit-sliced banks of 64-bit lanes (both sizes
+ * up to 64); 3, stamps (the word-general kernel, sa__spaa_stamps). */
+SA_API int sa__spaa_form(int n, int m) {
+    if (SA__FAST_MAX >= 16 && n <= 16 && m <= 8) return 1;
+    return SA__FAST_MAX > 32 && n <= 64 && m <= 64 ? 2 : 3;
+}
+
+/* Lane width (log2 of bits) of a bank's arbiters over `size` requesters
+ * in the allocator's form. */
+SA_API int sa__bank_lw(const sa_switch *a, int size) {
+    return sa__spaa_form(a->num_inputs, a->num_outputs) == 1 ? sa__lane_lw(size) : 6;
 }
 
 /* A bank's planes from its arbiters' ranks (rows arbiters over `size`
  * requesters, row-major), and back. */
-SA_API void sa__planes_from_ranks(uint64_t *plane, const uint16_t *rank, int rows, int size) {
-    int lw = sa__lane_lw(size), r, c, b;
+SA_API void sa__planes_from_ranks(uint64_t *plane, const uint16_t *rank, int rows, int size, int lw) {
+    int r, c, b;
     memset(plane, 0, SA__SPAA_PLANES * SA__SPAA_WORDS * sizeof(uint64_t));
     for (r = 0; r < rows; r++)
         for (c = 0; c < size; c++)
@@ -3300,8 +3366,8 @@ SA_API void sa__planes_from_ranks(uint64_t *plane, const uint16_t *rank, int row
             }
 }
 
-SA_API void sa__ranks_from_planes(uint16_t *rank, const uint64_t *plane, int rows, int size) {
-    int lw = sa__lane_lw(size), r, c, b;
+SA_API void sa__ranks_from_planes(uint16_t *rank, const uint64_t *plane, int rows, int size, int lw) {
+    int r, c, b;
     for (r = 0; r < rows; r++)
         for (c = 0; c < size; c++) {
             int bit = (r << lw) + c, v = 0;
@@ -3315,16 +3381,25 @@ SA_API void sa__ranks_from_planes(uint16_t *rank, const uint64_t *plane, int row
 SA_API void sa__spaa_hold(sa_switch *a) {
     sa__banks *k = SA__BANKS(a);
     if (a->fast_holds_state) return;
-    sa__planes_from_ranks(k->in, a->in_rank, a->num_inputs, a->num_outputs);
-    sa__planes_from_ranks(k->out, a->out_rank, a->num_outputs, a->num_inputs);
+    sa__planes_from_ranks(k->in, a->in_rank, a->num_inputs, a->num_outputs, sa__bank_lw(a, a->num_outputs));
+    sa__planes_from_ranks(k->out, a->out_rank, a->num_outputs, a->num_inputs, sa__bank_lw(a, a->num_inputs));
     a->fast_holds_state = 1;
 }
 
+/* Renumber an arbiter's stamps to its ranks (sa__spaa_stamps). */
+SA_API void sa__stamps_to_ranks(uint16_t *stamp, int size);
+
 SA_API void sa__fast_release(sa_switch *a) {
     sa__banks *k = SA__BANKS(a);
+    int i, n = a->num_inputs, m = a->num_outputs;
     if (!a->fast_holds_state) return;
-    sa__ranks_from_planes(a->in_rank, k->in, a->num_inputs, a->num_outputs);
-    sa__ranks_from_planes(a->out_rank, k->out, a->num_outputs, a->num_inputs);
+    if (sa__spaa_form(n, m) == 3) {
+        for (i = 0; i < n; i++) sa__stamps_to_ranks(a->in_rank + (size_t)i * (size_t)m, m);
+        for (i = 0; i < m; i++) sa__stamps_to_ranks(a->out_rank + (size_t)i * (size_t)n, n);
+    } else {
+        sa__ranks_from_planes(a->in_rank, k->in, n, m, sa__bank_lw(a, m));
+        sa__ranks_from_planes(a->out_rank, k->out, m, n, sa__bank_lw(a, n));
+    }
     a->fast_holds_state = 0;
 }
 
@@ -3694,6 +3769,7 @@ SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
     const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs[0]); \
     int t, count = 0, rot = a->rotary && a->network_inputs[0] != 0; \
     sa__match_clear(a, match); \
+    orow[0] = 0; \
     for (bits = outs; bits != 0; bits &= bits - 1) orow[count++] = (uint8_t)sa__ctz64(bits); \
     orow[count] = orow[count - (count > 0)]; /* an odd count: the last with itself */ \
     for (t = 0; t < count + 2; t += 2) { \
@@ -4088,32 +4164,49 @@ SA_API int sa__fast_empty(const sa_switch *a, const uint64_t *req) {
  * the reference, with each row and the set of taken columns in one word. */
 
 /* The rows of `rows` in cyclic order from r, each taking its first free
- * requested column at or after c. */
-SA_API void sa__wfa_word_rows(const sa_switch *a, const uint64_t *req, uint64_t rows, int r, int c,
-                              sa_match *mt) {
-    uint64_t x, part[2];
+ * requested column at or after c (col_of[i]; taken: the columns taken),
+ * without a branch on the requests; returns the rows that took one. */
+SA_API uint64_t sa__wfa_word_rows(const sa_switch *a, const uint64_t *req, uint64_t rows, int r, int c,
+                                  uint64_t *taken, int8_t *col_of) {
+    uint64_t x, part[2], t = *taken, from = ~(uint64_t)0 << c, got = 0;
     int k;
     part[0] = rows & ~sa__low_mask(r); /* rows r..n-1, then 0..r-1 */
     part[1] = rows & sa__low_mask(r);
     for (k = 0; k < 2; k++)
         for (x = part[k]; x; x &= x - 1) {
-            int i = sa__ctz64(x), j = sa__first_from(req[i] & a->connect[i] & ~mt->outputs[0], c);
-            if (j >= 0) sa__match_add(mt, i, j);
+            int i = sa__ctz64(x);
+            uint64_t v = req[i] & a->connect[i] & ~t, h = v & from, bit;
+            h |= v & ~sa__mask_if(h != 0);
+            bit = h & (0 - h);
+            t |= bit;
+            got |= (uint64_t)(bit != 0) << i;
+            col_of[i] = (int8_t)sa__ctz64(bit | ((uint64_t)1 << 63));
         }
+    *taken = t;
+    return got;
 }
 
 SA_API int sa__wfa_word(sa_switch *a, const uint64_t *req, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col;
-    uint64_t all = sa__low_mask(n), net = a->network_inputs[0];
+    uint64_t all = sa__low_mask(n), net = a->network_inputs[0], taken = 0, got, x;
+    int8_t col_of[64];
     int rotary = a->rotary && net != 0;
     sa__match_clear(a, mt);
     if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) return 0;
     if (rotary) {
-        sa__wfa_word_rows(a, req, net, r, c, mt);
-        sa__wfa_word_rows(a, req, all & ~net, r, c, mt);
+        got = sa__wfa_word_rows(a, req, net, r, c, &taken, col_of);
+        got |= sa__wfa_word_rows(a, req, all & ~net, r, c, &taken, col_of);
     } else {
-        sa__wfa_word_rows(a, req, all, r, c, mt);
+        got = sa__wfa_word_rows(a, req, all, r, c, &taken, col_of);
     }
+    for (x = got; x; x &= x - 1) {
+        int i = sa__ctz64(x), j = col_of[i];
+        mt->output_of[i] = (int16_t)j;
+        mt->input_of[j] = (int16_t)i;
+    }
+    mt->inputs[0] = got;
+    mt->outputs[0] = taken;
+    mt->size = sa__popcount64(got);
     do { /* the next start cell, as sa__wfa */
         r++;
         if (r == n) {
@@ -4126,11 +4219,15 @@ SA_API int sa__wfa_word(sa_switch *a, const uint64_t *req, sa_match *mt) {
     return mt->size;
 }
 
-/* ---- The wrapped wave-front arbiter (>>wrapped: sa__wfa_wrapped without
- * read-port views).  The request matrix, each row rotated by its index and
- * transposed once, gives every wrapped diagonal as a mask of rows
- * (diag[d], bit i: cell (i, (i + d) mod s) requested); a diagonal is then
- * three word operations on the free rows and columns. */
+/* ---- The wrapped wave-front arbiter up to 64 x 64 (>>wrapped:
+ * sa__wfa_wrapped without read-port views).  The request matrix, each row
+ * rotated by its index and transposed once, gives every wrapped diagonal
+ * as a mask of rows (diag[d], bit i: its cell in row i requested); a
+ * diagonal is then three word operations on the free rows and columns.
+ * With SA_WAVEFRONT_ANTIDIAGONAL the rows rotate the other way and the
+ * free columns are kept backwards (bit s - 1 - j for column j), so that
+ * the same operations, rotated by s - 1 - d, give cell (i, (d - i) mod s)
+ * of diagonal d. */
 
 /* Rotate the low s bits of x right (left) by d, 0 <= d < s <= 64, without
  * a branch (x has no bit at or above s). */
@@ -4144,15 +4241,16 @@ SA_API uint64_t sa__rotl_bf(uint64_t x, int d, int s) {
 /* One pass over the rows of `rows`: the diagonals from p, each granting at
  * once its requested cells whose row and column are free, its grants ORed
  * into gd[d].  No branch but the loop's. */
-SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int p,
+SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int p, int anti,
                                  uint64_t *matched, uint64_t *fc_io, uint64_t *gd) {
     uint64_t fr = rows & ~*matched, fc = *fc_io, got = 0;
     int k, d = p;
     for (k = 0; k < s && fr && fc; k++) {
-        uint64_t g = diag[d] & fr & sa__rotr_bf(fc, d, s);
+        int t = anti ? s - 1 - d : d;
+        uint64_t g = diag[d] & fr & sa__rotr_bf(fc, t, s);
         fr &= ~g;
         got |= g;
-        fc &= ~sa__rotl_bf(g, d, s);
+        fc &= ~sa__rotl_bf(g, t, s);
         gd[d] |= g;
         d = d + 1 == s ? 0 : d + 1;
     }
@@ -4161,30 +4259,33 @@ SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int
 }
 
 SA_API int sa__wfa_wrapped_diag(sa_switch *a, const uint64_t *req, sa_match *mt) {
-    uint64_t diag[64], gd[64], matched = 0, x;
+    uint64_t diag[64], gd[64], matched = 0, outs = 0, x;
     int i, n = a->num_inputs, m = a->num_outputs, s = n > m ? n : m, t = sa__pow2_at_least(s);
-    uint64_t fc = sa__low_mask(m);
-    for (i = 0; i < n; i++) diag[i] = sa__rotr_bf(req[i] & a->connect[i], i, s);
+    int anti = a->wavefront == SA_WAVEFRONT_ANTIDIAGONAL;
+    uint64_t fc = anti ? sa__low_mask(m) << (s - m) : sa__low_mask(m);
+    for (i = 0; i < n; i++) diag[i] = anti ? sa__rotl_bf(req[i] & a->connect[i], i, s) : sa__rotr_bf(req[i] & a->connect[i], i, s);
     for (; i < t; i++) diag[i] = 0;
     sa__transpose(diag, t);
     for (i = 0; i < t; i++) gd[i] = 0;
     if (a->rotary && a->network_inputs[0]) {
-        sa__wfa_wrapped_pass(diag, a->network_inputs[0], s, a->start_col, &matched, &fc, gd);
-        sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs[0], s, a->start_col, &matched, &fc, gd);
+        sa__wfa_wrapped_pass(diag, a->network_inputs[0], s, a->start_col, anti, &matched, &fc, gd);
+        sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs[0], s, a->start_col, anti, &matched, &fc, gd);
     } else {
-        sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, &matched, &fc, gd);
+        sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, anti, &matched, &fc, gd);
     }
     sa__transpose(gd, t); /* gd[i]: bit d set when row i won on diagonal d */
     sa__match_clear(a, mt);
     for (x = matched; x; x &= x - 1) {
-        int j;
+        int j, d;
         i = sa__ctz64(x);
-        j = (i + sa__ctz64(gd[i])) % s;
+        d = sa__ctz64(gd[i]);
+        j = anti ? (d - i < 0 ? d - i + s : d - i) : (i + d) % s;
         mt->output_of[i] = (int16_t)j;
         mt->input_of[j] = (int16_t)i;
+        outs |= (uint64_t)1 << j;
     }
     mt->inputs[0] = matched;
-    mt->outputs[0] = sa__low_mask(m) & ~fc;
+    mt->outputs[0] = outs;
     mt->size = sa__popcount64(matched);
     a->start_col = a->start_col + 1 >= s ? 0 : a->start_col + 1;
     return mt->size;
@@ -5154,7 +5255,516 @@ SA_API int sa__pim64(sa_switch *a, const uint64_t *req, sa_match *mt) {
     return sa__pim_lanes(a, col, NULL, 0, mt);
 }
 
-/* SPAA: which kernel, if any. */
+/* ---- Word-general kernels: every size up to SA_SWITCH_MAX, on sets of
+ * SA_WORDS(size) 64-bit words (the kernels above hold a row in one word,
+ * or in registers).  Their scratch (the request columns, the wrapped
+ * diagonals) is part of the allocator's memory (sa__fast_memory_size). */
+
+/* The first member of x & y (`words` words) at or after start, cyclically;
+ * -1 if there is none. */
+SA_API int sa__first_from_and(const uint64_t *x, const uint64_t *y, int words, int start) {
+    int w0 = start >> 6, w = w0;
+    uint64_t v = x[w] & y[w] & (~(uint64_t)0 << (start & 63));
+    for (;;) {
+        if (v) return (w << 6) + sa__ctz64(v);
+        if (++w == words) break;
+        v = x[w] & y[w];
+    }
+    for (w = 0; w <= w0; w++) { /* (bits at or after start were empty) */
+        v = x[w] & y[w];
+        if (v) return (w << 6) + sa__ctz64(v);
+    }
+    return -1;
+}
+
+/* The k-th (0-based) member of x & y, in increasing order (k below the
+ * number of members). */
+SA_API int sa__kth_and(const uint64_t *x, const uint64_t *y, int k) {
+    int w;
+    for (w = 0;; w++) {
+        uint64_t v = x[w] & y[w];
+        int c = sa__popcount64(v);
+        if (k < c) return (w << 6) + sa__select_bit_counted(v, sa__prefix_counts(v), k);
+        k -= c;
+    }
+}
+
+/* All members of a set of `size` bits, word w. */
+SA_API uint64_t sa__all_word(int size, int w) {
+    return size - 64 * w >= 64 ? ~(uint64_t)0 : sa__low_mask(size - 64 * w);
+}
+
+/* The connected requests by columns: word w of column j (cols[j * cw + w],
+ * cw = SA_WORDS(num_inputs)) holds the inputs 64 w.. that request output j
+ * on a connected cell.  One bit transpose per 64 x 64 block; a block
+ * without requests is written as zeros. */
+SA_API void sa__columns_words(const sa_switch *a, const uint64_t *req, uint64_t *cols) {
+    int n = sa__n(a), m = sa__m(a), rw = a->row_words, cw = SA_WORDS(n), bi, bj, k;
+    uint64_t t[64];
+    for (bi = 0; bi < cw; bi++)
+        for (bj = 0; bj < rw; bj++) {
+            int rows = n - 64 * bi < 64 ? n - 64 * bi : 64, cs = m - 64 * bj < 64 ? m - 64 * bj : 64;
+            int size = sa__pow2_at_least(rows > cs ? rows : cs);
+            uint64_t any = 0;
+            for (k = 0; k < rows; k++) {
+                size_t at = (size_t)(64 * bi + k) * (size_t)rw + (size_t)bj;
+                t[k] = req[at] & a->connect[at];
+                any |= t[k];
+            }
+            if (any) {
+                for (; k < size; k++) t[k] = 0;
+                sa__transpose(t, size);
+            }
+            for (k = 0; k < cs; k++) cols[(size_t)(64 * bj + k) * (size_t)cw + (size_t)bi] = any ? t[k] : 0;
+        }
+}
+
+/* ---- iSLIP-k and separable output-first at any size (>>islip's
+ * sa__grant_accept without read-port views, on the request columns): an
+ * output's grant is one cyclic scan of its column's free words; the grants
+ * are listed per input, and an input accepts the one nearest after its
+ * pointer. */
+SA_API int sa__grant_accept_words(sa_switch *a, const uint64_t *cols, int rrm, int first, sa_match *mt) {
+    uint64_t free_in[SA_WORDS(SA_SWITCH_MAX)], granted[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    int16_t head[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
+    int n = sa__n(a), m = sa__m(a), cw = SA_WORDS(n), w, before = mt->size;
+    for (w = 0; w < cw; w++) free_in[w] = sa__all_word(n, w) & ~mt->inputs[w];
+    for (w = 0; w < SA_WORDS(m); w++) {                          /* Request, Grant */
+        uint64_t o;
+        for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
+            int j = 64 * w + sa__ctz64(o), i = sa__first_from_and(cols + (size_t)j * cw, free_in, cw, a->out_ptr[j]);
+            if (i < 0) continue;
+            if (rrm) a->out_ptr[j] = (uint16_t)(i + 1 == n ? 0 : i + 1);
+            next[j] = sa__has(granted, i) ? head[i] : (int16_t)-1;
+            head[i] = (int16_t)j;
+            sa__add(granted, i);
+        }
+    }
+    for (w = 0; w < cw; w++) {                                    /* Accept */
+        uint64_t g;
+        for (g = granted[w]; g; g &= g - 1) {
+            int i = 64 * w + sa__ctz64(g), p = a->in_ptr[i], j, best = head[i], near = m;
+            for (j = head[i]; j >= 0; j = next[j]) {
+                int dist = j - p < 0 ? j - p + m : j - p;
+                if (dist < near) {
+                    near = dist;
+                    best = j;
+                }
+            }
+            sa__match_add(mt, i, best);
+            if (rrm || first) a->in_ptr[i] = (uint16_t)(best + 1 == m ? 0 : best + 1);
+            if (!rrm && first) a->out_ptr[best] = (uint16_t)(i + 1 == n ? 0 : i + 1);
+        }
+    }
+    return mt->size - before;
+}
+
+SA_API int sa__islip_words(sa_switch *a, const uint64_t *req, int rrm, int k, sa_match *mt) {
+    int it;
+    sa__columns_words(a, req, a->fast);
+    sa__match_clear(a, mt);
+    for (it = 0; k < 0 || it < k; it++)
+        if (sa__grant_accept_words(a, a->fast, rrm, it == 0, mt) == 0) break;
+    return mt->size;
+}
+
+/* ---- PIM-k and PIM1 at any size (>>pim's sa__pim without read-port
+ * views), on the request columns: a grant stage counts and picks each free
+ * output's free requesters in output order; an accept stage picks each
+ * input's grants, listed per input, in input order.  The
+ * draws are the protocol's, computed by position (sa__pim_draws), so that
+ * lanes without candidates cost nothing. */
+
+/* Lane l's block draw of a stage. */
+SA_API uint32_t sa__pim_block_draw(const sa__pim_draws *d, int l) {
+    return (uint32_t)(sa__rng_at(d->s, (uint64_t)(l >> 2)) >> (16 * (l & 3))) & 0xFFFFu;
+}
+
+SA_API int sa__pim_words(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    uint64_t free_in[SA_WORDS(SA_SWITCH_MAX)], cand[SA_WORDS(SA_SWITCH_MAX)], granted[SA_WORDS(SA_SWITCH_MAX)];
+    int16_t pick[SA_SWITCH_MAX], head[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
+    uint16_t count[SA_SWITCH_MAX];
+    const uint64_t *cols = a->fast;
+    int n = sa__n(a), m = sa__m(a), cw = SA_WORDS(n), rw = SA_WORDS(m), it, w, k;
+    int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
+    sa__columns_words(a, req, a->fast);
+    sa__match_clear(a, mt);
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        sa__pim_draws d;
+        int any = 0;
+        for (w = 0; w < cw; w++) {
+            free_in[w] = sa__all_word(n, w) & ~mt->inputs[w];
+            granted[w] = 0;
+        }
+        /* Step 1: does any free output have a free requester?  (If not,
+         * the iteration draws nothing.) */
+        for (w = 0; w < rw && !any; w++) {
+            uint64_t o;
+            for (o = sa__all_word(m, w) & ~mt->outputs[w]; o && !any; o &= o - 1) {
+                const uint64_t *c = cols + (size_t)(64 * w + sa__ctz64(o)) * (size_t)cw;
+                for (k = 0; k < cw; k++) any |= (c[k] & free_in[k]) != 0;
+            }
+        }
+        if (!any) break;
+        /* Step 2, Grant: lane j picks among output j's free requesters
+         * (Rotary Rule: the network ones if any). */
+        sa__pim_draws_start(&d, a->rng.state, m);
+        for (w = 0; w < rw; w++) {
+            uint64_t o;
+            for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
+                int j = 64 * w + sa__ctz64(o), c = 0, cn = 0;
+                const uint64_t *col = cols + (size_t)j * (size_t)cw, *mask = free_in;
+                pick[j] = -1;
+                for (k = 0; k < cw; k++) {
+                    cand[k] = col[k] & free_in[k];
+                    c += sa__popcount64(cand[k]);
+                }
+                if (c == 0) continue;
+                if (rotary) {
+                    for (k = 0; k < cw; k++) cn += sa__popcount64(cand[k] & a->network_inputs[k]);
+                    if (cn > 0) {
+                        c = cn;
+                        mask = a->network_inputs;
+                    }
+                }
+                pick[j] = (int16_t)sa__kth_and(cand, mask, sa__pim_index(sa__pim_block_draw(&d, j), (uint32_t)c, &d));
+            }
+        }
+        a->rng.state = sa__pim_draws_end(&d);
+        /* Step 3, Accept: each input's grants, listed in decreasing output
+         * order; lane i picks among them (its k-th in increasing order). */
+        for (w = 0; w < rw; w++) {
+            uint64_t o;
+            for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
+                int j = 64 * w + sa__ctz64(o), i = pick[j];
+                if (i < 0) continue;
+                if (sa__has(granted, i)) {
+                    next[j] = head[i];
+                    count[i]++;
+                } else {
+                    next[j] = -1;
+                    count[i] = 1;
+                    sa__add(granted, i);
+                }
+                head[i] = (int16_t)j;
+            }
+        }
+        sa__pim_draws_start(&d, a->rng.state, n);
+        for (w = 0; w < cw; w++) {
+            uint64_t g;
+            for (g = granted[w]; g; g &= g - 1) {
+                int i = 64 * w + sa__ctz64(g), j = head[i];
+                for (k = count[i] - 1 - sa__pim_index(sa__pim_block_draw(&d, i), count[i], &d); k > 0; k--) j = next[j];
+                sa__match_add(mt, i, j);
+            }
+        }
+        a->rng.state = sa__pim_draws_end(&d);
+    }
+    return mt->size;
+}
+
+/* ---- The wrapped wave-front arbiter at any size, both diagonals
+ * (>>wrapped's sa__wfa_wrapped without read-port views).  Every wrapped
+ * diagonal d as a set of rows (bit i: its cell in row i is requested),
+ * from bit transposes of the request rows rotated by their index; the free
+ * columns as a set of 2s bits (the s columns twice, in the order of the
+ * diagonals' cells), so that the free columns of diagonal d's cells are
+ * s bits of it from position d.  A diagonal is then a few word operations
+ * on the free rows.  With SA_WAVEFRONT_ANTIDIAGONAL the columns are
+ * numbered backwards (position s - 1 - j) and the diagonals' positions run
+ * down (s - 1 - d): cell (i, (d - i) mod s) is position i of them. */
+
+/* 64 bits of the s-bit set x (no bit at or above s; s > 64) from bit o
+ * on, cyclically (0 <= o < s): bit k is bit (o + k) mod s of x. */
+SA_API uint64_t sa__cyclic_word(const uint64_t *x, int s, int o) {
+    int q = o >> 6, r = o & 63, len = s - o;
+    uint64_t v = x[q] >> r;
+    if (r && q + 1 < SA_WORDS(s)) v |= x[q + 1] << (64 - r);
+    if (len < 64) v = (v & sa__low_mask(len)) | (x[0] << len);
+    return v;
+}
+
+/* The free rows' cells of diagonal d whose columns are free, granted. */
+SA_API void sa__wrapped_pass_words(sa_switch *a, const uint64_t *diag, const uint64_t *rows, int s, int anti,
+                                   uint64_t *ff, sa_match *mt) {
+    uint64_t fr[SA_WORDS(SA_SWITCH_MAX)];
+    int n = sa__n(a), cw = SA_WORDS(n), k, w, left = 0, cols_left = 0, p = a->start_col;
+    for (w = 0; w < cw; w++) {
+        fr[w] = rows[w] & sa__all_word(n, w) & ~mt->inputs[w];
+        left += sa__popcount64(fr[w]);
+    }
+    for (w = 0; w < SA_WORDS(2 * s); w++) cols_left += sa__popcount64(ff[w]);
+    for (k = 0; k < s && left > 0 && cols_left > 0; k++) {
+        int d = p + k >= s ? p + k - s : p + k, t = anti ? s - 1 - d : d, q = t >> 6, r = t & 63;
+        const uint64_t *dg = diag + (size_t)d * (size_t)cw;
+        for (w = 0; w < cw; w++) {
+            uint64_t f = r ? (ff[q + w] >> r) | (ff[q + w + 1] << (64 - r)) : ff[q + w], g = dg[w] & fr[w] & f;
+            for (fr[w] &= ~g; g; g &= g - 1) {
+                int i = 64 * w + sa__ctz64(g), pos = i + t >= s ? i + t - s : i + t;
+                int j = anti ? s - 1 - pos : pos;
+                sa__match_add(mt, i, j);
+                ff[pos >> 6] &= ~((uint64_t)1 << (pos & 63));
+                ff[(pos + s) >> 6] &= ~((uint64_t)1 << ((pos + s) & 63));
+                left--;
+                cols_left -= 2;
+            }
+        }
+    }
+}
+
+SA_API int sa__wfa_wrapped_words(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    uint64_t *diag = a->fast, t[64], ff[2 * SA_WORDS(SA_SWITCH_MAX) + 1], all[SA_WORDS(SA_SWITCH_MAX)],
+             local[SA_WORDS(SA_SWITCH_MAX)];
+    int n = sa__n(a), m = sa__m(a), s = n > m ? n : m, cw = SA_WORDS(n), sw = SA_WORDS(s), rw = a->row_words;
+    int anti = a->wavefront == SA_WAVEFRONT_ANTIDIAGONAL, bi, bj, k, j;
+    uint64_t any = 0;
+    sa__match_clear(a, mt);
+    for (bi = 0; bi < cw; bi++)
+        for (bj = 0; bj < sw; bj++) {
+            int rows = n - 64 * bi < 64 ? n - 64 * bi : 64, ds = s - 64 * bj < 64 ? s - 64 * bj : 64;
+            uint64_t blk = 0;
+            for (k = 0; k < rows; k++) {
+                int i = 64 * bi + k, o = (anti ? (s - i) % s : i) + 64 * bj;
+                const uint64_t *r = req + (size_t)i * (size_t)rw, *c = a->connect + (size_t)i * (size_t)rw;
+                uint64_t row[SA_WORDS(SA_SWITCH_MAX)];
+                int x;
+                for (x = 0; x < rw; x++) row[x] = r[x] & c[x];
+                for (; x < sw; x++) row[x] = 0;
+                t[k] = sa__cyclic_word(row, s, o >= s ? o - s : o) & sa__low_mask(ds);
+                blk |= t[k];
+            }
+            for (; k < 64; k++) t[k] = 0;
+            if (blk) sa__transpose(t, 64);
+            any |= blk;
+            for (k = 0; k < ds; k++) diag[(size_t)(64 * bj + k) * (size_t)cw + (size_t)bi] = blk ? t[k] : 0;
+        }
+    if (a->idle == SA_IDLE_HOLD && any == 0) return 0; /* nothing requested: nothing moves */
+    memset(ff, 0, sizeof ff);
+    for (j = 0; j < m; j++) {
+        int pos = anti ? s - 1 - j : j;
+        ff[pos >> 6] |= (uint64_t)1 << (pos & 63);
+        ff[(pos + s) >> 6] |= (uint64_t)1 << ((pos + s) & 63);
+    }
+    sa__wave_inputs(a, all, local);
+    if (a->rotary && sa__next(a->network_inputs, n, 0) >= 0) {
+        sa__wrapped_pass_words(a, diag, a->network_inputs, s, anti, ff, mt);
+        sa__wrapped_pass_words(a, diag, local, s, anti, ff, mt);
+    } else {
+        sa__wrapped_pass_words(a, diag, all, s, anti, ff, mt);
+    }
+    a->start_col = a->start_col + 1 >= s ? 0 : a->start_col + 1;
+    return mt->size;
+}
+
+/* ---- MCM at any size (>>mcm's sa__mcm_plain): the same search for
+ * augmenting paths, each step over a row's words at once: its unseen
+ * outputs in one operation, the first free one ending the search, the
+ * matched ones before it queued in increasing order.  An input with a free
+ * requested output takes the first (the search's first step). */
+SA_API int sa__mcm_words(const sa_switch *a, const uint64_t *req, sa_match *mt) {
+    uint64_t seen[SA_WORDS(SA_SWITCH_MAX)];
+    int16_t via[SA_SWITCH_MAX], queue[SA_SWITCH_MAX];
+    int u, n = sa__n(a), m = sa__m(a), rw = a->row_words, w;
+    sa__match_clear(a, mt);
+    for (u = 0; u < n && mt->size < m; u++) {
+        const uint64_t *ru = req + (size_t)u * (size_t)rw, *cu = a->connect + (size_t)u * (size_t)rw;
+        int head = 0, tail = 0, found = -1, j;
+        for (w = 0; w < rw; w++) {
+            uint64_t f = ru[w] & cu[w] & ~mt->outputs[w];
+            if (f) {
+                found = 64 * w + sa__ctz64(f);
+                break;
+            }
+        }
+        if (found >= 0) { /* a free output in u's own row */
+            sa__match_add(mt, u, found);
+            continue;
+        }
+        for (w = 0; w < rw; w++) seen[w] = 0;
+        queue[tail++] = (int16_t)u;
+        while (head < tail && found < 0) {
+            int x = queue[head++];
+            const uint64_t *r = req + (size_t)x * (size_t)rw, *c = a->connect + (size_t)x * (size_t)rw;
+            for (w = 0; w < rw && found < 0; w++) {
+                uint64_t v = r[w] & c[w] & ~seen[w], f = v & ~mt->outputs[w];
+                if (f) { /* the first free one ends the search; the matched before it are queued */
+                    f &= 0 - f;
+                    v &= f - 1;
+                    found = 64 * w + sa__ctz64(f);
+                    via[found] = (int16_t)x;
+                }
+                seen[w] |= v;
+                for (; v; v &= v - 1) {
+                    j = 64 * w + sa__ctz64(v);
+                    via[j] = (int16_t)x;
+                    queue[tail++] = mt->input_of[j];
+                }
+            }
+        }
+        if (found < 0) continue;
+        /* Flip the path: input via[j] takes j, its old output moves on. */
+        sa__add(mt->inputs, u);
+        sa__add(mt->outputs, found);
+        mt->size++;
+        for (j = found;;) {
+            int x = via[j], old = mt->output_of[x];
+            mt->output_of[x] = (int16_t)j;
+            mt->input_of[j] = (int16_t)x;
+            if (x == u) break;
+            j = old;
+        }
+    }
+    return mt->size;
+}
+
+/* ---- Separable input-first and OPF at any size (>>separable's
+ * sa__separable_input without read-port views): each input's nomination
+ * in one cyclic scan of its row from its pointer (with priorities, the
+ * first of the highest), and the output arbiters all at once, each keeping
+ * the largest key (priority, then 65535 - round-robin distance from its
+ * pointer) of its nominations. */
+
+/* The first member of x & y at or after start, cyclically, among those of
+ * the highest priority p[j]; -1 if there is none. */
+SA_API int sa__first_top_from(const uint64_t *x, const uint64_t *y, int words, int start, const int32_t *p) {
+    int w0 = start >> 6, k, best = -1;
+    int32_t top = INT32_MIN;
+    for (k = 0; k <= words; k++) { /* word w0 from start, the others, word w0 below start */
+        int w = w0 + k >= words ? w0 + k - words : w0 + k;
+        uint64_t v = x[w] & y[w];
+        if (k == 0) v &= ~(uint64_t)0 << (start & 63);
+        else if (k == words) v &= sa__low_mask(start & 63);
+        for (; v; v &= v - 1) {
+            int j = (w << 6) + sa__ctz64(v);
+            if (best < 0 || p[j] > top) {
+                top = p[j];
+                best = j;
+            }
+        }
+    }
+    return best;
+}
+
+SA_API int sa__separable_words(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
+    uint64_t best[SA_SWITCH_MAX], outs[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    int n = sa__n(a), m = sa__m(a), rw = a->row_words, i, w;
+    for (i = 0; i < n; i++) {
+        const uint64_t *r = req + (size_t)i * (size_t)rw, *c = a->connect + (size_t)i * (size_t)rw;
+        const int32_t *p = prio != NULL ? prio + (size_t)i * (size_t)m : NULL;
+        int j = p != NULL ? sa__first_top_from(r, c, rw, a->in_ptr[i], p) : sa__first_from_and(r, c, rw, a->in_ptr[i]);
+        int dist;
+        uint64_t key;
+        if (j < 0) continue;
+        dist = i - a->out_ptr[j] < 0 ? i - a->out_ptr[j] + n : i - a->out_ptr[j];
+        key = (uint64_t)(0xFFFF - dist);
+        if (p != NULL) key |= (uint64_t)((uint32_t)p[j] ^ 0x80000000u) << 16;
+        if (!sa__has(outs, j)) {
+            sa__add(outs, j);
+            best[j] = key;
+        } else if (key > best[j]) {
+            best[j] = key;
+        }
+    }
+    sa__match_clear(a, mt);
+    for (w = 0; w < SA_WORDS(m); w++) {
+        uint64_t o;
+        for (o = outs[w]; o; o &= o - 1) {
+            int j = 64 * w + sa__ctz64(o), v = a->out_ptr[j] + 0xFFFF - (int)(best[j] & 0xFFFF);
+            v = v >= n ? v - n : v;
+            sa__match_add(mt, v, j);
+            a->out_ptr[j] = (uint16_t)(v + 1 == n ? 0 : v + 1);
+            a->in_ptr[v] = (uint16_t)(j + 1 == m ? 0 : j + 1);
+        }
+    }
+    return mt->size;
+}
+
+/* ---- SPAA at the sizes the bit-sliced kernels do not take (>>spaa's
+ * sa_spaa_nominate and sa_spaa_grant without read-port views).  Each
+ * matrix arbiter's order is kept as stamps in the place of its ranks: the
+ * requester with the smallest stamp is the least recently selected, and a
+ * selection gives the winner its arbiter's next stamp (constant time; the
+ * ranks take a pass over the arbiter).  Every arbiter's last stamp is kept
+ * in the fast state; an arbiter whose stamps reach 65535 is renumbered to
+ * its ranks.  The allocator holds one form at a time (a->fast_holds_state;
+ * sa__fast_release). */
+
+SA_API void sa__stamps_to_ranks(uint16_t *stamp, int size) {
+    uint64_t seen[1024];
+    uint16_t below[1024];
+    int i, w, c = 0;
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < size; i++) seen[stamp[i] >> 6] |= (uint64_t)1 << (stamp[i] & 63);
+    for (w = 0; w < 1024; w++) {
+        below[w] = (uint16_t)c;
+        c += sa__popcount64(seen[w]);
+    }
+    for (i = 0; i < size; i++)
+        stamp[i] = (uint16_t)(below[stamp[i] >> 6] + sa__popcount64(seen[stamp[i] >> 6] & sa__low_mask(stamp[i] & 63)));
+}
+
+/* A selection in an arbiter held as stamps: the winner takes the next. */
+SA_API void sa__stamp(uint16_t *stamp, uint16_t *last, int size, int winner) {
+    if (*last == 0xFFFF) {
+        sa__stamps_to_ranks(stamp, size);
+        *last = (uint16_t)(size - 1);
+    }
+    stamp[winner] = ++*last;
+}
+
+SA_API int sa__spaa_stamps(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
+    int16_t first[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
+    uint16_t *last_in = (uint16_t *)(void *)a->fast, *last_out = last_in + a->num_inputs;
+    uint64_t outs[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    int n = sa__n(a), m = sa__m(a), rw = a->row_words, i, w;
+    int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
+    if (!a->fast_holds_state) { /* the stamps start as the ranks */
+        for (i = 0; i < n; i++) last_in[i] = (uint16_t)(m - 1);
+        for (i = 0; i < m; i++) last_out[i] = (uint16_t)(n - 1);
+        a->fast_holds_state = 1;
+    }
+    /* Step 1, Nominate: the request of highest priority, least recently
+     * selected (smallest stamp) among equals. */
+    for (i = n - 1; i >= 0; i--) {
+        const uint64_t *r = req + (size_t)i * (size_t)rw, *c = a->connect + (size_t)i * (size_t)rw;
+        const uint16_t *st = a->in_rank + (size_t)i * (size_t)m;
+        const int32_t *p = prio != NULL ? prio + (size_t)i * (size_t)m : NULL;
+        int best = -1;
+        for (w = 0; w < rw; w++) {
+            uint64_t v;
+            for (v = r[w] & c[w]; v; v &= v - 1) {
+                int j = 64 * w + sa__ctz64(v);
+                if (best < 0 || (p != NULL && p[j] > p[best]) ||
+                    ((p == NULL || p[j] == p[best]) && st[j] < st[best]))
+                    best = j;
+            }
+        }
+        if (best < 0) continue;
+        next[i] = sa__has(outs, best) ? first[best] : (int16_t)-1;
+        first[best] = (int16_t)i;
+        sa__add(outs, best);
+    }
+    /* Steps 2-3, Grant: the least recently selected nominator (Rotary
+     * Rule: among the network ones if any). */
+    sa__match_clear(a, mt);
+    for (w = 0; w < SA_WORDS(m); w++) {
+        uint64_t o;
+        for (o = outs[w]; o; o &= o - 1) {
+            int j = 64 * w + sa__ctz64(o), win = -1, net = 0;
+            uint16_t *st = a->out_rank + (size_t)j * (size_t)n;
+            if (rotary)
+                for (i = first[j]; i >= 0 && !net; i = next[i]) net = sa__has(a->network_inputs, i);
+            for (i = first[j]; i >= 0; i = next[i])
+                if ((!net || sa__has(a->network_inputs, i)) && (win < 0 || st[i] < st[win])) win = i;
+            sa__stamp(st, &last_out[j], n, win);
+            sa__stamp(a->in_rank + (size_t)win * (size_t)m, &last_in[win], m, j);
+            sa__match_add(mt, win, j);
+        }
+    }
+    return mt->size;
+}
+
+/* SPAA in the bit-sliced banks: which kernel. */
 SA_API int sa__fast_spaa(sa_switch *a, const uint64_t *req, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs;
     sa__spaa_hold(a);
@@ -5177,24 +5787,41 @@ SA_API int sa__fast_spaa(sa_switch *a, const uint64_t *req, sa_match *mt) {
 
 /* ---- The dispatch. */
 
-/* Fast state: SPAA's banks; the connection matrix as 16 bytes for the
- * other kernels up to 16 x 8. */
+/* Whether a kernel of the ISLIP, SEP_OUTPUT and PIM kinds works on the
+ * 16 x 8 byte matrix (its fast state then holds the connections as 16
+ * bytes). */
+SA_API int sa__fast_small(int n, int m) { return SA__FAST_MAX >= 16 && n <= 16 && m <= 8; }
+
+/* Fast state: SPAA's banks or stamps' last values; the connection matrix
+ * as 16 bytes for the kernels up to 16 x 8; the request columns (iSLIP,
+ * separable output-first, PIM) or the wrapped diagonals of the
+ * word-general kernels above 64. */
 SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
-    int n = desc->num_inputs, m = desc->num_outputs;
-    if (n > SA__FAST_MAX || m > SA__FAST_MAX) return 0;
-    if (desc->kind == SA_SWITCH_SPAA)
-        return sa__spaa_fast_size(n, m) && (SA__FAST_MAX >= 16 || n > 32) ? sizeof(sa__banks) : 0;
-    if (desc->kind == SA_SWITCH_ISLIP || desc->kind == SA_SWITCH_SEP_OUTPUT || desc->kind == SA_SWITCH_PIM)
-        return SA__FAST_MAX >= 16 && n <= 16 && m <= 8 ? 2 * sizeof(uint64_t) : 0;
-    return 0;
+    int n = desc->num_inputs, m = desc->num_outputs, s = n > m ? n : m;
+    int word = n <= SA__FAST_MAX && m <= SA__FAST_MAX;
+    switch (desc->kind) {
+    case SA_SWITCH_SPAA:
+        return sa__spaa_form(n, m) == 3 ? ((size_t)(n + m) * sizeof(uint16_t) + 7) / 8 * 8 : sizeof(sa__banks);
+    case SA_SWITCH_ISLIP:
+    case SA_SWITCH_SEP_OUTPUT:
+    case SA_SWITCH_PIM:
+        if (sa__fast_small(n, m)) return 2 * sizeof(uint64_t);
+        return word ? 0 : (size_t)m * SA_WORDS(n) * sizeof(uint64_t);
+    case SA_SWITCH_WFA_WRAPPED:
+        return word ? 0 : (size_t)s * SA_WORDS(n) * sizeof(uint64_t);
+    default:
+        return 0;
+    }
 }
 
 SA_API void sa__fast_init(sa_switch *a) {
-    int i, lw = sa__lane_lw(a->num_outputs);
+    int i, lw = sa__lane_lw(a->num_outputs), spaa = a->kind == SA_SWITCH_SPAA;
     uint64_t *connect = a->fast; /* sa__banks' first member */
-    if (a->fast == NULL) return;
-    memset(connect, 0, (a->kind == SA_SWITCH_SPAA ? SA__SPAA_WORDS : 2) * sizeof(uint64_t));
-    for (i = 0; i < a->num_inputs; i++) {
+    if (a->fast == NULL || (spaa && sa__spaa_form(a->num_inputs, a->num_outputs) == 3) ||
+        (!spaa && !sa__fast_small(a->num_inputs, a->num_outputs)))
+        return; /* stamps start from the ranks; scratch needs nothing */
+    memset(connect, 0, (spaa ? SA__SPAA_WORDS : 2) * sizeof(uint64_t));
+    for (i = 0; i < a->num_inputs && i < SA__FAST_MAX; i++) {
         int bit = i << lw;
         connect[bit >> 6] |= a->connect[i] << (bit & 63);
     }
@@ -5210,30 +5837,37 @@ SA_API int sa__uniform(const int32_t *prio, int count) {
     return _mm_movemask_epi8(_mm_cmpeq_epi8(diff, _mm_setzero_si128())) == 0xFFFF;
 }
 
-
 SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio,
                              const sa_read_buffer *bufs, sa_match *match) {
-    int n = a->num_inputs, m = a->num_outputs, small = SA__FAST_MAX >= 16 && n <= 16 && m <= 8;
+    int n = a->num_inputs, m = a->num_outputs, small = sa__fast_small(n, m);
+    int word = n <= SA__FAST_MAX && m <= SA__FAST_MAX;
     int rrm = a->kind == SA_SWITCH_SEP_OUTPUT && a->pointer_rule == SA_POINTER_RRM;
-    if (bufs != NULL || n > SA__FAST_MAX || m > SA__FAST_MAX) return 0; /* views, sizes: the reference */
-    if (prio != NULL && sa__uniform(prio, n * m)) prio = NULL;          /* equal priorities: as none */
-    if (prio != NULL && a->kind != SA_SWITCH_OPF && a->kind != SA_SWITCH_SEP_INPUT)
-        return 0; /* priorities: the reference, except for the separable input-first kernel */
+    if (bufs != NULL) return 0; /* read-port views: the reference */
+    /* Priorities: the reference, except for the kernels that take them
+     * (separable input-first, SPAA's stamps) and MCM, which reads none;
+     * all equal, they decide as none. */
+    if (prio != NULL && a->kind != SA_SWITCH_OPF && a->kind != SA_SWITCH_SEP_INPUT && a->kind != SA_SWITCH_MCM &&
+        !(a->kind == SA_SWITCH_SPAA && sa__spaa_form(n, m) == 3)) {
+        if (!sa__uniform(prio, n * m)) return 0;
+        prio = NULL;
+    }
     switch (a->kind) {
     case SA_SWITCH_WFA:
+        if (!word) return 0;
         sa__wfa_word(a, req, match);
         return 1;
     case SA_SWITCH_SPAA:
-        if (a->fast == NULL) return 0;
-        sa__fast_spaa(a, req, match);
+        if (sa__spaa_form(n, m) == 3) sa__spaa_stamps(a, req, prio, match);
+        else sa__fast_spaa(a, req, match);
         return 1;
     case SA_SWITCH_WFA_WRAPPED:
-        if (a->wavefront != SA_WAVEFRONT_DIAGONAL) return 0;
-        if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
+        if (!word) {
+            sa__wfa_wrapped_words(a, req, match);
+        } else if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
             sa__match_clear(a, match); /* nothing to do, nothing moves */
-            return 1;
+        } else {
+            sa__wfa_wrapped_diag(a, req, match);
         }
-        sa__wfa_wrapped_diag(a, req, match);
         return 1;
     case SA_SWITCH_ISLIP:
     case SA_SWITCH_SEP_OUTPUT:
@@ -5242,7 +5876,8 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         if (small) sa__islip16x8_sse2(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
         else
 #endif
-            sa__islip_cols(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
+        if (word) sa__islip_cols(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
+        else sa__islip_words(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
         return 1;
     case SA_SWITCH_PIM:
 #if SA__FAST_MAX >= 16
@@ -5253,11 +5888,16 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
             return 1;
         }
 #endif
-        sa__pim64(a, req, match);
+        if (word) sa__pim64(a, req, match);
+        else sa__pim_words(a, req, match);
         return 1;
     case SA_SWITCH_OPF:
     case SA_SWITCH_SEP_INPUT:
-        sa__separable_keys(a, req, prio, match);
+        if (word) sa__separable_keys(a, req, prio, match);
+        else sa__separable_words(a, req, prio, match);
+        return 1;
+    case SA_SWITCH_MCM:
+        sa__mcm_words(a, req, match);
         return 1;
     default:
         (void)small;
