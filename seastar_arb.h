@@ -3283,6 +3283,35 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
 #define SA__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define SA__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
 
+/* count entries of -1 at p (count 0..SA_SWITCH_MAX), in overlapping
+ * 16-, 8-, 4- or 2-byte stores, none beyond p + count. */
+SA_API void sa__fill_none(int16_t *p, int count) {
+    const __m128i none = _mm_set1_epi8(-1);
+    int k;
+    if (count >= 8) {
+        for (k = 0; k + 8 <= count; k += 8) SA__ST(p + k, none);
+        SA__ST(p + count - 8, none);
+    } else if (count >= 4) {
+        _mm_storel_epi64((__m128i *)(void *)p, none);
+        _mm_storel_epi64((__m128i *)(void *)(p + count - 4), none);
+    } else if (count >= 2) {
+        memset(p, 0xFF, 4);
+        memset(p + count - 2, 0xFF, 4);
+    } else if (count == 1) {
+        p[0] = -1;
+    }
+}
+
+/* sa__match_clear in vector stores (the kernels' empty matching). */
+SA_API void sa__match_clear_fast(const sa_switch *a, sa_match *mt) {
+    int w;
+    sa__fill_none(mt->output_of, sa__n(a));
+    sa__fill_none(mt->input_of, sa__m(a));
+    for (w = 0; w < SA_WORDS(sa__n(a)); w++) mt->inputs[w] = 0;
+    for (w = 0; w < SA_WORDS(sa__m(a)); w++) mt->outputs[w] = 0;
+    mt->size = 0;
+}
+
 /* Store 16 signed bytes as 16 int16_t (a matching's entries). */
 SA_API void sa__store_i16(int16_t *p, __m128i v) {
     __m128i sign = _mm_cmplt_epi8(v, _mm_setzero_si128());
@@ -3768,7 +3797,7 @@ SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
     uint8_t orow[SA__FAST_MAX + 2]; \
     const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs[0]); \
     int t, count = 0, rot = a->rotary && a->network_inputs[0] != 0; \
-    sa__match_clear(a, match); \
+    sa__match_clear_fast(a, match); \
     orow[0] = 0; \
     for (bits = outs; bits != 0; bits &= bits - 1) orow[count++] = (uint8_t)sa__ctz64(bits); \
     orow[count] = orow[count - (count > 0)]; /* an odd count: the last with itself */ \
@@ -3939,8 +3968,15 @@ SA_API int sa__pow2_at_least(int n) {
  * up to a power of two entries, those at and above m zero. */
 SA_API void sa__columns(const sa_switch *a, const uint64_t *req, uint64_t *col) {
     int i, n = a->num_inputs, m = a->num_outputs, t = sa__pow2_at_least(n > m ? n : m);
-    for (i = 0; i < n; i++) col[i] = req[i] & a->connect[i];
-    for (; i < t; i++) col[i] = 0;
+    /* (whole 16-byte stores, which the transpose's 16-byte loads can take
+     * straight from the store buffer) */
+    for (i = 0; i + 2 <= n; i += 2) SA__ST(col + i, _mm_and_si128(SA__LD(req + i), SA__LD(a->connect + i)));
+    if (i < n) {
+        SA__ST(col + i, _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)(req + i)),
+                                      _mm_loadl_epi64((const __m128i *)(const void *)(a->connect + i))));
+        i += 2;
+    }
+    for (; i < t; i += 2) SA__ST(col + i, _mm_setzero_si128());
     sa__transpose(col, t);
 }
 
@@ -3977,7 +4013,7 @@ SA_API int sa__islip_cols(sa_switch *a, const uint64_t *req, int rrm, int k, sa_
     uint64_t col[64];
     int it;
     sa__columns(a, req, col);
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (it = 0; k < 0 || it < k; it++)
         if (sa__grant_accept_cols(a, col, rrm, it == 0, mt) == 0) break;
     return mt->size;
@@ -4186,14 +4222,124 @@ SA_API uint64_t sa__wfa_word_rows(const sa_switch *a, const uint64_t *req, uint6
     return got;
 }
 
+/* With fewer columns than rows: column by column, in the cyclic order
+ * from c, each column granting its first free requesting row in the row
+ * order (the rows of the class `first` from r, then the others of it, then
+ * the other rows from r, then the others; without the Rotary Rule `first`
+ * is every row).  A cell is granted when it is requested and no cell
+ * before it in its row or in its column is; row-major and column-major
+ * evaluation both give that, so this makes the reference's grants in m
+ * steps instead of n.  Returns the rows that took one (col_of[i]: its
+ * column; col_of has 65 entries); *taken gets the columns taken. */
+SA_API uint64_t sa__wfa_word_cols(const sa_switch *a, const uint64_t *req, uint64_t first, int r, int c,
+                                  uint64_t *taken, int8_t *col_of) {
+    uint64_t col[64], all = sa__low_mask(a->num_inputs), hi = all & ~sa__low_mask(r), fr = all, outs = 0;
+    uint64_t fh = first & hi, oh = hi & ~first;
+    int k, j = c, m = a->num_outputs;
+    sa__columns(a, req, col);
+    for (k = 0; k < m; k++) {
+        uint64_t f = col[j] & fr, p = f & oh, q, g;
+        p = p ? p : f;
+        q = f & first;
+        p = q ? q : p;
+        q = f & fh;
+        p = q ? q : p;
+        g = p & (0 - p);
+        fr ^= g;
+        col_of[sa__ctz64(g | ((uint64_t)1 << 63)) + (g == 0)] = (int8_t)j; /* (none: entry 64) */
+        outs |= (uint64_t)(g != 0) << j;
+        j = j + 1 == m ? 0 : j + 1;
+    }
+    *taken = outs;
+    return all & ~fr;
+}
+
+#if SA__FAST_MAX >= 16
+/* WFA at 16 rows x 4..8 columns without the Rotary Rule: sa__wfa_word_cols
+ * in SSE2 registers.  The rows are one byte each, rotated right by the
+ * start column (so that the columns come in their cyclic order as bits 0,
+ * 1, ...); column step k's rows are a byte sign mask of the rows shifted;
+ * the steps are unrolled.  Each step writes its column at its granted row
+ * of out8 (entry 16 when it grants nothing) and its row (16: none) to
+ * byte k of w, which is rotated into input_of at the end. */
+SA_API void sa__wfa16_sse2(const sa_switch *a, const uint64_t *req, int r, int c, sa_match *mt) {
+    int m = a->num_outputs;
+    uint64_t all = 0xFFFF, hi = all & ~sa__low_mask(r), fr = all, w = 0, y, jj, lo8 = ~(uint64_t)0 >> (64 - 8 * m);
+    int8_t out8[32];
+    int16_t in16[8];
+    __m128i v0, v4, b = sa__req_bytes16(a, req);
+    SA__ST(out8, _mm_set1_epi8(-1));
+    SA__ST(out8 + 16, _mm_set1_epi8(-1));
+    v0 = _mm_unpacklo_epi8(b, _mm_setzero_si128());
+    v4 = _mm_unpackhi_epi8(b, _mm_setzero_si128());
+    {
+        const __m128i cm = _mm_cvtsi32_si128(m), cc = _mm_cvtsi32_si128(c);
+        const __m128i mask = _mm_set1_epi16((short)((1 << m) - 1));
+        v0 = _mm_and_si128(_mm_srl_epi16(_mm_or_si128(v0, _mm_sll_epi16(v0, cm)), cc), mask);
+        v4 = _mm_and_si128(_mm_srl_epi16(_mm_or_si128(v4, _mm_sll_epi16(v4, cm)), cc), mask);
+    }
+    b = _mm_packus_epi16(v0, v4);
+    /* byte k of jj: the column of step k, (c + k) mod m */
+    jj = 0x0706050403020100ull + 0x0101010101010101ull * (uint64_t)c;
+    jj -= (((jj + 0x0101010101010101ull * (uint64_t)(128 - m)) >> 7) & 0x0101010101010101ull) * (uint64_t)m;
+#define SA__STEP(k, x) {                                                \
+        uint64_t e = (uint64_t)(unsigned)(x), f = e & fr, p = e & hi & fr, g; \
+        int ti;                                                         \
+        p = p ? p : f;                                                  \
+        g = p & (0 - p);                                                \
+        fr ^= g;                                                        \
+        ti = sa__ctz64(p | 0x10000u);                                   \
+        out8[ti] = (int8_t)jj;                                          \
+        jj >>= 8;                                                       \
+        w |= (uint64_t)ti << (8 * (k));                                 \
+    }
+    SA__STEP(0, _mm_movemask_epi8(_mm_slli_epi64(b, 7)))
+    SA__STEP(1, _mm_movemask_epi8(_mm_slli_epi64(b, 6)))
+    SA__STEP(2, _mm_movemask_epi8(_mm_slli_epi64(b, 5)))
+    SA__STEP(3, _mm_movemask_epi8(_mm_slli_epi64(b, 4)))
+    if (m > 4) SA__STEP(4, _mm_movemask_epi8(_mm_slli_epi64(b, 3)))
+    if (m > 5) SA__STEP(5, _mm_movemask_epi8(_mm_slli_epi64(b, 2)))
+    if (m > 6) SA__STEP(6, _mm_movemask_epi8(_mm_slli_epi64(b, 1)))
+    if (m > 7) SA__STEP(7, _mm_movemask_epi8(b))
+#undef SA__STEP
+    w |= ~lo8 & 0x1010101010101010ull; /* steps not taken: none */
+    sa__store_i16(mt->output_of, SA__LD(out8));
+    /* input_of: byte k of w belongs to column (c + k) mod m; 16 -> -1 */
+    w = ((((w & lo8) << (8 * c)) | (((w & lo8) >> 1) >> (8 * (m - c) - 1))) & lo8) | (w & ~lo8);
+    w |= ((w >> 4) & 0x0101010101010101ull) * 0xFF;
+    {
+        __m128i x = _mm_cvtsi64_si128((long long)w);
+        SA__ST(in16, _mm_unpacklo_epi8(x, _mm_cmplt_epi8(x, _mm_setzero_si128())));
+    }
+    memcpy(mt->input_of, in16, 8); /* entries 0..3 and m-4..m-1 */
+    memcpy(mt->input_of + m - 4, in16 + m - 4, 8);
+    y = (~w >> 7) & 0x0101010101010101ull & lo8;
+    mt->outputs[0] = (y * 0x0102040810204080ull) >> 56;
+    mt->size = (int)((y * 0x0101010101010101ull) >> 56);
+    mt->inputs[0] = all & ~fr;
+}
+#endif
+
 SA_API int sa__wfa_word(sa_switch *a, const uint64_t *req, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col;
     uint64_t all = sa__low_mask(n), net = a->network_inputs[0], taken = 0, got, x;
-    int8_t col_of[64];
+    int8_t col_of[65];
     int rotary = a->rotary && net != 0;
-    sa__match_clear(a, mt);
-    if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) return 0;
-    if (rotary) {
+    if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
+        sa__match_clear_fast(a, mt);
+        return 0;
+    }
+#if SA__FAST_MAX >= 16
+    if (n == 16 && m >= 4 && m <= 8 && !rotary) {
+        sa__wfa16_sse2(a, req, r, c, mt);
+        got = mt->inputs[0];
+        goto next;
+    }
+#endif
+    sa__match_clear_fast(a, mt);
+    if (m < n) {
+        got = sa__wfa_word_cols(a, req, rotary ? net : all, r, c, &taken, col_of);
+    } else if (rotary) {
         got = sa__wfa_word_rows(a, req, net, r, c, &taken, col_of);
         got |= sa__wfa_word_rows(a, req, all & ~net, r, c, &taken, col_of);
     } else {
@@ -4207,6 +4353,9 @@ SA_API int sa__wfa_word(sa_switch *a, const uint64_t *req, sa_match *mt) {
     mt->inputs[0] = got;
     mt->outputs[0] = taken;
     mt->size = sa__popcount64(got);
+#if SA__FAST_MAX >= 16
+next:
+#endif
     do { /* the next start cell, as sa__wfa */
         r++;
         if (r == n) {
@@ -4245,14 +4394,40 @@ SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int
                                  uint64_t *matched, uint64_t *fc_io, uint64_t *gd) {
     uint64_t fr = rows & ~*matched, fc = *fc_io, got = 0;
     int k, d = p;
-    for (k = 0; k < s && fr && fc; k++) {
-        int t = anti ? s - 1 - d : d;
-        uint64_t g = diag[d] & fr & sa__rotr_bf(fc, t, s);
-        fr &= ~g;
-        got |= g;
-        fc &= ~sa__rotl_bf(g, t, s);
-        gd[d] |= g;
-        d = d + 1 == s ? 0 : d + 1;
+    if (s <= 32) {
+        /* the free columns twice (bits x and x + s), so that a rotation is
+         * one shift */
+        uint64_t fc2 = fc | (fc << s), low = sa__low_mask(s);
+        for (k = 0; k < s && fr && (fc2 & low); k++) {
+            int t = anti ? s - 1 - d : d;
+            uint64_t g = diag[d] & fr & (fc2 >> t), u = g << t;
+            fr &= ~g;
+            got |= g;
+            fc2 &= ~(u | (u >> s) | (u << s));
+            gd[d] |= g;
+            d = d + 1 == s ? 0 : d + 1;
+        }
+        fc = fc2 & low;
+    } else if (s == 64) { /* plain rotations */
+        for (k = 0; k < 64 && fr && fc; k++) {
+            int t = anti ? 63 - d : d;
+            uint64_t g = diag[d] & fr & ((fc >> t) | (fc << ((64 - t) & 63)));
+            fr &= ~g;
+            got |= g;
+            fc &= ~((g << t) | (g >> ((64 - t) & 63)));
+            gd[d] |= g;
+            d = (d + 1) & 63;
+        }
+    } else {
+        for (k = 0; k < s && fr && fc; k++) {
+            int t = anti ? s - 1 - d : d;
+            uint64_t g = diag[d] & fr & sa__rotr_bf(fc, t, s);
+            fr &= ~g;
+            got |= g;
+            fc &= ~sa__rotl_bf(g, t, s);
+            gd[d] |= g;
+            d = d + 1 == s ? 0 : d + 1;
+        }
     }
     *matched |= got;
     *fc_io = fc;
@@ -4274,7 +4449,7 @@ SA_API int sa__wfa_wrapped_diag(sa_switch *a, const uint64_t *req, sa_match *mt)
         sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, anti, &matched, &fc, gd);
     }
     sa__transpose(gd, t); /* gd[i]: bit d set when row i won on diagonal d */
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (x = matched; x; x &= x - 1) {
         int j, d;
         i = sa__ctz64(x);
@@ -4299,43 +4474,57 @@ SA_API int sa__wfa_wrapped_diag(sa_switch *a, const uint64_t *req, sa_match *mt)
  * the largest key it receives: exactly its highest-priority nominator, the
  * first from its pointer among equals. */
 
-/* The members of the row r whose priority (prio[j]) is the row's highest
- * (two passes without data-dependent branches: the maximum, then the
- * members equal to it). */
-SA_API uint64_t sa__top_priority_word(uint64_t r, const int32_t *prio) {
-    uint64_t x, top = 0;
-    int32_t best = INT32_MIN;
-    for (x = r; x; x &= x - 1) {
-        int32_t p = prio[sa__ctz64(x)];
-        best = p > best ? p : best;
-    }
-    for (x = r; x; x &= x - 1) {
-        int j = sa__ctz64(x);
-        top |= (uint64_t)(prio[j] == best) << j;
-    }
-    return top;
+/* The first member of r at or after start, cyclically, among those of the
+ * highest priority p[j] (one pass, the two segments in order); 0 when r is
+ * 0. */
+SA_API int sa__first_top_word(uint64_t r, const int32_t *p, int start) {
+    uint64_t seg[2], v;
+    int64_t top = (int64_t)INT32_MIN - 1;
+    int k, best = 0;
+    seg[0] = r & (~(uint64_t)0 << start);
+    seg[1] = r & ~seg[0];
+    for (k = 0; k < 2; k++)
+        for (v = seg[k]; v; v &= v - 1) {
+            int j = sa__ctz64(v);
+            int better = p[j] > top;
+            top = better ? p[j] : top;
+            best = better ? j : best;
+        }
+    return best;
+}
+
+/* One nomination: input i's key for output j (0 when r, its candidates,
+ * is empty: a key 0 changes nothing) into best[j]; the outputs with one
+ * in *outs. */
+SA_API void sa__nominate_key(const sa_switch *a, uint64_t *best, uint64_t *outs, int i, int j, uint64_t r,
+                             uint64_t high) {
+    uint64_t live = sa__mask_if(r != 0), key, b;
+    int n = a->num_inputs, d = i + n - a->out_ptr[j];
+    d -= d >= n ? n : 0;
+    key = (high | (uint64_t)(255 - d)) & live;
+    b = best[j];
+    best[j] = key > b ? key : b;
+    *outs |= ((uint64_t)1 << j) & live;
 }
 
 SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
-    uint64_t best[SA__FAST_MAX], outs = 0, ins = 0, o;
+    uint64_t best[SA__FAST_MAX + 1], outs = 0, ins = 0, o;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
-    for (i = 0; i < m; i++) best[i] = 0;
-    for (i = 0; i < n; i++) {
-        uint64_t r = req[i] & a->connect[i], key, b, live;
-        int j, d;
-        if (prio != NULL && r != 0) r = sa__top_priority_word(r, prio + (size_t)i * (size_t)m);
-        j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
-        live = sa__mask_if(r != 0);             /* no nomination: key 0 changes nothing */
-        d = i + n - a->out_ptr[j];
-        d -= d >= n ? n : 0;
-        key = (uint64_t)(255 - d);
-        if (prio != NULL) key |= (uint64_t)((uint32_t)prio[(size_t)i * (size_t)m + (size_t)j] ^ 0x80000000u) << 8;
-        key &= live;
-        b = best[j];
-        best[j] = key > b ? key : b;
-        outs |= ((uint64_t)1 << j) & live;
+    for (i = 0; i < m; i += 2) SA__ST(best + i, _mm_setzero_si128());
+    if (prio == NULL) {
+        for (i = 0; i < n; i++) {
+            uint64_t r = req[i] & a->connect[i];
+            sa__nominate_key(a, best, &outs, i, sa__first_from_bf(r, a->in_ptr[i]), r, 0);
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            uint64_t r = req[i] & a->connect[i];
+            const int32_t *p = prio + (size_t)i * (size_t)m;
+            int j = sa__first_top_word(r, p, a->in_ptr[i]);
+            sa__nominate_key(a, best, &outs, i, j, r, (uint64_t)((uint32_t)p[j] ^ 0x80000000u) << 8);
+        }
     }
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (o = outs; o; o &= o - 1) {
         int j = sa__ctz64(o), w = a->out_ptr[j] + 255 - (int)(best[j] & 255);
         w = w >= n ? w - n : w;
@@ -4817,7 +5006,7 @@ SA_API int sa__pim1_16x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
     __m128i rows, x, rej, gpos, G, pos8, h8;
     rows = _mm_and_si128(sa__pack_bytes16_sse2(req, 16), SA__LD(a->fast));
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
-        sa__match_clear(a, mt); /* no requests: the state does not move */
+        sa__match_clear_fast(a, mt); /* no requests: the state does not move */
         return 0;
     }
     x = sa__pim1_rotary_sse2(a, sa__pim_cols16x7_sse2(rows));
@@ -4840,7 +5029,7 @@ SA_API int sa__pim1_16x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
     uint64_t s = a->rng.state, sa = s + (uint64_t)((m + 3) >> 2) * gamma;
     __m128i rows = sa__req_bytes16(a, req), x, rej, gpos, G, pos8, h8;
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
-        sa__match_clear(a, mt);
+        sa__match_clear_fast(a, mt);
         return 0;
     }
     x = sa__pim_cols16x7_sse2(rows);
@@ -5242,7 +5431,7 @@ SA_API int sa__pim64(sa_switch *a, const uint64_t *req, sa_match *mt) {
     uint64_t col[64];
     int n = a->num_inputs, m = a->num_outputs;
     sa__columns(a, req, col);
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     if (!a->rotary || a->network_inputs[0] == 0) {
         sa__pim_draws d;
         int8_t gpos[64];
@@ -5362,7 +5551,7 @@ SA_API int sa__grant_accept_words(sa_switch *a, const uint64_t *cols, int rrm, i
 SA_API int sa__islip_words(sa_switch *a, const uint64_t *req, int rrm, int k, sa_match *mt) {
     int it;
     sa__columns_words(a, req, a->fast);
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (it = 0; k < 0 || it < k; it++)
         if (sa__grant_accept_words(a, a->fast, rrm, it == 0, mt) == 0) break;
     return mt->size;
@@ -5388,7 +5577,7 @@ SA_API int sa__pim_words(sa_switch *a, const uint64_t *req, sa_match *mt) {
     int n = sa__n(a), m = sa__m(a), cw = SA_WORDS(n), rw = SA_WORDS(m), it, w, k;
     int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
     sa__columns_words(a, req, a->fast);
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
         sa__pim_draws d;
         int any = 0;
@@ -5518,7 +5707,7 @@ SA_API int sa__wfa_wrapped_words(sa_switch *a, const uint64_t *req, sa_match *mt
     int n = sa__n(a), m = sa__m(a), s = n > m ? n : m, cw = SA_WORDS(n), sw = SA_WORDS(s), rw = a->row_words;
     int anti = a->wavefront == SA_WAVEFRONT_ANTIDIAGONAL, bi, bj, k, j;
     uint64_t any = 0;
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (bi = 0; bi < cw; bi++)
         for (bj = 0; bj < sw; bj++) {
             int rows = n - 64 * bi < 64 ? n - 64 * bi : 64, ds = s - 64 * bj < 64 ? s - 64 * bj : 64;
@@ -5565,7 +5754,7 @@ SA_API int sa__mcm_words(const sa_switch *a, const uint64_t *req, sa_match *mt) 
     uint64_t seen[SA_WORDS(SA_SWITCH_MAX)];
     int16_t via[SA_SWITCH_MAX], queue[SA_SWITCH_MAX];
     int u, n = sa__n(a), m = sa__m(a), rw = a->row_words, w;
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (u = 0; u < n && mt->size < m; u++) {
         const uint64_t *ru = req + (size_t)u * (size_t)rw, *cu = a->connect + (size_t)u * (size_t)rw;
         int head = 0, tail = 0, found = -1, j;
@@ -5665,7 +5854,7 @@ SA_API int sa__separable_words(sa_switch *a, const uint64_t *req, const int32_t 
             best[j] = key;
         }
     }
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (w = 0; w < SA_WORDS(m); w++) {
         uint64_t o;
         for (o = outs[w]; o; o &= o - 1) {
@@ -5746,7 +5935,7 @@ SA_API int sa__spaa_stamps(sa_switch *a, const uint64_t *req, const int32_t *pri
     }
     /* Steps 2-3, Grant: the least recently selected nominator (Rotary
      * Rule: among the network ones if any). */
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (w = 0; w < SA_WORDS(m); w++) {
         uint64_t o;
         for (o = outs[w]; o; o &= o - 1) {
@@ -5787,13 +5976,14 @@ SA_API int sa__fast_spaa(sa_switch *a, const uint64_t *req, sa_match *mt) {
 
 /* ---- The dispatch. */
 
-/* Whether a kernel of the ISLIP, SEP_OUTPUT and PIM kinds works on the
- * 16 x 8 byte matrix (its fast state then holds the connections as 16
+/* Whether a kernel of the WFA, ISLIP, SEP_OUTPUT and PIM kinds works on
+ * the 16 x 8 byte matrix (its fast state then holds the connections as 16
  * bytes). */
 SA_API int sa__fast_small(int n, int m) { return SA__FAST_MAX >= 16 && n <= 16 && m <= 8; }
 
 /* Fast state: SPAA's banks or stamps' last values; the connection matrix
- * as 16 bytes for the kernels up to 16 x 8; the request columns (iSLIP,
+ * as 16 bytes for the kernels up to 16 x 8 (WFA, iSLIP, separable
+ * output-first, PIM); the request columns (iSLIP,
  * separable output-first, PIM) or the wrapped diagonals of the
  * word-general kernels above 64. */
 SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
@@ -5802,6 +5992,8 @@ SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
     switch (desc->kind) {
     case SA_SWITCH_SPAA:
         return sa__spaa_form(n, m) == 3 ? ((size_t)(n + m) * sizeof(uint16_t) + 7) / 8 * 8 : sizeof(sa__banks);
+    case SA_SWITCH_WFA:
+        return sa__fast_small(n, m) ? 2 * sizeof(uint64_t) : 0;
     case SA_SWITCH_ISLIP:
     case SA_SWITCH_SEP_OUTPUT:
     case SA_SWITCH_PIM:
@@ -5864,7 +6056,7 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         if (!word) {
             sa__wfa_wrapped_words(a, req, match);
         } else if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
-            sa__match_clear(a, match); /* nothing to do, nothing moves */
+            sa__match_clear_fast(a, match); /* nothing to do, nothing moves */
         } else {
             sa__wfa_wrapped_diag(a, req, match);
         }
