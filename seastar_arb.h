@@ -30,6 +30,8 @@
  *   SA_ASSERT(c)  precondition check on hot paths (default: assert(c))
  *   SA_NO_SIMD    use the reference code only (same decisions)
  *   SA_SWITCH_MAX largest switch allocator side, 1..512 (default 512)
+ *   SA_SWITCH_KINDS the allocator kinds the translation unit compiles
+ *                 (default all; see >>switch)
  *
  * Naming: public functions and types start with sa_, macros with SA_,
  * private helpers with sa__.  Sections carry searchable tags:
@@ -1678,6 +1680,19 @@ typedef enum sa_switch_kind {
     SA_SWITCH_KIND_COUNT      /**< number of kinds (not a kind) */
 } sa_switch_kind;
 
+#ifndef SA_SWITCH_KINDS
+/** The kinds of allocator a translation unit compiles, as a mask of
+ *  ``1u << kind``; all by default.  A simulator that uses one kind defines
+ *  it before including the header, for example ``#define SA_SWITCH_KINDS
+ *  (1u << SA_SWITCH_ISLIP)``: sa_switch_allocate then compiles only that
+ *  kind's code (a fraction of the compile time and code size), and
+ *  sa_switch_init refuses the other kinds (SA_ERR_PARAM_RANGE).  Every
+ *  translation unit that allocates with an allocator must name its kind. */
+#define SA_SWITCH_KINDS (~0u)
+#endif
+/* Whether the translation unit compiles kind k (a constant where k is). */
+#define SA__KIND_ON(k) ((((unsigned)(SA_SWITCH_KINDS)) >> (unsigned)(k)) & 1u)
+
 /** sa_switch_desc.wavefront: wrapped WFA's diagonals are the cells
  *  (i, (i + d) mod s), the Tamir-Chi wrapped wave front as this library
  *  draws it (the default). */
@@ -1909,7 +1924,7 @@ SA_API sa_result sa__switch_defaults(const sa_switch_desc *desc, sa_switch_desc 
     if (d->iterations == 0) d->iterations = 1;
     d->rotary = d->rotary != 0;
     d->read_port_pairs = d->read_port_pairs != 0;
-    if ((int)d->kind < 0 || d->kind >= SA_SWITCH_KIND_COUNT) return SA_ERR_PARAM_RANGE;
+    if ((int)d->kind < 0 || d->kind >= SA_SWITCH_KIND_COUNT || !SA__KIND_ON(d->kind)) return SA_ERR_PARAM_RANGE;
     if (n < 1 || n > SA_SWITCH_MAX || m < 1 || m > SA_SWITCH_MAX) return SA_ERR_SIZE_RANGE;
     if (d->iterations < SA_ITERATE_TO_CONVERGENCE) return SA_ERR_PARAM_RANGE;
     if (d->wavefront != SA_WAVEFRONT_DIAGONAL && d->wavefront != SA_WAVEFRONT_ANTIDIAGONAL)
@@ -3037,6 +3052,20 @@ SA_API int sa__separable_input(sa_switch *a, const uint64_t *req, const int32_t 
  * priorities are not read)
  * ====================================================================== */
 
+/* Flip the augmenting path found from input u to the free output `found`
+ * (via[j]: the input that reached output j): input via[j] takes j, its old
+ * output moves on, back to u. */
+SA_API void sa__mcm_flip(sa_match *mt, const int16_t *via, int u, int found) {
+    int j;
+    for (j = found;;) {
+        int x = via[j], old = mt->output_of[x];
+        mt->output_of[x] = (int16_t)j;
+        mt->input_of[j] = (int16_t)x;
+        if (x == u) break;
+        j = old;
+    }
+}
+
 /* Kuhn's augmenting paths: for each input in increasing order, a
  * breadth-first search over alternating paths (outputs visited in
  * increasing order), then the path found is flipped. */
@@ -3062,14 +3091,7 @@ SA_API int sa__mcm_plain(const sa_switch *a, const uint64_t *req, sa_match *mt) 
             }
         }
         if (found < 0) continue;
-        /* Flip the path: input via[j] takes j, its old output moves on. */
-        for (j = found;;) {
-            int x = via[j], old = mt->output_of[x];
-            mt->output_of[x] = (int16_t)j;
-            mt->input_of[j] = (int16_t)x;
-            if (x == u) break;
-            j = old;
-        }
+        sa__mcm_flip(mt, via, u, found);
         mt->size++;
     }
     sa__clear_set(mt->inputs, n);
@@ -3209,18 +3231,41 @@ SA_API int sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *
     if (!a->read_port_pairs) bufs = NULL;
     sa__assert_requests(a, req, bufs);
     if (sa__fast_allocate(a, req, prio, bufs, match)) return match->size;
+    /* (each kind only where the translation unit compiles it) */
     switch (a->kind) {
-    case SA_SWITCH_SPAA: return sa__spaa(a, req, prio, bufs, match);
-    case SA_SWITCH_WFA: return sa__wfa(a, req, prio, bufs, match);
-    case SA_SWITCH_WFA_WRAPPED: return sa__wfa_wrapped(a, req, prio, bufs, match);
-    case SA_SWITCH_PIM: return sa__pim(a, req, prio, bufs, match);
-    case SA_SWITCH_ISLIP: return sa__islip(a, req, prio, bufs, match);
+    case SA_SWITCH_SPAA:
+        if (SA__KIND_ON(SA_SWITCH_SPAA)) return sa__spaa(a, req, prio, bufs, match);
+        break;
+    case SA_SWITCH_WFA:
+        if (SA__KIND_ON(SA_SWITCH_WFA)) return sa__wfa(a, req, prio, bufs, match);
+        break;
+    case SA_SWITCH_WFA_WRAPPED:
+        if (SA__KIND_ON(SA_SWITCH_WFA_WRAPPED)) return sa__wfa_wrapped(a, req, prio, bufs, match);
+        break;
+    case SA_SWITCH_PIM:
+        if (SA__KIND_ON(SA_SWITCH_PIM)) return sa__pim(a, req, prio, bufs, match);
+        break;
+    case SA_SWITCH_ISLIP:
+        if (SA__KIND_ON(SA_SWITCH_ISLIP)) return sa__islip(a, req, prio, bufs, match);
+        break;
     case SA_SWITCH_OPF:
-    case SA_SWITCH_SEP_INPUT: return sa__separable_input(a, req, prio, bufs, match);
-    case SA_SWITCH_SEP_OUTPUT: return sa__separable_output(a, req, prio, bufs, match);
-    case SA_SWITCH_MCM: return sa__mcm(a, req, bufs, match);
-    default: SA_ASSERT(0); sa__match_clear(a, match); return 0;
+    case SA_SWITCH_SEP_INPUT:
+        if (SA__KIND_ON(a->kind == SA_SWITCH_OPF ? SA_SWITCH_OPF : SA_SWITCH_SEP_INPUT) &&
+            (SA__KIND_ON(SA_SWITCH_OPF) || SA__KIND_ON(SA_SWITCH_SEP_INPUT)))
+            return sa__separable_input(a, req, prio, bufs, match);
+        break;
+    case SA_SWITCH_SEP_OUTPUT:
+        if (SA__KIND_ON(SA_SWITCH_SEP_OUTPUT)) return sa__separable_output(a, req, prio, bufs, match);
+        break;
+    case SA_SWITCH_MCM:
+        if (SA__KIND_ON(SA_SWITCH_MCM)) return sa__mcm(a, req, bufs, match);
+        break;
+    default:
+        break;
     }
+    SA_ASSERT(0); /* an unknown kind, or one this translation unit does not compile */
+    sa__match_clear(a, match);
+    return 0;
 }
 
 /* >>fast ===============================================================
@@ -5791,17 +5836,10 @@ SA_API int sa__mcm_words(const sa_switch *a, const uint64_t *req, sa_match *mt) 
             }
         }
         if (found < 0) continue;
-        /* Flip the path: input via[j] takes j, its old output moves on. */
         sa__add(mt->inputs, u);
         sa__add(mt->outputs, found);
         mt->size++;
-        for (j = found;;) {
-            int x = via[j], old = mt->output_of[x];
-            mt->output_of[x] = (int16_t)j;
-            mt->input_of[j] = (int16_t)x;
-            if (x == u) break;
-            j = old;
-        }
+        sa__mcm_flip(mt, via, u, found);
     }
     return mt->size;
 }
@@ -6045,14 +6083,17 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
     }
     switch (a->kind) {
     case SA_SWITCH_WFA:
+        if (!SA__KIND_ON(SA_SWITCH_WFA)) return 0;
         if (!word) return 0;
         sa__wfa_word(a, req, match);
         return 1;
     case SA_SWITCH_SPAA:
+        if (!SA__KIND_ON(SA_SWITCH_SPAA)) return 0;
         if (sa__spaa_form(n, m) == 3) sa__spaa_stamps(a, req, prio, match);
         else sa__fast_spaa(a, req, match);
         return 1;
     case SA_SWITCH_WFA_WRAPPED:
+        if (!SA__KIND_ON(SA_SWITCH_WFA_WRAPPED)) return 0;
         if (!word) {
             sa__wfa_wrapped_words(a, req, match);
         } else if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
@@ -6063,6 +6104,7 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         return 1;
     case SA_SWITCH_ISLIP:
     case SA_SWITCH_SEP_OUTPUT:
+        if (!SA__KIND_ON(SA_SWITCH_ISLIP) && !SA__KIND_ON(SA_SWITCH_SEP_OUTPUT)) return 0;
         /* (separable output-first with SA_POINTER_ON_MATCH is iSLIP-1) */
 #if SA__FAST_MAX >= 16
         if (small) sa__islip16x8_sse2(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
@@ -6072,6 +6114,7 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         else sa__islip_words(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
         return 1;
     case SA_SWITCH_PIM:
+        if (!SA__KIND_ON(SA_SWITCH_PIM)) return 0;
 #if SA__FAST_MAX >= 16
         if (small) {
             if (a->iterations != 1) sa__pim_sse2_small(a, req, match);
@@ -6085,10 +6128,12 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         return 1;
     case SA_SWITCH_OPF:
     case SA_SWITCH_SEP_INPUT:
+        if (!SA__KIND_ON(SA_SWITCH_OPF) && !SA__KIND_ON(SA_SWITCH_SEP_INPUT)) return 0;
         if (word) sa__separable_keys(a, req, prio, match);
         else sa__separable_words(a, req, prio, match);
         return 1;
     case SA_SWITCH_MCM:
+        if (!SA__KIND_ON(SA_SWITCH_MCM)) return 0;
         sa__mcm_words(a, req, match);
         return 1;
     default:
