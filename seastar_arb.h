@@ -3232,37 +3232,20 @@ SA_API int sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *
     sa__assert_requests(a, req, bufs);
     if (sa__fast_allocate(a, req, prio, bufs, match)) return match->size;
     /* (each kind only where the translation unit compiles it) */
+#define SA__RUN(K, CALL) case K: if (SA__KIND_ON(K)) return CALL; break;
     switch (a->kind) {
-    case SA_SWITCH_SPAA:
-        if (SA__KIND_ON(SA_SWITCH_SPAA)) return sa__spaa(a, req, prio, bufs, match);
-        break;
-    case SA_SWITCH_WFA:
-        if (SA__KIND_ON(SA_SWITCH_WFA)) return sa__wfa(a, req, prio, bufs, match);
-        break;
-    case SA_SWITCH_WFA_WRAPPED:
-        if (SA__KIND_ON(SA_SWITCH_WFA_WRAPPED)) return sa__wfa_wrapped(a, req, prio, bufs, match);
-        break;
-    case SA_SWITCH_PIM:
-        if (SA__KIND_ON(SA_SWITCH_PIM)) return sa__pim(a, req, prio, bufs, match);
-        break;
-    case SA_SWITCH_ISLIP:
-        if (SA__KIND_ON(SA_SWITCH_ISLIP)) return sa__islip(a, req, prio, bufs, match);
-        break;
-    case SA_SWITCH_OPF:
-    case SA_SWITCH_SEP_INPUT:
-        if (SA__KIND_ON(a->kind == SA_SWITCH_OPF ? SA_SWITCH_OPF : SA_SWITCH_SEP_INPUT) &&
-            (SA__KIND_ON(SA_SWITCH_OPF) || SA__KIND_ON(SA_SWITCH_SEP_INPUT)))
-            return sa__separable_input(a, req, prio, bufs, match);
-        break;
-    case SA_SWITCH_SEP_OUTPUT:
-        if (SA__KIND_ON(SA_SWITCH_SEP_OUTPUT)) return sa__separable_output(a, req, prio, bufs, match);
-        break;
-    case SA_SWITCH_MCM:
-        if (SA__KIND_ON(SA_SWITCH_MCM)) return sa__mcm(a, req, bufs, match);
-        break;
-    default:
-        break;
+    SA__RUN(SA_SWITCH_SPAA, sa__spaa(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_WFA, sa__wfa(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_WFA_WRAPPED, sa__wfa_wrapped(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_PIM, sa__pim(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_ISLIP, sa__islip(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_OPF, sa__separable_input(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_SEP_INPUT, sa__separable_input(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_SEP_OUTPUT, sa__separable_output(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_MCM, sa__mcm(a, req, bufs, match))
+    default: break;
     }
+#undef SA__RUN
     SA_ASSERT(0); /* an unknown kind, or one this translation unit does not compile */
     sa__match_clear(a, match);
     return 0;
