@@ -102,6 +102,8 @@
  *               sa_result sa_switch_check(const sa_switch *a)
  *               sa_result sa_switch_check_requests(const sa_switch *a, const uint64_t *req)
  *               const char * sa_switch_kind_name(sa_switch_kind kind)
+ *               size_t    sa_switch_desc_name(const sa_switch_desc *desc, char *text, size_t size)
+ *               sa_result sa_switch_desc_parse(sa_switch_desc *desc, const char *text)
  *   >>requests  size_t    sa_requests_memory_size(int num_inputs, int num_outputs)
  *               sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_outputs, void *memory, size_t memory_size)
  *               void      sa_requests_clear(sa_requests *r)
@@ -2192,7 +2194,9 @@ SA_API sa_result sa_switch_check_requests(const sa_switch *a, const uint64_t *re
 }
 
 /**
- * Human-readable name of an allocation algorithm ("SPAA", "WFA", ...).
+ * Human-readable name of an allocation algorithm ("SPAA", "WFA", ...): the
+ * kind alone (sa_switch_desc_name adds the options, and says PIM1 for
+ * one iteration of PIM).
  *
  * :param kind: the algorithm.
  * :returns: a static string; "unknown" for an invalid kind.
@@ -2202,6 +2206,202 @@ SA_API const char *sa_switch_kind_name(sa_switch_kind kind) {
         "SPAA", "WFA", "WFA-wrapped", "PIM", "iSLIP", "OPF", "separable-input-first",
         "separable-output-first", "MCM" };
     return ((int)kind >= 0 && kind < SA_SWITCH_KIND_COUNT) ? names[kind] : "unknown";
+}
+
+/* The options of an allocator name (sa_switch_desc_name,
+ * sa_switch_desc_parse), each with the kinds that take it. */
+enum { SA__OPT_ITERATIONS, SA__OPT_CONVERGE, SA__OPT_ROTARY, SA__OPT_ANTIDIAGONAL, SA__OPT_DIAGONAL,
+       SA__OPT_ON_MATCH, SA__OPT_RRM, SA__OPT_IDLE_HOLD, SA__OPT_IDLE_ADVANCE, SA__OPT_SEED, SA__OPT_COUNT };
+SA_API const char *sa__option_name(int o) {
+    static const char *names[SA__OPT_COUNT] = { "iterations", "converge", "rotary", "antidiagonal", "diagonal",
+                                               "on-match", "rrm", "idle-hold", "idle-advance", "seed" };
+    return names[o];
+}
+SA_API int sa__option_takes(int o, sa_switch_kind k) {
+    int pim = k == SA_SWITCH_PIM, wave = k == SA_SWITCH_WFA || k == SA_SWITCH_WFA_WRAPPED;
+    switch (o) {
+    case SA__OPT_ITERATIONS:
+    case SA__OPT_CONVERGE: return pim || k == SA_SWITCH_ISLIP;
+    case SA__OPT_ROTARY: return pim || wave || k == SA_SWITCH_SPAA;
+    case SA__OPT_ANTIDIAGONAL:
+    case SA__OPT_DIAGONAL: return k == SA_SWITCH_WFA_WRAPPED;
+    case SA__OPT_ON_MATCH:
+    case SA__OPT_RRM: return k == SA_SWITCH_SEP_OUTPUT;
+    case SA__OPT_IDLE_HOLD:
+    case SA__OPT_IDLE_ADVANCE: return wave;
+    default: return pim; /* seed */
+    }
+}
+
+/* Text building for sa_switch_desc_name: append s (or the decimal digits
+ * of v) at position *at of text, keeping a NUL within size. */
+SA_API void sa__put(char *text, size_t size, size_t *at, const char *s) {
+    for (; *s; s++, (*at)++)
+        if (*at + 1 < size) text[*at] = *s;
+    if (size > 0) text[*at < size ? *at : size - 1] = '\0';
+}
+SA_API void sa__put_number(char *text, size_t size, size_t *at, uint64_t v) {
+    char digits[21];
+    int k = 20;
+    digits[k] = '\0';
+    do digits[--k] = (char)('0' + (int)(v % 10u)); while ((v /= 10u) != 0);
+    sa__put(text, size, at, digits + k);
+}
+
+/**
+ * Write the name of an allocator description: its kind, then in
+ * parentheses, comma-separated, the options that differ from the defaults
+ * (sa__switch_defaults): "PIM1", "PIM(iterations=2,seed=7)", "PIM(converge)",
+ * "iSLIP(iterations=4)", "WFA-wrapped(antidiagonal,idle-hold)",
+ * "separable-output-first(on-match)", "SPAA(rotary)".  One iteration of PIM
+ * is named PIM1.  sa_switch_desc_parse reads the name back; the sizes,
+ * connections, network inputs and read-port pairs are not part of it.
+ *
+ * :param desc: the description.
+ * :param text: receives the name, NUL-terminated (cut to size - 1
+ *              characters when it is longer); may be NULL when size is 0.
+ * :param size: bytes at text.
+ * :returns: the length of the whole name (text holds all of it when this
+ *           is below size), or 0 if desc is NULL or its kind is unknown.
+ * :paper: seed 002 Sections 3.1-3.4 (the kinds and the Rotary Rule).
+ */
+SA_API size_t sa_switch_desc_name(const sa_switch_desc *desc, char *text, size_t size) {
+    size_t at = 0;
+    int o, first = 1;
+    if (desc == NULL || (int)desc->kind < 0 || desc->kind >= SA_SWITCH_KIND_COUNT) return 0;
+    if (size > 0) text[0] = '\0';
+    if (desc->kind == SA_SWITCH_PIM && (desc->iterations == 0 || desc->iterations == 1)) sa__put(text, size, &at, "PIM1");
+    else sa__put(text, size, &at, sa_switch_kind_name(desc->kind));
+    for (o = 0; o < SA__OPT_COUNT; o++) {
+        int on = 0;
+        switch (o) {
+        case SA__OPT_ITERATIONS: on = desc->iterations > 1 && desc->kind != SA_SWITCH_PIM; break;
+        case SA__OPT_CONVERGE: on = desc->iterations == SA_ITERATE_TO_CONVERGENCE; break;
+        case SA__OPT_ROTARY: on = desc->rotary != 0; break;
+        case SA__OPT_ANTIDIAGONAL: on = desc->wavefront == SA_WAVEFRONT_ANTIDIAGONAL; break;
+        case SA__OPT_ON_MATCH: on = desc->pointer_rule == SA_POINTER_ON_MATCH; break;
+        case SA__OPT_IDLE_HOLD: on = desc->idle == SA_IDLE_HOLD; break;
+        case SA__OPT_SEED: on = desc->seed != 0; break;
+        default: break;
+        }
+        if (desc->kind == SA_SWITCH_PIM && o == SA__OPT_ITERATIONS) on = desc->iterations > 1;
+        if (!on || !sa__option_takes(o, desc->kind)) continue;
+        sa__put(text, size, &at, first ? "(" : ",");
+        sa__put(text, size, &at, sa__option_name(o));
+        if (o == SA__OPT_ITERATIONS || o == SA__OPT_SEED) {
+            sa__put(text, size, &at, "=");
+            sa__put_number(text, size, &at, o == SA__OPT_SEED ? desc->seed : (uint64_t)desc->iterations);
+        }
+        first = 0;
+    }
+    if (!first) sa__put(text, size, &at, ")");
+    return at;
+}
+
+/* Whether text[0..len) is the word w, ignoring case. */
+SA_API int sa__word_is(const char *text, size_t len, const char *w) {
+    size_t k;
+    for (k = 0; k < len && w[k]; k++) {
+        char a = text[k], b = w[k];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (b >= 'A' && b <= 'Z') b = (char)(b - 'A' + 'a');
+        if (a != b) return 0;
+    }
+    return k == len && w[k] == '\0';
+}
+
+/* A decimal number text[0..len) (1 to 20 digits, at most max), or -1. */
+SA_API int sa__number_is(const char *text, size_t len, uint64_t max, uint64_t *v) {
+    size_t k;
+    *v = 0;
+    if (len == 0 || len > 20) return 0;
+    for (k = 0; k < len; k++) {
+        unsigned d = (unsigned)(text[k] - '0');
+        if (d > 9 || *v > (max - d) / 10u) return 0;
+        *v = *v * 10u + d;
+    }
+    return 1;
+}
+
+/**
+ * Read an allocator's kind and options from a name, the inverse of
+ * sa_switch_desc_name, so that a simulator can pass its configuration
+ * string through: ``KIND`` or ``KIND(OPTION,OPTION,...)``, kinds and
+ * options in any case, spaces around them ignored.  KIND is a name of
+ * sa_switch_kind_name or PIM1 (PIM, one iteration); OPTION is one of
+ * ``iterations=N`` (PIM, iSLIP; N >= 1), ``converge`` (PIM, iSLIP),
+ * ``rotary`` (SPAA, WFA, WFA-wrapped, PIM), ``antidiagonal`` or
+ * ``diagonal`` (WFA-wrapped), ``on-match`` or ``rrm``
+ * (separable-output-first), ``idle-hold`` or ``idle-advance`` (WFA,
+ * WFA-wrapped), ``seed=N`` (PIM; 0..2^64-1).  The kind and the options
+ * named set desc's fields (kind, iterations, rotary, wavefront,
+ * pointer_rule, idle, seed), the others return to their defaults; the
+ * sizes, connections, network inputs and read-port pairs are left as they
+ * were.
+ *
+ * :param desc: the description to set (unchanged on error).
+ * :param text: the name, NUL-terminated.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_PARAM_RANGE for an unknown kind
+ *           or option, an option the kind does not take, a bad number, or
+ *           text that does not follow the form.
+ * :paper: seed 002 Sections 3.1-3.4.
+ */
+SA_API sa_result sa_switch_desc_parse(sa_switch_desc *desc, const char *text) {
+    sa_switch_desc d;
+    const char *p, *end;
+    size_t len;
+    int k;
+    if (desc == NULL || text == NULL) return SA_ERR_NULL;
+    d = *desc;
+    d.iterations = 1;
+    d.rotary = 0;
+    d.wavefront = SA_WAVEFRONT_DIAGONAL;
+    d.pointer_rule = SA_POINTER_RRM;
+    d.idle = SA_IDLE_ADVANCE;
+    d.seed = 0;
+    for (p = text; *p == ' '; p++) {}
+    for (end = p; *end && *end != '(' && *end != ' '; end++) {}
+    len = (size_t)(end - p);
+    for (k = 0; k < SA_SWITCH_KIND_COUNT && !sa__word_is(p, len, sa_switch_kind_name((sa_switch_kind)k)); k++) {}
+    if (k == SA_SWITCH_KIND_COUNT && !sa__word_is(p, len, "PIM1")) return SA_ERR_PARAM_RANGE;
+    d.kind = k == SA_SWITCH_KIND_COUNT ? SA_SWITCH_PIM : (sa_switch_kind)k;
+    for (p = end; *p == ' '; p++) {}
+    if (*p == '(') {
+        do {
+            const char *eq;
+            uint64_t v = 0;
+            int o;
+            for (p++; *p == ' '; p++) {}
+            for (end = p; *end && *end != ',' && *end != ')'; end++) {}
+            for (len = (size_t)(end - p); len > 0 && p[len - 1] == ' '; len--) {}
+            for (eq = p; eq < p + len && *eq != '='; eq++) {}
+            for (o = 0; o < SA__OPT_COUNT && !sa__word_is(p, (size_t)(eq - p), sa__option_name(o)); o++) {}
+            if (o == SA__OPT_COUNT || !sa__option_takes(o, d.kind) ||
+                ((o == SA__OPT_ITERATIONS || o == SA__OPT_SEED) !=
+                 (eq < p + len && sa__number_is(eq + 1, (size_t)(p + len - eq - 1),
+                                                o == SA__OPT_SEED ? ~(uint64_t)0 : 0x7FFFFFFF, &v))) ||
+                (o == SA__OPT_ITERATIONS && v < 1) || (o != SA__OPT_ITERATIONS && o != SA__OPT_SEED && eq < p + len))
+                return SA_ERR_PARAM_RANGE;
+            switch (o) {
+            case SA__OPT_ITERATIONS: d.iterations = (int)v; break;
+            case SA__OPT_CONVERGE: d.iterations = SA_ITERATE_TO_CONVERGENCE; break;
+            case SA__OPT_ROTARY: d.rotary = 1; break;
+            case SA__OPT_ANTIDIAGONAL: d.wavefront = SA_WAVEFRONT_ANTIDIAGONAL; break;
+            case SA__OPT_DIAGONAL: d.wavefront = SA_WAVEFRONT_DIAGONAL; break;
+            case SA__OPT_ON_MATCH: d.pointer_rule = SA_POINTER_ON_MATCH; break;
+            case SA__OPT_RRM: d.pointer_rule = SA_POINTER_RRM; break;
+            case SA__OPT_IDLE_HOLD: d.idle = SA_IDLE_HOLD; break;
+            case SA__OPT_IDLE_ADVANCE: d.idle = SA_IDLE_ADVANCE; break;
+            default: d.seed = v; break;
+            }
+            p = end;
+        } while (*p == ',');
+        if (*p != ')') return SA_ERR_PARAM_RANGE;
+        for (p++; *p == ' '; p++) {}
+    }
+    if (*p != '\0' || (k == SA_SWITCH_KIND_COUNT && d.iterations != 1)) return SA_ERR_PARAM_RANGE; /* (PIM1 names one) */
+    *desc = d;
+    return SA_OK;
 }
 
 /* An allocator's sizes as the functions below read them: 1..SA_SWITCH_MAX
