@@ -1942,7 +1942,7 @@ SA_API sa_result sa__switch_defaults(const sa_switch_desc *desc, sa_switch_desc 
         d->kind != SA_SWITCH_WFA_WRAPPED && d->kind != SA_SWITCH_PIM) return SA_ERR_PARAM_RANGE;
     for (i = 0; d->no_connect != NULL && i < n; i++)
         for (j = m; j < 64 * SA_WORDS(m); j++)
-            if (sa__has(d->no_connect + (size_t)i * SA_WORDS(m), j)) return SA_ERR_PARAM_RANGE;
+            if (sa__has(d->no_connect + (size_t)i * (size_t)SA_WORDS(m), j)) return SA_ERR_PARAM_RANGE;
     return SA_OK;
 }
 
@@ -2072,8 +2072,8 @@ SA_API sa_result sa_switch_init(sa_switch *a, const sa_switch_desc *desc, void *
     sa__switch_attach(a, &l, memory);
     for (i = 0; i < n; i++)
         for (w = 0; w < rw; w++)
-            a->connect[(size_t)i * rw + w] = (w == rw - 1 ? sa__low_mask(m - 64 * w) : ~(uint64_t)0) &
-                                              ~(d.no_connect ? d.no_connect[(size_t)i * rw + w] : 0);
+            a->connect[(size_t)i * (size_t)rw + (size_t)w] = (w == rw - 1 ? sa__low_mask(m - 64 * w) : ~(uint64_t)0) &
+                ~(d.no_connect ? d.no_connect[(size_t)i * (size_t)rw + (size_t)w] : 0);
     if (a->in_rank != NULL) {
         for (i = 0; i < n; i++) {
             sa_matrix_arb arb = sa__in_arb(a, i);
@@ -2159,7 +2159,7 @@ SA_API sa_result sa_switch_check(const sa_switch *a) {
         return SA_ERR_STATE;
     for (i = 0; i < n; i++) {
         sa_matrix_arb arb;
-        if (sa__next(a->connect + (size_t)i * a->row_words, 64 * a->row_words, m) >= 0) return SA_ERR_STATE;
+        if (sa__next(a->connect + (size_t)i * (size_t)a->row_words, 64 * a->row_words, m) >= 0) return SA_ERR_STATE;
         if (a->in_ptr != NULL && a->in_ptr[i] >= m) return SA_ERR_STATE;
         if (a->in_rank == NULL || a->fast_holds_state) continue;
         arb = sa__in_arb(a, i);
@@ -2188,7 +2188,7 @@ SA_API sa_result sa_switch_check_requests(const sa_switch *a, const uint64_t *re
     int i;
     if (a == NULL || req == NULL) return SA_ERR_NULL;
     for (i = 0; i < a->num_inputs; i++)
-        if (sa__next(req + (size_t)i * a->row_words, 64 * a->row_words, a->num_outputs) >= 0)
+        if (sa__next(req + (size_t)i * (size_t)a->row_words, 64 * a->row_words, a->num_outputs) >= 0)
             return SA_ERR_REQUEST_RANGE;
     return SA_OK;
 }
@@ -2502,9 +2502,9 @@ SA_API void sa__keep_top_column(const sa_switch *a, uint64_t *inputs, const int3
     int i, n = sa__n(a), m = sa__m(a);
     if (prio == NULL) return;
     for (i = sa__next(inputs, n, 0); i >= 0; i = sa__next(inputs, n, i + 1))
-        if (prio[(size_t)i * m + j] > top) top = prio[(size_t)i * m + j];
+        if (prio[(size_t)i * (size_t)m + (size_t)j] > top) top = prio[(size_t)i * (size_t)m + (size_t)j];
     for (i = sa__next(inputs, n, 0); i >= 0; i = sa__next(inputs, n, i + 1))
-        if (prio[(size_t)i * m + j] != top) inputs[i >> 6] &= ~((uint64_t)1 << (i & 63));
+        if (prio[(size_t)i * (size_t)m + (size_t)j] != top) inputs[i >> 6] &= ~((uint64_t)1 << (i & 63));
 }
 
 /* >>requests ===========================================================
@@ -2547,9 +2547,9 @@ typedef struct sa_requests {
 
 /* Bytes before the word list in sa_requests_init's memory (the rows), and
  * before the priorities (the rows and the list, 8-byte aligned). */
-SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * SA_WORDS(m) * sizeof(uint64_t); }
+SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * (size_t)SA_WORDS(m) * sizeof(uint64_t); }
 SA_API size_t sa__requests_prio_at(int n, int m) {
-    return sa__requests_rows_bytes(n, m) + ((size_t)n * SA_WORDS(m) + 1 + 3) / 4 * 8;
+    return sa__requests_rows_bytes(n, m) + ((size_t)n * (size_t)SA_WORDS(m) + 1 + 3) / 4 * 8;
 }
 
 /**
@@ -3619,7 +3619,7 @@ SA_API void sa__planes_from_ranks(uint64_t *plane, const uint16_t *rank, int row
             for (b = 0; b < lw; b++) {
                 int bit = (r << lw) + c;
                 plane[b * SA__SPAA_WORDS + (bit >> 6)] |=
-                    (uint64_t)((rank[(size_t)r * size + c] >> b) & 1u) << (bit & 63);
+                    (uint64_t)((rank[(size_t)r * (size_t)size + (size_t)c] >> b) & 1u) << (bit & 63);
             }
 }
 
@@ -3630,7 +3630,7 @@ SA_API void sa__ranks_from_planes(uint16_t *rank, const uint64_t *plane, int row
             int bit = (r << lw) + c, v = 0;
             for (b = 0; b < lw; b++)
                 v |= (int)((plane[b * SA__SPAA_WORDS + (bit >> 6)] >> (bit & 63)) & 1u) << b;
-            rank[(size_t)r * size + c] = (uint16_t)v;
+            rank[(size_t)r * (size_t)size + (size_t)c] = (uint16_t)v;
         }
 }
 
@@ -4508,8 +4508,8 @@ SA_API void sa__wfa16_sse2(const sa_switch *a, const uint64_t *req, int r, int c
     }
     b = _mm_packus_epi16(v0, v4);
     /* byte k of jj: the column of step k, (c + k) mod m */
-    jj = 0x0706050403020100ull + 0x0101010101010101ull * (uint64_t)c;
-    jj -= (((jj + 0x0101010101010101ull * (uint64_t)(128 - m)) >> 7) & 0x0101010101010101ull) * (uint64_t)m;
+    jj = 0x0706050403020100ull + 0x0101010101010101ull * (uint64_t)(unsigned)c;
+    jj -= (((jj + 0x0101010101010101ull * (uint64_t)(unsigned)(128 - m)) >> 7) & 0x0101010101010101ull) * (uint64_t)(unsigned)m;
 #define SA__STEP(k, x) {                                                \
         uint64_t e = (uint64_t)(unsigned)(x), f = e & fr, p = e & hi & fr, g; \
         int ti;                                                         \
@@ -4786,7 +4786,7 @@ SA_API uint64_t sa__prefix_counts(uint64_t x) {
 /* First byte of p (byte-wise counts, each at most 64) that is at least c
  * (1 <= c <= 64), as a bit offset 8b; p must have such a byte. */
 SA_API int sa__first_byte_at_least(uint64_t p, int c) {
-    uint64_t ge = ((p | 0x8080808080808080ull) - (uint64_t)c * 0x0101010101010101ull) &
+    uint64_t ge = ((p | 0x8080808080808080ull) - (uint64_t)(unsigned)c * 0x0101010101010101ull) &
                   0x8080808080808080ull;
     return sa__ctz64(ge) & ~7;
 }
@@ -5749,7 +5749,7 @@ SA_API int sa__grant_accept_words(sa_switch *a, const uint64_t *cols, int rrm, i
     for (w = 0; w < SA_WORDS(m); w++) {                          /* Request, Grant */
         uint64_t o;
         for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
-            int j = 64 * w + sa__ctz64(o), i = sa__first_from_and(cols + (size_t)j * cw, free_in, cw, a->out_ptr[j]);
+            int j = 64 * w + sa__ctz64(o), i = sa__first_from_and(cols + (size_t)j * (size_t)cw, free_in, cw, a->out_ptr[j]);
             if (i < 0) continue;
             if (rrm) a->out_ptr[j] = (uint16_t)(i + 1 == n ? 0 : i + 1);
             next[j] = sa__has(granted, i) ? head[i] : (int16_t)-1;
@@ -6219,9 +6219,9 @@ SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
     case SA_SWITCH_SEP_OUTPUT:
     case SA_SWITCH_PIM:
         if (sa__fast_small(n, m)) return 2 * sizeof(uint64_t);
-        return word ? 0 : (size_t)m * SA_WORDS(n) * sizeof(uint64_t);
+        return word ? 0 : (size_t)m * (size_t)SA_WORDS(n) * sizeof(uint64_t);
     case SA_SWITCH_WFA_WRAPPED:
-        return word ? 0 : (size_t)s * SA_WORDS(n) * sizeof(uint64_t);
+        return word ? 0 : (size_t)s * (size_t)SA_WORDS(n) * sizeof(uint64_t);
     default:
         return 0;
     }
