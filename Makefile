@@ -33,6 +33,7 @@ OPT      := -O2
 SAN      := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 HEADERS  := seastar_arb.h seastar_topo.h seastar_route.h
+CXX_HEADERS := seastar_arb.hpp
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 
 # Test configurations: name -> compile command (CFG_) and link command (LD_).
@@ -94,7 +95,7 @@ $(B)/%/runner.log: $(B)/%/runner
 	@echo "  run     $*"
 	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
 
-$(B)/contract.log: $(HEADERS) README.md Makefile tests/contract.sh tests/exact_caller.c tests/alloc_max_check.c \
+$(B)/contract.log: $(HEADERS) $(CXX_HEADERS) README.md Makefile tests/contract.sh tests/exact_caller.c tests/alloc_max_check.c \
                   tests/doc_snippets.py tests/check_index.py \
                   $(wildcard docs/*.rst examples/*.c examples/common/* examples/cpp/*) \
                   seastar-router.pc.in $(wildcard cmake/*)
@@ -146,7 +147,7 @@ $(B)/examples/%: examples/%.c $(HEADERS) $(wildcard examples/common/*)
 	@mkdir -p $(@D)
 	$(EX_CC) -D_POSIX_C_SOURCE=200809L $< -o $@ -lm
 
-$(B)/examples/%: examples/cpp/%.cpp $(HEADERS)
+$(B)/examples/%: examples/cpp/%.cpp $(HEADERS) $(CXX_HEADERS)
 	@mkdir -p $(@D)
 	$(EX_CXX) -I. $< -o $@
 
@@ -302,14 +303,14 @@ CMAKE_DIR  = $(DESTDIR)$(PREFIX)/share/cmake/SeastarRouter
 
 install:
 	install -d $(INC_DIR) $(PC_DIR) $(CMAKE_DIR)
-	install -m 644 $(HEADERS) $(INC_DIR)/
+	install -m 644 $(HEADERS) $(CXX_HEADERS) $(INC_DIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $(PKG).pc.in > $(PC_DIR)/$(PKG).pc
 	install -m 644 cmake/SeastarRouterConfig.cmake $(CMAKE_DIR)/
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@MAJOR@|$(call VER_PART,MAJOR)|' -e 's|@MINOR@|$(call VER_PART,MINOR)|' \
 	    cmake/SeastarRouterConfigVersion.cmake.in > $(CMAKE_DIR)/SeastarRouterConfigVersion.cmake
 
 uninstall:
-	rm -f $(addprefix $(INC_DIR)/,$(HEADERS)) $(PC_DIR)/$(PKG).pc \
+	rm -f $(addprefix $(INC_DIR)/,$(HEADERS) $(CXX_HEADERS)) $(PC_DIR)/$(PKG).pc \
 	      $(CMAKE_DIR)/SeastarRouterConfig.cmake $(CMAKE_DIR)/SeastarRouterConfigVersion.cmake
 	-rmdir $(INC_DIR) $(CMAKE_DIR) 2>/dev/null
 

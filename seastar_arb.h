@@ -4312,9 +4312,9 @@ SA_API __m128i sa__lanes_bit_index(__m128i x) {
 SA_API __m128i sa__pointer_rows(const uint16_t *out_ptr) {
     __m128i o = _mm_packus_epi16(SA__LD(out_ptr), _mm_setzero_si128()), v = _mm_setzero_si128();
     o = _mm_unpacklo_epi64(o, o);
-#define SA__ROWS(k) v = _mm_insert_epi16(v, _mm_movemask_epi8(_mm_cmpgt_epi8(                    \
+#define SA__ROWS(k) v = _mm_or_si128(v, _mm_slli_si128(_mm_cvtsi32_si128(_mm_movemask_epi8(_mm_cmpgt_epi8( \
         _mm_set_epi8(k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9,                      \
-                     k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1), o)), k)
+                     k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1), o))), 2 * (k)))
     SA__ROWS(0); SA__ROWS(1); SA__ROWS(2); SA__ROWS(3);
     SA__ROWS(4); SA__ROWS(5); SA__ROWS(6); SA__ROWS(7);
 #undef SA__ROWS
@@ -5261,7 +5261,7 @@ SA_API int sa__pim1_16x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
         return 0;
     }
     x = sa__pim_cols16x7_sse2(rows);
-    if (m == 8) x = _mm_insert_epi16(x, _mm_movemask_epi8(rows), 7);
+    if (m == 8) x = _mm_or_si128(x, _mm_slli_si128(_mm_cvtsi32_si128(_mm_movemask_epi8(rows)), 14)); /* (lane 7 was 0) */
     x = sa__pim1_rotary_sse2(a, x);
     SA__PIM1_GRANT(x, _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0)), rej, gpos, G);
     h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(sa, 1), (long long)sa__rng_at(sa, 0)),
