@@ -4195,7 +4195,7 @@ SA_API int sa__pow2_at_least(int n) {
  * requests output j on a connected cell.  col receives max(n, m) rounded
  * up to a power of two entries, those at and above m zero. */
 SA_API void sa__columns(const sa_switch *a, const uint64_t *req, uint64_t *col) {
-    int i, n = a->num_inputs, m = a->num_outputs, t = sa__pow2_at_least(n > m ? n : m);
+    int i, n = sa__n(a), m = sa__m(a), t = sa__pow2_at_least(n > m ? n : m);
     /* (whole 16-byte stores, which the transpose's 16-byte loads can take
      * straight from the store buffer) */
     for (i = 0; i + 2 <= n; i += 2) SA__ST(col + i, _mm_and_si128(SA__LD(req + i), SA__LD(a->connect + i)));
@@ -5672,6 +5672,7 @@ SA_API int sa__pim64(sa_switch *a, const uint64_t *req, sa_match *mt) {
     return sa__pim_lanes(a, col, NULL, 0, mt);
 }
 
+#if SA_SWITCH_MAX > 64
 /* ---- Word-general kernels: every size up to SA_SWITCH_MAX, on sets of
  * SA_WORDS(size) 64-bit words (the kernels above hold a row in one word,
  * or in registers).  Their scratch (the request columns, the wrapped
@@ -5973,60 +5974,6 @@ SA_API int sa__wfa_wrapped_words(sa_switch *a, const uint64_t *req, sa_match *mt
     return mt->size;
 }
 
-/* ---- MCM at any size (>>mcm's sa__mcm_plain): the same search for
- * augmenting paths, each step over a row's words at once: its unseen
- * outputs in one operation, the first free one ending the search, the
- * matched ones before it queued in increasing order.  An input with a free
- * requested output takes the first (the search's first step). */
-SA_API int sa__mcm_words(const sa_switch *a, const uint64_t *req, sa_match *mt) {
-    uint64_t seen[SA_WORDS(SA_SWITCH_MAX)];
-    int16_t via[SA_SWITCH_MAX], queue[SA_SWITCH_MAX];
-    int u, n = sa__n(a), m = sa__m(a), rw = a->row_words, w;
-    sa__match_clear_fast(a, mt);
-    for (u = 0; u < n && mt->size < m; u++) {
-        const uint64_t *ru = req + (size_t)u * (size_t)rw, *cu = a->connect + (size_t)u * (size_t)rw;
-        int head = 0, tail = 0, found = -1, j;
-        for (w = 0; w < rw; w++) {
-            uint64_t f = ru[w] & cu[w] & ~mt->outputs[w];
-            if (f) {
-                found = 64 * w + sa__ctz64(f);
-                break;
-            }
-        }
-        if (found >= 0) { /* a free output in u's own row */
-            sa__match_add(mt, u, found);
-            continue;
-        }
-        for (w = 0; w < rw; w++) seen[w] = 0;
-        queue[tail++] = (int16_t)u;
-        while (head < tail && found < 0) {
-            int x = queue[head++];
-            const uint64_t *r = req + (size_t)x * (size_t)rw, *c = a->connect + (size_t)x * (size_t)rw;
-            for (w = 0; w < rw && found < 0; w++) {
-                uint64_t v = r[w] & c[w] & ~seen[w], f = v & ~mt->outputs[w];
-                if (f) { /* the first free one ends the search; the matched before it are queued */
-                    f &= 0 - f;
-                    v &= f - 1;
-                    found = 64 * w + sa__ctz64(f);
-                    via[found] = (int16_t)x;
-                }
-                seen[w] |= v;
-                for (; v; v &= v - 1) {
-                    j = 64 * w + sa__ctz64(v);
-                    via[j] = (int16_t)x;
-                    queue[tail++] = mt->input_of[j];
-                }
-            }
-        }
-        if (found < 0) continue;
-        sa__add(mt->inputs, u);
-        sa__add(mt->outputs, found);
-        mt->size++;
-        sa__mcm_flip(mt, via, u, found);
-    }
-    return mt->size;
-}
-
 /* ---- Separable input-first and OPF at any size (>>separable's
  * sa__separable_input without read-port views): each input's nomination
  * in one cyclic scan of its row from its pointer (with priorities, the
@@ -6089,6 +6036,62 @@ SA_API int sa__separable_words(sa_switch *a, const uint64_t *req, const int32_t 
     return mt->size;
 }
 
+#endif /* SA_SWITCH_MAX > 64 */
+
+/* ---- MCM at any size (>>mcm's sa__mcm_plain): the same search for
+ * augmenting paths, each step over a row's words at once: its unseen
+ * outputs in one operation, the first free one ending the search, the
+ * matched ones before it queued in increasing order.  An input with a free
+ * requested output takes the first (the search's first step). */
+SA_API int sa__mcm_words(const sa_switch *a, const uint64_t *req, sa_match *mt) {
+    uint64_t seen[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    int16_t via[SA_SWITCH_MAX], queue[SA_SWITCH_MAX];
+    int u, n = sa__n(a), m = sa__m(a), rw = a->row_words, w;
+    sa__match_clear_fast(a, mt);
+    for (u = 0; u < n && mt->size < m; u++) {
+        const uint64_t *ru = req + (size_t)u * (size_t)rw, *cu = a->connect + (size_t)u * (size_t)rw;
+        int head = 0, tail = 0, found = -1, j;
+        for (w = 0; w < rw; w++) {
+            uint64_t f = ru[w] & cu[w] & ~mt->outputs[w];
+            if (f) {
+                found = 64 * w + sa__ctz64(f);
+                break;
+            }
+        }
+        if (found >= 0) { /* a free output in u's own row */
+            sa__match_add(mt, u, found);
+            continue;
+        }
+        for (w = 0; w < rw; w++) seen[w] = 0;
+        queue[tail++] = (int16_t)u;
+        while (head < tail && found < 0) {
+            int x = queue[head++];
+            const uint64_t *r = req + (size_t)x * (size_t)rw, *c = a->connect + (size_t)x * (size_t)rw;
+            for (w = 0; w < rw && found < 0; w++) {
+                uint64_t v = r[w] & c[w] & ~seen[w], f = v & ~mt->outputs[w];
+                if (f) { /* the first free one ends the search; the matched before it are queued */
+                    f &= 0 - f;
+                    v &= f - 1;
+                    found = 64 * w + sa__ctz64(f);
+                    via[found] = (int16_t)x;
+                }
+                seen[w] |= v;
+                for (; v; v &= v - 1) {
+                    j = 64 * w + sa__ctz64(v);
+                    via[j] = (int16_t)x;
+                    queue[tail++] = mt->input_of[j];
+                }
+            }
+        }
+        if (found < 0) continue;
+        sa__add(mt->inputs, u);
+        sa__add(mt->outputs, found);
+        mt->size++;
+        sa__mcm_flip(mt, via, u, found);
+    }
+    return mt->size;
+}
+
 /* ---- SPAA at the sizes the bit-sliced kernels do not take (>>spaa's
  * sa_spaa_nominate and sa_spaa_grant without read-port views).  Each
  * matrix arbiter's order is kept as stamps in the place of its ranks: the
@@ -6128,6 +6131,7 @@ SA_API int sa__spaa_stamps(sa_switch *a, const uint64_t *req, const int32_t *pri
     uint64_t outs[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int n = sa__n(a), m = sa__m(a), rw = a->row_words, i, w;
     int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
+    memset(next, 0xFF, (size_t)n * sizeof next[0]); /* (written below; said for the compiler) */
     if (!a->fast_holds_state) { /* the stamps start as the ranks */
         for (i = 0; i < n; i++) last_in[i] = (uint16_t)(m - 1);
         for (i = 0; i < m; i++) last_out[i] = (uint16_t)(n - 1);
@@ -6277,9 +6281,13 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         return 1;
     case SA_SWITCH_WFA_WRAPPED:
         if (!SA__KIND_ON(SA_SWITCH_WFA_WRAPPED)) return 0;
+#if SA_SWITCH_MAX > 64
         if (!word) {
             sa__wfa_wrapped_words(a, req, match);
-        } else if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
+            return 1;
+        }
+#endif
+        if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
             sa__match_clear_fast(a, match); /* nothing to do, nothing moves */
         } else {
             sa__wfa_wrapped_diag(a, req, match);
@@ -6293,8 +6301,11 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         if (small) sa__islip16x8_sse2(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
         else
 #endif
-        if (word) sa__islip_cols(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
-        else sa__islip_words(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
+#if SA_SWITCH_MAX > 64
+        if (!word) sa__islip_words(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
+        else
+#endif
+            sa__islip_cols(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
         return 1;
     case SA_SWITCH_PIM:
         if (!SA__KIND_ON(SA_SWITCH_PIM)) return 0;
@@ -6306,14 +6317,20 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
             return 1;
         }
 #endif
-        if (word) sa__pim64(a, req, match);
-        else sa__pim_words(a, req, match);
+#if SA_SWITCH_MAX > 64
+        if (!word) sa__pim_words(a, req, match);
+        else
+#endif
+            sa__pim64(a, req, match);
         return 1;
     case SA_SWITCH_OPF:
     case SA_SWITCH_SEP_INPUT:
         if (!SA__KIND_ON(SA_SWITCH_OPF) && !SA__KIND_ON(SA_SWITCH_SEP_INPUT)) return 0;
-        if (word) sa__separable_keys(a, req, prio, match);
-        else sa__separable_words(a, req, prio, match);
+#if SA_SWITCH_MAX > 64
+        if (!word) sa__separable_words(a, req, prio, match);
+        else
+#endif
+            sa__separable_keys(a, req, prio, match);
         return 1;
     case SA_SWITCH_MCM:
         if (!SA__KIND_ON(SA_SWITCH_MCM)) return 0;
