@@ -3,8 +3,12 @@
 #
 #   make demo        the main job on a built-in default
 #   make test        every test in C99, C11 and C++ (gcc, and clang where
-#                    installed) plus one ASan+UBSan build; ends with the line
-#                    "N passed, N failed"
+#                    installed) plus one ASan+UBSan build, the contract,
+#                    command-line, results and MPI checks; a line per step as
+#                    it starts and ends (CPU and wall time); ends with the
+#                    line "N passed, N failed"
+#   make check       the quick loop: one build (gcc, C11) and its unit tests
+#                    (also make test-quick)
 #   make check-long  the long exhaustive variants and a run of every fuzz
 #                    harness (tests/fuzz/; not in CI)
 #   make bench       microbenchmarks, CSV under bench/out/
@@ -62,7 +66,7 @@ endif
 RUNNERS  := $(foreach c,$(CONFIGS),$(B)/$(c)/runner)
 LOGS     := $(foreach c,$(CONFIGS),$(B)/$(c)/runner.log) $(B)/contract.log
 
-.PHONY: all test check-long demo bench docs install uninstall clean runners examples results
+.PHONY: all test check test-quick check-long demo bench docs install uninstall clean runners examples results
 .DELETE_ON_ERROR:
 
 all: runners examples
@@ -78,35 +82,40 @@ $(B)/tests.inc: $(TEST_SRC)
 # default build; alloc_diff_ref.c, SA_NO_SIMD).
 TEST_OBJ_NAMES := $(patsubst tests/%.c,%.o,$(TEST_SRC) tests/runner.c tests/alloc_diff_fast.c tests/alloc_diff_ref.c)
 
+# (Each compile adds its CPU time to build.cpu, which the link reports.)
 define CONFIG_RULES
 $(B)/$(1)/%.o: tests/%.c $(wildcard tests/*.h examples/common/*.h) $(HEADERS) $(B)/tests.inc
 	@mkdir -p $$(@D)
-	@$$(CFG_$(1)) -I$(B) -Itests -c $$< -o $$@
+	@sh tests/step.sh cpu $(B)/$(1)/build.cpu $$(CFG_$(1)) -I$(B) -Itests -c $$< -o $$@
 $(B)/$(1)/runner: $(addprefix $(B)/$(1)/,$(TEST_OBJ_NAMES))
-	@echo "  build   $(1)"
 	@$$(LD_$(1)) $$^ -o $$@ -lm
+	@sh tests/step.sh built $(1) $(B)/$(1)/build.cpu
 endef
 $(foreach c,$(CONFIGS),$(eval $(call CONFIG_RULES,$(c))))
 
 runners: $(RUNNERS)
 
-# A log always gets written, pass or fail, so that every configuration runs.
+# A log always gets written, pass or fail, so that every configuration runs
+# (tests/step.sh: a line as the step starts, one as it ends).
 $(B)/%/runner.log: $(B)/%/runner
-	@echo "  run     $*"
-	@./$< $(TEST_ARGS) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+	@sh tests/step.sh run $* $@ ./$< $(TEST_ARGS)
 
 $(B)/contract.log: $(HEADERS) $(CXX_HEADERS) README.md Makefile tests/contract.sh tests/exact_caller.c tests/alloc_max_check.c \
                   tests/doc_snippets.py tests/check_index.py \
                   $(wildcard docs/*.rst examples/*.c examples/common/* examples/cpp/*) \
                   seastar-router.pc.in $(wildcard cmake/*)
 	@mkdir -p $(B)
-	@echo "  run     contract checks"
-	@sh tests/contract.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+	@sh tests/step.sh run contract $@ sh tests/contract.sh
 
 test:
-	@rm -f $(LOGS)
-	@$(MAKE) --no-print-directory -j$(JOBS) $(LOGS)
+	@rm -f $(LOGS) $(foreach c,$(CONFIGS),$(B)/$(c)/build.cpu)
+	@sh tests/step.sh total $(MAKE) --no-print-directory -j$(JOBS) $(LOGS)
 	@sh tests/summarize.sh $(LOGS)
+
+# The quick loop of editing: one configuration's build and its unit tests
+# (under a minute on an idle machine).
+check test-quick: $(B)/gcc-c11/runner
+	@./$(B)/gcc-c11/runner
 
 check-long: $(B)/gcc-c11/runner fuzz
 	@./$(B)/gcc-c11/runner --long
@@ -157,17 +166,15 @@ examples: $(EX_BIN) $(EX_CXX_BIN)
 # command lines (tests/cli.sh).
 LOGS += $(B)/cli.log
 $(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) $(B)/bench/bench_route $(B)/bench/bench_sim tests/cli.sh
-	@echo "  run     command-line checks"
-	@sh tests/cli.sh $(B)/examples > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+	@sh tests/step.sh run cli $@ sh tests/cli.sh $(B)/examples
 
 # The drift check: the small configuration of every experiment of make
 # results, rerun and compared byte for byte with docs/data/small/
 # (tests/results.sh; needs Debian's python3, installed if missing).
 LOGS += $(B)/results.log
 $(B)/results.log: $(B)/examples/seastar_sim $(B)/examples/diagram_data examples/results.py examples/sim_projection.py tests/results.sh $(wildcard docs/data/bench_sim.csv docs/data/sim_projection.csv) $(wildcard docs/data/small/* docs/data/small/raw/*)
-	@echo "  run     results drift check"
 	@$(call APT_NEED,/usr/bin/python3,python3)
-	@sh tests/results.sh > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+	@sh tests/step.sh run results $@ sh tests/results.sh
 
 # ------------------------------------------------------------------ mpi
 # make mpi: the simulator and bench_sim with SS_MPI, compiled with mpicc
@@ -202,17 +209,30 @@ sim-results: $(B)/bench/bench_sim $(B)/mpi/bench_sim
 	@mv docs/data/bench_sim_goal.csv.tmp docs/data/bench_sim_goal.csv
 .PHONY: sim-results
 
+# The MPI step is optional: without mpicc (and no way to install it) it
+# says so and counts nothing.
 LOGS += $(B)/mpi.log
-$(B)/mpi.log: $(B)/mpi/seastar_sim $(B)/mpi/bench_sim $(B)/examples/seastar_sim $(B)/bench/bench_sim tests/mpi.sh
-	@echo "  run     MPI runs against the sequential simulator"
-	@sh tests/mpi.sh $(B) > $@.tmp 2>&1; echo "exit status $$?" >> $@.tmp; mv $@.tmp $@
+$(B)/mpi.log: $(B)/examples/seastar_sim $(B)/bench/bench_sim tests/mpi.sh examples/seastar_sim.c bench/bench_sim.c \
+              bench/bench.h $(HEADERS) $(wildcard examples/common/*)
+	@if $(call APT_NEED,/usr/bin/mpicc,openmpi-bin libopenmpi-dev); then \
+	    $(MAKE) --no-print-directory $(B)/mpi/seastar_sim $(B)/mpi/bench_sim >/dev/null && \
+	    sh tests/step.sh run mpi $@ sh tests/mpi.sh $(B); \
+	else \
+	    printf 'skipped: the MPI checks are optional and mpicc is missing\n0 passed, 0 failed\nexit status 0\n' > $@; \
+	    echo "  skip    mpi       (optional; needs mpicc)"; \
+	fi
 
-# Install Debian package $(2) unless $(1) exists (as root, or through sudo).
-# Parallel jobs of make take turns at apt-get (flock, where installed).
+# Install Debian package $(2) unless $(1) exists (as root, or through sudo
+# without a password); when that cannot be done (not root, no network), say
+# what is missing and how to get it, and fail.  Parallel jobs of make take
+# turns at apt-get (flock, where installed).
 APT_LOCK := $(shell command -v flock >/dev/null 2>&1 && echo flock /tmp/seastar-apt.lock)
-APT_NEED = [ -e $(1) ] || { echo "installing Debian's $(2)"; s=""; [ "$$(id -u)" -ne 0 ] && s=sudo; \
-	$$s $(APT_LOCK) apt-get install -y $(2) >/dev/null 2>&1 || { $$s $(APT_LOCK) apt-get update >/dev/null 2>&1 && \
-	$$s $(APT_LOCK) apt-get install -y $(2) >/dev/null; }; }
+APT_NEED = [ -e $(1) ] || { s=""; \
+	[ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && s="sudo -n"; \
+	if [ "$$(id -u)" -eq 0 ] || [ -n "$$s" ]; then echo "  install Debian's $(2)"; \
+	    $$s $(APT_LOCK) apt-get install -y $(2) >/dev/null 2>&1 || { $$s $(APT_LOCK) apt-get update >/dev/null 2>&1 && \
+	    $$s $(APT_LOCK) apt-get install -y $(2) >/dev/null 2>&1; }; fi; \
+	[ -e $(1) ] || { echo "  missing $(1): install Debian's $(2) (as root: apt-get install $(2))"; false; }; }
 
 # ----------------------------------------------------------- results
 # make results: runs every experiment the docs quote (examples/results.py,
