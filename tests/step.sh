@@ -16,9 +16,14 @@
 #
 # CPU times come from the shell's `times` (the children it waited for).
 
-# The children's user + system seconds so far, from `times`' second line.
-child_cpu() {
-    times | sed -n 2p | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.2f", t }'
+# cpu_now: $cpu gets the children's user + system seconds so far, from
+# `times`' second line (called in this shell: a command substitution's
+# subshell has no children of its own).
+times_file=${TMPDIR:-/tmp}/seastar-step.$$
+cpu_now() {
+    times > "$times_file"
+    cpu=$(sed -n 2p "$times_file" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.2f", t }')
+    rm -f "$times_file"
 }
 
 what=$1; shift
@@ -31,14 +36,16 @@ run)
     st=$?
     echo "exit status $st" >> "$log.tmp"
     mv "$log.tmp" "$log"
+    cpu_now
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-    printf '  done    %-9s %7s s CPU %5s s  %s\n' "$name" "$(child_cpu)" "$(( $(date +%s) - t0 ))" "${line:-exit status $st}"
+    printf '  done    %-9s %7s s CPU %5s s  %s\n' "$name" "$cpu" "$(( $(date +%s) - t0 ))" "${line:-exit status $st}"
     ;;
 cpu)
     file=$1; shift
     "$@"
     st=$?
-    echo "$(child_cpu)" >> "$file" # (one line a compile: parallel compiles append)
+    cpu_now
+    echo "$cpu" >> "$file" # (one line a compile: parallel compiles append)
     exit $st
     ;;
 built)
@@ -50,7 +57,8 @@ total)
     t0=$(date +%s)
     "$@"
     st=$?
-    printf '  total   %-9s %7s s CPU %5s s\n' "" "$(child_cpu)" "$(( $(date +%s) - t0 ))"
+    cpu_now
+    printf '  total   %-9s %7s s CPU %5s s\n' "" "$cpu" "$(( $(date +%s) - t0 ))"
     exit $st
     ;;
 *)

@@ -184,7 +184,7 @@ static void ad_config(long k, ad_cfg *c) {
         m = (int)(o % 64) + 1;
         kind = (sa_switch_kind)((o + round) % AD_KINDS);
         c->steps = AD_STEPS_ALL;
-    } else if (o < AD_ALL_SIZES + AD_NAMED) {
+    } else { /* (o < AD_ALL_SIZES + AD_NAMED = AD_ROUND) */
         long q = o - AD_ALL_SIZES;
         n = ad_sizes[q % AD_NSIZES][0];
         m = ad_sizes[q % AD_NSIZES][1];
