@@ -3456,28 +3456,34 @@ SA_API int sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *
  *
  * Each kernel equals one reference function above, decision for decision
  * and state for state, on the calls sa__fast_allocate (at the end of this
- * section, the one place that chooses them) gives it: sizes up to 64,
- * no read-port views, and priorities absent or all equal (the separable
- * input-first kernel also takes unequal ones).  Every other call runs the
- * reference.  tests/test_alloc_diff.c runs both builds side by side on
+ * section, the one place that chooses them) gives it: no read-port views,
+ * and priorities absent or all equal (the separable input-first kernels,
+ * SPAA's stamps and MCM also take unequal ones).  Every other call runs
+ * the reference.  tests/test_alloc_diff.c runs both builds side by side on
  * random request sets.  bench_alloc measures each kernel against its
  * reference in one run (docs/data/bench_alloc.csv):
  *
  *   kernel                  equals                    sizes
- *   sa__fast_spaa           sa__spaa                  n <= 16 and m <= 8; 33..64 both
- *   sa__wfa_word            sa__wfa                   all
- *   sa__wfa_wrapped_diag    sa__wfa_wrapped           all (SA_WAVEFRONT_DIAGONAL)
+ *   sa__fast_spaa           sa__spaa                  up to 64 x 64 (bit-sliced banks)
+ *   sa__spaa_stamps         sa__spaa                  larger (and with priorities there)
+ *   sa__wfa_word            sa__wfa                   up to 64 x 64 (sa__wfa16_sse2 at 16 x 4..8)
+ *   sa__wfa_wrapped_diag    sa__wfa_wrapped           up to 64 x 64, both diagonals
+ *   sa__wfa_wrapped_words   sa__wfa_wrapped           larger
  *   sa__islip16x8_sse2      sa__islip, sa__separable_output   n <= 16 and m <= 8
- *   sa__islip_cols          sa__islip, sa__separable_output   larger
- *   sa__pim1_16x7_sse2,
+ *   sa__islip_cols          sa__islip, sa__separable_output   up to 64 x 64
+ *   sa__islip_words         sa__islip, sa__separable_output   larger
  *   sa__pim1_16x8_sse2,
  *   sa__pim_sse2_small      sa__pim                   n <= 16 and m <= 8
- *   sa__pim64               sa__pim                   larger
- *   sa__separable_keys      sa__separable_input       all (OPF, separable input-first)
+ *   sa__pim64               sa__pim                   up to 64 x 64
+ *   sa__pim_words           sa__pim                   larger
+ *   sa__separable_keys      sa__separable_input       up to 64 x 64 (OPF, separable input-first)
+ *   sa__separable_words     sa__separable_input       larger
+ *   sa__mcm_words           sa__mcm                   all
  *
- * MCM and the output arbiter have no kernel.  Without SSE2, or with
- * SA_NO_SIMD, this section only defines the hooks the reference calls,
- * and they do nothing.
+ * The kernels above 64 (the word-general ones) are compiled only where
+ * SA_SWITCH_MAX is above 64.  The output arbiter has no kernel.  Without
+ * SSE2, or with SA_NO_SIMD, this section only defines the hooks the
+ * reference calls, and they do nothing.
  * ====================================================================== */
 
 #ifndef SA_SIMD_SSE2
@@ -3894,12 +3900,6 @@ SA_API int sa__spaa_reg_sse2_3(sa_switch *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 3)
 SA_API int sa__spaa_reg_sse2_4(sa_switch *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 4)
-SA_API int sa__spaa_16x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt)
-    SA__SPAA_REG_BODY(16, 7, 4)
-SA_API int sa__spaa_8x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt)
-    SA__SPAA_REG_BODY(8, 8, 3)
-SA_API int sa__spaa_7x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt)
-    SA__SPAA_REG_BODY(7, 7, 3)
 #endif
 #undef SA__SEL1
 #undef SA__GT1
@@ -4077,9 +4077,6 @@ SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
     match->size = count; \
     return count; \
 }
-SA_API int sa__spaa_grant6_64_sse2(sa_switch *a, const uint64_t *col, uint64_t outs,
-                                   const uint64_t *kin, sa_match *match)
-    SA__GRANT6_BODY(64, 64)
 SA_API int sa__spaa_grant6_any_sse2(sa_switch *a, const uint64_t *col, uint64_t outs,
                                     const uint64_t *kin, sa_match *match)
     SA__GRANT6_BODY(a->num_inputs, a->num_outputs)
@@ -4093,8 +4090,7 @@ SA_API int sa__spaa6_sse2(sa_switch *a, const uint64_t *req, sa_match *match) {
     uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS], outs;
     sa__spaa_select6_sse2(a, req, nom, kin);
     outs = sa__spaa_columns6(nom, a->num_inputs, col);
-    return a->num_inputs == 64 && a->num_outputs == 64 ? sa__spaa_grant6_64_sse2(a, col, outs, kin, match)
-                                                       : sa__spaa_grant6_any_sse2(a, col, outs, kin, match);
+    return sa__spaa_grant6_any_sse2(a, col, outs, kin, match);
 }
 #endif /* SA__FAST_MAX > 32 */
 
@@ -4944,7 +4940,7 @@ SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__p
 }
 #if SA__FAST_MAX >= 16
 /* ---- PIM's 16 x 8 lanes: helpers of sa__pim_sse2_small and
- * sa__pim1_16x7_sse2 ---- */
+ * sa__pim1_16x8_sse2 ---- */
 
 /* Population-count tree of x's lanes, valid for 16-bit and for byte lanes
  * (no field carries into the next): *lp = the counts of the lower bit
@@ -5219,38 +5215,17 @@ SA_API __m128i sa__pim1_rotary_sse2(const sa_switch *a, __m128i x) {
         (G) = sa__transpose8x2(_mm_packus_epi16(_mm_and_si128(h_, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h_, 8))); \
     } while (0)
 
-/* PIM1 (one iteration, no read-port pairing) at exactly 16 inputs and 7
- * outputs, straight-line: the rows packed to bytes and ANDed with
- * spaa_connect (connect[] as bytes); the columns by pmovmskb; the grant in
- * 16-bit lanes (one per output) and the accept in byte lanes (one per
- * input), each a population-count tree, Lemire's multiply on the block
- * draws (the six generator outputs the two blocks take when nothing is
- * rejected) and sa__pim_kth*.  When a draw may be rejected (below 0.3% of
- * the allocations) nothing has been written yet and sa__pim_sse2_small
- * does the allocation.  Same decisions and draws as sa__pim_general.
- * Fills mt. */
-SA_API int sa__pim1_16x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
-    uint64_t s = a->rng.state;
-    __m128i rows, x, rej, gpos, G, pos8, h8;
-    rows = _mm_and_si128(sa__pack_bytes16_sse2(req, 16), SA__LD(a->fast));
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
-        sa__match_clear_fast(a, mt); /* no requests: the state does not move */
-        return 0;
-    }
-    x = sa__pim1_rotary_sse2(a, sa__pim_cols16x7_sse2(rows));
-    /* grant: generator outputs 0 and 1; accept: 2 to 5 */
-    SA__PIM1_GRANT(x, _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0)), rej, gpos, G);
-    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(s, 3), (long long)sa__rng_at(s, 2)),
-                              _mm_set_epi64x((long long)sa__rng_at(s, 5), (long long)sa__rng_at(s, 4)), &rej, &pos8);
-    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
-    a->rng.state = s + 6 * 0x9E3779B97F4A7C15ull;
-    return sa__pim1_write_sse2(mt, h8, pos8, gpos, 0);
-}
-
-/* sa__pim1_16x7_sse2 for any n <= 16 and m <= 8: the grant block is
- * ceil(m/4) generator outputs, the accept block the next ceil(n/4) (the
- * draws of lanes beyond m or n are computed but, those lanes having no
- * candidate, not used). */
+/* PIM1 (one iteration, no read-port pairing) up to 16 inputs and 8
+ * outputs, straight-line: the rows packed to bytes and ANDed with the
+ * connections (as bytes); the columns by pmovmskb; the grant in 16-bit
+ * lanes (one per output) and the accept in byte lanes (one per input),
+ * each a population-count tree, Lemire's multiply on the block draws (the
+ * grant block is ceil(m/4) generator outputs, the accept block the next
+ * ceil(n/4); the draws of lanes beyond m or n are computed but, those
+ * lanes having no candidate, not used) and sa__pim_kth*.  When a draw may
+ * be rejected (rarely) nothing has been written yet and
+ * sa__pim_sse2_small does the allocation.  Same decisions and draws as
+ * sa__pim.  Fills mt. */
 SA_API int sa__pim1_16x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
     const uint64_t gamma = 0x9E3779B97F4A7C15ull;
     int n = a->num_inputs, m = a->num_outputs;
@@ -6183,9 +6158,6 @@ SA_API int sa__fast_spaa(sa_switch *a, const uint64_t *req, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs;
     sa__spaa_hold(a);
 #if SA__FAST_MAX >= 16
-    if (n == 16 && m == 7) return sa__spaa_16x7_sse2(a, req, mt);
-    if (n == 8 && m == 8) return sa__spaa_8x8_sse2(a, req, mt);
-    if (n == 7 && m == 7) return sa__spaa_7x7_sse2(a, req, mt);
     if (n <= 16 && m <= 8) return n > 8 ? sa__spaa_reg_sse2_4(a, req, mt) : sa__spaa_reg_sse2_3(a, req, mt);
 #endif
 #if SA__FAST_MAX > 32
@@ -6312,7 +6284,6 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
 #if SA__FAST_MAX >= 16
         if (small) {
             if (a->iterations != 1) sa__pim_sse2_small(a, req, match);
-            else if (n == 16 && m == 7) sa__pim1_16x7_sse2(a, req, match);
             else sa__pim1_16x8_sse2(a, req, match);
             return 1;
         }

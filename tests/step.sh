@@ -52,6 +52,7 @@ built)
     name=$1; file=$2
     printf '  build   %-9s %7s s CPU (compiling)\n' "$name" \
         "$(awk '{ t += $1 } END { printf "%.2f", t }' "$file" 2>/dev/null || echo 0)"
+    rm -f "$file"
     ;;
 total)
     t0=$(date +%s)
