@@ -34,9 +34,9 @@ B        := build
 
 WARN     := -Wall -Wextra -Wpedantic -Werror -Wshadow
 OPT      := -O2
-# (ASan+UBSan at -O0: the sanitizers check the same, and it compiles in a
-# fifth of -O1's time)
-SAN      := -O0 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# (ASan+UBSan with line tables only, -g1: its reports name file and line,
+# and it compiles in two thirds of -g's time)
+SAN      := -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 HEADERS  := seastar_arb.h seastar_topo.h seastar_route.h
 CXX_HEADERS := seastar_arb.hpp
