@@ -112,3 +112,51 @@ ST_TEST(alloc_names_are_cut_to_the_buffer) {
     ST_EQ(0, (int)sa_switch_desc_name(&d, text, sizeof text));
     ST_EQ(0, (int)sa_switch_desc_name(NULL, text, sizeof text));
 }
+
+/* The request builder's list of row words in use: a word emptied by
+ * removes and filled again, many times within one cycle, and a clear after
+ * it, leave the rows exactly as a dense oracle says (the clear zeroes only
+ * the listed words, so a word missing from the list would keep a stale
+ * bit), and priorities that begin to differ late in a cycle reach every
+ * cell (the larger of a cell's adds since it was last removed). */
+ST_TEST(alloc_requests_list_empties_and_refills) {
+    enum { N = 70, M = 130, W = SA_WORDS(130) };
+    static unsigned char on[N][M];
+    static int32_t pri[N][M];
+    sa_requests r;
+    size_t size = sa_requests_memory_size(N, M);
+    void *mem = malloc(size);
+    uint64_t seed = 77;
+    int round, k, i, j;
+    ST_CHECK(mem != NULL);
+    ST_EQ(SA_OK, sa_requests_init(&r, N, M, mem, size));
+    for (round = 0; round < 30; round++) {
+        int word_row = (int)st_rand_below(&seed, N), word = (int)st_rand_below(&seed, W);
+        sa_requests_clear(&r);
+        memset(on, 0, sizeof on);
+        for (k = 0; k < 400; k++) {
+            /* half the operations on one word: it empties and fills again */
+            int focus = k % 2 == 0;
+            i = focus ? word_row : (int)st_rand_below(&seed, N);
+            j = focus ? 64 * word + (int)st_rand_below(&seed, (uint32_t)(M - 64 * word < 64 ? M - 64 * word : 64))
+                      : (int)st_rand_below(&seed, M);
+            if (st_rand_below(&seed, 2)) {
+                sa_requests_remove(&r, i, j);
+                on[i][j] = 0;
+            } else {
+                int32_t p = round % 3 == 0 && k > 300 ? (int32_t)(k % 5) : 9;
+                sa_requests_add(&r, i, j, p);
+                if (!on[i][j] || pri[i][j] < p) pri[i][j] = p;
+                on[i][j] = 1;
+            }
+        }
+        for (i = 0; i < N; i++)
+            for (j = 0; j < M; j++) {
+                ST_EQ(on[i][j], (int)((r.rows[(size_t)i * W + (j >> 6)] >> (j & 63)) & 1u));
+                if (on[i][j] && sa_requests_priorities(&r) != NULL) ST_EQ(pri[i][j], sa_requests_priorities(&r)[i * M + j]);
+            }
+    }
+    sa_requests_clear(&r);
+    for (i = 0; i < N * W; i++) ST_EQ_U64(0, r.rows[i]);
+    free(mem);
+}
