@@ -33,6 +33,8 @@
  *   SA_ASSERT(c)  precondition check on hot paths (default: assert(c))
  *   SA_NO_SIMD    use the reference code only (same decisions)
  *   SA_SWITCH_MAX largest switch allocator side, 1..512 (default 512)
+ *   SA_SWITCH_KINDS the allocator kinds the translation unit compiles
+ *                 (default all; see >>switch)
  *
  * Naming: public functions and types start with sa_, macros with SA_,
  * private helpers with sa__.  Sections carry searchable tags:
@@ -103,6 +105,8 @@
  *               sa_result sa_switch_check(const sa_switch *a)
  *               sa_result sa_switch_check_requests(const sa_switch *a, const uint64_t *req)
  *               const char * sa_switch_kind_name(sa_switch_kind kind)
+ *               size_t    sa_switch_desc_name(const sa_switch_desc *desc, char *text, size_t size)
+ *               sa_result sa_switch_desc_parse(sa_switch_desc *desc, const char *text)
  *   >>requests  size_t    sa_requests_memory_size(int num_inputs, int num_outputs)
  *               sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_outputs, void *memory, size_t memory_size)
  *               void      sa_requests_clear(sa_requests *r)
@@ -1690,6 +1694,19 @@ typedef enum sa_switch_kind {
     SA_SWITCH_KIND_COUNT      /**< number of kinds (not a kind) */
 } sa_switch_kind;
 
+#ifndef SA_SWITCH_KINDS
+/** The kinds of allocator a translation unit compiles, as a mask of
+ *  ``1u << kind``; all by default.  A simulator that uses one kind defines
+ *  it before including the header, for example ``#define SA_SWITCH_KINDS
+ *  (1u << SA_SWITCH_ISLIP)``: sa_switch_allocate then compiles only that
+ *  kind's code (a fraction of the compile time and code size), and
+ *  sa_switch_init refuses the other kinds (SA_ERR_PARAM_RANGE).  Every
+ *  translation unit that allocates with an allocator must name its kind. */
+#define SA_SWITCH_KINDS (~0u)
+#endif
+/* Whether the translation unit compiles kind k (a constant where k is). */
+#define SA__KIND_ON(k) ((((unsigned)(SA_SWITCH_KINDS)) >> (unsigned)(k)) & 1u)
+
 /** sa_switch_desc.wavefront: wrapped WFA's diagonals are the cells
  *  (i, (i + d) mod s), the Tamir-Chi wrapped wave front as this library
  *  draws it (the default). */
@@ -1921,7 +1938,7 @@ SA_API sa_result sa__switch_defaults(const sa_switch_desc *desc, sa_switch_desc 
     if (d->iterations == 0) d->iterations = 1;
     d->rotary = d->rotary != 0;
     d->read_port_pairs = d->read_port_pairs != 0;
-    if ((int)d->kind < 0 || d->kind >= SA_SWITCH_KIND_COUNT) return SA_ERR_PARAM_RANGE;
+    if ((int)d->kind < 0 || d->kind >= SA_SWITCH_KIND_COUNT || !SA__KIND_ON(d->kind)) return SA_ERR_PARAM_RANGE;
     if (n < 1 || n > SA_SWITCH_MAX || m < 1 || m > SA_SWITCH_MAX) return SA_ERR_SIZE_RANGE;
     if (d->iterations < SA_ITERATE_TO_CONVERGENCE) return SA_ERR_PARAM_RANGE;
     if (d->wavefront != SA_WAVEFRONT_DIAGONAL && d->wavefront != SA_WAVEFRONT_ANTIDIAGONAL)
@@ -1937,7 +1954,7 @@ SA_API sa_result sa__switch_defaults(const sa_switch_desc *desc, sa_switch_desc 
         d->kind != SA_SWITCH_WFA_WRAPPED && d->kind != SA_SWITCH_PIM) return SA_ERR_PARAM_RANGE;
     for (i = 0; d->no_connect != NULL && i < n; i++)
         for (j = m; j < 64 * SA_WORDS(m); j++)
-            if (sa__has(d->no_connect + (size_t)i * SA_WORDS(m), j)) return SA_ERR_PARAM_RANGE;
+            if (sa__has(d->no_connect + (size_t)i * (size_t)SA_WORDS(m), j)) return SA_ERR_PARAM_RANGE;
     return SA_OK;
 }
 
@@ -2067,8 +2084,8 @@ SA_API sa_result sa_switch_init(sa_switch *a, const sa_switch_desc *desc, void *
     sa__switch_attach(a, &l, memory);
     for (i = 0; i < n; i++)
         for (w = 0; w < rw; w++)
-            a->connect[(size_t)i * rw + w] = (w == rw - 1 ? sa__low_mask(m - 64 * w) : ~(uint64_t)0) &
-                                              ~(d.no_connect ? d.no_connect[(size_t)i * rw + w] : 0);
+            a->connect[(size_t)i * (size_t)rw + (size_t)w] = (w == rw - 1 ? sa__low_mask(m - 64 * w) : ~(uint64_t)0) &
+                ~(d.no_connect ? d.no_connect[(size_t)i * (size_t)rw + (size_t)w] : 0);
     if (a->in_rank != NULL) {
         for (i = 0; i < n; i++) {
             sa_matrix_arb arb = sa__in_arb(a, i);
@@ -2154,7 +2171,7 @@ SA_API sa_result sa_switch_check(const sa_switch *a) {
         return SA_ERR_STATE;
     for (i = 0; i < n; i++) {
         sa_matrix_arb arb;
-        if (sa__next(a->connect + (size_t)i * a->row_words, 64 * a->row_words, m) >= 0) return SA_ERR_STATE;
+        if (sa__next(a->connect + (size_t)i * (size_t)a->row_words, 64 * a->row_words, m) >= 0) return SA_ERR_STATE;
         if (a->in_ptr != NULL && a->in_ptr[i] >= m) return SA_ERR_STATE;
         if (a->in_rank == NULL || a->fast_holds_state) continue;
         arb = sa__in_arb(a, i);
@@ -2183,13 +2200,15 @@ SA_API sa_result sa_switch_check_requests(const sa_switch *a, const uint64_t *re
     int i;
     if (a == NULL || req == NULL) return SA_ERR_NULL;
     for (i = 0; i < a->num_inputs; i++)
-        if (sa__next(req + (size_t)i * a->row_words, 64 * a->row_words, a->num_outputs) >= 0)
+        if (sa__next(req + (size_t)i * (size_t)a->row_words, 64 * a->row_words, a->num_outputs) >= 0)
             return SA_ERR_REQUEST_RANGE;
     return SA_OK;
 }
 
 /**
- * Human-readable name of an allocation algorithm ("SPAA", "WFA", ...).
+ * Human-readable name of an allocation algorithm ("SPAA", "WFA", ...): the
+ * kind alone (sa_switch_desc_name adds the options, and says PIM1 for
+ * one iteration of PIM).
  *
  * :param kind: the algorithm.
  * :returns: a static string; "unknown" for an invalid kind.
@@ -2199,6 +2218,202 @@ SA_API const char *sa_switch_kind_name(sa_switch_kind kind) {
         "SPAA", "WFA", "WFA-wrapped", "PIM", "iSLIP", "OPF", "separable-input-first",
         "separable-output-first", "MCM" };
     return ((int)kind >= 0 && kind < SA_SWITCH_KIND_COUNT) ? names[kind] : "unknown";
+}
+
+/* The options of an allocator name (sa_switch_desc_name,
+ * sa_switch_desc_parse), each with the kinds that take it. */
+enum { SA__OPT_ITERATIONS, SA__OPT_CONVERGE, SA__OPT_ROTARY, SA__OPT_ANTIDIAGONAL, SA__OPT_DIAGONAL,
+       SA__OPT_ON_MATCH, SA__OPT_RRM, SA__OPT_IDLE_HOLD, SA__OPT_IDLE_ADVANCE, SA__OPT_SEED, SA__OPT_COUNT };
+SA_API const char *sa__option_name(int o) {
+    static const char *names[SA__OPT_COUNT] = { "iterations", "converge", "rotary", "antidiagonal", "diagonal",
+                                               "on-match", "rrm", "idle-hold", "idle-advance", "seed" };
+    return names[o];
+}
+SA_API int sa__option_takes(int o, sa_switch_kind k) {
+    int pim = k == SA_SWITCH_PIM, wave = k == SA_SWITCH_WFA || k == SA_SWITCH_WFA_WRAPPED;
+    switch (o) {
+    case SA__OPT_ITERATIONS:
+    case SA__OPT_CONVERGE: return pim || k == SA_SWITCH_ISLIP;
+    case SA__OPT_ROTARY: return pim || wave || k == SA_SWITCH_SPAA;
+    case SA__OPT_ANTIDIAGONAL:
+    case SA__OPT_DIAGONAL: return k == SA_SWITCH_WFA_WRAPPED;
+    case SA__OPT_ON_MATCH:
+    case SA__OPT_RRM: return k == SA_SWITCH_SEP_OUTPUT;
+    case SA__OPT_IDLE_HOLD:
+    case SA__OPT_IDLE_ADVANCE: return wave;
+    default: return pim; /* seed */
+    }
+}
+
+/* Text building for sa_switch_desc_name: append s (or the decimal digits
+ * of v) at position *at of text, keeping a NUL within size. */
+SA_API void sa__put(char *text, size_t size, size_t *at, const char *s) {
+    for (; *s; s++, (*at)++)
+        if (*at + 1 < size) text[*at] = *s;
+    if (size > 0) text[*at < size ? *at : size - 1] = '\0';
+}
+SA_API void sa__put_number(char *text, size_t size, size_t *at, uint64_t v) {
+    char digits[21];
+    int k = 20;
+    digits[k] = '\0';
+    do digits[--k] = (char)('0' + (int)(v % 10u)); while ((v /= 10u) != 0);
+    sa__put(text, size, at, digits + k);
+}
+
+/**
+ * Write the name of an allocator description: its kind, then in
+ * parentheses, comma-separated, the options that differ from the defaults
+ * (sa__switch_defaults): "PIM1", "PIM(iterations=2,seed=7)", "PIM(converge)",
+ * "iSLIP(iterations=4)", "WFA-wrapped(antidiagonal,idle-hold)",
+ * "separable-output-first(on-match)", "SPAA(rotary)".  One iteration of PIM
+ * is named PIM1.  sa_switch_desc_parse reads the name back; the sizes,
+ * connections, network inputs and read-port pairs are not part of it.
+ *
+ * :param desc: the description.
+ * :param text: receives the name, NUL-terminated (cut to size - 1
+ *              characters when it is longer); may be NULL when size is 0.
+ * :param size: bytes at text.
+ * :returns: the length of the whole name (text holds all of it when this
+ *           is below size), or 0 if desc is NULL or its kind is unknown.
+ * :paper: seed 002 Sections 3.1-3.4 (the kinds and the Rotary Rule).
+ */
+SA_API size_t sa_switch_desc_name(const sa_switch_desc *desc, char *text, size_t size) {
+    size_t at = 0;
+    int o, first = 1;
+    if (desc == NULL || (int)desc->kind < 0 || desc->kind >= SA_SWITCH_KIND_COUNT) return 0;
+    if (size > 0) text[0] = '\0';
+    if (desc->kind == SA_SWITCH_PIM && (desc->iterations == 0 || desc->iterations == 1)) sa__put(text, size, &at, "PIM1");
+    else sa__put(text, size, &at, sa_switch_kind_name(desc->kind));
+    for (o = 0; o < SA__OPT_COUNT; o++) {
+        int on = 0;
+        switch (o) {
+        case SA__OPT_ITERATIONS: on = desc->iterations > 1 && desc->kind != SA_SWITCH_PIM; break;
+        case SA__OPT_CONVERGE: on = desc->iterations == SA_ITERATE_TO_CONVERGENCE; break;
+        case SA__OPT_ROTARY: on = desc->rotary != 0; break;
+        case SA__OPT_ANTIDIAGONAL: on = desc->wavefront == SA_WAVEFRONT_ANTIDIAGONAL; break;
+        case SA__OPT_ON_MATCH: on = desc->pointer_rule == SA_POINTER_ON_MATCH; break;
+        case SA__OPT_IDLE_HOLD: on = desc->idle == SA_IDLE_HOLD; break;
+        case SA__OPT_SEED: on = desc->seed != 0; break;
+        default: break;
+        }
+        if (desc->kind == SA_SWITCH_PIM && o == SA__OPT_ITERATIONS) on = desc->iterations > 1;
+        if (!on || !sa__option_takes(o, desc->kind)) continue;
+        sa__put(text, size, &at, first ? "(" : ",");
+        sa__put(text, size, &at, sa__option_name(o));
+        if (o == SA__OPT_ITERATIONS || o == SA__OPT_SEED) {
+            sa__put(text, size, &at, "=");
+            sa__put_number(text, size, &at, o == SA__OPT_SEED ? desc->seed : (uint64_t)desc->iterations);
+        }
+        first = 0;
+    }
+    if (!first) sa__put(text, size, &at, ")");
+    return at;
+}
+
+/* Whether text[0..len) is the word w, ignoring case. */
+SA_API int sa__word_is(const char *text, size_t len, const char *w) {
+    size_t k;
+    for (k = 0; k < len && w[k]; k++) {
+        char a = text[k], b = w[k];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (b >= 'A' && b <= 'Z') b = (char)(b - 'A' + 'a');
+        if (a != b) return 0;
+    }
+    return k == len && w[k] == '\0';
+}
+
+/* A decimal number text[0..len) (1 to 20 digits, at most max), or -1. */
+SA_API int sa__number_is(const char *text, size_t len, uint64_t max, uint64_t *v) {
+    size_t k;
+    *v = 0;
+    if (len == 0 || len > 20) return 0;
+    for (k = 0; k < len; k++) {
+        unsigned d = (unsigned)(text[k] - '0');
+        if (d > 9 || *v > (max - d) / 10u) return 0;
+        *v = *v * 10u + d;
+    }
+    return 1;
+}
+
+/**
+ * Read an allocator's kind and options from a name, the inverse of
+ * sa_switch_desc_name, so that a simulator can pass its configuration
+ * string through: ``KIND`` or ``KIND(OPTION,OPTION,...)``, kinds and
+ * options in any case, spaces around them ignored.  KIND is a name of
+ * sa_switch_kind_name or PIM1 (PIM, one iteration); OPTION is one of
+ * ``iterations=N`` (PIM, iSLIP; N >= 1), ``converge`` (PIM, iSLIP),
+ * ``rotary`` (SPAA, WFA, WFA-wrapped, PIM), ``antidiagonal`` or
+ * ``diagonal`` (WFA-wrapped), ``on-match`` or ``rrm``
+ * (separable-output-first), ``idle-hold`` or ``idle-advance`` (WFA,
+ * WFA-wrapped), ``seed=N`` (PIM; 0..2^64-1).  The kind and the options
+ * named set desc's fields (kind, iterations, rotary, wavefront,
+ * pointer_rule, idle, seed), the others return to their defaults; the
+ * sizes, connections, network inputs and read-port pairs are left as they
+ * were.
+ *
+ * :param desc: the description to set (unchanged on error).
+ * :param text: the name, NUL-terminated.
+ * :returns: SA_OK, SA_ERR_NULL, or SA_ERR_PARAM_RANGE for an unknown kind
+ *           or option, an option the kind does not take, a bad number, or
+ *           text that does not follow the form.
+ * :paper: seed 002 Sections 3.1-3.4.
+ */
+SA_API sa_result sa_switch_desc_parse(sa_switch_desc *desc, const char *text) {
+    sa_switch_desc d;
+    const char *p, *end;
+    size_t len;
+    int k;
+    if (desc == NULL || text == NULL) return SA_ERR_NULL;
+    d = *desc;
+    d.iterations = 1;
+    d.rotary = 0;
+    d.wavefront = SA_WAVEFRONT_DIAGONAL;
+    d.pointer_rule = SA_POINTER_RRM;
+    d.idle = SA_IDLE_ADVANCE;
+    d.seed = 0;
+    for (p = text; *p == ' '; p++) {}
+    for (end = p; *end && *end != '(' && *end != ' '; end++) {}
+    len = (size_t)(end - p);
+    for (k = 0; k < SA_SWITCH_KIND_COUNT && !sa__word_is(p, len, sa_switch_kind_name((sa_switch_kind)k)); k++) {}
+    if (k == SA_SWITCH_KIND_COUNT && !sa__word_is(p, len, "PIM1")) return SA_ERR_PARAM_RANGE;
+    d.kind = k == SA_SWITCH_KIND_COUNT ? SA_SWITCH_PIM : (sa_switch_kind)k;
+    for (p = end; *p == ' '; p++) {}
+    if (*p == '(') {
+        do {
+            const char *eq;
+            uint64_t v = 0;
+            int o;
+            for (p++; *p == ' '; p++) {}
+            for (end = p; *end && *end != ',' && *end != ')'; end++) {}
+            for (len = (size_t)(end - p); len > 0 && p[len - 1] == ' '; len--) {}
+            for (eq = p; eq < p + len && *eq != '='; eq++) {}
+            for (o = 0; o < SA__OPT_COUNT && !sa__word_is(p, (size_t)(eq - p), sa__option_name(o)); o++) {}
+            if (o == SA__OPT_COUNT || !sa__option_takes(o, d.kind) ||
+                ((o == SA__OPT_ITERATIONS || o == SA__OPT_SEED) !=
+                 (eq < p + len && sa__number_is(eq + 1, (size_t)(p + len - eq - 1),
+                                                o == SA__OPT_SEED ? ~(uint64_t)0 : 0x7FFFFFFF, &v))) ||
+                (o == SA__OPT_ITERATIONS && v < 1) || (o != SA__OPT_ITERATIONS && o != SA__OPT_SEED && eq < p + len))
+                return SA_ERR_PARAM_RANGE;
+            switch (o) {
+            case SA__OPT_ITERATIONS: d.iterations = (int)v; break;
+            case SA__OPT_CONVERGE: d.iterations = SA_ITERATE_TO_CONVERGENCE; break;
+            case SA__OPT_ROTARY: d.rotary = 1; break;
+            case SA__OPT_ANTIDIAGONAL: d.wavefront = SA_WAVEFRONT_ANTIDIAGONAL; break;
+            case SA__OPT_DIAGONAL: d.wavefront = SA_WAVEFRONT_DIAGONAL; break;
+            case SA__OPT_ON_MATCH: d.pointer_rule = SA_POINTER_ON_MATCH; break;
+            case SA__OPT_RRM: d.pointer_rule = SA_POINTER_RRM; break;
+            case SA__OPT_IDLE_HOLD: d.idle = SA_IDLE_HOLD; break;
+            case SA__OPT_IDLE_ADVANCE: d.idle = SA_IDLE_ADVANCE; break;
+            default: d.seed = v; break;
+            }
+            p = end;
+        } while (*p == ',');
+        if (*p != ')') return SA_ERR_PARAM_RANGE;
+        for (p++; *p == ' '; p++) {}
+    }
+    if (*p != '\0' || (k == SA_SWITCH_KIND_COUNT && d.iterations != 1)) return SA_ERR_PARAM_RANGE; /* (PIM1 names one) */
+    *desc = d;
+    return SA_OK;
 }
 
 /* An allocator's sizes as the functions below read them: 1..SA_SWITCH_MAX
@@ -2299,9 +2514,9 @@ SA_API void sa__keep_top_column(const sa_switch *a, uint64_t *inputs, const int3
     int i, n = sa__n(a), m = sa__m(a);
     if (prio == NULL) return;
     for (i = sa__next(inputs, n, 0); i >= 0; i = sa__next(inputs, n, i + 1))
-        if (prio[(size_t)i * m + j] > top) top = prio[(size_t)i * m + j];
+        if (prio[(size_t)i * (size_t)m + (size_t)j] > top) top = prio[(size_t)i * (size_t)m + (size_t)j];
     for (i = sa__next(inputs, n, 0); i >= 0; i = sa__next(inputs, n, i + 1))
-        if (prio[(size_t)i * m + j] != top) inputs[i >> 6] &= ~((uint64_t)1 << (i & 63));
+        if (prio[(size_t)i * (size_t)m + (size_t)j] != top) inputs[i >> 6] &= ~((uint64_t)1 << (i & 63));
 }
 
 /* >>requests ===========================================================
@@ -2309,24 +2524,45 @@ SA_API void sa__keep_top_column(const sa_switch *a, uint64_t *inputs, const int3
  *
  * A simulator learns its requests one (input, output) pair at a time, from
  * its buffers.  sa_requests keeps the rows and priorities that
- * sa_switch_allocate reads, in memory the caller provides: add and remove
- * take constant time, and clear zeroes the rows (one word per input up to
- * 64 outputs).
+ * sa_switch_allocate reads, in memory the caller provides, and a list of
+ * the row words that hold requests, so that a clear zeroes only those (its
+ * cost follows the requests, not the sizes).  An add sets the cell's bit
+ * (and lists its word when that is the word's first bit); while every
+ * priority added since the last clear is the same, it writes no priority
+ * at all, and the first different one writes that common value into the
+ * cells added before it.  A remove that empties a word takes it off the
+ * list.
  * ====================================================================== */
 
-/** A request set being built (see >>requests). */
+/** A request set being built (see >>requests).  Read ``rows`` (for
+ *  sa_switch_allocate) and ``num_inputs``/``num_outputs``; the other fields
+ *  are the builder's own. */
 typedef struct sa_requests {
     int num_inputs;     /**< rows */
     int num_outputs;    /**< columns */
     int row_words;      /**< SA_WORDS(num_outputs) */
     uint64_t *rows;     /**< the request rows, for sa_switch_allocate */
-    int32_t *prio;      /**< each cell's priority (valid where requested) */
-    int32_t low, high;  /**< the least and greatest priority added since
-                             the last clear (low > high: none) */
+    int32_t *prio;      /**< each cell's priority (valid where requested
+                             once two priorities differ) */
+    uint16_t *used;     /**< the words of rows that hold a request, each
+                             once (entry used_count is a spare the next
+                             add may write) */
+    long long used_count; /**< entries of used */
+    long long same;       /**< the one priority added since the last clear;
+                               SA__REQUESTS_NONE before the first add,
+                               SA__REQUESTS_MIXED once two differ */
 } sa_requests;
 
-/* Bytes before the priorities in sa_requests_init's memory (the rows). */
-SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * SA_WORDS(m) * sizeof(uint64_t); }
+/* Values of sa_requests.same that no int32_t priority has. */
+#define SA__REQUESTS_NONE ((long long)1 << 40)
+#define SA__REQUESTS_MIXED (-((long long)1 << 40))
+
+/* Bytes before the word list in sa_requests_init's memory (the rows), and
+ * before the priorities (the rows and the list, 8-byte aligned). */
+SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * (size_t)SA_WORDS(m) * sizeof(uint64_t); }
+SA_API size_t sa__requests_prio_at(int n, int m) {
+    return sa__requests_rows_bytes(n, m) + ((size_t)n * (size_t)SA_WORDS(m) + 1 + 3) / 4 * 8;
+}
 
 /**
  * Bytes of memory a request set of these sizes needs.
@@ -2337,7 +2573,7 @@ SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * SA_WORD
  */
 SA_API size_t sa_requests_memory_size(int num_inputs, int num_outputs) {
     if (num_inputs < 1 || num_inputs > SA_SWITCH_MAX || num_outputs < 1 || num_outputs > SA_SWITCH_MAX) return 0;
-    return sa__requests_rows_bytes(num_inputs, num_outputs) + (size_t)num_inputs * (size_t)num_outputs * sizeof(int32_t);
+    return sa__requests_prio_at(num_inputs, num_outputs) + (size_t)num_inputs * (size_t)num_outputs * sizeof(int32_t);
 }
 
 /**
@@ -2353,6 +2589,7 @@ SA_API size_t sa_requests_memory_size(int num_inputs, int num_outputs) {
 SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_outputs, void *memory,
                                   size_t memory_size) {
     size_t need = sa_requests_memory_size(num_inputs, num_outputs);
+    unsigned char *base = (unsigned char *)memory;
     if (r == NULL || memory == NULL) return SA_ERR_NULL;
     if (need == 0) return SA_ERR_SIZE_RANGE;
     if (memory_size < need || ((uintptr_t)memory & 7u) != 0) return SA_ERR_MEMORY;
@@ -2362,29 +2599,56 @@ SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_output
     r->num_outputs = num_outputs;
     r->row_words = SA_WORDS(num_outputs);
     r->rows = (uint64_t *)memory;
-    r->prio = (int32_t *)(void *)((unsigned char *)memory + sa__requests_rows_bytes(num_inputs, num_outputs));
-    r->low = INT32_MAX;
-    r->high = INT32_MIN;
+    r->used = (uint16_t *)(void *)(base + sa__requests_rows_bytes(num_inputs, num_outputs));
+    r->prio = (int32_t *)(void *)(base + sa__requests_prio_at(num_inputs, num_outputs));
+    r->used_count = 0;
+    r->same = SA__REQUESTS_NONE;
     return SA_OK;
 }
 
 /**
- * Remove every request (the cost is that of zeroing the rows: num_inputs
- * x SA_WORDS(num_outputs) words, 64 at 64 x 64).
+ * Remove every request.  The cost follows the requests: one store per row
+ * word that holds some.
  *
  * :param r: the request set.
  */
 SA_API void sa_requests_clear(sa_requests *r) {
-    memset(r->rows, 0, (size_t)r->num_inputs * (size_t)r->row_words * sizeof(uint64_t));
-    r->low = INT32_MAX;
-    r->high = INT32_MIN;
+    int k;
+    for (k = 0; k < r->used_count; k++) r->rows[r->used[k]] = 0;
+    r->used_count = 0;
+    r->same = SA__REQUESTS_NONE;
+}
+
+/* The priorities of an add that differs from r->same: the first add, the
+ * first that differs (the common value is written into the cells added
+ * before it), or any add once they differ (keep the larger). */
+SA_API void sa__requests_priority(sa_requests *r, int input, int output, int32_t priority, int was_set) {
+    int32_t *p = r->prio + (size_t)input * (size_t)r->num_outputs + (size_t)output;
+    if (r->same == SA__REQUESTS_NONE) {
+        r->same = priority;
+        return;
+    }
+    if (r->same != SA__REQUESTS_MIXED) {
+        int k;
+        for (k = 0; k < r->used_count; k++) {
+            int wi = r->used[k], i = wi / r->row_words, w = wi % r->row_words;
+            uint64_t x = r->rows[wi];
+            if (i == input && w == output >> 6) x &= ~((uint64_t)1 << (output & 63)) | (uint64_t)-(int64_t)was_set;
+            for (; x; x &= x - 1)
+                r->prio[(size_t)i * (size_t)r->num_outputs + (size_t)(64 * w + sa__ctz64(x))] = (int32_t)r->same;
+        }
+        r->same = SA__REQUESTS_MIXED;
+    }
+    if (!was_set || *p < priority) *p = priority;
 }
 
 /**
  * Add a request: input ``input`` has a packet for output ``output`` with
  * priority ``priority`` (larger goes first; use one value throughout when
  * priorities do not matter).  Adding a cell again keeps the larger
- * priority.
+ * priority.  While every priority added since the last clear is the same,
+ * an add writes the cell's bit (and notes a row word's first bit) and
+ * nothing else.
  *
  * :param r: the request set.
  * :param input: 0..num_inputs-1.
@@ -2392,30 +2656,38 @@ SA_API void sa_requests_clear(sa_requests *r) {
  * :param priority: any int32_t.
  */
 SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t priority) {
-    uint64_t *word, bit = (uint64_t)1 << (output & 63);
-    int32_t *p;
+    int k;
+    uint64_t old;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
-    word = r->rows + (size_t)input * r->row_words + (output >> 6);
-    p = r->prio + (size_t)input * r->num_outputs + output;
-    if (!(*word & bit) || *p < priority) *p = priority;
-    *word |= bit;
-    if (priority < r->low) r->low = priority;
-    if (priority > r->high) r->high = priority;
+    k = input * r->row_words + (output >> 6);
+    old = r->rows[k];
+    r->used[r->used_count] = (uint16_t)k; /* kept when the word was empty */
+    r->used_count += old == 0;
+    r->rows[k] = old | (uint64_t)1 << (output & 63);
+    if ((long long)priority != r->same) sa__requests_priority(r, input, output, priority, (int)((old >> (output & 63)) & 1u));
 }
 
 /**
  * Remove a request (nothing happens if it was not there).  The priorities
  * seen since the last clear still count for sa_requests_priorities, which
  * may then return the array although the cells left are all equal: the
- * decisions are the same, only the equal-priority fast path is lost.
+ * decisions are the same, only the equal-priority fast path is lost.  A
+ * remove that empties its row word also searches the list of words in use.
  *
  * :param r: the request set.
  * :param input: 0..num_inputs-1.
  * :param output: 0..num_outputs-1.
  */
 SA_API void sa_requests_remove(sa_requests *r, int input, int output) {
+    int k, e;
+    uint64_t old;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
-    r->rows[(size_t)input * r->row_words + (output >> 6)] &= ~((uint64_t)1 << (output & 63));
+    k = input * r->row_words + (output >> 6);
+    old = r->rows[k];
+    r->rows[k] = old & ~((uint64_t)1 << (output & 63));
+    if (old == 0 || r->rows[k] != 0) return;
+    for (e = 0; e < r->used_count && r->used[e] != k; e++) {}
+    if (e < r->used_count) r->used[e] = r->used[--r->used_count]; /* (always found) */
 }
 
 /**
@@ -2427,7 +2699,7 @@ SA_API void sa_requests_remove(sa_requests *r, int input, int output) {
  * :returns: NULL or r->prio.
  */
 SA_API const int32_t *sa_requests_priorities(const sa_requests *r) {
-    return r->low < r->high ? r->prio : NULL;
+    return r->same == SA__REQUESTS_MIXED ? r->prio : NULL;
 }
 
 /* >>spaa ===============================================================
@@ -2992,6 +3264,20 @@ SA_API int sa__separable_input(sa_switch *a, const uint64_t *req, const int32_t 
  * priorities are not read)
  * ====================================================================== */
 
+/* Flip the augmenting path found from input u to the free output `found`
+ * (via[j]: the input that reached output j): input via[j] takes j, its old
+ * output moves on, back to u. */
+SA_API void sa__mcm_flip(sa_match *mt, const int16_t *via, int u, int found) {
+    int j;
+    for (j = found;;) {
+        int x = via[j], old = mt->output_of[x];
+        mt->output_of[x] = (int16_t)j;
+        mt->input_of[j] = (int16_t)x;
+        if (x == u) break;
+        j = old;
+    }
+}
+
 /* Kuhn's augmenting paths: for each input in increasing order, a
  * breadth-first search over alternating paths (outputs visited in
  * increasing order), then the path found is flipped. */
@@ -3017,14 +3303,7 @@ SA_API int sa__mcm_plain(const sa_switch *a, const uint64_t *req, sa_match *mt) 
             }
         }
         if (found < 0) continue;
-        /* Flip the path: input via[j] takes j, its old output moves on. */
-        for (j = found;;) {
-            int x = via[j], old = mt->output_of[x];
-            mt->output_of[x] = (int16_t)j;
-            mt->input_of[j] = (int16_t)x;
-            if (x == u) break;
-            j = old;
-        }
+        sa__mcm_flip(mt, via, u, found);
         mt->size++;
     }
     sa__clear_set(mt->inputs, n);
@@ -3164,18 +3443,24 @@ SA_API int sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *
     if (!a->read_port_pairs) bufs = NULL;
     sa__assert_requests(a, req, bufs);
     if (sa__fast_allocate(a, req, prio, bufs, match)) return match->size;
+    /* (each kind only where the translation unit compiles it) */
+#define SA__RUN(K, CALL) case K: if (SA__KIND_ON(K)) return CALL; break;
     switch (a->kind) {
-    case SA_SWITCH_SPAA: return sa__spaa(a, req, prio, bufs, match);
-    case SA_SWITCH_WFA: return sa__wfa(a, req, prio, bufs, match);
-    case SA_SWITCH_WFA_WRAPPED: return sa__wfa_wrapped(a, req, prio, bufs, match);
-    case SA_SWITCH_PIM: return sa__pim(a, req, prio, bufs, match);
-    case SA_SWITCH_ISLIP: return sa__islip(a, req, prio, bufs, match);
-    case SA_SWITCH_OPF:
-    case SA_SWITCH_SEP_INPUT: return sa__separable_input(a, req, prio, bufs, match);
-    case SA_SWITCH_SEP_OUTPUT: return sa__separable_output(a, req, prio, bufs, match);
-    case SA_SWITCH_MCM: return sa__mcm(a, req, bufs, match);
-    default: SA_ASSERT(0); sa__match_clear(a, match); return 0;
+    SA__RUN(SA_SWITCH_SPAA, sa__spaa(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_WFA, sa__wfa(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_WFA_WRAPPED, sa__wfa_wrapped(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_PIM, sa__pim(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_ISLIP, sa__islip(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_OPF, sa__separable_input(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_SEP_INPUT, sa__separable_input(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_SEP_OUTPUT, sa__separable_output(a, req, prio, bufs, match))
+    SA__RUN(SA_SWITCH_MCM, sa__mcm(a, req, bufs, match))
+    default: break;
     }
+#undef SA__RUN
+    SA_ASSERT(0); /* an unknown kind, or one this translation unit does not compile */
+    sa__match_clear(a, match);
+    return 0;
 }
 
 /* >>bgl ================================================================
@@ -3445,28 +3730,34 @@ SA_API int sa_bgl_slq_sender(int ack_pending, uint64_t requests, uint64_t inject
  *
  * Each kernel equals one reference function above, decision for decision
  * and state for state, on the calls sa__fast_allocate (at the end of this
- * section, the one place that chooses them) gives it: sizes up to 64,
- * no read-port views, and priorities absent or all equal (the separable
- * input-first kernel also takes unequal ones).  Every other call runs the
- * reference.  tests/test_alloc_diff.c runs both builds side by side on
+ * section, the one place that chooses them) gives it: no read-port views,
+ * and priorities absent or all equal (the separable input-first kernels,
+ * SPAA's stamps and MCM also take unequal ones).  Every other call runs
+ * the reference.  tests/test_alloc_diff.c runs both builds side by side on
  * random request sets.  bench_alloc measures each kernel against its
  * reference in one run (docs/data/bench_alloc.csv):
  *
  *   kernel                  equals                    sizes
- *   sa__fast_spaa           sa__spaa                  n <= 16 and m <= 8; 33..64 both
- *   sa__wfa_word            sa__wfa                   all
- *   sa__wfa_wrapped_diag    sa__wfa_wrapped           all (SA_WAVEFRONT_DIAGONAL)
+ *   sa__fast_spaa           sa__spaa                  up to 64 x 64 (bit-sliced banks)
+ *   sa__spaa_stamps         sa__spaa                  larger (and with priorities there)
+ *   sa__wfa_word            sa__wfa                   up to 64 x 64 (sa__wfa16_sse2 at 16 x 4..8)
+ *   sa__wfa_wrapped_diag    sa__wfa_wrapped           up to 64 x 64, both diagonals
+ *   sa__wfa_wrapped_words   sa__wfa_wrapped           larger
  *   sa__islip16x8_sse2      sa__islip, sa__separable_output   n <= 16 and m <= 8
- *   sa__islip_cols          sa__islip, sa__separable_output   larger
- *   sa__pim1_16x7_sse2,
+ *   sa__islip_cols          sa__islip, sa__separable_output   up to 64 x 64
+ *   sa__islip_words         sa__islip, sa__separable_output   larger
  *   sa__pim1_16x8_sse2,
  *   sa__pim_sse2_small      sa__pim                   n <= 16 and m <= 8
- *   sa__pim64               sa__pim                   larger
- *   sa__separable_keys      sa__separable_input       all (OPF, separable input-first)
+ *   sa__pim64               sa__pim                   up to 64 x 64
+ *   sa__pim_words           sa__pim                   larger
+ *   sa__separable_keys      sa__separable_input       up to 64 x 64 (OPF, separable input-first)
+ *   sa__separable_words     sa__separable_input       larger
+ *   sa__mcm_words           sa__mcm                   all
  *
- * MCM and the output arbiter have no kernel.  Without SSE2, or with
- * SA_NO_SIMD, this section only defines the hooks the reference calls,
- * and they do nothing.
+ * The kernels above 64 (the word-general ones) are compiled only where
+ * SA_SWITCH_MAX is above 64.  The output arbiter has no kernel.  Without
+ * SSE2, or with SA_NO_SIMD, this section only defines the hooks the
+ * reference calls, and they do nothing.
  * ====================================================================== */
 
 #ifndef SA_SIMD_SSE2
@@ -3499,6 +3790,35 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
 /* Unaligned SSE2 load and store of two words. */
 #define SA__LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define SA__ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+
+/* count entries of -1 at p (count 0..SA_SWITCH_MAX), in overlapping
+ * 16-, 8-, 4- or 2-byte stores, none beyond p + count. */
+SA_API void sa__fill_none(int16_t *p, int count) {
+    const __m128i none = _mm_set1_epi8(-1);
+    int k;
+    if (count >= 8) {
+        for (k = 0; k + 8 <= count; k += 8) SA__ST(p + k, none);
+        SA__ST(p + count - 8, none);
+    } else if (count >= 4) {
+        _mm_storel_epi64((__m128i *)(void *)p, none);
+        _mm_storel_epi64((__m128i *)(void *)(p + count - 4), none);
+    } else if (count >= 2) {
+        memset(p, 0xFF, 4);
+        memset(p + count - 2, 0xFF, 4);
+    } else if (count == 1) {
+        p[0] = -1;
+    }
+}
+
+/* sa__match_clear in vector stores (the kernels' empty matching). */
+SA_API void sa__match_clear_fast(const sa_switch *a, sa_match *mt) {
+    int w;
+    sa__fill_none(mt->output_of, sa__n(a));
+    sa__fill_none(mt->input_of, sa__m(a));
+    for (w = 0; w < SA_WORDS(sa__n(a)); w++) mt->inputs[w] = 0;
+    for (w = 0; w < SA_WORDS(sa__m(a)); w++) mt->outputs[w] = 0;
+    mt->size = 0;
+}
 
 /* Store 16 signed bytes as 16 int16_t (a matching's entries). */
 SA_API void sa__store_i16(int16_t *p, __m128i v) {
@@ -3554,34 +3874,43 @@ SA_API int sa__lane_lw(int size) {
     return size <= 8 ? 3 : size <= 16 ? 4 : size <= 32 ? 5 : 6;
 }
 
-/* The sizes the SPAA kernels take: up to 16 inputs x 8 outputs, and 33 to
- * 64 of both (64-bit lanes in both banks). */
-SA_API int sa__spaa_fast_size(int n, int m) {
-    return (n <= 16 && m <= 8) || (SA__FAST_MAX > 32 && n > 32 && m > 32);
+/* The form of a SPAA allocator's fast state: 1, bit-sliced banks of
+ * lanes as narrow as the sizes allow, for the kernels in registers (up to
+ * 16 inputs x 8 outputs); 2, bit-sliced banks of 64-bit lanes (both sizes
+ * up to 64); 3, stamps (the word-general kernel, sa__spaa_stamps). */
+SA_API int sa__spaa_form(int n, int m) {
+    if (SA__FAST_MAX >= 16 && n <= 16 && m <= 8) return 1;
+    return SA__FAST_MAX > 32 && n <= 64 && m <= 64 ? 2 : 3;
+}
+
+/* Lane width (log2 of bits) of a bank's arbiters over `size` requesters
+ * in the allocator's form. */
+SA_API int sa__bank_lw(const sa_switch *a, int size) {
+    return sa__spaa_form(a->num_inputs, a->num_outputs) == 1 ? sa__lane_lw(size) : 6;
 }
 
 /* A bank's planes from its arbiters' ranks (rows arbiters over `size`
  * requesters, row-major), and back. */
-SA_API void sa__planes_from_ranks(uint64_t *plane, const uint16_t *rank, int rows, int size) {
-    int lw = sa__lane_lw(size), r, c, b;
+SA_API void sa__planes_from_ranks(uint64_t *plane, const uint16_t *rank, int rows, int size, int lw) {
+    int r, c, b;
     memset(plane, 0, SA__SPAA_PLANES * SA__SPAA_WORDS * sizeof(uint64_t));
     for (r = 0; r < rows; r++)
         for (c = 0; c < size; c++)
             for (b = 0; b < lw; b++) {
                 int bit = (r << lw) + c;
                 plane[b * SA__SPAA_WORDS + (bit >> 6)] |=
-                    (uint64_t)((rank[(size_t)r * size + c] >> b) & 1u) << (bit & 63);
+                    (uint64_t)((rank[(size_t)r * (size_t)size + (size_t)c] >> b) & 1u) << (bit & 63);
             }
 }
 
-SA_API void sa__ranks_from_planes(uint16_t *rank, const uint64_t *plane, int rows, int size) {
-    int lw = sa__lane_lw(size), r, c, b;
+SA_API void sa__ranks_from_planes(uint16_t *rank, const uint64_t *plane, int rows, int size, int lw) {
+    int r, c, b;
     for (r = 0; r < rows; r++)
         for (c = 0; c < size; c++) {
             int bit = (r << lw) + c, v = 0;
             for (b = 0; b < lw; b++)
                 v |= (int)((plane[b * SA__SPAA_WORDS + (bit >> 6)] >> (bit & 63)) & 1u) << b;
-            rank[(size_t)r * size + c] = (uint16_t)v;
+            rank[(size_t)r * (size_t)size + (size_t)c] = (uint16_t)v;
         }
 }
 
@@ -3589,16 +3918,25 @@ SA_API void sa__ranks_from_planes(uint16_t *rank, const uint64_t *plane, int row
 SA_API void sa__spaa_hold(sa_switch *a) {
     sa__banks *k = SA__BANKS(a);
     if (a->fast_holds_state) return;
-    sa__planes_from_ranks(k->in, a->in_rank, a->num_inputs, a->num_outputs);
-    sa__planes_from_ranks(k->out, a->out_rank, a->num_outputs, a->num_inputs);
+    sa__planes_from_ranks(k->in, a->in_rank, a->num_inputs, a->num_outputs, sa__bank_lw(a, a->num_outputs));
+    sa__planes_from_ranks(k->out, a->out_rank, a->num_outputs, a->num_inputs, sa__bank_lw(a, a->num_inputs));
     a->fast_holds_state = 1;
 }
 
+/* Renumber an arbiter's stamps to its ranks (sa__spaa_stamps). */
+SA_API void sa__stamps_to_ranks(uint16_t *stamp, int size);
+
 SA_API void sa__fast_release(sa_switch *a) {
     sa__banks *k = SA__BANKS(a);
+    int i, n = a->num_inputs, m = a->num_outputs;
     if (!a->fast_holds_state) return;
-    sa__ranks_from_planes(a->in_rank, k->in, a->num_inputs, a->num_outputs);
-    sa__ranks_from_planes(a->out_rank, k->out, a->num_outputs, a->num_inputs);
+    if (sa__spaa_form(n, m) == 3) {
+        for (i = 0; i < n; i++) sa__stamps_to_ranks(a->in_rank + (size_t)i * (size_t)m, m);
+        for (i = 0; i < m; i++) sa__stamps_to_ranks(a->out_rank + (size_t)i * (size_t)n, n);
+    } else {
+        sa__ranks_from_planes(a->in_rank, k->in, n, m, sa__bank_lw(a, m));
+        sa__ranks_from_planes(a->out_rank, k->out, m, n, sa__bank_lw(a, n));
+    }
     a->fast_holds_state = 0;
 }
 
@@ -3836,12 +4174,6 @@ SA_API int sa__spaa_reg_sse2_3(sa_switch *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 3)
 SA_API int sa__spaa_reg_sse2_4(sa_switch *a, const uint64_t *req, sa_match *mt)
     SA__SPAA_REG_BODY(a->num_inputs, a->num_outputs, 4)
-SA_API int sa__spaa_16x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt)
-    SA__SPAA_REG_BODY(16, 7, 4)
-SA_API int sa__spaa_8x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt)
-    SA__SPAA_REG_BODY(8, 8, 3)
-SA_API int sa__spaa_7x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt)
-    SA__SPAA_REG_BODY(7, 7, 3)
 #endif
 #undef SA__SEL1
 #undef SA__GT1
@@ -3967,7 +4299,8 @@ SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
     uint8_t orow[SA__FAST_MAX + 2]; \
     const __m128i pref = _mm_set1_epi64x((long long)a->network_inputs[0]); \
     int t, count = 0, rot = a->rotary && a->network_inputs[0] != 0; \
-    sa__match_clear(a, match); \
+    sa__match_clear_fast(a, match); \
+    orow[0] = 0; \
     for (bits = outs; bits != 0; bits &= bits - 1) orow[count++] = (uint8_t)sa__ctz64(bits); \
     orow[count] = orow[count - (count > 0)]; /* an odd count: the last with itself */ \
     for (t = 0; t < count + 2; t += 2) { \
@@ -4018,9 +4351,6 @@ SA_API uint64_t sa__spaa_columns6(const uint64_t *c, int n, uint64_t *col) {
     match->size = count; \
     return count; \
 }
-SA_API int sa__spaa_grant6_64_sse2(sa_switch *a, const uint64_t *col, uint64_t outs,
-                                   const uint64_t *kin, sa_match *match)
-    SA__GRANT6_BODY(64, 64)
 SA_API int sa__spaa_grant6_any_sse2(sa_switch *a, const uint64_t *col, uint64_t outs,
                                     const uint64_t *kin, sa_match *match)
     SA__GRANT6_BODY(a->num_inputs, a->num_outputs)
@@ -4034,8 +4364,7 @@ SA_API int sa__spaa6_sse2(sa_switch *a, const uint64_t *req, sa_match *match) {
     uint64_t nom[SA__SPAA_WORDS], col[SA__SPAA_WORDS], kin[SA__SPAA_PLANES * SA__SPAA_WORDS], outs;
     sa__spaa_select6_sse2(a, req, nom, kin);
     outs = sa__spaa_columns6(nom, a->num_inputs, col);
-    return a->num_inputs == 64 && a->num_outputs == 64 ? sa__spaa_grant6_64_sse2(a, col, outs, kin, match)
-                                                       : sa__spaa_grant6_any_sse2(a, col, outs, kin, match);
+    return sa__spaa_grant6_any_sse2(a, col, outs, kin, match);
 }
 #endif /* SA__FAST_MAX > 32 */
 
@@ -4136,9 +4465,16 @@ SA_API int sa__pow2_at_least(int n) {
  * requests output j on a connected cell.  col receives max(n, m) rounded
  * up to a power of two entries, those at and above m zero. */
 SA_API void sa__columns(const sa_switch *a, const uint64_t *req, uint64_t *col) {
-    int i, n = a->num_inputs, m = a->num_outputs, t = sa__pow2_at_least(n > m ? n : m);
-    for (i = 0; i < n; i++) col[i] = req[i] & a->connect[i];
-    for (; i < t; i++) col[i] = 0;
+    int i, n = sa__n(a), m = sa__m(a), t = sa__pow2_at_least(n > m ? n : m);
+    /* (whole 16-byte stores, which the transpose's 16-byte loads can take
+     * straight from the store buffer) */
+    for (i = 0; i + 2 <= n; i += 2) SA__ST(col + i, _mm_and_si128(SA__LD(req + i), SA__LD(a->connect + i)));
+    if (i < n) {
+        SA__ST(col + i, _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)(req + i)),
+                                      _mm_loadl_epi64((const __m128i *)(const void *)(a->connect + i))));
+        i += 2;
+    }
+    for (; i < t; i += 2) SA__ST(col + i, _mm_setzero_si128());
     sa__transpose(col, t);
 }
 
@@ -4175,7 +4511,7 @@ SA_API int sa__islip_cols(sa_switch *a, const uint64_t *req, int rrm, int k, sa_
     uint64_t col[64];
     int it;
     sa__columns(a, req, col);
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (it = 0; k < 0 || it < k; it++)
         if (sa__grant_accept_cols(a, col, rrm, it == 0, mt) == 0) break;
     return mt->size;
@@ -4246,9 +4582,9 @@ SA_API __m128i sa__lanes_bit_index(__m128i x) {
 SA_API __m128i sa__pointer_rows(const uint16_t *out_ptr) {
     __m128i o = _mm_packus_epi16(SA__LD(out_ptr), _mm_setzero_si128()), v = _mm_setzero_si128();
     o = _mm_unpacklo_epi64(o, o);
-#define SA__ROWS(k) v = _mm_insert_epi16(v, _mm_movemask_epi8(_mm_cmpgt_epi8(                    \
+#define SA__ROWS(k) v = _mm_or_si128(v, _mm_slli_si128(_mm_cvtsi32_si128(_mm_movemask_epi8(_mm_cmpgt_epi8( \
         _mm_set_epi8(k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9, k + 9,                      \
-                     k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1), o)), k)
+                     k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1, k + 1), o))), 2 * (k)))
     SA__ROWS(0); SA__ROWS(1); SA__ROWS(2); SA__ROWS(3);
     SA__ROWS(4); SA__ROWS(5); SA__ROWS(6); SA__ROWS(7);
 #undef SA__ROWS
@@ -4362,32 +4698,162 @@ SA_API int sa__fast_empty(const sa_switch *a, const uint64_t *req) {
  * the reference, with each row and the set of taken columns in one word. */
 
 /* The rows of `rows` in cyclic order from r, each taking its first free
- * requested column at or after c. */
-SA_API void sa__wfa_word_rows(const sa_switch *a, const uint64_t *req, uint64_t rows, int r, int c,
-                              sa_match *mt) {
-    uint64_t x, part[2];
+ * requested column at or after c (col_of[i]; taken: the columns taken),
+ * without a branch on the requests; returns the rows that took one. */
+SA_API uint64_t sa__wfa_word_rows(const sa_switch *a, const uint64_t *req, uint64_t rows, int r, int c,
+                                  uint64_t *taken, int8_t *col_of) {
+    uint64_t x, part[2], t = *taken, from = ~(uint64_t)0 << c, got = 0;
     int k;
     part[0] = rows & ~sa__low_mask(r); /* rows r..n-1, then 0..r-1 */
     part[1] = rows & sa__low_mask(r);
     for (k = 0; k < 2; k++)
         for (x = part[k]; x; x &= x - 1) {
-            int i = sa__ctz64(x), j = sa__first_from(req[i] & a->connect[i] & ~mt->outputs[0], c);
-            if (j >= 0) sa__match_add(mt, i, j);
+            int i = sa__ctz64(x);
+            uint64_t v = req[i] & a->connect[i] & ~t, h = v & from, bit;
+            h |= v & ~sa__mask_if(h != 0);
+            bit = h & (0 - h);
+            t |= bit;
+            got |= (uint64_t)(bit != 0) << i;
+            col_of[i] = (int8_t)sa__ctz64(bit | ((uint64_t)1 << 63));
         }
+    *taken = t;
+    return got;
 }
+
+/* With fewer columns than rows: column by column, in the cyclic order
+ * from c, each column granting its first free requesting row in the row
+ * order (the rows of the class `first` from r, then the others of it, then
+ * the other rows from r, then the others; without the Rotary Rule `first`
+ * is every row).  A cell is granted when it is requested and no cell
+ * before it in its row or in its column is; row-major and column-major
+ * evaluation both give that, so this makes the reference's grants in m
+ * steps instead of n.  Returns the rows that took one (col_of[i]: its
+ * column; col_of has 65 entries); *taken gets the columns taken. */
+SA_API uint64_t sa__wfa_word_cols(const sa_switch *a, const uint64_t *req, uint64_t first, int r, int c,
+                                  uint64_t *taken, int8_t *col_of) {
+    uint64_t col[64], all = sa__low_mask(a->num_inputs), hi = all & ~sa__low_mask(r), fr = all, outs = 0;
+    uint64_t fh = first & hi, oh = hi & ~first;
+    int k, j = c, m = a->num_outputs;
+    sa__columns(a, req, col);
+    for (k = 0; k < m; k++) {
+        uint64_t f = col[j] & fr, p = f & oh, q, g;
+        p = p ? p : f;
+        q = f & first;
+        p = q ? q : p;
+        q = f & fh;
+        p = q ? q : p;
+        g = p & (0 - p);
+        fr ^= g;
+        col_of[sa__ctz64(g | ((uint64_t)1 << 63)) + (g == 0)] = (int8_t)j; /* (none: entry 64) */
+        outs |= (uint64_t)(g != 0) << j;
+        j = j + 1 == m ? 0 : j + 1;
+    }
+    *taken = outs;
+    return all & ~fr;
+}
+
+#if SA__FAST_MAX >= 16
+/* WFA at 16 rows x 4..8 columns without the Rotary Rule: sa__wfa_word_cols
+ * in SSE2 registers.  The rows are one byte each, rotated right by the
+ * start column (so that the columns come in their cyclic order as bits 0,
+ * 1, ...); column step k's rows are a byte sign mask of the rows shifted;
+ * the steps are unrolled.  Each step writes its column at its granted row
+ * of out8 (entry 16 when it grants nothing) and its row (16: none) to
+ * byte k of w, which is rotated into input_of at the end. */
+SA_API void sa__wfa16_sse2(const sa_switch *a, const uint64_t *req, int r, int c, sa_match *mt) {
+    int m = a->num_outputs;
+    uint64_t all = 0xFFFF, hi = all & ~sa__low_mask(r), fr = all, w = 0, y, jj, lo8 = ~(uint64_t)0 >> (64 - 8 * m);
+    int8_t out8[32];
+    int16_t in16[8];
+    __m128i v0, v4, b = sa__req_bytes16(a, req);
+    SA__ST(out8, _mm_set1_epi8(-1));
+    SA__ST(out8 + 16, _mm_set1_epi8(-1));
+    v0 = _mm_unpacklo_epi8(b, _mm_setzero_si128());
+    v4 = _mm_unpackhi_epi8(b, _mm_setzero_si128());
+    {
+        const __m128i cm = _mm_cvtsi32_si128(m), cc = _mm_cvtsi32_si128(c);
+        const __m128i mask = _mm_set1_epi16((short)((1 << m) - 1));
+        v0 = _mm_and_si128(_mm_srl_epi16(_mm_or_si128(v0, _mm_sll_epi16(v0, cm)), cc), mask);
+        v4 = _mm_and_si128(_mm_srl_epi16(_mm_or_si128(v4, _mm_sll_epi16(v4, cm)), cc), mask);
+    }
+    b = _mm_packus_epi16(v0, v4);
+    /* byte k of jj: the column of step k, (c + k) mod m */
+    jj = 0x0706050403020100ull + 0x0101010101010101ull * (uint64_t)(unsigned)c;
+    jj -= (((jj + 0x0101010101010101ull * (uint64_t)(unsigned)(128 - m)) >> 7) & 0x0101010101010101ull) * (uint64_t)(unsigned)m;
+#define SA__STEP(k, x) {                                                \
+        uint64_t e = (uint64_t)(unsigned)(x), f = e & fr, p = e & hi & fr, g; \
+        int ti;                                                         \
+        p = p ? p : f;                                                  \
+        g = p & (0 - p);                                                \
+        fr ^= g;                                                        \
+        ti = sa__ctz64(p | 0x10000u);                                   \
+        out8[ti] = (int8_t)jj;                                          \
+        jj >>= 8;                                                       \
+        w |= (uint64_t)ti << (8 * (k));                                 \
+    }
+    SA__STEP(0, _mm_movemask_epi8(_mm_slli_epi64(b, 7)))
+    SA__STEP(1, _mm_movemask_epi8(_mm_slli_epi64(b, 6)))
+    SA__STEP(2, _mm_movemask_epi8(_mm_slli_epi64(b, 5)))
+    SA__STEP(3, _mm_movemask_epi8(_mm_slli_epi64(b, 4)))
+    if (m > 4) SA__STEP(4, _mm_movemask_epi8(_mm_slli_epi64(b, 3)))
+    if (m > 5) SA__STEP(5, _mm_movemask_epi8(_mm_slli_epi64(b, 2)))
+    if (m > 6) SA__STEP(6, _mm_movemask_epi8(_mm_slli_epi64(b, 1)))
+    if (m > 7) SA__STEP(7, _mm_movemask_epi8(b))
+#undef SA__STEP
+    w |= ~lo8 & 0x1010101010101010ull; /* steps not taken: none */
+    sa__store_i16(mt->output_of, SA__LD(out8));
+    /* input_of: byte k of w belongs to column (c + k) mod m; 16 -> -1 */
+    w = ((((w & lo8) << (8 * c)) | (((w & lo8) >> 1) >> (8 * (m - c) - 1))) & lo8) | (w & ~lo8);
+    w |= ((w >> 4) & 0x0101010101010101ull) * 0xFF;
+    {
+        __m128i x = _mm_cvtsi64_si128((long long)w);
+        SA__ST(in16, _mm_unpacklo_epi8(x, _mm_cmplt_epi8(x, _mm_setzero_si128())));
+    }
+    memcpy(mt->input_of, in16, 8); /* entries 0..3 and m-4..m-1 */
+    memcpy(mt->input_of + m - 4, in16 + m - 4, 8);
+    y = (~w >> 7) & 0x0101010101010101ull & lo8;
+    mt->outputs[0] = (y * 0x0102040810204080ull) >> 56;
+    mt->size = (int)((y * 0x0101010101010101ull) >> 56);
+    mt->inputs[0] = all & ~fr;
+}
+#endif
 
 SA_API int sa__wfa_word(sa_switch *a, const uint64_t *req, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs, r = a->start_row, c = a->start_col;
-    uint64_t all = sa__low_mask(n), net = a->network_inputs[0];
+    uint64_t all = sa__low_mask(n), net = a->network_inputs[0], taken = 0, got, x;
+    int8_t col_of[65];
     int rotary = a->rotary && net != 0;
-    sa__match_clear(a, mt);
-    if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) return 0;
-    if (rotary) {
-        sa__wfa_word_rows(a, req, net, r, c, mt);
-        sa__wfa_word_rows(a, req, all & ~net, r, c, mt);
-    } else {
-        sa__wfa_word_rows(a, req, all, r, c, mt);
+    if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
+        sa__match_clear_fast(a, mt);
+        return 0;
     }
+#if SA__FAST_MAX >= 16
+    if (n == 16 && m >= 4 && m <= 8 && !rotary) {
+        sa__wfa16_sse2(a, req, r, c, mt);
+        got = mt->inputs[0];
+        goto next;
+    }
+#endif
+    sa__match_clear_fast(a, mt);
+    if (m < n) {
+        got = sa__wfa_word_cols(a, req, rotary ? net : all, r, c, &taken, col_of);
+    } else if (rotary) {
+        got = sa__wfa_word_rows(a, req, net, r, c, &taken, col_of);
+        got |= sa__wfa_word_rows(a, req, all & ~net, r, c, &taken, col_of);
+    } else {
+        got = sa__wfa_word_rows(a, req, all, r, c, &taken, col_of);
+    }
+    for (x = got; x; x &= x - 1) {
+        int i = sa__ctz64(x), j = col_of[i];
+        mt->output_of[i] = (int16_t)j;
+        mt->input_of[j] = (int16_t)i;
+    }
+    mt->inputs[0] = got;
+    mt->outputs[0] = taken;
+    mt->size = sa__popcount64(got);
+#if SA__FAST_MAX >= 16
+next:
+#endif
     do { /* the next start cell, as sa__wfa */
         r++;
         if (r == n) {
@@ -4400,11 +4866,15 @@ SA_API int sa__wfa_word(sa_switch *a, const uint64_t *req, sa_match *mt) {
     return mt->size;
 }
 
-/* ---- The wrapped wave-front arbiter (>>wrapped: sa__wfa_wrapped without
- * read-port views).  The request matrix, each row rotated by its index and
- * transposed once, gives every wrapped diagonal as a mask of rows
- * (diag[d], bit i: cell (i, (i + d) mod s) requested); a diagonal is then
- * three word operations on the free rows and columns. */
+/* ---- The wrapped wave-front arbiter up to 64 x 64 (>>wrapped:
+ * sa__wfa_wrapped without read-port views).  The request matrix, each row
+ * rotated by its index and transposed once, gives every wrapped diagonal
+ * as a mask of rows (diag[d], bit i: its cell in row i requested); a
+ * diagonal is then three word operations on the free rows and columns.
+ * With SA_WAVEFRONT_ANTIDIAGONAL the rows rotate the other way and the
+ * free columns are kept backwards (bit s - 1 - j for column j), so that
+ * the same operations, rotated by s - 1 - d, give cell (i, (d - i) mod s)
+ * of diagonal d. */
 
 /* Rotate the low s bits of x right (left) by d, 0 <= d < s <= 64, without
  * a branch (x has no bit at or above s). */
@@ -4418,47 +4888,77 @@ SA_API uint64_t sa__rotl_bf(uint64_t x, int d, int s) {
 /* One pass over the rows of `rows`: the diagonals from p, each granting at
  * once its requested cells whose row and column are free, its grants ORed
  * into gd[d].  No branch but the loop's. */
-SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int p,
+SA_API void sa__wfa_wrapped_pass(const uint64_t *diag, uint64_t rows, int s, int p, int anti,
                                  uint64_t *matched, uint64_t *fc_io, uint64_t *gd) {
     uint64_t fr = rows & ~*matched, fc = *fc_io, got = 0;
     int k, d = p;
-    for (k = 0; k < s && fr && fc; k++) {
-        uint64_t g = diag[d] & fr & sa__rotr_bf(fc, d, s);
-        fr &= ~g;
-        got |= g;
-        fc &= ~sa__rotl_bf(g, d, s);
-        gd[d] |= g;
-        d = d + 1 == s ? 0 : d + 1;
+    if (s <= 32) {
+        /* the free columns twice (bits x and x + s), so that a rotation is
+         * one shift */
+        uint64_t fc2 = fc | (fc << s), low = sa__low_mask(s);
+        for (k = 0; k < s && fr && (fc2 & low); k++) {
+            int t = anti ? s - 1 - d : d;
+            uint64_t g = diag[d] & fr & (fc2 >> t), u = g << t;
+            fr &= ~g;
+            got |= g;
+            fc2 &= ~(u | (u >> s) | (u << s));
+            gd[d] |= g;
+            d = d + 1 == s ? 0 : d + 1;
+        }
+        fc = fc2 & low;
+    } else if (s == 64) { /* plain rotations */
+        for (k = 0; k < 64 && fr && fc; k++) {
+            int t = anti ? 63 - d : d;
+            uint64_t g = diag[d] & fr & ((fc >> t) | (fc << ((64 - t) & 63)));
+            fr &= ~g;
+            got |= g;
+            fc &= ~((g << t) | (g >> ((64 - t) & 63)));
+            gd[d] |= g;
+            d = (d + 1) & 63;
+        }
+    } else {
+        for (k = 0; k < s && fr && fc; k++) {
+            int t = anti ? s - 1 - d : d;
+            uint64_t g = diag[d] & fr & sa__rotr_bf(fc, t, s);
+            fr &= ~g;
+            got |= g;
+            fc &= ~sa__rotl_bf(g, t, s);
+            gd[d] |= g;
+            d = d + 1 == s ? 0 : d + 1;
+        }
     }
     *matched |= got;
     *fc_io = fc;
 }
 
 SA_API int sa__wfa_wrapped_diag(sa_switch *a, const uint64_t *req, sa_match *mt) {
-    uint64_t diag[64], gd[64], matched = 0, x;
+    uint64_t diag[64], gd[64], matched = 0, outs = 0, x;
     int i, n = a->num_inputs, m = a->num_outputs, s = n > m ? n : m, t = sa__pow2_at_least(s);
-    uint64_t fc = sa__low_mask(m);
-    for (i = 0; i < n; i++) diag[i] = sa__rotr_bf(req[i] & a->connect[i], i, s);
+    int anti = a->wavefront == SA_WAVEFRONT_ANTIDIAGONAL;
+    uint64_t fc = anti ? sa__low_mask(m) << (s - m) : sa__low_mask(m);
+    for (i = 0; i < n; i++) diag[i] = anti ? sa__rotl_bf(req[i] & a->connect[i], i, s) : sa__rotr_bf(req[i] & a->connect[i], i, s);
     for (; i < t; i++) diag[i] = 0;
     sa__transpose(diag, t);
     for (i = 0; i < t; i++) gd[i] = 0;
     if (a->rotary && a->network_inputs[0]) {
-        sa__wfa_wrapped_pass(diag, a->network_inputs[0], s, a->start_col, &matched, &fc, gd);
-        sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs[0], s, a->start_col, &matched, &fc, gd);
+        sa__wfa_wrapped_pass(diag, a->network_inputs[0], s, a->start_col, anti, &matched, &fc, gd);
+        sa__wfa_wrapped_pass(diag, sa__low_mask(n) & ~a->network_inputs[0], s, a->start_col, anti, &matched, &fc, gd);
     } else {
-        sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, &matched, &fc, gd);
+        sa__wfa_wrapped_pass(diag, sa__low_mask(n), s, a->start_col, anti, &matched, &fc, gd);
     }
     sa__transpose(gd, t); /* gd[i]: bit d set when row i won on diagonal d */
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (x = matched; x; x &= x - 1) {
-        int j;
+        int j, d;
         i = sa__ctz64(x);
-        j = (i + sa__ctz64(gd[i])) % s;
+        d = sa__ctz64(gd[i]);
+        j = anti ? (d - i < 0 ? d - i + s : d - i) : (i + d) % s;
         mt->output_of[i] = (int16_t)j;
         mt->input_of[j] = (int16_t)i;
+        outs |= (uint64_t)1 << j;
     }
     mt->inputs[0] = matched;
-    mt->outputs[0] = sa__low_mask(m) & ~fc;
+    mt->outputs[0] = outs;
     mt->size = sa__popcount64(matched);
     a->start_col = a->start_col + 1 >= s ? 0 : a->start_col + 1;
     return mt->size;
@@ -4472,43 +4972,57 @@ SA_API int sa__wfa_wrapped_diag(sa_switch *a, const uint64_t *req, sa_match *mt)
  * the largest key it receives: exactly its highest-priority nominator, the
  * first from its pointer among equals. */
 
-/* The members of the row r whose priority (prio[j]) is the row's highest
- * (two passes without data-dependent branches: the maximum, then the
- * members equal to it). */
-SA_API uint64_t sa__top_priority_word(uint64_t r, const int32_t *prio) {
-    uint64_t x, top = 0;
-    int32_t best = INT32_MIN;
-    for (x = r; x; x &= x - 1) {
-        int32_t p = prio[sa__ctz64(x)];
-        best = p > best ? p : best;
-    }
-    for (x = r; x; x &= x - 1) {
-        int j = sa__ctz64(x);
-        top |= (uint64_t)(prio[j] == best) << j;
-    }
-    return top;
+/* The first member of r at or after start, cyclically, among those of the
+ * highest priority p[j] (one pass, the two segments in order); 0 when r is
+ * 0. */
+SA_API int sa__first_top_word(uint64_t r, const int32_t *p, int start) {
+    uint64_t seg[2], v;
+    int64_t top = (int64_t)INT32_MIN - 1;
+    int k, best = 0;
+    seg[0] = r & (~(uint64_t)0 << start);
+    seg[1] = r & ~seg[0];
+    for (k = 0; k < 2; k++)
+        for (v = seg[k]; v; v &= v - 1) {
+            int j = sa__ctz64(v);
+            int better = p[j] > top;
+            top = better ? p[j] : top;
+            best = better ? j : best;
+        }
+    return best;
+}
+
+/* One nomination: input i's key for output j (0 when r, its candidates,
+ * is empty: a key 0 changes nothing) into best[j]; the outputs with one
+ * in *outs. */
+SA_API void sa__nominate_key(const sa_switch *a, uint64_t *best, uint64_t *outs, int i, int j, uint64_t r,
+                             uint64_t high) {
+    uint64_t live = sa__mask_if(r != 0), key, b;
+    int n = a->num_inputs, d = i + n - a->out_ptr[j];
+    d -= d >= n ? n : 0;
+    key = (high | (uint64_t)(255 - d)) & live;
+    b = best[j];
+    best[j] = key > b ? key : b;
+    *outs |= ((uint64_t)1 << j) & live;
 }
 
 SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
-    uint64_t best[SA__FAST_MAX], outs = 0, ins = 0, o;
+    uint64_t best[SA__FAST_MAX + 1], outs = 0, ins = 0, o;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
-    for (i = 0; i < m; i++) best[i] = 0;
-    for (i = 0; i < n; i++) {
-        uint64_t r = req[i] & a->connect[i], key, b, live;
-        int j, d;
-        if (prio != NULL && r != 0) r = sa__top_priority_word(r, prio + (size_t)i * (size_t)m);
-        j = sa__first_from_bf(r, a->in_ptr[i]); /* 0 when r is 0 */
-        live = sa__mask_if(r != 0);             /* no nomination: key 0 changes nothing */
-        d = i + n - a->out_ptr[j];
-        d -= d >= n ? n : 0;
-        key = (uint64_t)(255 - d);
-        if (prio != NULL) key |= (uint64_t)((uint32_t)prio[(size_t)i * (size_t)m + (size_t)j] ^ 0x80000000u) << 8;
-        key &= live;
-        b = best[j];
-        best[j] = key > b ? key : b;
-        outs |= ((uint64_t)1 << j) & live;
+    for (i = 0; i < m; i += 2) SA__ST(best + i, _mm_setzero_si128());
+    if (prio == NULL) {
+        for (i = 0; i < n; i++) {
+            uint64_t r = req[i] & a->connect[i];
+            sa__nominate_key(a, best, &outs, i, sa__first_from_bf(r, a->in_ptr[i]), r, 0);
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            uint64_t r = req[i] & a->connect[i];
+            const int32_t *p = prio + (size_t)i * (size_t)m;
+            int j = sa__first_top_word(r, p, a->in_ptr[i]);
+            sa__nominate_key(a, best, &outs, i, j, r, (uint64_t)((uint32_t)p[j] ^ 0x80000000u) << 8);
+        }
     }
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     for (o = outs; o; o &= o - 1) {
         int j = sa__ctz64(o), w = a->out_ptr[j] + 255 - (int)(best[j] & 255);
         w = w >= n ? w - n : w;
@@ -4542,7 +5056,7 @@ SA_API uint64_t sa__prefix_counts(uint64_t x) {
 /* First byte of p (byte-wise counts, each at most 64) that is at least c
  * (1 <= c <= 64), as a bit offset 8b; p must have such a byte. */
 SA_API int sa__first_byte_at_least(uint64_t p, int c) {
-    uint64_t ge = ((p | 0x8080808080808080ull) - (uint64_t)c * 0x0101010101010101ull) &
+    uint64_t ge = ((p | 0x8080808080808080ull) - (uint64_t)(unsigned)c * 0x0101010101010101ull) &
                   0x8080808080808080ull;
     return sa__ctz64(ge) & ~7;
 }
@@ -4700,7 +5214,7 @@ SA_API __m128i sa__pim_fix16(__m128i u, __m128i cnt, __m128i k, int lanes, sa__p
 }
 #if SA__FAST_MAX >= 16
 /* ---- PIM's 16 x 8 lanes: helpers of sa__pim_sse2_small and
- * sa__pim1_16x7_sse2 ---- */
+ * sa__pim1_16x8_sse2 ---- */
 
 /* Population-count tree of x's lanes, valid for 16-bit and for byte lanes
  * (no field carries into the next): *lp = the counts of the lower bit
@@ -4975,49 +5489,28 @@ SA_API __m128i sa__pim1_rotary_sse2(const sa_switch *a, __m128i x) {
         (G) = sa__transpose8x2(_mm_packus_epi16(_mm_and_si128(h_, _mm_set1_epi16(0x00FF)), _mm_srli_epi16(h_, 8))); \
     } while (0)
 
-/* PIM1 (one iteration, no read-port pairing) at exactly 16 inputs and 7
- * outputs, straight-line: the rows packed to bytes and ANDed with
- * spaa_connect (connect[] as bytes); the columns by pmovmskb; the grant in
- * 16-bit lanes (one per output) and the accept in byte lanes (one per
- * input), each a population-count tree, Lemire's multiply on the block
- * draws (the six generator outputs the two blocks take when nothing is
- * rejected) and sa__pim_kth*.  When a draw may be rejected (below 0.3% of
- * the allocations) nothing has been written yet and sa__pim_sse2_small
- * does the allocation.  Same decisions and draws as sa__pim_general.
- * Fills mt. */
-SA_API int sa__pim1_16x7_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
-    uint64_t s = a->rng.state;
-    __m128i rows, x, rej, gpos, G, pos8, h8;
-    rows = _mm_and_si128(sa__pack_bytes16_sse2(req, 16), SA__LD(a->fast));
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
-        sa__match_clear(a, mt); /* no requests: the state does not move */
-        return 0;
-    }
-    x = sa__pim1_rotary_sse2(a, sa__pim_cols16x7_sse2(rows));
-    /* grant: generator outputs 0 and 1; accept: 2 to 5 */
-    SA__PIM1_GRANT(x, _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0)), rej, gpos, G);
-    h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(s, 3), (long long)sa__rng_at(s, 2)),
-                              _mm_set_epi64x((long long)sa__rng_at(s, 5), (long long)sa__rng_at(s, 4)), &rej, &pos8);
-    if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
-    a->rng.state = s + 6 * 0x9E3779B97F4A7C15ull;
-    return sa__pim1_write_sse2(mt, h8, pos8, gpos, 0);
-}
-
-/* sa__pim1_16x7_sse2 for any n <= 16 and m <= 8: the grant block is
- * ceil(m/4) generator outputs, the accept block the next ceil(n/4) (the
- * draws of lanes beyond m or n are computed but, those lanes having no
- * candidate, not used). */
+/* PIM1 (one iteration, no read-port pairing) up to 16 inputs and 8
+ * outputs, straight-line: the rows packed to bytes and ANDed with the
+ * connections (as bytes); the columns by pmovmskb; the grant in 16-bit
+ * lanes (one per output) and the accept in byte lanes (one per input),
+ * each a population-count tree, Lemire's multiply on the block draws (the
+ * grant block is ceil(m/4) generator outputs, the accept block the next
+ * ceil(n/4); the draws of lanes beyond m or n are computed but, those
+ * lanes having no candidate, not used) and sa__pim_kth*.  When a draw may
+ * be rejected (rarely) nothing has been written yet and
+ * sa__pim_sse2_small does the allocation.  Same decisions and draws as
+ * sa__pim.  Fills mt. */
 SA_API int sa__pim1_16x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
     const uint64_t gamma = 0x9E3779B97F4A7C15ull;
     int n = a->num_inputs, m = a->num_outputs;
     uint64_t s = a->rng.state, sa = s + (uint64_t)((m + 3) >> 2) * gamma;
     __m128i rows = sa__req_bytes16(a, req), x, rej, gpos, G, pos8, h8;
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
-        sa__match_clear(a, mt);
+        sa__match_clear_fast(a, mt);
         return 0;
     }
     x = sa__pim_cols16x7_sse2(rows);
-    if (m == 8) x = _mm_insert_epi16(x, _mm_movemask_epi8(rows), 7);
+    if (m == 8) x = _mm_or_si128(x, _mm_slli_si128(_mm_cvtsi32_si128(_mm_movemask_epi8(rows)), 14)); /* (lane 7 was 0) */
     x = sa__pim1_rotary_sse2(a, x);
     SA__PIM1_GRANT(x, _mm_set_epi64x((long long)sa__rng_at(s, 1), (long long)sa__rng_at(s, 0)), rej, gpos, G);
     h8 = sa__pim1_accept_sse2(G, _mm_set_epi64x((long long)sa__rng_at(sa, 1), (long long)sa__rng_at(sa, 0)),
@@ -5415,7 +5908,7 @@ SA_API int sa__pim64(sa_switch *a, const uint64_t *req, sa_match *mt) {
     uint64_t col[64];
     int n = a->num_inputs, m = a->num_outputs;
     sa__columns(a, req, col);
-    sa__match_clear(a, mt);
+    sa__match_clear_fast(a, mt);
     if (!a->rotary || a->network_inputs[0] == 0) {
         sa__pim_draws d;
         int8_t gpos[64];
@@ -5428,14 +5921,517 @@ SA_API int sa__pim64(sa_switch *a, const uint64_t *req, sa_match *mt) {
     return sa__pim_lanes(a, col, NULL, 0, mt);
 }
 
-/* SPAA: which kernel, if any. */
+#if SA_SWITCH_MAX > 64
+/* ---- Word-general kernels: every size up to SA_SWITCH_MAX, on sets of
+ * SA_WORDS(size) 64-bit words (the kernels above hold a row in one word,
+ * or in registers).  Their scratch (the request columns, the wrapped
+ * diagonals) is part of the allocator's memory (sa__fast_memory_size). */
+
+/* The first member of x & y (`words` words) at or after start, cyclically;
+ * -1 if there is none. */
+SA_API int sa__first_from_and(const uint64_t *x, const uint64_t *y, int words, int start) {
+    int w0 = start >> 6, w = w0;
+    uint64_t v = x[w] & y[w] & (~(uint64_t)0 << (start & 63));
+    for (;;) {
+        if (v) return (w << 6) + sa__ctz64(v);
+        if (++w == words) break;
+        v = x[w] & y[w];
+    }
+    for (w = 0; w <= w0; w++) { /* (bits at or after start were empty) */
+        v = x[w] & y[w];
+        if (v) return (w << 6) + sa__ctz64(v);
+    }
+    return -1;
+}
+
+/* The k-th (0-based) member of x & y, in increasing order (k below the
+ * number of members). */
+SA_API int sa__kth_and(const uint64_t *x, const uint64_t *y, int k) {
+    int w;
+    for (w = 0;; w++) {
+        uint64_t v = x[w] & y[w];
+        int c = sa__popcount64(v);
+        if (k < c) return (w << 6) + sa__select_bit_counted(v, sa__prefix_counts(v), k);
+        k -= c;
+    }
+}
+
+/* All members of a set of `size` bits, word w. */
+SA_API uint64_t sa__all_word(int size, int w) {
+    return size - 64 * w >= 64 ? ~(uint64_t)0 : sa__low_mask(size - 64 * w);
+}
+
+/* The connected requests by columns: word w of column j (cols[j * cw + w],
+ * cw = SA_WORDS(num_inputs)) holds the inputs 64 w.. that request output j
+ * on a connected cell.  One bit transpose per 64 x 64 block; a block
+ * without requests is written as zeros. */
+SA_API void sa__columns_words(const sa_switch *a, const uint64_t *req, uint64_t *cols) {
+    int n = sa__n(a), m = sa__m(a), rw = a->row_words, cw = SA_WORDS(n), bi, bj, k;
+    uint64_t t[64];
+    for (bi = 0; bi < cw; bi++)
+        for (bj = 0; bj < rw; bj++) {
+            int rows = n - 64 * bi < 64 ? n - 64 * bi : 64, cs = m - 64 * bj < 64 ? m - 64 * bj : 64;
+            int size = sa__pow2_at_least(rows > cs ? rows : cs);
+            uint64_t any = 0;
+            for (k = 0; k < rows; k++) {
+                size_t at = (size_t)(64 * bi + k) * (size_t)rw + (size_t)bj;
+                t[k] = req[at] & a->connect[at];
+                any |= t[k];
+            }
+            if (any) {
+                for (; k < size; k++) t[k] = 0;
+                sa__transpose(t, size);
+            }
+            for (k = 0; k < cs; k++) cols[(size_t)(64 * bj + k) * (size_t)cw + (size_t)bi] = any ? t[k] : 0;
+        }
+}
+
+/* ---- iSLIP-k and separable output-first at any size (>>islip's
+ * sa__grant_accept without read-port views, on the request columns): an
+ * output's grant is one cyclic scan of its column's free words; the grants
+ * are listed per input, and an input accepts the one nearest after its
+ * pointer. */
+SA_API int sa__grant_accept_words(sa_switch *a, const uint64_t *cols, int rrm, int first, sa_match *mt) {
+    uint64_t free_in[SA_WORDS(SA_SWITCH_MAX)], granted[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    int16_t head[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
+    int n = sa__n(a), m = sa__m(a), cw = SA_WORDS(n), w, before = mt->size;
+    for (w = 0; w < cw; w++) free_in[w] = sa__all_word(n, w) & ~mt->inputs[w];
+    for (w = 0; w < SA_WORDS(m); w++) {                          /* Request, Grant */
+        uint64_t o;
+        for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
+            int j = 64 * w + sa__ctz64(o), i = sa__first_from_and(cols + (size_t)j * (size_t)cw, free_in, cw, a->out_ptr[j]);
+            if (i < 0) continue;
+            if (rrm) a->out_ptr[j] = (uint16_t)(i + 1 == n ? 0 : i + 1);
+            next[j] = sa__has(granted, i) ? head[i] : (int16_t)-1;
+            head[i] = (int16_t)j;
+            sa__add(granted, i);
+        }
+    }
+    for (w = 0; w < cw; w++) {                                    /* Accept */
+        uint64_t g;
+        for (g = granted[w]; g; g &= g - 1) {
+            int i = 64 * w + sa__ctz64(g), p = a->in_ptr[i], j, best = head[i], near = m;
+            for (j = head[i]; j >= 0; j = next[j]) {
+                int dist = j - p < 0 ? j - p + m : j - p;
+                if (dist < near) {
+                    near = dist;
+                    best = j;
+                }
+            }
+            sa__match_add(mt, i, best);
+            if (rrm || first) a->in_ptr[i] = (uint16_t)(best + 1 == m ? 0 : best + 1);
+            if (!rrm && first) a->out_ptr[best] = (uint16_t)(i + 1 == n ? 0 : i + 1);
+        }
+    }
+    return mt->size - before;
+}
+
+SA_API int sa__islip_words(sa_switch *a, const uint64_t *req, int rrm, int k, sa_match *mt) {
+    int it;
+    sa__columns_words(a, req, a->fast);
+    sa__match_clear_fast(a, mt);
+    for (it = 0; k < 0 || it < k; it++)
+        if (sa__grant_accept_words(a, a->fast, rrm, it == 0, mt) == 0) break;
+    return mt->size;
+}
+
+/* ---- PIM-k and PIM1 at any size (>>pim's sa__pim without read-port
+ * views), on the request columns: a grant stage counts and picks each free
+ * output's free requesters in output order; an accept stage picks each
+ * input's grants, listed per input, in input order.  The
+ * draws are the protocol's, computed by position (sa__pim_draws), so that
+ * lanes without candidates cost nothing. */
+
+/* Lane l's block draw of a stage. */
+SA_API uint32_t sa__pim_block_draw(const sa__pim_draws *d, int l) {
+    return (uint32_t)(sa__rng_at(d->s, (uint64_t)(l >> 2)) >> (16 * (l & 3))) & 0xFFFFu;
+}
+
+SA_API int sa__pim_words(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    uint64_t free_in[SA_WORDS(SA_SWITCH_MAX)], cand[SA_WORDS(SA_SWITCH_MAX)], granted[SA_WORDS(SA_SWITCH_MAX)];
+    int16_t pick[SA_SWITCH_MAX], head[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
+    uint16_t count[SA_SWITCH_MAX];
+    const uint64_t *cols = a->fast;
+    int n = sa__n(a), m = sa__m(a), cw = SA_WORDS(n), rw = SA_WORDS(m), it, w, k;
+    int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
+    sa__columns_words(a, req, a->fast);
+    sa__match_clear_fast(a, mt);
+    for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
+        sa__pim_draws d;
+        int any = 0;
+        for (w = 0; w < cw; w++) {
+            free_in[w] = sa__all_word(n, w) & ~mt->inputs[w];
+            granted[w] = 0;
+        }
+        /* Step 1: does any free output have a free requester?  (If not,
+         * the iteration draws nothing.) */
+        for (w = 0; w < rw && !any; w++) {
+            uint64_t o;
+            for (o = sa__all_word(m, w) & ~mt->outputs[w]; o && !any; o &= o - 1) {
+                const uint64_t *c = cols + (size_t)(64 * w + sa__ctz64(o)) * (size_t)cw;
+                for (k = 0; k < cw; k++) any |= (c[k] & free_in[k]) != 0;
+            }
+        }
+        if (!any) break;
+        /* Step 2, Grant: lane j picks among output j's free requesters
+         * (Rotary Rule: the network ones if any). */
+        sa__pim_draws_start(&d, a->rng.state, m);
+        for (w = 0; w < rw; w++) {
+            uint64_t o;
+            for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
+                int j = 64 * w + sa__ctz64(o), c = 0, cn = 0;
+                const uint64_t *col = cols + (size_t)j * (size_t)cw, *mask = free_in;
+                pick[j] = -1;
+                for (k = 0; k < cw; k++) {
+                    cand[k] = col[k] & free_in[k];
+                    c += sa__popcount64(cand[k]);
+                }
+                if (c == 0) continue;
+                if (rotary) {
+                    for (k = 0; k < cw; k++) cn += sa__popcount64(cand[k] & a->network_inputs[k]);
+                    if (cn > 0) {
+                        c = cn;
+                        mask = a->network_inputs;
+                    }
+                }
+                pick[j] = (int16_t)sa__kth_and(cand, mask, sa__pim_index(sa__pim_block_draw(&d, j), (uint32_t)c, &d));
+            }
+        }
+        a->rng.state = sa__pim_draws_end(&d);
+        /* Step 3, Accept: each input's grants, listed in decreasing output
+         * order; lane i picks among them (its k-th in increasing order). */
+        for (w = 0; w < rw; w++) {
+            uint64_t o;
+            for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
+                int j = 64 * w + sa__ctz64(o), i = pick[j];
+                if (i < 0) continue;
+                if (sa__has(granted, i)) {
+                    next[j] = head[i];
+                    count[i]++;
+                } else {
+                    next[j] = -1;
+                    count[i] = 1;
+                    sa__add(granted, i);
+                }
+                head[i] = (int16_t)j;
+            }
+        }
+        sa__pim_draws_start(&d, a->rng.state, n);
+        for (w = 0; w < cw; w++) {
+            uint64_t g;
+            for (g = granted[w]; g; g &= g - 1) {
+                int i = 64 * w + sa__ctz64(g), j = head[i];
+                for (k = count[i] - 1 - sa__pim_index(sa__pim_block_draw(&d, i), count[i], &d); k > 0; k--) j = next[j];
+                sa__match_add(mt, i, j);
+            }
+        }
+        a->rng.state = sa__pim_draws_end(&d);
+    }
+    return mt->size;
+}
+
+/* ---- The wrapped wave-front arbiter at any size, both diagonals
+ * (>>wrapped's sa__wfa_wrapped without read-port views).  Every wrapped
+ * diagonal d as a set of rows (bit i: its cell in row i is requested),
+ * from bit transposes of the request rows rotated by their index; the free
+ * columns as a set of 2s bits (the s columns twice, in the order of the
+ * diagonals' cells), so that the free columns of diagonal d's cells are
+ * s bits of it from position d.  A diagonal is then a few word operations
+ * on the free rows.  With SA_WAVEFRONT_ANTIDIAGONAL the columns are
+ * numbered backwards (position s - 1 - j) and the diagonals' positions run
+ * down (s - 1 - d): cell (i, (d - i) mod s) is position i of them. */
+
+/* 64 bits of the s-bit set x (no bit at or above s; s > 64) from bit o
+ * on, cyclically (0 <= o < s): bit k is bit (o + k) mod s of x. */
+SA_API uint64_t sa__cyclic_word(const uint64_t *x, int s, int o) {
+    int q = o >> 6, r = o & 63, len = s - o;
+    uint64_t v = x[q] >> r;
+    if (r && q + 1 < SA_WORDS(s)) v |= x[q + 1] << (64 - r);
+    if (len < 64) v = (v & sa__low_mask(len)) | (x[0] << len);
+    return v;
+}
+
+/* The free rows' cells of diagonal d whose columns are free, granted. */
+SA_API void sa__wrapped_pass_words(sa_switch *a, const uint64_t *diag, const uint64_t *rows, int s, int anti,
+                                   uint64_t *ff, sa_match *mt) {
+    uint64_t fr[SA_WORDS(SA_SWITCH_MAX)];
+    int n = sa__n(a), cw = SA_WORDS(n), k, w, left = 0, cols_left = 0, p = a->start_col;
+    for (w = 0; w < cw; w++) {
+        fr[w] = rows[w] & sa__all_word(n, w) & ~mt->inputs[w];
+        left += sa__popcount64(fr[w]);
+    }
+    for (w = 0; w < SA_WORDS(2 * s); w++) cols_left += sa__popcount64(ff[w]);
+    for (k = 0; k < s && left > 0 && cols_left > 0; k++) {
+        int d = p + k >= s ? p + k - s : p + k, t = anti ? s - 1 - d : d, q = t >> 6, r = t & 63;
+        const uint64_t *dg = diag + (size_t)d * (size_t)cw;
+        for (w = 0; w < cw; w++) {
+            uint64_t f = r ? (ff[q + w] >> r) | (ff[q + w + 1] << (64 - r)) : ff[q + w], g = dg[w] & fr[w] & f;
+            for (fr[w] &= ~g; g; g &= g - 1) {
+                int i = 64 * w + sa__ctz64(g), pos = i + t >= s ? i + t - s : i + t;
+                int j = anti ? s - 1 - pos : pos;
+                sa__match_add(mt, i, j);
+                ff[pos >> 6] &= ~((uint64_t)1 << (pos & 63));
+                ff[(pos + s) >> 6] &= ~((uint64_t)1 << ((pos + s) & 63));
+                left--;
+                cols_left -= 2;
+            }
+        }
+    }
+}
+
+SA_API int sa__wfa_wrapped_words(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    uint64_t *diag = a->fast, t[64], ff[2 * SA_WORDS(SA_SWITCH_MAX) + 1], all[SA_WORDS(SA_SWITCH_MAX)],
+             local[SA_WORDS(SA_SWITCH_MAX)];
+    int n = sa__n(a), m = sa__m(a), s = n > m ? n : m, cw = SA_WORDS(n), sw = SA_WORDS(s), rw = a->row_words;
+    int anti = a->wavefront == SA_WAVEFRONT_ANTIDIAGONAL, bi, bj, k, j;
+    uint64_t any = 0;
+    sa__match_clear_fast(a, mt);
+    for (bi = 0; bi < cw; bi++)
+        for (bj = 0; bj < sw; bj++) {
+            int rows = n - 64 * bi < 64 ? n - 64 * bi : 64, ds = s - 64 * bj < 64 ? s - 64 * bj : 64;
+            uint64_t blk = 0;
+            for (k = 0; k < rows; k++) {
+                int i = 64 * bi + k, o = (anti ? (s - i) % s : i) + 64 * bj;
+                const uint64_t *r = req + (size_t)i * (size_t)rw, *c = a->connect + (size_t)i * (size_t)rw;
+                uint64_t row[SA_WORDS(SA_SWITCH_MAX)];
+                int x;
+                for (x = 0; x < rw; x++) row[x] = r[x] & c[x];
+                for (; x < sw; x++) row[x] = 0;
+                t[k] = sa__cyclic_word(row, s, o >= s ? o - s : o) & sa__low_mask(ds);
+                blk |= t[k];
+            }
+            for (; k < 64; k++) t[k] = 0;
+            if (blk) sa__transpose(t, 64);
+            any |= blk;
+            for (k = 0; k < ds; k++) diag[(size_t)(64 * bj + k) * (size_t)cw + (size_t)bi] = blk ? t[k] : 0;
+        }
+    if (a->idle == SA_IDLE_HOLD && any == 0) return 0; /* nothing requested: nothing moves */
+    memset(ff, 0, sizeof ff);
+    for (j = 0; j < m; j++) {
+        int pos = anti ? s - 1 - j : j;
+        ff[pos >> 6] |= (uint64_t)1 << (pos & 63);
+        ff[(pos + s) >> 6] |= (uint64_t)1 << ((pos + s) & 63);
+    }
+    sa__wave_inputs(a, all, local);
+    if (a->rotary && sa__next(a->network_inputs, n, 0) >= 0) {
+        sa__wrapped_pass_words(a, diag, a->network_inputs, s, anti, ff, mt);
+        sa__wrapped_pass_words(a, diag, local, s, anti, ff, mt);
+    } else {
+        sa__wrapped_pass_words(a, diag, all, s, anti, ff, mt);
+    }
+    a->start_col = a->start_col + 1 >= s ? 0 : a->start_col + 1;
+    return mt->size;
+}
+
+/* ---- Separable input-first and OPF at any size (>>separable's
+ * sa__separable_input without read-port views): each input's nomination
+ * in one cyclic scan of its row from its pointer (with priorities, the
+ * first of the highest), and the output arbiters all at once, each keeping
+ * the largest key (priority, then 65535 - round-robin distance from its
+ * pointer) of its nominations. */
+
+/* The first member of x & y at or after start, cyclically, among those of
+ * the highest priority p[j]; -1 if there is none. */
+SA_API int sa__first_top_from(const uint64_t *x, const uint64_t *y, int words, int start, const int32_t *p) {
+    int w0 = start >> 6, k, best = -1;
+    int32_t top = INT32_MIN;
+    for (k = 0; k <= words; k++) { /* word w0 from start, the others, word w0 below start */
+        int w = w0 + k >= words ? w0 + k - words : w0 + k;
+        uint64_t v = x[w] & y[w];
+        if (k == 0) v &= ~(uint64_t)0 << (start & 63);
+        else if (k == words) v &= sa__low_mask(start & 63);
+        for (; v; v &= v - 1) {
+            int j = (w << 6) + sa__ctz64(v);
+            if (best < 0 || p[j] > top) {
+                top = p[j];
+                best = j;
+            }
+        }
+    }
+    return best;
+}
+
+SA_API int sa__separable_words(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
+    uint64_t best[SA_SWITCH_MAX], outs[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    int n = sa__n(a), m = sa__m(a), rw = a->row_words, i, w;
+    for (i = 0; i < n; i++) {
+        const uint64_t *r = req + (size_t)i * (size_t)rw, *c = a->connect + (size_t)i * (size_t)rw;
+        const int32_t *p = prio != NULL ? prio + (size_t)i * (size_t)m : NULL;
+        int j = p != NULL ? sa__first_top_from(r, c, rw, a->in_ptr[i], p) : sa__first_from_and(r, c, rw, a->in_ptr[i]);
+        int dist;
+        uint64_t key;
+        if (j < 0) continue;
+        dist = i - a->out_ptr[j] < 0 ? i - a->out_ptr[j] + n : i - a->out_ptr[j];
+        key = (uint64_t)(0xFFFF - dist);
+        if (p != NULL) key |= (uint64_t)((uint32_t)p[j] ^ 0x80000000u) << 16;
+        if (!sa__has(outs, j)) {
+            sa__add(outs, j);
+            best[j] = key;
+        } else if (key > best[j]) {
+            best[j] = key;
+        }
+    }
+    sa__match_clear_fast(a, mt);
+    for (w = 0; w < SA_WORDS(m); w++) {
+        uint64_t o;
+        for (o = outs[w]; o; o &= o - 1) {
+            int j = 64 * w + sa__ctz64(o), v = a->out_ptr[j] + 0xFFFF - (int)(best[j] & 0xFFFF);
+            v = v >= n ? v - n : v;
+            sa__match_add(mt, v, j);
+            a->out_ptr[j] = (uint16_t)(v + 1 == n ? 0 : v + 1);
+            a->in_ptr[v] = (uint16_t)(j + 1 == m ? 0 : j + 1);
+        }
+    }
+    return mt->size;
+}
+
+#endif /* SA_SWITCH_MAX > 64 */
+
+/* ---- MCM at any size (>>mcm's sa__mcm_plain): the same search for
+ * augmenting paths, each step over a row's words at once: its unseen
+ * outputs in one operation, the first free one ending the search, the
+ * matched ones before it queued in increasing order.  An input with a free
+ * requested output takes the first (the search's first step). */
+SA_API int sa__mcm_words(const sa_switch *a, const uint64_t *req, sa_match *mt) {
+    uint64_t seen[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    int16_t via[SA_SWITCH_MAX], queue[SA_SWITCH_MAX];
+    int u, n = sa__n(a), m = sa__m(a), rw = a->row_words, w;
+    sa__match_clear_fast(a, mt);
+    for (u = 0; u < n && mt->size < m; u++) {
+        const uint64_t *ru = req + (size_t)u * (size_t)rw, *cu = a->connect + (size_t)u * (size_t)rw;
+        int head = 0, tail = 0, found = -1, j;
+        for (w = 0; w < rw; w++) {
+            uint64_t f = ru[w] & cu[w] & ~mt->outputs[w];
+            if (f) {
+                found = 64 * w + sa__ctz64(f);
+                break;
+            }
+        }
+        if (found >= 0) { /* a free output in u's own row */
+            sa__match_add(mt, u, found);
+            continue;
+        }
+        for (w = 0; w < rw; w++) seen[w] = 0;
+        queue[tail++] = (int16_t)u;
+        while (head < tail && found < 0) {
+            int x = queue[head++];
+            const uint64_t *r = req + (size_t)x * (size_t)rw, *c = a->connect + (size_t)x * (size_t)rw;
+            for (w = 0; w < rw && found < 0; w++) {
+                uint64_t v = r[w] & c[w] & ~seen[w], f = v & ~mt->outputs[w];
+                if (f) { /* the first free one ends the search; the matched before it are queued */
+                    f &= 0 - f;
+                    v &= f - 1;
+                    found = 64 * w + sa__ctz64(f);
+                    via[found] = (int16_t)x;
+                }
+                seen[w] |= v;
+                for (; v; v &= v - 1) {
+                    j = 64 * w + sa__ctz64(v);
+                    via[j] = (int16_t)x;
+                    queue[tail++] = mt->input_of[j];
+                }
+            }
+        }
+        if (found < 0) continue;
+        sa__add(mt->inputs, u);
+        sa__add(mt->outputs, found);
+        mt->size++;
+        sa__mcm_flip(mt, via, u, found);
+    }
+    return mt->size;
+}
+
+/* ---- SPAA at the sizes the bit-sliced kernels do not take (>>spaa's
+ * sa_spaa_nominate and sa_spaa_grant without read-port views).  Each
+ * matrix arbiter's order is kept as stamps in the place of its ranks: the
+ * requester with the smallest stamp is the least recently selected, and a
+ * selection gives the winner its arbiter's next stamp (constant time; the
+ * ranks take a pass over the arbiter).  Every arbiter's last stamp is kept
+ * in the fast state; an arbiter whose stamps reach 65535 is renumbered to
+ * its ranks.  The allocator holds one form at a time (a->fast_holds_state;
+ * sa__fast_release). */
+
+SA_API void sa__stamps_to_ranks(uint16_t *stamp, int size) {
+    uint64_t seen[1024];
+    uint16_t below[1024];
+    int i, w, c = 0;
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < size; i++) seen[stamp[i] >> 6] |= (uint64_t)1 << (stamp[i] & 63);
+    for (w = 0; w < 1024; w++) {
+        below[w] = (uint16_t)c;
+        c += sa__popcount64(seen[w]);
+    }
+    for (i = 0; i < size; i++)
+        stamp[i] = (uint16_t)(below[stamp[i] >> 6] + sa__popcount64(seen[stamp[i] >> 6] & sa__low_mask(stamp[i] & 63)));
+}
+
+/* A selection in an arbiter held as stamps: the winner takes the next. */
+SA_API void sa__stamp(uint16_t *stamp, uint16_t *last, int size, int winner) {
+    if (*last == 0xFFFF) {
+        sa__stamps_to_ranks(stamp, size);
+        *last = (uint16_t)(size - 1);
+    }
+    stamp[winner] = ++*last;
+}
+
+SA_API int sa__spaa_stamps(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
+    int16_t first[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
+    uint16_t *last_in = (uint16_t *)(void *)a->fast, *last_out = last_in + a->num_inputs;
+    uint64_t outs[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
+    int n = sa__n(a), m = sa__m(a), rw = a->row_words, i, w;
+    int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
+    memset(next, 0xFF, (size_t)n * sizeof next[0]); /* (written below; said for the compiler) */
+    if (!a->fast_holds_state) { /* the stamps start as the ranks */
+        for (i = 0; i < n; i++) last_in[i] = (uint16_t)(m - 1);
+        for (i = 0; i < m; i++) last_out[i] = (uint16_t)(n - 1);
+        a->fast_holds_state = 1;
+    }
+    /* Step 1, Nominate: the request of highest priority, least recently
+     * selected (smallest stamp) among equals. */
+    for (i = n - 1; i >= 0; i--) {
+        const uint64_t *r = req + (size_t)i * (size_t)rw, *c = a->connect + (size_t)i * (size_t)rw;
+        const uint16_t *st = a->in_rank + (size_t)i * (size_t)m;
+        const int32_t *p = prio != NULL ? prio + (size_t)i * (size_t)m : NULL;
+        int best = -1;
+        for (w = 0; w < rw; w++) {
+            uint64_t v;
+            for (v = r[w] & c[w]; v; v &= v - 1) {
+                int j = 64 * w + sa__ctz64(v);
+                if (best < 0 || (p != NULL && p[j] > p[best]) ||
+                    ((p == NULL || p[j] == p[best]) && st[j] < st[best]))
+                    best = j;
+            }
+        }
+        if (best < 0) continue;
+        next[i] = sa__has(outs, best) ? first[best] : (int16_t)-1;
+        first[best] = (int16_t)i;
+        sa__add(outs, best);
+    }
+    /* Steps 2-3, Grant: the least recently selected nominator (Rotary
+     * Rule: among the network ones if any). */
+    sa__match_clear_fast(a, mt);
+    for (w = 0; w < SA_WORDS(m); w++) {
+        uint64_t o;
+        for (o = outs[w]; o; o &= o - 1) {
+            int j = 64 * w + sa__ctz64(o), win = -1, net = 0;
+            uint16_t *st = a->out_rank + (size_t)j * (size_t)n;
+            if (rotary)
+                for (i = first[j]; i >= 0 && !net; i = next[i]) net = sa__has(a->network_inputs, i);
+            for (i = first[j]; i >= 0; i = next[i])
+                if ((!net || sa__has(a->network_inputs, i)) && (win < 0 || st[i] < st[win])) win = i;
+            sa__stamp(st, &last_out[j], n, win);
+            sa__stamp(a->in_rank + (size_t)win * (size_t)m, &last_in[win], m, j);
+            sa__match_add(mt, win, j);
+        }
+    }
+    return mt->size;
+}
+
+/* SPAA in the bit-sliced banks: which kernel. */
 SA_API int sa__fast_spaa(sa_switch *a, const uint64_t *req, sa_match *mt) {
     int n = a->num_inputs, m = a->num_outputs;
     sa__spaa_hold(a);
 #if SA__FAST_MAX >= 16
-    if (n == 16 && m == 7) return sa__spaa_16x7_sse2(a, req, mt);
-    if (n == 8 && m == 8) return sa__spaa_8x8_sse2(a, req, mt);
-    if (n == 7 && m == 7) return sa__spaa_7x7_sse2(a, req, mt);
     if (n <= 16 && m <= 8) return n > 8 ? sa__spaa_reg_sse2_4(a, req, mt) : sa__spaa_reg_sse2_3(a, req, mt);
 #endif
 #if SA__FAST_MAX > 32
@@ -5451,24 +6447,44 @@ SA_API int sa__fast_spaa(sa_switch *a, const uint64_t *req, sa_match *mt) {
 
 /* ---- The dispatch. */
 
-/* Fast state: SPAA's banks; the connection matrix as 16 bytes for the
- * other kernels up to 16 x 8. */
+/* Whether a kernel of the WFA, ISLIP, SEP_OUTPUT and PIM kinds works on
+ * the 16 x 8 byte matrix (its fast state then holds the connections as 16
+ * bytes). */
+SA_API int sa__fast_small(int n, int m) { return SA__FAST_MAX >= 16 && n <= 16 && m <= 8; }
+
+/* Fast state: SPAA's banks or stamps' last values; the connection matrix
+ * as 16 bytes for the kernels up to 16 x 8 (WFA, iSLIP, separable
+ * output-first, PIM); the request columns (iSLIP,
+ * separable output-first, PIM) or the wrapped diagonals of the
+ * word-general kernels above 64. */
 SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
-    int n = desc->num_inputs, m = desc->num_outputs;
-    if (n > SA__FAST_MAX || m > SA__FAST_MAX) return 0;
-    if (desc->kind == SA_SWITCH_SPAA)
-        return sa__spaa_fast_size(n, m) && (SA__FAST_MAX >= 16 || n > 32) ? sizeof(sa__banks) : 0;
-    if (desc->kind == SA_SWITCH_ISLIP || desc->kind == SA_SWITCH_SEP_OUTPUT || desc->kind == SA_SWITCH_PIM)
-        return SA__FAST_MAX >= 16 && n <= 16 && m <= 8 ? 2 * sizeof(uint64_t) : 0;
-    return 0;
+    int n = desc->num_inputs, m = desc->num_outputs, s = n > m ? n : m;
+    int word = n <= SA__FAST_MAX && m <= SA__FAST_MAX;
+    switch (desc->kind) {
+    case SA_SWITCH_SPAA:
+        return sa__spaa_form(n, m) == 3 ? ((size_t)(n + m) * sizeof(uint16_t) + 7) / 8 * 8 : sizeof(sa__banks);
+    case SA_SWITCH_WFA:
+        return sa__fast_small(n, m) ? 2 * sizeof(uint64_t) : 0;
+    case SA_SWITCH_ISLIP:
+    case SA_SWITCH_SEP_OUTPUT:
+    case SA_SWITCH_PIM:
+        if (sa__fast_small(n, m)) return 2 * sizeof(uint64_t);
+        return word ? 0 : (size_t)m * (size_t)SA_WORDS(n) * sizeof(uint64_t);
+    case SA_SWITCH_WFA_WRAPPED:
+        return word ? 0 : (size_t)s * (size_t)SA_WORDS(n) * sizeof(uint64_t);
+    default:
+        return 0;
+    }
 }
 
 SA_API void sa__fast_init(sa_switch *a) {
-    int i, lw = sa__lane_lw(a->num_outputs);
+    int i, lw = sa__lane_lw(a->num_outputs), spaa = a->kind == SA_SWITCH_SPAA;
     uint64_t *connect = a->fast; /* sa__banks' first member */
-    if (a->fast == NULL) return;
-    memset(connect, 0, (a->kind == SA_SWITCH_SPAA ? SA__SPAA_WORDS : 2) * sizeof(uint64_t));
-    for (i = 0; i < a->num_inputs; i++) {
+    if (a->fast == NULL || (spaa && sa__spaa_form(a->num_inputs, a->num_outputs) == 3) ||
+        (!spaa && !sa__fast_small(a->num_inputs, a->num_outputs)))
+        return; /* stamps start from the ranks; scratch needs nothing */
+    memset(connect, 0, (spaa ? SA__SPAA_WORDS : 2) * sizeof(uint64_t));
+    for (i = 0; i < a->num_inputs && i < SA__FAST_MAX; i++) {
         int bit = i << lw;
         connect[bit >> 6] |= a->connect[i] << (bit & 63);
     }
@@ -5484,54 +6500,86 @@ SA_API int sa__uniform(const int32_t *prio, int count) {
     return _mm_movemask_epi8(_mm_cmpeq_epi8(diff, _mm_setzero_si128())) == 0xFFFF;
 }
 
-
 SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio,
                              const sa_read_buffer *bufs, sa_match *match) {
-    int n = a->num_inputs, m = a->num_outputs, small = SA__FAST_MAX >= 16 && n <= 16 && m <= 8;
+    int n = a->num_inputs, m = a->num_outputs, small = sa__fast_small(n, m);
+    int word = n <= SA__FAST_MAX && m <= SA__FAST_MAX;
     int rrm = a->kind == SA_SWITCH_SEP_OUTPUT && a->pointer_rule == SA_POINTER_RRM;
-    if (bufs != NULL || n > SA__FAST_MAX || m > SA__FAST_MAX) return 0; /* views, sizes: the reference */
-    if (prio != NULL && sa__uniform(prio, n * m)) prio = NULL;          /* equal priorities: as none */
-    if (prio != NULL && a->kind != SA_SWITCH_OPF && a->kind != SA_SWITCH_SEP_INPUT)
-        return 0; /* priorities: the reference, except for the separable input-first kernel */
+    if (bufs != NULL) return 0; /* read-port views: the reference */
+    /* Priorities: the reference, except for the kernels that take them
+     * (separable input-first, SPAA's stamps) and MCM, which reads none;
+     * all equal, they decide as none. */
+    if (prio != NULL && a->kind != SA_SWITCH_OPF && a->kind != SA_SWITCH_SEP_INPUT && a->kind != SA_SWITCH_MCM &&
+        !(a->kind == SA_SWITCH_SPAA && sa__spaa_form(n, m) == 3)) {
+        if (!sa__uniform(prio, n * m)) return 0;
+        prio = NULL;
+    }
     switch (a->kind) {
     case SA_SWITCH_WFA:
+        if (!SA__KIND_ON(SA_SWITCH_WFA)) return 0;
+        if (!word) return 0;
         sa__wfa_word(a, req, match);
         return 1;
     case SA_SWITCH_SPAA:
-        if (a->fast == NULL) return 0;
-        sa__fast_spaa(a, req, match);
+        if (!SA__KIND_ON(SA_SWITCH_SPAA)) return 0;
+        if (sa__spaa_form(n, m) == 3) sa__spaa_stamps(a, req, prio, match);
+        else sa__fast_spaa(a, req, match);
         return 1;
     case SA_SWITCH_WFA_WRAPPED:
-        if (a->wavefront != SA_WAVEFRONT_DIAGONAL) return 0;
-        if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
-            sa__match_clear(a, match); /* nothing to do, nothing moves */
+        if (!SA__KIND_ON(SA_SWITCH_WFA_WRAPPED)) return 0;
+#if SA_SWITCH_MAX > 64
+        if (!word) {
+            sa__wfa_wrapped_words(a, req, match);
             return 1;
         }
-        sa__wfa_wrapped_diag(a, req, match);
+#endif
+        if (a->idle == SA_IDLE_HOLD && sa__fast_empty(a, req)) {
+            sa__match_clear_fast(a, match); /* nothing to do, nothing moves */
+        } else {
+            sa__wfa_wrapped_diag(a, req, match);
+        }
         return 1;
     case SA_SWITCH_ISLIP:
     case SA_SWITCH_SEP_OUTPUT:
+        if (!SA__KIND_ON(SA_SWITCH_ISLIP) && !SA__KIND_ON(SA_SWITCH_SEP_OUTPUT)) return 0;
         /* (separable output-first with SA_POINTER_ON_MATCH is iSLIP-1) */
 #if SA__FAST_MAX >= 16
         if (small) sa__islip16x8_sse2(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
         else
 #endif
+#if SA_SWITCH_MAX > 64
+        if (!word) sa__islip_words(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
+        else
+#endif
             sa__islip_cols(a, req, rrm, a->kind == SA_SWITCH_ISLIP ? a->iterations : 1, match);
         return 1;
     case SA_SWITCH_PIM:
+        if (!SA__KIND_ON(SA_SWITCH_PIM)) return 0;
 #if SA__FAST_MAX >= 16
         if (small) {
             if (a->iterations != 1) sa__pim_sse2_small(a, req, match);
-            else if (n == 16 && m == 7) sa__pim1_16x7_sse2(a, req, match);
             else sa__pim1_16x8_sse2(a, req, match);
             return 1;
         }
 #endif
-        sa__pim64(a, req, match);
+#if SA_SWITCH_MAX > 64
+        if (!word) sa__pim_words(a, req, match);
+        else
+#endif
+            sa__pim64(a, req, match);
         return 1;
     case SA_SWITCH_OPF:
     case SA_SWITCH_SEP_INPUT:
-        sa__separable_keys(a, req, prio, match);
+        if (!SA__KIND_ON(SA_SWITCH_OPF) && !SA__KIND_ON(SA_SWITCH_SEP_INPUT)) return 0;
+#if SA_SWITCH_MAX > 64
+        if (!word) sa__separable_words(a, req, prio, match);
+        else
+#endif
+            sa__separable_keys(a, req, prio, match);
+        return 1;
+    case SA_SWITCH_MCM:
+        if (!SA__KIND_ON(SA_SWITCH_MCM)) return 0;
+        sa__mcm_words(a, req, match);
         return 1;
     default:
         (void)small;

@@ -21,7 +21,7 @@ struct ba_alloc {
     sa_match match;
 };
 
-ba_alloc *BA(make)(int kind, int n, int m, int iterations, uint64_t seed) {
+ba_alloc *BA(make)(int kind, int n, int m, const ba_options *o, uint64_t seed) {
     sa_switch_desc d;
     ba_alloc *x = (ba_alloc *)calloc(1, sizeof *x);
     size_t size, rsize = sa_requests_memory_size(n, m);
@@ -30,7 +30,10 @@ ba_alloc *BA(make)(int kind, int n, int m, int iterations, uint64_t seed) {
     d.kind = (sa_switch_kind)kind;
     d.num_inputs = n;
     d.num_outputs = m;
-    d.iterations = iterations;
+    d.iterations = o->iterations;
+    d.wavefront = o->wavefront;
+    d.pointer_rule = o->pointer_rule;
+    d.idle = o->idle;
     d.seed = seed;
     size = sa_switch_memory_size(&d);
     x->memory = size ? malloc(size) : NULL;

@@ -24,8 +24,14 @@ typedef struct ba_pool {
 
 typedef struct ba_alloc ba_alloc;
 
+/* An allocator's options beyond its kind and sizes (sa_switch_desc's
+ * fields of the same names). */
+typedef struct ba_options {
+    int iterations, wavefront, pointer_rule, idle;
+} ba_options;
+
 #define BA_DECLARE(p) \
-    ba_alloc *p##make(int kind, int n, int m, int iterations, uint64_t seed); \
+    ba_alloc *p##make(int kind, int n, int m, const ba_options *o, uint64_t seed); \
     void p##free(ba_alloc *x); \
     long p##pass(ba_alloc *x, const ba_pool *pool, int sim); \
     size_t p##memory_size(int kind, int n, int m);

@@ -36,35 +36,43 @@
 #include "bench.h"
 #include "alloc_kernel.h"
 
-/* The kinds, as numbered by sa_switch_kind (alloc_kernel.c builds from
- * them; this file does not include the header, which the two kernel
- * objects include in two builds). */
+/* The kinds, as numbered by sa_switch_kind, and sa_switch_desc's option
+ * values (alloc_kernel.c builds from them; this file does not include the
+ * header, which the two kernel objects include in two builds). */
 enum { K_SPAA, K_WFA, K_WFA_WRAPPED, K_PIM, K_ISLIP, K_OPF, K_SEP_INPUT, K_SEP_OUTPUT, K_MCM };
+enum { ANTIDIAGONAL = 1, ON_MATCH = 1, IDLE_HOLD = 1 };
 
 typedef struct variant {
     const char *name;
-    int kind, iterations;
+    int kind;
+    ba_options o; /* iterations, wavefront, pointer_rule, idle */
 } variant;
 
+/* Every allocator, and the options a simulator picks to make the decisions
+ * of BookSim2's allocators (docs/embedding.rst): its wavefront (the
+ * antidiagonal wave front that holds its state when idle) and its
+ * separable_output_first (pointers moved by completed matches). */
 static const variant variants[] = {
-    { "SPAA", K_SPAA, 1 },
-    { "WFA", K_WFA, 1 },
-    { "WFA-wrapped", K_WFA_WRAPPED, 1 },
-    { "PIM1", K_PIM, 1 },
-    { "PIM-converged", K_PIM, -1 },
-    { "iSLIP-1", K_ISLIP, 1 },
-    { "iSLIP-4", K_ISLIP, 4 },
-    { "OPF", K_OPF, 1 },
-    { "separable-input-first", K_SEP_INPUT, 1 },
-    { "separable-output-first", K_SEP_OUTPUT, 1 },
-    { "MCM", K_MCM, 1 },
+    { "SPAA", K_SPAA, { 1, 0, 0, 0 } },
+    { "WFA", K_WFA, { 1, 0, 0, 0 } },
+    { "WFA-wrapped", K_WFA_WRAPPED, { 1, 0, 0, 0 } },
+    { "WFA-wrapped-antidiagonal", K_WFA_WRAPPED, { 1, ANTIDIAGONAL, 0, IDLE_HOLD } },
+    { "PIM1", K_PIM, { 1, 0, 0, 0 } },
+    { "PIM-converged", K_PIM, { -1, 0, 0, 0 } },
+    { "iSLIP-1", K_ISLIP, { 1, 0, 0, 0 } },
+    { "iSLIP-4", K_ISLIP, { 4, 0, 0, 0 } },
+    { "OPF", K_OPF, { 1, 0, 0, 0 } },
+    { "separable-input-first", K_SEP_INPUT, { 1, 0, 0, 0 } },
+    { "separable-output-first", K_SEP_OUTPUT, { 1, 0, 0, 0 } },
+    { "separable-output-first-on-match", K_SEP_OUTPUT, { 1, 0, ON_MATCH, 0 } },
+    { "MCM", K_MCM, { 1, 0, 0, 0 } },
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
-static const int sizes[][2] = { { 1, 1 }, { 5, 5 }, { 7, 7 }, { 16, 7 }, { 8, 8 }, { 16, 16 }, { 64, 64 }, { 65, 65 },
-                                { 128, 128 }, { 512, 512 } };
-#define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
-static const double densities[] = { 0.25, 0.5, 0.9 };
+#define MAX_LIST 16
+static const int default_sizes[][2] = { { 5, 5 }, { 16, 7 }, { 8, 8 }, { 16, 16 }, { 64, 64 },
+                                        { 80, 80 }, { 128, 128 }, { 512, 512 } };
+static const double default_densities[] = { 0.1, 0.5 };
 #define TABLE_ROWS 4096 /* (uint16_t row numbers) */
 #define PRIO_SETS 256
 
@@ -79,14 +87,15 @@ static uint64_t next_rand(void) {
 static void usage(FILE *f) {
     fprintf(f,
             "usage: bench_alloc [options]\n"
-            "  --quick        4,096 sets and 3 repeats (a smoke run)\n"
-            "  --only NAME    one allocator, as named in the CSV (default: all)\n"
-            "  --size NxM     one size, N and M in 1..512 (default: 1x1 5x5 7x7 16x7 8x8 16x16 64x64 65x65\n"
-            "                 128x128 512x512)\n"
-            "  --density D    one density, 0 < D <= 1 (default: 0.25 0.5 0.9)\n"
-            "  --pool SETS    request sets per pool, 1..1048576 (default 65536; at most 256 above 64x64, 64 above 128x128)\n"
-            "  --repeats R    timed passes per case and path, 1..99 (default 7)\n"
-            "  --help         this text\n");
+            "  --quick          4,096 sets and 3 repeats (a smoke run)\n"
+            "  --only NAME,...  these allocators, as named in the CSV (default: all)\n"
+            "  --size NxM,...   these sizes, N and M in 1..512 (default: 5x5 16x7 8x8 16x16 64x64\n"
+            "                   80x80 128x128 512x512)\n"
+            "  --density D,...  these densities, 0 < D <= 1 (default: 0.1 0.5)\n"
+            "  --pool SETS      request sets per pool, 1..1048576 (default 65536; at most 256 above\n"
+            "                   64x64, 64 above 128x128)\n"
+            "  --repeats R      timed passes per case and path, 1..99 (default 7; 3 above 64x64)\n"
+            "  --help           this text\n");
 }
 
 static void fail(const char *msg, const char *arg) {
@@ -103,7 +112,7 @@ static long parse_long(const char *s, long lo, long hi, const char *what) {
     return v;
 }
 
-/* A size 1..64, the whole string. */
+/* A size 1..512, the whole string. */
 static int parse_dim(const char *s, int *v) {
     char *end;
     long x;
@@ -112,6 +121,23 @@ static int parse_dim(const char *s, int *v) {
     if (errno || end == s || *end != '\0' || x < 1 || x > 512) return 0;
     *v = (int)x;
     return 1;
+}
+
+/* The comma-separated items of a list (at most MAX_LIST, none empty) into
+ * items[], in buf; returns their number or 0. */
+static int split_list(const char *s, char *buf, size_t size, char **items) {
+    int count = 0;
+    char *p;
+    if (strlen(s) >= size) return 0;
+    strcpy(buf, s);
+    for (p = buf;;) {
+        char *c = strchr(p, ',');
+        if (c != NULL) *c = '\0';
+        if (*p == '\0' || count == MAX_LIST) return 0;
+        items[count++] = p;
+        if (c == NULL) return count;
+        p = c + 1;
+    }
 }
 
 /* The pool of one size and density: the table rows, then the sets. */
@@ -162,8 +188,8 @@ static void pool_fill(pool_mem *pm, int n, int m, double density, int sets) {
 static int time_case(const variant *v, const ba_pool *p, int sim, int repeats, double *ref_ns,
                      double *fast_ns, double *mean) {
     double tr[99], tf[99];
-    ba_alloc *ref = ba_ref_make(v->kind, p->n, p->m, v->iterations, 1);
-    ba_alloc *fast = ba_fast_make(v->kind, p->n, p->m, v->iterations, 1);
+    ba_alloc *ref = ba_ref_make(v->kind, p->n, p->m, &v->o, 1);
+    ba_alloc *fast = ba_fast_make(v->kind, p->n, p->m, &v->o, 1);
     long a, b;
     int r, ok = 1;
     if (ref == NULL || fast == NULL) {
@@ -194,10 +220,13 @@ static int time_case(const variant *v, const ba_pool *p, int sim, int repeats, d
 }
 
 int main(int argc, char **argv) {
-    const char *only = NULL;
-    int only_n = 0, only_m = 0, sets = 65536, repeats = 7, arg, si, di, v, mode, cases = 0, done = 0;
-    double only_d = -1, t_start = bench_now_ns();
+    static char buf[3][512];
+    char *items[MAX_LIST];
+    int only[NVARIANTS], size_n[MAX_LIST], size_m[MAX_LIST], nsizes = 0, ndens = 0, sets = 65536, repeats = 7;
+    int arg, si, di, v, mode, cases = 0, done = 0, k, count;
+    double dens[MAX_LIST], t_start = bench_now_ns();
     pool_mem *pm;
+    for (v = 0; v < NVARIANTS; v++) only[v] = 1;
     for (arg = 1; arg < argc; arg++) {
         const char *o = argv[arg];
         if (strcmp(o, "--help") == 0) {
@@ -209,24 +238,34 @@ int main(int argc, char **argv) {
         } else if (arg + 1 >= argc) {
             fail("unknown option or missing value", o);
         } else if (strcmp(o, "--only") == 0) {
-            only = argv[++arg];
-            for (v = 0; v < NVARIANTS && strcmp(variants[v].name, only) != 0; v++) {}
-            if (v == NVARIANTS) fail("--only: no such allocator", only);
+            const char *s = argv[++arg];
+            if ((count = split_list(s, buf[0], sizeof buf[0], items)) == 0) fail("--only: expected NAME[,NAME...]", s);
+            for (v = 0; v < NVARIANTS; v++) only[v] = 0;
+            for (k = 0; k < count; k++) {
+                for (v = 0; v < NVARIANTS && strcmp(variants[v].name, items[k]) != 0; v++) {}
+                if (v == NVARIANTS) fail("--only: no such allocator", items[k]);
+                only[v] = 1;
+            }
         } else if (strcmp(o, "--size") == 0) {
-            char buf[32], *x;
             const char *s = argv[++arg];
-            if (strlen(s) >= sizeof buf || (x = strchr(strcpy(buf, s), 'x')) == NULL)
-                fail("--size: expected NxM with N, M in 1..512", s);
-            *x = '\0';
-            if (!parse_dim(buf, &only_n) || !parse_dim(x + 1, &only_m))
-                fail("--size: expected NxM with N, M in 1..512", s);
+            if ((nsizes = split_list(s, buf[1], sizeof buf[1], items)) == 0) fail("--size: expected NxM[,NxM...]", s);
+            for (k = 0; k < nsizes; k++) {
+                char *x = strchr(items[k], 'x');
+                if (x == NULL) fail("--size: expected NxM with N, M in 1..512", s);
+                *x = '\0';
+                if (!parse_dim(items[k], &size_n[k]) || !parse_dim(x + 1, &size_m[k]))
+                    fail("--size: expected NxM with N, M in 1..512", s);
+            }
         } else if (strcmp(o, "--density") == 0) {
-            char *end;
             const char *s = argv[++arg];
-            errno = 0;
-            only_d = strtod(s, &end);
-            if (errno || end == s || *end != '\0' || !(only_d > 0.0 && only_d <= 1.0))
-                fail("--density: expected a number in (0, 1]", s);
+            if ((ndens = split_list(s, buf[2], sizeof buf[2], items)) == 0) fail("--density: expected D[,D...]", s);
+            for (k = 0; k < ndens; k++) {
+                char *end;
+                errno = 0;
+                dens[k] = strtod(items[k], &end);
+                if (errno || end == items[k] || *end != '\0' || !(dens[k] > 0.0 && dens[k] <= 1.0))
+                    fail("--density: expected numbers in (0, 1]", s);
+            }
         } else if (strcmp(o, "--pool") == 0) {
             sets = (int)parse_long(argv[++arg], 1, 1048576, "--pool: expected 1..1048576");
         } else if (strcmp(o, "--repeats") == 0) {
@@ -235,6 +274,14 @@ int main(int argc, char **argv) {
             fail("unknown option", o);
         }
     }
+    if (nsizes == 0)
+        for (; nsizes < (int)(sizeof default_sizes / sizeof default_sizes[0]); nsizes++) {
+            size_n[nsizes] = default_sizes[nsizes][0];
+            size_m[nsizes] = default_sizes[nsizes][1];
+        }
+    if (ndens == 0)
+        for (; ndens < (int)(sizeof default_densities / sizeof default_densities[0]); ndens++)
+            dens[ndens] = default_densities[ndens];
     pm = (pool_mem *)calloc(1, sizeof *pm);
     {
         /* room for the largest pool: 64 x 64 with `sets` sets, or 512 x 512
@@ -250,17 +297,17 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    cases = 2 * (only_n ? 1 : NSIZES) * (only_d > 0 ? 1 : 3) * (only ? 1 : NVARIANTS);
+    for (v = 0; v < NVARIANTS; v++) cases += 2 * only[v];
+    cases *= nsizes * ndens;
     printf("allocator,inputs,outputs,density,mode,sets,ref_ns,fast_ns,ref_over_fast,mean_matches,state_bytes\n");
-    for (si = 0; si < NSIZES; si++)
-        for (di = 0; di < 3; di++) {
-            int n = only_n ? only_n : sizes[si][0], m = only_n ? only_m : sizes[si][1];
-            double d = only_d > 0 ? only_d : densities[di];
+    for (si = 0; si < nsizes; si++)
+        for (di = 0; di < ndens; di++) {
+            int n = size_n[si], m = size_m[si];
+            double d = dens[di];
             int big = n * m > 64 * 64, cap = n * m > 128 * 128 ? 64 : 256, case_sets = big && sets > cap ? cap : sets;
-            if ((only_n && si > 0) || (only_d > 0 && di > 0)) continue;
             pool_fill(pm, n, m, d, case_sets);
             for (v = 0; v < NVARIANTS; v++) {
-                if (only && strcmp(only, variants[v].name) != 0) continue;
+                if (!only[v]) continue;
                 pm->p.prio = variants[v].kind == K_OPF ? pm->prio : NULL;
                 for (mode = 0; mode < 2; mode++) {
                     double ref_ns = 0, fast_ns = 0, mean = 0, el;

@@ -276,7 +276,7 @@ refuse $T --load      --load nan
 refuse $T --load      --load 0.1x
 refuse $T --seed      --seed -1
 refuse $T --seed      --seed 2147483648
-refuse $T --allocator --allocator islip
+refuse $T --allocator --allocator 'iSLIP(spin)'
 refuse $T --bogus     --bogus 1
 opts=$(sed -n 's/.*o == "\(--[a-z]*\)".*/\1/p' examples/cpp/torus.cpp | grep -v -e '--help')
 if accept $T --help && [ -n "$opts" ]; then

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Contract checks of make test, counted like tests:
 #  - each header compiles warning-free on its own, included twice, as C99,
-#    C11, C++11 and C++17 with gcc and (where installed) clang;
+#    C11, C++11 and C++17 with gcc and (where installed) clang (the C++
+#    classes of seastar_arb.hpp as C++ only);
 #  - the API index (>>index) of seastar_arb.h, seastar_topo.h and
 #    seastar_route.h lists exactly the public functions each defines, with
 #    their signatures (tests/check_index.py);
@@ -16,9 +17,10 @@
 #    C++ (C++ blocks as C++); tests/doc_snippets.py says which blocks, how a
 #    fragment is wrapped in a function, and the comments that give a
 #    fragment its context or mark pseudo-code;
-#  - make install DESTDIR=... installs both headers, seastar-router.pc and the
+#  - make install DESTDIR=... installs the headers, seastar-router.pc and the
 #    SeastarRouter CMake package, and a consumer builds against that copy
-#    with pkg-config and with CMake find_package(SeastarRouter CONFIG);
+#    with pkg-config and with CMake find_package(SeastarRouter CONFIG), also
+#    with -Wconversion -Wsign-conversion as C and as C++;
 #  - every program in examples/ builds (make examples); the C++ embedding
 #    example examples/cpp/torus.cpp builds warning-free as C++11 with g++
 #    (make examples) and clang++ and runs a short simulation;
@@ -38,11 +40,11 @@ compilers="gcc:c99 gcc:c11 g++:c++11 g++:c++17"
 command -v clang >/dev/null 2>&1 && compilers="$compilers clang:c99 clang:c11"
 command -v clang++ >/dev/null 2>&1 && compilers="$compilers clang++:c++11 clang++:c++17"
 
-for h in seastar_arb.h seastar_topo.h seastar_route.h; do
+for h in seastar_arb.h seastar_topo.h seastar_route.h seastar_arb.hpp; do
     printf '#include "%s"\n#include "%s"\nint main(void) { return 0; }\n' "$top/$h" "$top/$h" > "$tmp/one.c"
     for cs in $compilers; do
         cc=${cs%%:*}; std=${cs#*:}
-        case $cc in *++) lang="-x c++";; *) lang="";; esac
+        case $cc in *++) lang="-x c++";; *) lang=""; [ "$h" = seastar_arb.hpp ] && continue;; esac
         if $cc $lang -std=$std $warn -c "$tmp/one.c" -o "$tmp/one.o" 2>"$tmp/err"; then ok
         else bad "$h alone as $std with $cc"; fi
     done
@@ -156,6 +158,7 @@ if make -s install DESTDIR="$stage" PREFIX=$prefix >"$tmp/err" 2>&1 \
    && [ -f "$stage$prefix/include/seastar-router/seastar_arb.h" ] \
    && [ -f "$stage$prefix/include/seastar-router/seastar_route.h" ] \
    && [ -f "$stage$prefix/include/seastar-router/seastar_topo.h" ] \
+   && [ -f "$stage$prefix/include/seastar-router/seastar_arb.hpp" ] \
    && [ -f "$stage$prefix/share/pkgconfig/seastar-router.pc" ] \
    && [ -f "$stage$prefix/share/cmake/SeastarRouter/SeastarRouterConfig.cmake" ] \
    && [ -f "$stage$prefix/share/cmake/SeastarRouter/SeastarRouterConfigVersion.cmake" ] \
@@ -170,6 +173,23 @@ if need pkg-config pkg-config \
    && gcc -std=c99 $warn $flags "$tmp/inst.c" -o "$tmp/inst" 2>"$tmp/err" && "$tmp/inst" > "$tmp/out" 2>"$tmp/err" \
    && [ "$(cat "$tmp/out")" = "$ver" ]; then ok
 else echo "pkg-config version '${pver:-}', headers '$ver'" >> "$tmp/err"; bad "a consumer builds against the installed copy with pkg-config --cflags seastar-router (version $ver)"; fi
+
+# The installed headers are clean of -Wconversion and -Wsign-conversion
+# through pkg-config: as C, and as C++ with the C++ classes.
+cat > "$tmp/conv.cpp" <<'EOC'
+#include "seastar_arb.hpp"
+#include "seastar_route.h"
+int main() {
+    seastar::SwitchAllocator a("iSLIP(iterations=2)", 80, 80);
+    a.Clear();
+    a.AddRequest(3, 70, 1);
+    return a.Allocate() == 1 && a.OutputAssigned(3) == 70 ? 0 : 1;
+}
+EOC
+if [ -n "${flags:-}" ] && gcc -std=c99 $warn -Wconversion -Wsign-conversion $flags -c "$tmp/inst.c" -o "$tmp/conv.o" 2>"$tmp/err" \
+   && g++ -std=c++11 $warn -Wconversion -Wsign-conversion $flags "$tmp/conv.cpp" -o "$tmp/conv" 2>"$tmp/err" \
+   && "$tmp/conv" 2>"$tmp/err"; then ok
+else bad "the installed headers compile without -Wconversion -Wsign-conversion warnings through pkg-config (C and C++)"; fi
 
 mkdir -p "$tmp/cm"
 cp "$tmp/inst.c" "$tmp/cm/inst.c"

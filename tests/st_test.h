@@ -35,6 +35,20 @@ typedef struct st_ctx {
 /* True when the runner was started with --long. */
 #define ST_LONG (st__ctx->long_mode)
 
+/* 1 in a build with AddressSanitizer (gcc's macro, clang's feature test),
+ * where reads past an array are caught: tests whose point is the memory
+ * they touch run whole there, and a sample elsewhere. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ST_ASAN 1
+#endif
+#endif
+#ifndef ST_ASAN
+#define ST_ASAN 0
+#endif
+
 void st_fail_begin(st_ctx *ctx, const char *file, int line, const char *what);
 
 #define ST__FAIL_HEAD(what) st_fail_begin(st__ctx, __FILE__, __LINE__, what)

@@ -667,7 +667,9 @@ ST_TEST(alloc_memory_fits_the_test_bundle) {
  * configured, each its own heap block (req[n * SA_WORDS(m)], prio[n m],
  * nomination[n], views[n / 2] with read-port pairs, and exactly
  * sa_switch_memory_size bytes of memory), so that the ASan build of make
- * test stops on any read or write past one of them. */
+ * test stops on any read or write past one of them.  The builds without
+ * AddressSanitizer, where such a read goes unseen, take a third of the
+ * sizes (all with --long). */
 ST_TEST(alloc_exactly_sized_arrays_every_size) {
     static const int extra[] = { 65, 100, 128, 129 };
     enum { NSIZES = 64 + (int)(sizeof extra / sizeof extra[0]) };
@@ -688,6 +690,9 @@ ST_TEST(alloc_exactly_sized_arrays_every_size) {
                 sa_read_buffer *views;
                 void *memory;
                 if ((n > 64 || m > 64) && (n + m + k) % 4 != 0) continue; /* (a sample of the larger sizes) */
+                /* (reads past the arrays are caught with AddressSanitizer:
+                 * there every size, elsewhere a third of them) */
+                if (!ST_ASAN && !ST_LONG && (n + 2 * m + k) % 3 != 0) continue;
                 req = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)(n * rw));
                 prio = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n * m));
                 nom = (int16_t *)malloc(sizeof(int16_t) * (size_t)n);

@@ -1,6 +1,8 @@
 /* test_alloc_assert.c - hot-path preconditions of the allocators fire the
  * overridable SA_ASSERT (this translation unit routes it to a counter). */
 #include "st_test.h"
+/* (this file compiles only the kinds it tests: SA_SWITCH_KINDS) */
+#define SA_SWITCH_KINDS ((1u << SA_SWITCH_SPAA) | (1u << SA_SWITCH_PIM) | (1u << SA_SWITCH_MCM))
 static int ta_assert_failures;
 #define SA_ASSERT(c) ((c) ? (void)0 : (void)ta_assert_failures++)
 #include "../seastar_arb.h"

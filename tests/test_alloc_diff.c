@@ -30,15 +30,23 @@
  * and converged iterations; SPAA's pipelined sa_spaa_nominate /
  * sa_spaa_grant (another allocation in between, part of the nominations
  * granted); sa_switch_copy in the middle of a stream (the copies carry on);
- * request bits at or above num_outputs.  Beyond 64 inputs or outputs both
- * builds run the reference: a few sizes up to 512 x 512 per round check
- * that the fast build hands them over whole (a sample, not a proof).
+ * request bits at or above num_outputs.
  *
- * make test runs three rounds (AD_SAMPLE_ROUNDS, about 190,000 request
- * sets); make check-long runs rounds until at least 10^7 request sets have
- * been compared.  Both print the count.
+ * Beyond one word (the word-general kernels): the sizes around the word
+ * boundaries (63, 64, 65, 127, 128, 511, 512, in squares and mixed with
+ * each other and with small sizes) with every kind in every option that
+ * changes what it computes (AD_WIDE_KINDS: both wave-front diagonals,
+ * holding and advancing when idle, both pointer rules, one to many
+ * iterations, the Rotary Rule), the rest drawn as above.
+ *
+ * make test runs three rounds of the sizes up to 64 (AD_SAMPLE_ROUNDS) and
+ * the wide configurations once, about 190,000 request sets; make
+ * check-long runs rounds until at least 10^7 request sets have been
+ * compared, and every size from 1 to 512 (as inputs, with a random number
+ * of outputs, and the square) with every kind.  Both print the count.
  * A failure names its configuration; ALLOC_DIFF_CONFIG=k runs
- * configuration k alone (runner alloc_diff_random). */
+ * configuration k alone, ALLOC_DIFF_CONFIG=k-l configurations k to l
+ * (runner alloc_diff_random). */
 #include <stdlib.h>
 #include "st_test.h"
 #include "alloc_diff.h"
@@ -52,17 +60,49 @@
 static const int ad_sizes[][2] = {
     { 16, 7 }, { 8, 8 }, { 5, 5 }, { 7, 7 }, { 16, 16 }, { 63, 63 }, { 64, 64 }, { 1, 1 },
     { 16, 8 }, { 64, 32 }, { 33, 64 }, { 48, 48 }, { 63, 64 }, { 64, 63 }, { 1, 64 }, { 64, 1 } };
-/* The sizes of the third part: beyond one word, every kind once. */
+/* The sizes of the wide configurations: beyond one word, each with every
+ * entry of ad_wide_kinds. */
 static const int ad_wide_sizes[][2] = {
-    { 65, 65 }, { 64, 65 }, { 65, 64 }, { 16, 100 }, { 100, 7 }, { 128, 128 }, { 130, 129 },
-    { 200, 70 }, { 512, 512 }, { 512, 3 }, { 3, 512 } };
+    { 65, 65 }, { 64, 65 }, { 65, 64 }, { 63, 127 }, { 127, 128 }, { 128, 127 }, { 128, 63 },
+    { 16, 100 }, { 100, 7 }, { 80, 80 }, { 511, 512 }, { 512, 511 }, { 512, 3 }, { 3, 512 } };
+/* A kind and the options that change what it computes. */
+typedef struct ad_kind_options {
+    sa_switch_kind kind;
+    int iterations, wavefront, pointer_rule, idle, rotary;
+} ad_kind_options;
+static const ad_kind_options ad_wide_kinds[] = {
+    { SA_SWITCH_SPAA, 1, 0, 0, 0, 0 },
+    { SA_SWITCH_SPAA, 1, 0, 0, 0, 1 },
+    { SA_SWITCH_WFA, 1, 0, 0, 0, 0 },
+    { SA_SWITCH_WFA, 1, 0, 0, SA_IDLE_HOLD, 1 },
+    { SA_SWITCH_WFA_WRAPPED, 1, SA_WAVEFRONT_DIAGONAL, 0, SA_IDLE_ADVANCE, 0 },
+    { SA_SWITCH_WFA_WRAPPED, 1, SA_WAVEFRONT_DIAGONAL, 0, SA_IDLE_HOLD, 1 },
+    { SA_SWITCH_WFA_WRAPPED, 1, SA_WAVEFRONT_ANTIDIAGONAL, 0, SA_IDLE_HOLD, 0 },
+    { SA_SWITCH_WFA_WRAPPED, 1, SA_WAVEFRONT_ANTIDIAGONAL, 0, SA_IDLE_ADVANCE, 1 },
+    { SA_SWITCH_PIM, 1, 0, 0, 0, 0 },
+    { SA_SWITCH_PIM, 2, 0, 0, 0, 1 },
+    { SA_SWITCH_PIM, SA_ITERATE_TO_CONVERGENCE, 0, 0, 0, 0 },
+    { SA_SWITCH_ISLIP, 1, 0, 0, 0, 0 },
+    { SA_SWITCH_ISLIP, 3, 0, 0, 0, 0 },
+    { SA_SWITCH_ISLIP, SA_ITERATE_TO_CONVERGENCE, 0, 0, 0, 0 },
+    { SA_SWITCH_OPF, 1, 0, 0, 0, 0 },
+    { SA_SWITCH_SEP_INPUT, 1, 0, 0, 0, 0 },
+    { SA_SWITCH_SEP_OUTPUT, 1, 0, SA_POINTER_RRM, 0, 0 },
+    { SA_SWITCH_SEP_OUTPUT, 1, 0, SA_POINTER_ON_MATCH, 0, 0 },
+    { SA_SWITCH_MCM, 1, 0, 0, 0, 0 } };
 #define AD_NSIZES ((long)(sizeof ad_sizes / sizeof ad_sizes[0]))
 #define AD_NWIDE ((long)(sizeof ad_wide_sizes / sizeof ad_wide_sizes[0]))
+#define AD_WIDE_KINDS ((long)(sizeof ad_wide_kinds / sizeof ad_wide_kinds[0]))
 #define AD_KINDS ((long)SA_SWITCH_KIND_COUNT)
 #define AD_ALL_SIZES (64L * 64L)
 #define AD_VARIANTS 6
 #define AD_NAMED (AD_NSIZES * AD_KINDS * AD_VARIANTS)
-#define AD_ROUND (AD_ALL_SIZES + AD_NAMED + AD_NWIDE * AD_KINDS)
+#define AD_ROUND (AD_ALL_SIZES + AD_NAMED)
+/* The wide configurations, after every round: AD_WIDE of them, then (long
+ * runs) every size 1..512 as inputs with a random number of outputs and as
+ * the square, every kind (AD_EVERY). */
+#define AD_WIDE (AD_NWIDE * AD_WIDE_KINDS)
+#define AD_EVERY (512L * 2L * AD_KINDS)
 /* Rounds that make test runs. */
 #define AD_SAMPLE_ROUNDS 3
 /* Request sets per configuration: every size, the named sizes, the wide
@@ -113,32 +153,44 @@ static void ad_clear(uint64_t *row, int j) { row[j >> 6] &= ~((uint64_t)1 << (j 
 static int ad_has(const uint64_t *row, int j) { return (int)((row[j >> 6] >> (j & 63)) & 1u); }
 
 /* The configuration of index k: its kind and size from the schedule of a
- * round, everything else drawn from a generator seeded by k. */
+ * round (k below AD_ROUNDS_MAX * AD_ROUND), or the wide configuration
+ * k - AD_ROUNDS_MAX * AD_ROUND, everything else drawn from a generator
+ * seeded by k. */
+#define AD_ROUNDS_MAX 1000L
 static void ad_config(long k, ad_cfg *c) {
     long o = k % AD_ROUND, round = k / AD_ROUND;
     uint64_t seed = 0xd1ffd1ffull ^ ((uint64_t)k * 0x9E3779B97F4A7C15ull);
     int n, m, variant = -1, wide = 0, i, w, x;
+    const ad_kind_options *ko = NULL;
     sa_switch_kind kind;
     sa_switch_desc *d = &c->d;
-    if (o < AD_ALL_SIZES) {
+    if (round >= AD_ROUNDS_MAX) {
+        long q = k - AD_ROUNDS_MAX * AD_ROUND;
+        wide = 1;
+        if (q < AD_WIDE) {
+            n = ad_wide_sizes[q % AD_NWIDE][0];
+            m = ad_wide_sizes[q % AD_NWIDE][1];
+            ko = &ad_wide_kinds[q / AD_NWIDE];
+            kind = ko->kind;
+        } else { /* every size */
+            q -= AD_WIDE;
+            n = (int)(q / (2 * AD_KINDS)) % 512 + 1;
+            kind = (sa_switch_kind)(q % AD_KINDS);
+            m = (q / AD_KINDS) % 2 ? n : (int)st_rand_below(&seed, 512) + 1;
+        }
+        c->steps = n * m >= 20000 ? AD_STEPS_HUGE : AD_STEPS_WIDE;
+    } else if (o < AD_ALL_SIZES) {
         n = (int)(o / 64) + 1;
         m = (int)(o % 64) + 1;
         kind = (sa_switch_kind)((o + round) % AD_KINDS);
         c->steps = AD_STEPS_ALL;
-    } else if (o < AD_ALL_SIZES + AD_NAMED) {
+    } else { /* (o < AD_ALL_SIZES + AD_NAMED = AD_ROUND) */
         long q = o - AD_ALL_SIZES;
         n = ad_sizes[q % AD_NSIZES][0];
         m = ad_sizes[q % AD_NSIZES][1];
         kind = (sa_switch_kind)((q / AD_NSIZES) % AD_KINDS);
         variant = (int)(q / (AD_NSIZES * AD_KINDS));  /* 0 .. AD_VARIANTS - 1 */
         c->steps = AD_STEPS_NAMED;
-    } else {
-        long q = o - AD_ALL_SIZES - AD_NAMED;
-        n = ad_wide_sizes[q % AD_NWIDE][0];
-        m = ad_wide_sizes[q % AD_NWIDE][1];
-        kind = (sa_switch_kind)((q / AD_NWIDE + round) % AD_KINDS);
-        c->steps = n * m >= 20000 ? AD_STEPS_HUGE : AD_STEPS_WIDE;
-        wide = 1;
     }
     c->index = k;
     c->w = w = SA_WORDS(m);
@@ -214,6 +266,16 @@ static void ad_config(long k, ad_cfg *c) {
         d->iterations = SA_ITERATE_TO_CONVERGENCE;
     }
     if (wide) d->rotary = ad_rotary_kind(kind) && (d->rotary || st_rand_below(&seed, 2));
+    if (ko != NULL) {
+        int any = 0;
+        d->iterations = ko->iterations;
+        d->wavefront = ko->wavefront;
+        d->pointer_rule = ko->pointer_rule;
+        d->idle = ko->idle;
+        d->rotary = ko->rotary;
+        for (x = 0; x < SA_WORDS(n); x++) any |= d->network_inputs[x] != 0;
+        if (ko->rotary && !any) ad_set(d->network_inputs, n / 2);
+    }
     for (i = 0; i < n; i++)
         for (x = 0; x < w; x++) {
             c->no_connect[i * w + x] &= ad_word_mask(m, x);
@@ -558,24 +620,29 @@ static long ad_run_range(st_ctx *ctx, long first, long last) {
 
 ST_TEST(alloc_diff_random_sets_fast_equals_reference) {
     const char *only = getenv("ALLOC_DIFF_CONFIG");
-    /* make test: AD_SAMPLE_ROUNDS rounds; --long: until 10^7 request sets */
-    long total = 0, rounds = 0, target = ST_LONG ? 10000000L : 0;
-    if (only != NULL && *only != 0) {
-        char *end;
-        long k = strtol(only, &end, 10);
-        ST_CHECKF(*end == 0 && k >= 0, "ALLOC_DIFF_CONFIG=%s is not a configuration number", only);
-        ST_CHECK(ad_run_config(st__ctx, k) >= 0);
+    /* make test: AD_SAMPLE_ROUNDS rounds and the wide configurations;
+     * --long: rounds until 10^7 request sets, then every size too */
+    long total = 0, rounds = 0, target = ST_LONG ? 10000000L : 0, got;
+    if (only != NULL && *only != 0) { /* K, or K-L: configurations K to L */
+        char *end, *end2;
+        long k = strtol(only, &end, 10), l = k;
+        if (*end == '-') l = strtol(end + 1, &end2, 10), end = end2;
+        ST_CHECKF(*end == 0 && k >= 0 && l >= k, "ALLOC_DIFF_CONFIG=%s is not a configuration number or range", only);
+        ST_CHECK(ad_run_range(st__ctx, k, l + 1) >= 0);
         return;
     }
     do {
-        long got = ad_run_range(st__ctx, rounds * AD_ROUND, (rounds + 1) * AD_ROUND);
+        got = ad_run_range(st__ctx, rounds * AD_ROUND, (rounds + 1) * AD_ROUND);
         if (got < 0) return;
         total += got;
         rounds++;
         if (ST_LONG) fprintf(stderr, "  alloc_diff: round %ld, %ld request sets compared\n", rounds, total);
-    } while (total < target || (!ST_LONG && rounds < AD_SAMPLE_ROUNDS));
+    } while (rounds < AD_ROUNDS_MAX && (total < target || (!ST_LONG && rounds < AD_SAMPLE_ROUNDS)));
+    got = ad_run_range(st__ctx, AD_ROUNDS_MAX * AD_ROUND, AD_ROUNDS_MAX * AD_ROUND + AD_WIDE + (ST_LONG ? AD_EVERY : 0));
+    if (got < 0) return;
+    total += got;
     printf("alloc_diff: %ld request sets compared in %ld configurations (%s build against SA_NO_SIMD)\n",
-           total, rounds * AD_ROUND, ad_fast_simd() ? "SSE2" : "reference");
+           total, rounds * AD_ROUND + AD_WIDE + (ST_LONG ? AD_EVERY : 0), ad_fast_simd() ? "SSE2" : "reference");
     ST_CHECK(total >= AD_ALL_SIZES * AD_STEPS_ALL);
 }
 

@@ -3,6 +3,8 @@
  * against a literal cell-by-cell OPF, including empty rows, full rows,
  * unconnected cells, tied priorities and every pointer position. */
 #include "st_test.h"
+/* (this file compiles only OPF and separable input-first: SA_SWITCH_KINDS) */
+#define SA_SWITCH_KINDS ((1u << SA_SWITCH_OPF) | (1u << SA_SWITCH_SEP_INPUT))
 #include "../seastar_arb.h"
 #include "alloc_test_util.h"
 

@@ -6,6 +6,8 @@
  * choices themselves are uniform and independent.  (The fast kernels
  * against the reference build: test_alloc_diff.c.) */
 #include "st_test.h"
+/* (this file compiles only PIM: SA_SWITCH_KINDS) */
+#define SA_SWITCH_KINDS ((1u << SA_SWITCH_PIM))
 #include "../seastar_arb.h"
 #include "alloc_test_util.h"
 #define TPIM_DRIVER tpim_compare

@@ -6,6 +6,9 @@
  * request-grant-accept iterations with iSLIP's, RRM's and the
  * on-match pointer rules. */
 #include "st_test.h"
+/* (this file compiles only the kinds it tests: SA_SWITCH_KINDS) */
+#define SA_SWITCH_KINDS ((1u << SA_SWITCH_WFA) | (1u << SA_SWITCH_ISLIP) | (1u << SA_SWITCH_OPF) | (1u << SA_SWITCH_SEP_INPUT) | \
+                         (1u << SA_SWITCH_SEP_OUTPUT))
 #include "../seastar_arb.h"
 #include "alloc_test_util.h"
 

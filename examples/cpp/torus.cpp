@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 // torus.cpp - seastar_arb.h embedded in C++ the way a C++ network simulator
-// would embed it: two small classes shaped like a simulator's own switch
-// allocator and output arbiter (clear, add a request, allocate, read the
-// grants, update the state), and a 2-D torus of input-queued routers that
-// uses them.  The same traffic runs three times: with a switch allocator
+// would embed it: the classes of seastar_arb.hpp, shaped like a simulator's
+// own switch allocator and output arbiter (clear, add a request, allocate,
+// read the grants), in a 2-D torus of input-queued routers.  The same traffic runs three times: with a switch allocator
 // (iSLIP by default), with the same allocator given the packets' ages as
 // priorities, and with SeaStar's age-based output arbiters (Procedures 1-3).
 //
 //   torus [--k K] [--cycles N] [--load L] [--seed S] [--allocator NAME]
 //
 // Build: c++ -std=c++11 -I. examples/cpp/torus.cpp (make examples does).
-#include "seastar_arb.h"
+#include "seastar_arb.hpp"
 
 #include <cerrno>
 #include <cstdint>
@@ -24,72 +23,8 @@
 
 namespace {
 
-// A switch allocator in the shape of a simulator's (BookSim's DenseAllocator
-// has the same four calls): requests are (input, output, priority) triples.
-class SwitchAllocator {
-public:
-    SwitchAllocator(sa_switch_kind kind, int inputs, int outputs, uint64_t seed) {
-        sa_switch_desc d = {};
-        d.kind = kind;
-        d.num_inputs = inputs;
-        d.num_outputs = outputs;
-        d.iterations = 1;
-        d.seed = seed;
-        memory_.resize((sa_switch_memory_size(&d) + 7) / 8);
-        sa_result r = sa_switch_init(&sw_, &d, memory_.data(), memory_.size() * 8);
-        if (r != SA_OK) throw std::runtime_error(sa_result_string(r));
-        requests_memory_.resize((sa_requests_memory_size(inputs, outputs) + 7) / 8);
-        sa_requests_init(&requests_, inputs, outputs, requests_memory_.data(), requests_memory_.size() * 8);
-    }
-    // The allocator's arrays point into memory_: a copy needs its own
-    // (sa_switch_copy), or a std::vector of allocators would point into
-    // freed memory after it grows.
-    SwitchAllocator(const SwitchAllocator &o)
-        : memory_(o.memory_.size()), requests_memory_(o.requests_memory_.size()), match_(o.match_) {
-        sa_switch_copy(&sw_, memory_.data(), memory_.size() * 8, &o.sw_);
-        sa_requests_init(&requests_, o.requests_.num_inputs, o.requests_.num_outputs, requests_memory_.data(),
-                         requests_memory_.size() * 8);
-    }
-    SwitchAllocator &operator=(const SwitchAllocator &) = delete;
-
-    void Clear() { sa_requests_clear(&requests_); }
-    void AddRequest(int in, int out, int priority) { sa_requests_add(&requests_, in, out, priority); }
-    void Allocate() {
-        sa_switch_allocate(&sw_, requests_.rows, sa_requests_priorities(&requests_), NULL, &match_);
-    }
-    int OutputAssigned(int in) const { return match_.output_of[in]; }
-    int InputAssigned(int out) const { return match_.input_of[out]; }
-
-private:
-    std::vector<uint64_t> memory_, requests_memory_;
-    sa_switch sw_;
-    sa_requests requests_;
-    sa_match match_;
-};
-
-// SeaStar's output arbiter: one per output port, over (source, VC) heads.
-class AgeArbiter {
-public:
-    AgeArbiter(int sources, int vcs) : ages_(static_cast<size_t>(sources * vcs)) {
-        if (sa_output_arb_init(&arb_, sources, vcs) != SA_OK) throw std::runtime_error("bad arbiter size");
-        eligible_.assign(SA_WORDS(sources * vcs), 0);
-    }
-    void Clear() { std::fill(eligible_.begin(), eligible_.end(), 0); }
-    void AddRequest(int candidate, unsigned age) {
-        eligible_[static_cast<size_t>(candidate / 64)] |= uint64_t(1) << (candidate % 64);
-        ages_[static_cast<size_t>(candidate)] = static_cast<uint8_t>(age);
-    }
-    // Choose and apply the grant; returns the candidate or -1.
-    int Arbitrate(const sa_age_config &cfg, const sa_age_clock &clk) {
-        sa_grant g;
-        return sa_output_arbitrate_set(&arb_, &cfg, &clk, eligible_.data(), ages_.data(), &g);
-    }
-
-private:
-    sa_output_arb arb_;
-    std::vector<uint64_t> eligible_;
-    std::vector<uint8_t> ages_;
-};
+using seastar::AgeArbiter;
+using seastar::SwitchAllocator;
 
 struct Packet {
     int dest;
@@ -109,7 +44,7 @@ class Torus {
 public:
     // mode 0: the allocator; 1: the allocator, ages as priorities; 2: the
     // age-based output arbiters.
-    Torus(int k, int mode, sa_switch_kind kind, uint64_t seed)
+    Torus(int k, int mode, const sa_switch_desc &alloc, uint64_t seed)
         : k_(k), mode_(mode), routers_(static_cast<size_t>(k * k)) {
         sa_age_config_default(&cfg_, kPorts);
         cfg_.num_vcs = kVcs;
@@ -117,8 +52,11 @@ public:
         cfg_.age_clock_period = 8;
         for (size_t r = 0; r < routers_.size(); r++) {
             sa_age_clock_init(&routers_[r].clock, &cfg_);
-            allocators_.push_back(SwitchAllocator(kind, kPorts * kVcs, kPorts,
-                                                  sa_switch_seed(seed, static_cast<uint64_t>(r))));
+            sa_switch_desc d = alloc;
+            d.num_inputs = kPorts * kVcs;
+            d.num_outputs = kPorts;
+            d.seed = sa_switch_seed(seed, static_cast<uint64_t>(r)); // per router (read by PIM)
+            allocators_.push_back(SwitchAllocator(d));
             for (int o = 0; o < kPorts; o++) arbiters_.push_back(AgeArbiter(kPorts, kVcs));
         }
         rng_.state = seed;
@@ -267,7 +205,8 @@ int main(int argc, char **argv) {
     long cycles = 2000;
     double load = 0.2;
     uint64_t seed = 1;
-    sa_switch_kind kind = SA_SWITCH_ISLIP;
+    sa_switch_desc alloc = {};
+    alloc.kind = SA_SWITCH_ISLIP;
     for (int i = 1; i < argc; i++) {
         std::string o = argv[i];
         if (o == "--help") {
@@ -276,9 +215,12 @@ int main(int argc, char **argv) {
                          "  --cycles N        cycles to run, 1..1000000 (default 2000)\n"
                          "  --load L          packets offered per node per cycle, 0..1 (default 0.2)\n"
                          "  --seed S          simulation seed, 0..2^31-1 (default 1)\n"
-                         "  --allocator NAME  the switch allocator of the first run: SPAA, WFA, WFA-wrapped,\n"
-                         "                    PIM, iSLIP, OPF, separable-input-first, separable-output-first\n"
-                         "                    or MCM (default iSLIP)\n";
+                         "  --allocator NAME  the switch allocator of the first two runs, a kind and its\n"
+                         "                    options as sa_switch_desc_parse reads them: SPAA, WFA,\n"
+                         "                    WFA-wrapped, PIM1, PIM, iSLIP, OPF, separable-input-first,\n"
+                         "                    separable-output-first or MCM, for example\n"
+                         "                    'iSLIP(iterations=2)' or 'WFA-wrapped(antidiagonal,idle-hold)'\n"
+                         "                    (default iSLIP)\n";
             return 0;
         }
         if (i + 1 >= argc) Fail("missing value after " + o);
@@ -293,21 +235,21 @@ int main(int argc, char **argv) {
             if (errno || end == v || *end != '\0' || !(load >= 0.0 && load <= 1.0))
                 Fail(std::string("--load: expected a number in 0..1, got '") + v + "'");
         } else if (o == "--allocator") {
-            int found = -1;
-            for (int t = 0; t < SA_SWITCH_KIND_COUNT; t++)
-                if (std::strcmp(v, sa_switch_kind_name(static_cast<sa_switch_kind>(t))) == 0) found = t;
-            if (found < 0) Fail(std::string("--allocator: no allocator named '") + v + "'");
-            kind = static_cast<sa_switch_kind>(found);
+            if (sa_switch_desc_parse(&alloc, v) != SA_OK) Fail(std::string("--allocator: no allocator named '") + v + "'");
         } else {
             Fail("unknown option " + o);
         }
     }
+    char text[128];
+    sa_switch_desc_name(&alloc, text, sizeof text);
     std::cout << "run,nodes,cycles,offered,accepted,mean_latency\n";
     for (int run = 0; run < 3; run++) {
         static const char *const names[3] = { "", "+ages", "age-based" };
-        Torus t(k, run, kind, seed);
+        Torus t(k, run, alloc, seed);
         for (long c = 0; c < cycles; c++) t.Cycle(c, load);
-        std::cout << (run < 2 ? sa_switch_kind_name(kind) : "") << names[run] << ',' << k * k << ',' << cycles << ','
+        std::string label = (run < 2 ? std::string(text) : std::string()) + names[run];
+        if (label.find(',') != std::string::npos) label = '"' + label + '"'; // (one CSV field)
+        std::cout << label << ',' << k * k << ',' << cycles << ','
                   << load << ',' << static_cast<double>(t.delivered) / (static_cast<double>(cycles) * k * k) << ','
                   << (t.delivered ? static_cast<double>(t.latency_sum) / static_cast<double>(t.delivered) : 0.0)
                   << '\n';

@@ -188,6 +188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int adds = (int)sa_rng_below(&g, op & 0x80 ? (uint32_t)(n * m) + 1 : 41), x;
         int32_t level = (int32_t)fz_any_int(&f);
         const int32_t *prio;
+        const uint64_t *rows;
         if (op & 1) {
             sa_requests_clear(&rq);
             memset(model.on, 0, sizeof model.on);
@@ -211,18 +212,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (p < model.low) model.low = p;
             if (p > model.high) model.high = p;
         }
+        rows = rq.rows;
+        prio = sa_requests_priorities(&rq); /* (the cells' priorities, where they differ) */
         for (i = 0; i < n; i++)
             for (j = 0; j < m; j++) {
-                FZ_CHECK(bit(rq.rows + (size_t)i * rw, j) == model.on[i][j], "builder row %d bit %d", i, j);
-                if (model.on[i][j]) FZ_CHECK(rq.prio[(size_t)i * m + j] == model.prio[i][j], "priority (%d, %d)", i, j);
+                FZ_CHECK(bit(rows + (size_t)i * rw, j) == model.on[i][j], "builder row %d bit %d", i, j);
+                if (model.on[i][j] && prio != NULL)
+                    FZ_CHECK(prio[(size_t)i * m + j] == model.prio[i][j], "priority (%d, %d)", i, j);
             }
-        prio = sa_requests_priorities(&rq);
         FZ_CHECK((prio != NULL) == (model.low < model.high), "priorities %s with low %d high %d",
                  prio ? "given" : "NULL", model.low, model.high);
-        FZ_CHECK(sa_switch_check_requests(&a, rq.rows) == SA_OK, "builder rows out of range");
-        memcpy(keep, rq.rows, (size_t)n * rw * sizeof(uint64_t));
-        sa_switch_allocate(&a, rq.rows, prio, NULL, &mt);
-        FZ_CHECK(memcmp(keep, rq.rows, (size_t)n * rw * sizeof(uint64_t)) == 0, "allocate wrote the requests");
+        FZ_CHECK(sa_switch_check_requests(&a, rows) == SA_OK, "builder rows out of range");
+        memcpy(keep, rows, (size_t)n * rw * sizeof(uint64_t));
+        sa_switch_allocate(&a, rows, prio, NULL, &mt);
+        FZ_CHECK(memcmp(keep, rows, (size_t)n * rw * sizeof(uint64_t)) == 0, "allocate wrote the requests");
         check_match(&a, &model, conn, &mt, prio != NULL);
         FZ_CHECK(sa_switch_check(&a) == SA_OK, "state check after an allocation");
         /* an empty call: with SA_IDLE_HOLD the allocator goes on as a copy that never saw it */
@@ -231,8 +234,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FZ_CHECK(sa_switch_copy(&b, mem2, msize, &a) == SA_OK, "copy");
             FZ_CHECK(sa_switch_allocate(&a, none, NULL, NULL, &mt) == 0, "matched without requests");
             if (a.idle == SA_IDLE_HOLD) {
-                sa_switch_allocate(&a, rq.rows, prio, NULL, &mt);
-                sa_switch_allocate(&b, rq.rows, prio, NULL, &mt2);
+                sa_switch_allocate(&a, rows, prio, NULL, &mt);
+                sa_switch_allocate(&b, rows, prio, NULL, &mt2);
                 FZ_CHECK(mt.size == mt2.size, "SA_IDLE_HOLD: an empty call changed the next decision");
                 for (i = 0; i < n; i++)
                     FZ_CHECK(mt.output_of[i] == mt2.output_of[i], "SA_IDLE_HOLD: input %d decided differently", i);
