@@ -368,6 +368,7 @@ results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo
 # (with the interactive page, make web, copied into the site)
 docs: web
 	@SEASTAR_WEB_SITE=$(CURDIR)/$(B)/web-site sh docs/build.sh $(B)/docs
+	@$(MAKE) --no-print-directory check-web WEB_PAGE=$(B)/docs/interactive/index.html
 
 # ------------------------------------------------------------------ web
 # make web: the interactive page (web/: shim.c, index.html, app.js,
@@ -376,10 +377,9 @@ docs: web
 # libclang-rt-N-dev-wasm32, installed when missing), into
 # build/web-site/interactive/; it opens as a plain file.  make check-web:
 # the page in headless Chromium (Debian's chromium) against the library
-# built natively (tests/web_check.py; a few seconds), with screenshots into
-# build/web-site/; WEB_SHOTS=docs/img writes them for the docs.
+# built natively (tests/web_check.py; under a minute), with screenshots into
+# build/web-shots/; WEB_SHOTS=docs/img writes them for the docs.
 WEB_OUT  := $(B)/web-site/interactive
-WEB_CLANG_MAJOR = $(shell clang -dumpversion 2>/dev/null | cut -d. -f1)
 WEB_CC   := clang --target=wasm32-wasi --sysroot=/usr -std=c99 $(WARN) -O2 -nostartfiles \
             -Wl,--no-entry -Wl,--strip-all
 web: $(WEB_OUT)/index.html $(WEB_OUT)/app.js $(WEB_OUT)/style.css $(WEB_OUT)/seastar-wasm.js
@@ -387,7 +387,7 @@ $(B)/web/seastar.wasm: web/shim.c $(HEADERS)
 	@$(call APT_NEED,/usr/bin/clang,clang)
 	@$(call APT_NEED,/usr/bin/wasm-ld,lld)
 	@$(call APT_NEED,/usr/lib/wasm32-wasi/libc.a,wasi-libc)
-	@$(call APT_NEED,$(shell clang --target=wasm32-wasi -print-libgcc-file-name 2>/dev/null),libclang-rt-$(WEB_CLANG_MAJOR)-dev-wasm32)
+	@$(call APT_NEED,"$$(clang --target=wasm32-wasi -print-libgcc-file-name)",libclang-rt-$$(clang -dumpversion | cut -d. -f1)-dev-wasm32)
 	@mkdir -p $(@D)
 	$(WEB_CC) web/shim.c -o $@
 $(WEB_OUT)/seastar-wasm.js: $(B)/web/seastar.wasm
@@ -398,10 +398,11 @@ $(WEB_OUT)/seastar-wasm.js: $(B)/web/seastar.wasm
 $(WEB_OUT)/%: web/%
 	@mkdir -p $(@D)
 	@cp $< $@
-WEB_SHOTS ?= $(B)/web-site
+WEB_SHOTS ?= $(B)/web-shots
+WEB_PAGE ?= $(WEB_OUT)/index.html
 check-web: web $(B)/web/web_native
 	@$(call APT_NEED,/usr/bin/chromium,chromium)
-	@/usr/bin/python3 tests/web_check.py $(WEB_OUT)/index.html $(B)/web/web_native $(WEB_SHOTS)
+	@/usr/bin/python3 tests/web_check.py $(WEB_PAGE) $(B)/web/web_native $(WEB_SHOTS)
 $(B)/web/web_native: tests/web_native.c web/shim.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(GCC) -std=c99 $(WARN) -O2 $< -o $@

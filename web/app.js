@@ -115,6 +115,7 @@
 
   function alSetup() {
     var preset = $('al-preset').value === '21364';
+    ['al-n', 'al-m', 'al-net'].forEach(function (id) { $(id).disabled = preset; });
     var n = preset ? 16 : whole('n', $('al-n').value, 0, 100000);
     var m = preset ? 7 : whole('m', $('al-m').value, 0, 100000);
     var net = preset ? 0 : whole('network inputs', $('al-net').value, 0, 100000);
@@ -286,26 +287,31 @@
   }
   /* The link (u, port) as an even port from one end: its key. */
   function rtKey(u, port) { return (port & 1) ? rtNeighbour(u, port) + ':' + (port ^ 1) : u + ':' + port; }
+  /* Draw a link as a line between its ends, or, where it wraps around (or
+   * runs in z, between the drawn layers), as two stubs leaving its ends. */
+  function rtLinkPaths(u, p) {
+    var v = rtNeighbour(u, p), a = rtXY(u), b = rtXY(v), d = p >> 1;
+    if (d < 2 && rtCoord(u)[d] < rt.dims[d] - 1)
+      return [['M' + a[0] + ',' + a[1] + ' L' + b[0] + ',' + b[1], (a[0] + b[0]) / 2 - 8, (a[1] + b[1]) / 2 - 5]];
+    var dx = d === 0 ? 24 : d === 2 ? 16 : 0, dy = d === 1 ? 24 : d === 2 ? 16 : 0;
+    return [['M' + a[0] + ',' + a[1] + ' l' + dx + ',' + dy, a[0] + dx + 2, a[1] + dy + 10],
+            ['M' + b[0] + ',' + b[1] + ' l' + (-dx) + ',' + (-dy), -1, -1]];
+  }
   function rtDraw() {
     if (!rt.dims) return;
     var N = rt.dims[0] * rt.dims[1] * rt.dims[2], X = rt.dims[0], Y = rt.dims[1], Z = rt.dims[2];
-    var W = 40 + Z * (X * 60 + 70), H = 60 + Y * 60, u, p, s = '';
+    var W = 60 + Z * (X * 60 + 70), H = 80 + Y * 60, u, p, s = '';
     var failed = {}, onRoute = {}, onCycle = {};
     rt.faults.forEach(function (f) { if (f[1] < 6) failed[rtKey(f[0], f[1])] = 1; });
     rt.route.forEach(function (h) { if (h[2] < 6) onRoute[rtKey(h[0], h[2])] = 'VC' + h[3]; });
     rt.witness.forEach(function (h) { if (h[2] < 6) onCycle[rtKey(h[0], h[2])] = 1; });
     for (u = 0; u < N; u++) for (p = 0; p < 6; p += 2) {
-      if (rt.dims[p >> 1] < 2) continue;
-      var v = rtNeighbour(u, p), a = rtXY(u), b = rtXY(v), key = u + ':' + p;
-      if (rt.dims[p >> 1] === 2 && (rtCoord(u)[p >> 1] === 1)) continue;   /* radix 2: one link */
-      var wrap = rtCoord(v)[p >> 1] === 0 || p === 4;
-      var mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2, bend = p === 4 ? 18 : wrap ? -28 : 0;
-      if (p === 2 && wrap) { mx = a[0] - 28; }
-      var d = bend || (p === 2 && wrap) ? 'M' + a[0] + ',' + a[1] + ' Q' + (p === 2 && wrap ? mx : mx) + ',' + (p === 2 ? my : my + bend) + ' ' + b[0] + ',' + b[1]
-                    : 'M' + a[0] + ',' + a[1] + ' L' + b[0] + ',' + b[1];
-      var cls = 'link' + (failed[key] ? ' failed' : '') + (onRoute[key] ? ' route' : '') + (onCycle[key] ? ' cycle' : '');
-      s += '<path class="' + cls + '" d="' + d + '" data-node="' + u + '" data-port="' + p + '"><title>link ' + u + ' ' + RT_PORT[p] + ' - ' + v + '</title></path>';
-      if (onRoute[key]) s += '<text class="vc" x="' + mx + '" y="' + (my - 4 + (p === 4 ? bend / 2 : 0)) + '">' + onRoute[key] + '</text>';
+      var key = u + ':' + p, v = rtNeighbour(u, p);
+      var cls = 'link' + (p === 4 ? ' z' : '') + (failed[key] ? ' failed' : '') + (onRoute[key] ? ' route' : '') + (onCycle[key] ? ' cycle' : '');
+      rtLinkPaths(u, p).forEach(function (g) {
+        s += '<path class="' + cls + '" d="' + g[0] + '" data-node="' + u + '" data-port="' + p + '"><title>link ' + u + ' ' + RT_PORT[p] + ' to ' + v + '</title></path>';
+        if (onRoute[key] && g[1] >= 0) s += '<text class="vc" x="' + g[1] + '" y="' + g[2] + '">' + onRoute[key] + '</text>';
+      });
     }
     for (u = 0; u < N; u++) {
       var q = rtXY(u);
@@ -313,7 +319,9 @@
       s += '<g class="' + ncls + '" data-node="' + u + '"><circle cx="' + q[0] + '" cy="' + q[1] + '" r="13"></circle><text x="' + q[0] + '" y="' + (q[1] + 4) + '">' + u + '</text></g>';
     }
     for (var z = 0; z < Z; z++) s += '<text class="layer" x="' + (20 + z * (X * 60 + 70)) + '" y="16">z = ' + z + ' (x right, y down)</text>';
-    $('rt-svg').innerHTML = '<svg width="' + W + '" height="' + H + '" viewBox="0 0 ' + W + ' ' + H + '">' + s + '</svg>';
+    $('rt-svg').innerHTML = '<svg width="' + W + '" height="' + H + '" viewBox="0 0 ' + W + ' ' + H + '">' + s + '</svg>' +
+      '<p class="legend">A link that wraps around, or runs in z to the next layer, is drawn as a stub at each end ' +
+      '(x: right / left, y: down / up, z: diagonal).  Dashed red: failed; blue: the route, with the VC it leaves on; red: the verifier\'s witness.</p>';
   }
   function rtClick(ev) {
     var link = ev.target.closest('path.link'), node = ev.target.closest('g.node');
