@@ -129,7 +129,7 @@
     var w = io();
     n = w[0]; m = w[1];
     al = { n: n, m: m, conn: Array.from(w.slice(2, 2 + n * m)), net: Array.from(w.slice(2 + n * m, 2 + n * m + n)),
-           req: new Array(n * m).fill(0), res: null, rotary: rotary };
+           req: new Array(n * m).fill(0), res: null, rotary: rotary, stage: -1 };
     alDraw();
   }
   function alDrawRequests() {
@@ -150,6 +150,7 @@
     words = S.m.al_allocate();
     w = io();
     al.res = [];
+    al.stage = -1;
     for (k = 0; k < AL_NAMES.length; k++) {
       var b = k * words;
       al.res.push({ size: w[b], row: w[b + 1], col: w[b + 2],
@@ -157,9 +158,45 @@
     }
     alDraw();
   }
+  /* The stage at which allocator k decides each cell, for stepping through
+   * it (null: the page shows only its result).  The decisions are the
+   * module's; the stages are the order the paper evaluates the cells in,
+   * from the allocator's state before the allocation:
+   * SPAA  0 nominate, 1 grant (seed 002, 3.3);
+   * WFA   wave fronts from the start cell: a cell's wave is its row's rank in
+   *       the sweep plus its column's distance from the start column; with
+   *       the Rotary Rule the network rows sweep first (3.2, 3.4);
+   * wrapped WFA  one wrapped diagonal per stage from the priority diagonal,
+   *       network rows first with the Rotary Rule. */
+  function alStages(k) {
+    var res = al.res[k], n = al.n, m = al.m, i, j, st = [], total;
+    var rotary = al.rotary && al.net.some(function (x) { return x; });
+    if (k === 0) return { total: 2, stage: null };
+    if (k !== 1 && k !== 2) return null;
+    var rank = [], passOf = [], counts = [0, 0];
+    for (var q = 0; q < n; q++) {
+      i = k === 1 ? (res.row + q) % n : q;
+      var pass = rotary && !al.net[i] ? 1 : 0;
+      passOf[i] = pass;
+      rank[i] = counts[pass]++;
+    }
+    if (k === 1) {
+      var span1 = counts[0] ? counts[0] + m - 1 : 0;
+      for (i = 0; i < n; i++) for (j = 0; j < m; j++)
+        st[i * m + j] = (passOf[i] ? span1 : 0) + rank[i] + (j - res.col + m) % m;
+      total = span1 + (counts[1] ? counts[1] + m - 1 : 0);
+    } else {
+      var s = Math.max(n, m);
+      for (i = 0; i < n; i++) for (j = 0; j < m; j++)
+        st[i * m + j] = (passOf[i] && counts[0] ? s : 0) + ((j - i + s) % s - res.col + s) % s;
+      total = (counts[0] && counts[1] ? 2 : 1) * s;
+    }
+    return { total: total, stage: st };
+  }
   function alMatrix(k) {
     var res = k >= 0 && al.res ? al.res[k] : null, i, j, h = '<table class="matrix">';
-    var nomCount = {};
+    var nomCount = {}, stages = res ? alStages(k) : null, t = al.stage;
+    var stepping = stages && t >= 0 && t < stages.total;
     if (res && k === 0) res.nom.forEach(function (o) { if (o >= 0) nomCount[o] = (nomCount[o] || 0) + 1; });
     h += '<tr><th></th>';
     for (j = 0; j < al.m; j++) h += '<th>' + j + '</th>';
@@ -171,11 +208,14 @@
         if (!al.conn[c]) cls.push('nc');
         else if (al.req[c]) { cls.push('rq'); txt = '&bull;'; }
         if (res) {
-          if (res.out[i] === j) { cls.push('mt'); txt = 'G'; }
-          if (k === 0 && res.nom[i] === j) { cls.push(nomCount[j] > 1 ? 'col' : 'nom'); if (res.out[i] !== j) txt = 'N'; }
+          var cellStage = stepping && stages.stage ? stages.stage[c] : -1;
+          var decided = !stepping || (k === 0 ? t >= 1 : cellStage <= t);
+          if (res.out[i] === j && decided) { cls.push('mt'); txt = 'G'; }
+          if (k === 0 && res.nom[i] === j) { cls.push(nomCount[j] > 1 ? 'col' : 'nom'); if (!(res.out[i] === j && decided)) txt = 'N'; }
+          if (stepping && stages.stage && cellStage === t && al.conn[c]) cls.push('front');
           if (k === 1 && res.row === i && res.col === j) cls.push('start');
           if (k === 1 && res.row === i && res.col === j && !txt) txt = 'S';
-          if (k === 2 && (i - j + 2 * Math.max(al.n, al.m)) % Math.max(al.n, al.m) === (Math.max(al.n, al.m) - res.col) % Math.max(al.n, al.m)) cls.push('diag');
+          if (k === 2 && !stepping && (j - i + 2 * Math.max(al.n, al.m)) % Math.max(al.n, al.m) === res.col) cls.push('diag');
         }
         h += '<td class="' + cls.join(' ') + '" data-i="' + i + '" data-j="' + j + '">' + txt + '</td>';
       }
@@ -183,20 +223,36 @@
     }
     return h + '</table>';
   }
+  function alCaption(k) {
+    var res = al.res[k], stages = alStages(k), t = al.stage;
+    if (!stages || t < 0 || t >= stages.total) return res.size + ' matched';
+    if (k === 0) return t === 0 ? 'step 1, nominate' : 'steps 2-3, grant';
+    return (k === 1 ? 'wave ' : 'diagonal ') + (t + 1) + ' of ' + stages.total;
+  }
+  function alStep(dir) {
+    if (!al || !al.res) throw new Error('allocate first');
+    var most = Math.max(alStages(0).total, alStages(1).total, alStages(2).total);
+    al.stage = dir === 0 ? -1 : al.stage < 0 ? (dir > 0 ? 0 : most - 1) : al.stage + dir;
+    if (al.stage >= most || al.stage < -1) al.stage = -1;
+    alDraw();
+  }
   function alDraw() {
     if (!al) return;
     var count = al.req.reduce(function (a, b) { return a + b; }, 0);
     $('al-requests').innerHTML = '<div id="al-req" data-n="' + al.n + '" data-m="' + al.m + '" data-rotary="' + al.rotary +
       '" data-cells="' + al.req.join('') + '">' + alMatrix(-1) + '<p>' + count + ' requests</p></div>';
     $('al-explain').innerHTML = AL_TEXT.map(function (t) { return '<p>' + esc(t) + '</p>'; }).join('') +
-      '<p>Grey cells have no connection.  &bull; a request, G a granted (matched) cell.' +
+      '<p>Grey cells have no connection.  &bull; a request, G a granted (matched) cell.  Step through SPAA\'s two steps, ' +
+      'WFA\'s wave fronts and the wrapped diagonals with the stage buttons (outlined: the cells being decided); PIM1, ' +
+      'iSLIP-1 and MCM show their result.' +
       (al.rotary ? '  Rotary Rule on: SPAA, WFA, wrapped WFA and PIM1 favour the network inputs (&#9670;).' : '') + '</p>';
     var h = '';
     if (al.res) al.res.forEach(function (res, k) {
       h += '<div class="al-panel" id="al-kind-' + k + '" data-kind="' + AL_NAMES[k] + '" data-size="' + res.size +
-           '" data-matching="' + res.out.join(',') + '"><h3>' + AL_NAMES[k] + ': ' + res.size + ' matched</h3>' + alMatrix(k) + '</div>';
+           '" data-matching="' + res.out.join(',') + '"><h3>' + AL_NAMES[k] + ': ' + alCaption(k) + '</h3>' + alMatrix(k) + '</div>';
     });
     $('al-results').innerHTML = h;
+    $('al-stage').textContent = !al.res ? '' : al.stage < 0 ? 'showing the results' : 'stage ' + (al.stage + 1);
   }
   function alClick(ev) {
     var td = ev.target.closest('td');
@@ -365,7 +421,13 @@
     show(view);
     var bad = function (p) { return document.querySelector('[id^="' + p + '-"][data-bad]'); };
     if (!bad('mg')) guarded('mg', function () { mgSetup(); if (q.has('steps') && view === 'merging') mgRun(whole('steps', q.get('steps'), 0, 1000000)); })();
-    if (!bad('al')) guarded('al', function () { alSetup(); alDrawRequests(); if (q.get('allocate') !== '0') alAllocate(); })();
+    if (!bad('al')) guarded('al', function () {
+      alSetup();
+      alDrawRequests();
+      if (q.get('allocate') === '0') return;
+      alAllocate();
+      for (var t = q.has('stage') ? whole('stage', q.get('stage'), 0, 1000) : 0; t > 0; t--) alStep(1);
+    })();
     if (!bad('rt')) guarded('rt', rtApply)();
   }
   function wire() {
@@ -381,6 +443,9 @@
     ['al-preset', 'al-rotary'].forEach(function (id) { $(id).addEventListener('change', guarded('al', alSetup)); });
     $('al-draw').addEventListener('click', guarded('al', alDrawRequests));
     $('al-step').addEventListener('click', guarded('al', alAllocate));
+    $('al-prev').addEventListener('click', guarded('al', function () { alStep(-1); }));
+    $('al-next').addEventListener('click', guarded('al', function () { alStep(1); }));
+    $('al-all').addEventListener('click', guarded('al', function () { alStep(0); }));
     $('al-auto').addEventListener('click', guarded('al', function () { alDrawRequests(); alAllocate(); }));
     $('al-requests').addEventListener('click', guarded('al', alClick));
     $('rt-apply').addEventListener('click', guarded('rt', rtApply));
