@@ -99,6 +99,9 @@ def alloc(c, page, prog, query, shape, network, rotary, seed):
             len([o for o in outs if o >= 0]) == len(set(o for o in outs if o >= 0)) == int(size or -1)
         c.check('allocation %s rotary %d: %s is a matching of requested cells' % (shape, rotary, kind), valid)
         sizes.append(int(size or 0))
+    grants = re.findall(r'class="(?:rq )?(?:nom|col)"[^>]*>g<', text[text.find('id="al-kind-3"'):text.find('id="al-kind-4"')])
+    c.check('allocation %s rotary %d: PIM1\'s grants worked out from its sa_rng give the library\'s accepts (%d grants not accepted)'
+            % (shape, rotary, len(grants)), attr(text, 'al-kind-3', 'data-agree') == '1')
     c.check('allocation %s rotary %d: no allocator beats MCM (%s)' % (shape, rotary, sizes), max(sizes) == sizes[5])
     return text
 
@@ -135,9 +138,11 @@ def main():
     t0 = time.time()
     text = dom(page, 'view=merging')
     size, ms = re.search(r'data-wasm-bytes="(\d+)"', text), re.search(r'data-load-ms="([\d.]+)"', text)
-    c.check('the page loads its module', size is not None and ms is not None)
-    if size and ms:
-        print('  info    %s bytes of WebAssembly; the page was ready %s ms after its script started' % (size.group(1), ms.group(1)))
+    start = re.search(r'data-start-ms="([\d.]+)"', text)
+    c.check('the page loads its module', size is not None and ms is not None and start is not None)
+    if size and ms and start:
+        print('  info    %s bytes of WebAssembly; the page was ready %s ms after it was requested (%s ms to start '
+              'the module and draw)' % (size.group(1), ms.group(1), start.group(1)))
 
     shown, _ = merging(c, page, prog, 'line', 'rr', 5000)
     if shown:

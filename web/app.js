@@ -108,7 +108,7 @@
     'SPAA (seed 002, 3.3): 1. each input arbiter nominates one output (N); 2. each output grants the least recently selected of its nominators; 3. nominations not granted are reset.  Columns where nominations collide are orange: only one of them can win.',
     'WFA (3.2): a wave front from the start cell (S) sweeps down and right; a cell is granted if requested and no cell above or to the left in its wave order was.  The start cell moves one row per allocation.',
     'Wrapped WFA: the wrapped diagonals, from the priority diagonal (outlined) on, each one wave: its cells share no row or column.',
-    'PIM1 (3.1): every output grants one requester at random, every input accepts one grant at random; one iteration.',
+    'PIM1 (3.1): 2. every output grants one requester at random (g); 3. every input accepts one of its grants at random.  Rows with several grants are orange: only one is accepted.  One iteration.',
     'iSLIP-1: PIM with round-robin grant and accept pointers that move only on accepted grants.',
     'MCM: a maximum-cardinality matching (the upper bound).'];
   var al = null;
@@ -154,7 +154,8 @@
     for (k = 0; k < AL_NAMES.length; k++) {
       var b = k * words;
       al.res.push({ size: w[b], row: w[b + 1], col: w[b + 2],
-                    out: Array.from(w.slice(b + 3, b + 3 + al.n)), nom: Array.from(w.slice(b + 3 + al.n, b + 3 + 2 * al.n)) });
+                    out: Array.from(w.slice(b + 3, b + 3 + al.n)), nom: Array.from(w.slice(b + 3 + al.n, b + 3 + 2 * al.n)),
+                    grant: Array.from(w.slice(b + 3 + 2 * al.n, b + 3 + 2 * al.n + al.m)), agree: w[b + 3 + 2 * al.n + al.m] });
     }
     alDraw();
   }
@@ -163,6 +164,7 @@
    * module's; the stages are the order the paper evaluates the cells in,
    * from the allocator's state before the allocation:
    * SPAA  0 nominate, 1 grant (seed 002, 3.3);
+   * PIM1  0 grant, 1 accept (3.1), when the module's grants are known;
    * WFA   wave fronts from the start cell: a cell's wave is its row's rank in
    *       the sweep plus its column's distance from the start column; with
    *       the Rotary Rule the network rows sweep first (3.2, 3.4);
@@ -172,6 +174,7 @@
     var res = al.res[k], n = al.n, m = al.m, i, j, st = [], total;
     var rotary = al.rotary && al.net.some(function (x) { return x; });
     if (k === 0) return { total: 2, stage: null };
+    if (k === 3) return res.agree ? { total: 2, stage: null } : null;
     if (k !== 1 && k !== 2) return null;
     var rank = [], passOf = [], counts = [0, 0];
     for (var q = 0; q < n; q++) {
@@ -198,6 +201,8 @@
     var nomCount = {}, stages = res ? alStages(k) : null, t = al.stage;
     var stepping = stages && t >= 0 && t < stages.total;
     if (res && k === 0) res.nom.forEach(function (o) { if (o >= 0) nomCount[o] = (nomCount[o] || 0) + 1; });
+    var grantCount = {};
+    if (res && k === 3 && res.agree) res.grant.forEach(function (i) { if (i >= 0) grantCount[i] = (grantCount[i] || 0) + 1; });
     h += '<tr><th></th>';
     for (j = 0; j < al.m; j++) h += '<th>' + j + '</th>';
     h += '</tr>';
@@ -209,9 +214,10 @@
         else if (al.req[c]) { cls.push('rq'); txt = '&bull;'; }
         if (res) {
           var cellStage = stepping && stages.stage ? stages.stage[c] : -1;
-          var decided = !stepping || (k === 0 ? t >= 1 : cellStage <= t);
+          var decided = !stepping || (k === 0 || k === 3 ? t >= 1 : cellStage <= t);
           if (res.out[i] === j && decided) { cls.push('mt'); txt = 'G'; }
           if (k === 0 && res.nom[i] === j) { cls.push(nomCount[j] > 1 ? 'col' : 'nom'); if (!(res.out[i] === j && decided)) txt = 'N'; }
+          if (k === 3 && res.agree && res.grant[j] === i) { cls.push(grantCount[i] > 1 ? 'col' : 'nom'); if (!(res.out[i] === j && decided)) txt = 'g'; }
           if (stepping && stages.stage && cellStage === t && al.conn[c]) cls.push('front');
           if (k === 1 && res.row === i && res.col === j) cls.push('start');
           if (k === 1 && res.row === i && res.col === j && !txt) txt = 'S';
@@ -227,6 +233,7 @@
     var res = al.res[k], stages = alStages(k), t = al.stage;
     if (!stages || t < 0 || t >= stages.total) return res.size + ' matched';
     if (k === 0) return t === 0 ? 'step 1, nominate' : 'steps 2-3, grant';
+    if (k === 3) return t === 0 ? 'step 2, grant' : 'step 3, accept';
     return (k === 1 ? 'wave ' : 'diagonal ') + (t + 1) + ' of ' + stages.total;
   }
   function alStep(dir) {
@@ -243,13 +250,15 @@
       '" data-cells="' + al.req.join('') + '">' + alMatrix(-1) + '<p>' + count + ' requests</p></div>';
     $('al-explain').innerHTML = AL_TEXT.map(function (t) { return '<p>' + esc(t) + '</p>'; }).join('') +
       '<p>Grey cells have no connection.  &bull; a request, G a granted (matched) cell.  Step through SPAA\'s two steps, ' +
-      'WFA\'s wave fronts and the wrapped diagonals with the stage buttons (outlined: the cells being decided); PIM1, ' +
-      'iSLIP-1 and MCM show their result.' +
+      'WFA\'s wave fronts, the wrapped diagonals and PIM1\'s grant and accept with the stage buttons (outlined: the cells ' +
+      'being decided); iSLIP-1 and MCM show their result.  PIM1\'s grants are worked out from its random-number state by ' +
+      'the draw protocol seastar_arb.h documents, and shown only when their accepts are the library\'s matching' +
+      (al.res && !al.res[3].agree ? ' (they are not, for this allocation: the grants are not shown)' : '') + '.' +
       (al.rotary ? '  Rotary Rule on: SPAA, WFA, wrapped WFA and PIM1 favour the network inputs (&#9670;).' : '') + '</p>';
     var h = '';
     if (al.res) al.res.forEach(function (res, k) {
       h += '<div class="al-panel" id="al-kind-' + k + '" data-kind="' + AL_NAMES[k] + '" data-size="' + res.size +
-           '" data-matching="' + res.out.join(',') + '"><h3>' + AL_NAMES[k] + ': ' + alCaption(k) + '</h3>' + alMatrix(k) + '</div>';
+           '" data-matching="' + res.out.join(',') + '" data-agree="' + res.agree + '"><h3>' + AL_NAMES[k] + ': ' + alCaption(k) + '</h3>' + alMatrix(k) + '</div>';
     });
     $('al-results').innerHTML = h;
     $('al-stage').textContent = !al.res ? '' : al.stage < 0 ? 'showing the results' : 'stage ' + (al.stage + 1);
@@ -466,13 +475,15 @@
         var v = S.m.ws_version();
         wire();
         fromUrl();
-        var ms = performance.now() - S.loadStart;
+        var now = performance.now(), ms = now - S.loadStart;
         status.textContent = '';
         status.className = 'status';
         $('footer').innerHTML = 'seastar_arb.h ' + Math.floor(v / 10000) + '.' + Math.floor(v / 100) % 100 + '.' + v % 100 +
-          ' as WebAssembly (' + bytes.length + ' bytes); ready in ' + ms.toFixed(0) + ' ms.';
+          ' as WebAssembly (' + bytes.length + ' bytes); ready ' + now.toFixed(0) + ' ms after the page was requested (' +
+          ms.toFixed(0) + ' ms of it to start the module and draw the views).';
         document.body.dataset.wasmBytes = bytes.length;
-        document.body.dataset.loadMs = ms.toFixed(1);
+        document.body.dataset.loadMs = now.toFixed(1);
+        document.body.dataset.startMs = ms.toFixed(1);
         document.body.dataset.ready = '1';
       }).catch(function (e) {
         status.textContent = 'The WebAssembly module failed: ' + e.message;

@@ -368,21 +368,98 @@ WS_EXPORT(al_draw) int al_draw(uint32_t seed, int density) {
     return count;
 }
 
+/* PIM1's grants, which sa_switch_allocate does not report, worked out
+ * from the allocator's sa_rng by the draw protocol the >>pim section of
+ * seastar_arb.h documents (each stage a fresh generator output; lane l's
+ * 16-bit draw is field l mod 4 of the stage's output l / 4; c candidates:
+ * number (u c) >> 16 in increasing order, drawn again from the outputs
+ * after the block while the low 16 bits of u c are below 65536 mod c).
+ * al_allocate shows them only when the accepts worked out the same way are
+ * the library's matching, cell for cell. */
+typedef struct al_draws { sa_rng rng; uint64_t word; int left; } al_draws;
+
+static uint32_t al_draw16(al_draws *d) {
+    uint32_t u;
+    if (d->left == 0) {
+        d->word = sa_rng_next(&d->rng);
+        d->left = 4;
+    }
+    u = (uint32_t)(d->word & 0xFFFFu);
+    d->word >>= 16;
+    d->left--;
+    return u;
+}
+
+/* One stage's block of draws, one per lane; the redraws start afresh. */
+static void al_block(al_draws *d, int lanes, uint32_t *u) {
+    int l;
+    d->left = 0;
+    for (l = 0; l < lanes; l++) u[l] = al_draw16(d);
+    d->left = 0;
+}
+
+/* One of c candidates (cand[], increasing) for the draw u. */
+static int al_pick(al_draws *d, uint32_t u, const int *cand, uint32_t c) {
+    while (((u * c) & 0xFFFFu) < 65536u % c) u = al_draw16(d);
+    return cand[(u * c) >> 16];
+}
+
+/* PIM1 on the request set: grant_of[j] the input output j grants (-1),
+ * accepted[i] the output input i accepts (-1); rng is the allocator's
+ * generator before the allocation. */
+static void al_pim1(const sa_switch *a, sa_rng rng, int16_t *grant_of, int16_t *accepted) {
+    al_draws d;
+    uint32_t u[SA_SWITCH_MAX];
+    int cand[SA_SWITCH_MAX], n = a->num_inputs, m = a->num_outputs, i, j, c, net, any = 0;
+    for (j = 0; j < m; j++) grant_of[j] = -1;
+    for (i = 0; i < n; i++) accepted[i] = -1;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++) any |= ws_bit(al.req + (size_t)i * (size_t)a->row_words, j) &&
+                                      ws_bit(a->connect + (size_t)i * (size_t)a->row_words, j);
+    if (!any) return;                                /* no iteration, no draws */
+    d.rng = rng;
+    d.left = 0;
+    al_block(&d, m, u);                              /* 2. grant */
+    for (j = 0; j < m; j++) {
+        for (c = net = i = 0; i < n; i++)
+            if (ws_bit(al.req + (size_t)i * (size_t)a->row_words, j) &&
+                ws_bit(a->connect + (size_t)i * (size_t)a->row_words, j)) {
+                cand[c++] = i;
+                net |= ws_bit(a->network_inputs, i);
+            }
+        if (a->rotary && net) {                      /* Rotary Rule: network inputs only */
+            int k, kept = 0;
+            for (k = 0; k < c; k++)
+                if (ws_bit(a->network_inputs, cand[k])) cand[kept++] = cand[k];
+            c = kept;
+        }
+        if (c > 0) grant_of[j] = (int16_t)al_pick(&d, u[j], cand, (uint32_t)c);
+    }
+    al_block(&d, n, u);                              /* 3. accept */
+    for (i = 0; i < n; i++) {
+        for (c = j = 0; j < m; j++)
+            if (grant_of[j] == i) cand[c++] = j;
+        if (c > 0) accepted[i] = (int16_t)al_pick(&d, u[i], cand, (uint32_t)c);
+    }
+}
+
 /** Words per allocator in ws_io after al_allocate. */
-#define AL_WORDS(n) (4 + 2 * (n))
+#define AL_WORDS(n, m) (4 + 2 * (n) + (m))
 
 /**
  * Allocate the request set in ws_io (n x m cells, nonzero requested) with
  * every allocator of the view, each from its own state.
  *
  * ws_io receives, per allocator in the order SPAA, WFA, wrapped WFA, PIM1,
- * iSLIP-1, MCM, AL_WORDS(n) words: the matching's size; the state before
- * the allocation (WFA: start row and start column; wrapped WFA: -1 and the
- * priority diagonal; the others -1, -1); per input its matched output (-1
- * none); per input its SPAA nomination (SPAA only; -1 none or another
- * kind); then a last word: 0.
+ * iSLIP-1, MCM, AL_WORDS(n, m) words: the matching's size; the state
+ * before the allocation (WFA: start row and start column; wrapped WFA: -1
+ * and the priority diagonal; the others -1, -1); per input its matched
+ * output (-1 none); per input its SPAA nomination (SPAA only; -1 none or
+ * another kind); per output the input PIM1 granted (PIM1 only; -1 none or
+ * another kind); last, for PIM1, 1 when the grants shown are those whose
+ * accepts give the library's matching (0 otherwise, and for the others).
  *
- * :returns: AL_WORDS(n).
+ * :returns: AL_WORDS(n, m).
  */
 WS_EXPORT(al_allocate) int al_allocate(void) {
     int n = al.sw[0].num_inputs, m = al.sw[0].num_outputs, rw = al.sw[0].row_words, i, j, k;
@@ -392,11 +469,13 @@ WS_EXPORT(al_allocate) int al_allocate(void) {
             if (ws_io_words[i * m + j]) al.req[(size_t)i * (size_t)rw + (size_t)(j >> 6)] |= (uint64_t)1 << (j & 63);
     for (k = 0; k < AL_KINDS; k++) {
         sa_switch *a = &al.sw[k];
-        int32_t *w = ws_io_words + k * AL_WORDS(n);
-        int16_t nomination[SA_SWITCH_MAX];
+        int32_t *w = ws_io_words + k * AL_WORDS(n, m);
+        int16_t nomination[SA_SWITCH_MAX], grant_of[SA_SWITCH_MAX], accepted[SA_SWITCH_MAX];
+        int agree = a->kind == SA_SWITCH_PIM;
         sa_match match;
         w[1] = a->kind == SA_SWITCH_WFA ? a->start_row : -1;
         w[2] = a->kind == SA_SWITCH_WFA || a->kind == SA_SWITCH_WFA_WRAPPED ? a->start_col : -1;
+        if (a->kind == SA_SWITCH_PIM) al_pim1(a, a->rng, grant_of, accepted);
         if (a->kind == SA_SWITCH_SPAA) {
             sa_spaa_nominate(a, al.req, NULL, NULL, nomination);   /* step 1 */
             sa_spaa_grant(a, nomination, &match);                   /* steps 2-3 */
@@ -407,10 +486,12 @@ WS_EXPORT(al_allocate) int al_allocate(void) {
         for (i = 0; i < n; i++) {
             w[3 + i] = match.output_of[i];
             w[3 + n + i] = a->kind == SA_SWITCH_SPAA ? nomination[i] : -1;
+            if (a->kind == SA_SWITCH_PIM && accepted[i] != match.output_of[i]) agree = 0;
         }
-        w[3 + 2 * n] = 0;
+        for (j = 0; j < m; j++) w[3 + 2 * n + j] = agree ? grant_of[j] : -1;
+        w[3 + 2 * n + m] = agree;
     }
-    return AL_WORDS(n);
+    return AL_WORDS(n, m);
 }
 
 /* >>routing ===========================================================
