@@ -400,9 +400,9 @@ $(WEB_OUT)/%: web/%
 	@cp $< $@
 WEB_SHOTS ?= $(B)/web-shots
 WEB_PAGE ?= $(WEB_OUT)/index.html
-check-web: web $(B)/web/web_native
+check-web: web $(B)/web/web_native $(B)/examples/merging
 	@$(call APT_NEED,/usr/bin/chromium,chromium)
-	@/usr/bin/python3 tests/web_check.py $(WEB_PAGE) $(B)/web/web_native $(WEB_SHOTS)
+	@/usr/bin/python3 tests/web_check.py $(WEB_PAGE) $(B)/web/web_native $(B)/examples/merging $(WEB_SHOTS)
 $(B)/web/web_native: tests/web_native.c web/shim.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(GCC) -std=c99 $(WARN) -O2 $< -o $@

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 """The interactive page in headless Chromium against the native library.
 
-    python3 tests/web_check.py PAGE NATIVE SHOTS
+    python3 tests/web_check.py PAGE NATIVE MERGING SHOTS
 
 PAGE is build/web-site/interactive/index.html (make web), NATIVE the
-program tests/web_native.c (the same inputs computed natively), SHOTS a
+program tests/web_native.c (the same inputs computed natively), MERGING
+examples/merging.c built, SHOTS a
 directory for one screenshot per view.  The page is opened as a plain file
 with its parameters in the URL (the same path a parameter typed into the
 page takes); Chromium's --dump-dom gives what the page shows, read from its
@@ -12,7 +13,9 @@ data attributes.  Checks:
 
 - merging: packets delivered per source after N cycles equal the native
   build's; under round-robin on the line the shares are within 0.01 of the
-  paper's 1/2, 1/4, ... 1/64 (seed 000 Figure 4);
+  paper's 1/2, 1/4, ... 1/64 (seed 000 Figure 4); after a warm-up, the
+  shares on line and ring under both policies equal the table of
+  examples/merging.c (its own copy of the model);
 - allocation: for one request set (read off the page), every allocator's
   matching equals sa_switch_allocate's natively, is a matching of requested
   cells, and none is larger than MCM's;
@@ -79,6 +82,25 @@ def merging(c, page, prog, topo, policy, cycles):
     return [int(x) for x in shown] if None not in shown else None, text
 
 
+def merging_example(c, page, example, cycles):
+    """The page's shares after a warm-up of cycles / 10 and `cycles` counted
+    cycles against examples/merging.c's table, a separate program with its
+    own copy of the model (4 decimals each; a share that is exactly halfway
+    may round either way)."""
+    out = subprocess.run([example, '--cycles', str(cycles), '--no-sweep'], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, check=True).stdout.decode().split('\n')
+    tables = [[l.split() for l in out if re.match(r'P\d\s', l)][k * 7:k * 7 + 7] for k in (0, 1)]
+    for k, topo in enumerate(('line', 'ring')):
+        for col, policy in ((2, 'rr'), (4, 'age')):
+            text = dom(page, 'view=merging&topo=%s&policy=%s&period=18&bias=1&warmup=%d&steps=%d' % (topo, policy, cycles // 10, cycles))
+            shown = [int(attr(text, 'mg-share-P%d' % i, 'data-delivered') or -1) for i in range(7)]
+            total = sum(shown)
+            want = [float(row[col]) for row in tables[k]]
+            c.check('merging %s %s: shares %s equal examples/merging.c\'s' % (topo, policy, ' '.join('%.4f' % (s / total) for s in shown)),
+                    len(want) == 7 and all(abs(s / total - w) <= 0.00005 + 1e-9 for s, w in zip(shown, want)),
+                    'merging.c %s' % ' '.join('%.4f' % w for w in want))
+
+
 def alloc(c, page, prog, query, shape, network, rotary, seed):
     text = dom(page, 'view=alloc&%s&rotary=%d&seed=%d' % (query, rotary, seed))
     cells = attr(text, 'al-req', 'data-cells')
@@ -126,10 +148,10 @@ def bad_input(c, page, query, view, words):
 
 
 def main():
-    if len(sys.argv) != 4:
-        print('usage: web_check.py PAGE NATIVE SHOTS', file=sys.stderr)
+    if len(sys.argv) != 5:
+        print('usage: web_check.py PAGE NATIVE MERGING SHOTS', file=sys.stderr)
         return 2
-    page, prog, shots = sys.argv[1:]
+    page, prog, example, shots = sys.argv[1:]
     if CHROMIUM is None:
         print('web_check: chromium is not installed, so the page cannot be tested: install Debian\'s chromium '
               '(apt-get install chromium)\n0 passed, 1 failed')
@@ -153,6 +175,7 @@ def main():
                 ' '.join('%.4f' % (s / total) for s in shown))
     merging(c, page, prog, 'ring', 'rr', 3000)
     merging(c, page, prog, 'line', 'age', 3000)
+    merging_example(c, page, example, 5000)
 
     alloc(c, page, prog, 'preset=21364&density=0.5', '21364', 0, 0, 7)
     alloc(c, page, prog, 'preset=21364&density=0.7', '21364', 0, 1, 11)

@@ -429,7 +429,11 @@
     if (q.has('rotary')) $('al-rotary').checked = q.get('rotary') === '1';
     show(view);
     var bad = function (p) { return document.querySelector('[id^="' + p + '-"][data-bad]'); };
-    if (!bad('mg')) guarded('mg', function () { mgSetup(); if (q.has('steps') && view === 'merging') mgRun(whole('steps', q.get('steps'), 0, 1000000)); })();
+    if (!bad('mg')) guarded('mg', function () {
+      mgSetup();
+      if (q.has('warmup')) { mgRun(whole('warmup', q.get('warmup'), 0, 1000000)); S.m.mg_clear(); }
+      if (q.has('steps') && view === 'merging') mgRun(whole('steps', q.get('steps'), 0, 1000000));
+    })();
     if (!bad('al')) guarded('al', function () {
       alSetup();
       alDrawRequests();
@@ -448,6 +452,7 @@
     $('mg-step').addEventListener('click', guarded('mg', function () { mgRun(1); }));
     $('mg-run').addEventListener('click', guarded('mg', function () { mgRun(whole('cycles to run', $('mg-steps').value, 0, 1000000)); }));
     $('mg-play').addEventListener('click', guarded('mg', mgPlay));
+    $('mg-clear').addEventListener('click', guarded('mg', function () { if (mg.ok) { S.m.mg_clear(); mgRun(0); } }));
     $('al-reset').addEventListener('click', guarded('al', alSetup));
     ['al-preset', 'al-rotary'].forEach(function (id) { $(id).addEventListener('change', guarded('al', alSetup)); });
     $('al-draw').addEventListener('click', guarded('al', alDrawRequests));

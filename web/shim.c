@@ -228,7 +228,10 @@ static void mg_cycle(void) {
     mg.cycle++;
 }
 
-/** Number of int32 words of one router in ws_io after mg_state. */
+/** Forget the packets delivered so far (after a warm-up). */
+WS_EXPORT(mg_clear) void mg_clear(void) { memset(mg.delivered, 0, sizeof mg.delivered); }
+
+/** Number of int32 words of one router in ws_io after mg_run. */
 #define MG_NODE_WORDS (3 + MG_INS * (2 + MG_DEPTH) + MG_OUTS * 3)
 
 /**
