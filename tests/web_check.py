@@ -193,6 +193,9 @@ def main():
     bad_input(c, page, 'view=route&dims=4x4', 'rt', ['torus'])
     bad_input(c, page, 'view=route&dims=64x64x64', 'rt', ['torus'])
     bad_input(c, page, 'view=route&faults=0:9', 'rt', ['failed link'])
+    bad_input(c, page, 'view=merging&topo=cube', 'mg', ['topo', 'line, ring', 'cube'])
+    bad_input(c, page, 'view=alloc&preset=custom&n=8&m=8&seed=-1', 'al', ['seed', '-1'])
+    bad_input(c, page, 'view=route&src=0&dst=99', 'rt', ['destination'])
 
     os.makedirs(shots, exist_ok=True)
     for view, query in (('merging', 'view=merging&topo=line&policy=rr&steps=400'),

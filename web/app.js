@@ -417,31 +417,32 @@
     var fields = { topo: 'mg-topo', policy: 'mg-policy', period: 'mg-period', bias: 'mg-bias', steps: 'mg-steps',
                    preset: 'al-preset', n: 'al-n', m: 'al-m', network: 'al-net', density: 'al-density', seed: 'al-seed',
                    dims: 'rt-dims', method: 'rt-method', src: 'rt-src', dst: 'rt-dst', faults: 'rt-faults' };
-    if (['merging', 'alloc', 'route'].indexOf(view) < 0) { say('mg', 'unknown view "' + view + '" (merging, alloc or route)'); view = 'merging'; }
+    var urlErrors = {};
+    if (['merging', 'alloc', 'route'].indexOf(view) < 0) { urlErrors.mg = 'view must be merging, alloc or route (got "' + view + '")'; view = 'merging'; }
     Object.keys(fields).forEach(function (k) {
       if (!q.has(k)) return;
       var el = $(fields[k]), v = q.get(k);
       if (el.tagName === 'SELECT' && !Array.prototype.some.call(el.options, function (o) { return o.value === v; })) {
-        say({ m: 'mg', a: 'al', r: 'rt' }[fields[k][0]], k + ' must be one of ' + Array.prototype.map.call(el.options, function (o) { return o.value; }).join(', ') + ' (got "' + v + '")');
-        el.dataset.bad = '1';
+        urlErrors[fields[k].slice(0, 2)] = k + ' must be one of ' + Array.prototype.map.call(el.options, function (o) { return o.value; }).join(', ') + ' (got "' + v + '")';
       } else el.value = v;
     });
     if (q.has('rotary')) $('al-rotary').checked = q.get('rotary') === '1';
     show(view);
-    var bad = function (p) { return document.querySelector('[id^="' + p + '-"][data-bad]'); };
-    if (!bad('mg')) guarded('mg', function () {
+    guarded('mg', function () {
       mgSetup();
       if (q.has('warmup')) { mgRun(whole('warmup', q.get('warmup'), 0, 1000000)); S.m.mg_clear(); }
       if (q.has('steps') && view === 'merging') mgRun(whole('steps', q.get('steps'), 0, 1000000));
     })();
-    if (!bad('al')) guarded('al', function () {
+    guarded('al', function () {
       alSetup();
       alDrawRequests();
       if (q.get('allocate') === '0') return;
       alAllocate();
       for (var t = q.has('stage') ? whole('stage', q.get('stage'), 0, 1000) : 0; t > 0; t--) alStep(1);
     })();
-    if (!bad('rt')) guarded('rt', rtApply)();
+    guarded('rt', rtApply)();
+    /* a parameter that names no choice: the view runs with the default, and says so */
+    Object.keys(urlErrors).forEach(function (v) { say(v, urlErrors[v]); });
   }
   function wire() {
     Array.prototype.forEach.call(document.querySelectorAll('#tabs button'), function (b) {
