@@ -376,8 +376,9 @@ docs: web
 # target, lld and wasi-libc (Debian's clang, lld, wasi-libc and
 # libclang-rt-N-dev-wasm32, installed when missing), into
 # build/web-site/interactive/; it opens as a plain file.  make check-web:
-# the page in headless Chromium (Debian's chromium) against the library
-# built natively (tests/web_check.py; under a minute), with screenshots into
+# the page in headless Chromium (Debian's chromium, installed when missing)
+# against the library built natively and examples/merging
+# (tests/web_check.py; a few seconds), with screenshots into
 # build/web-shots/; WEB_SHOTS=docs/img writes them for the docs.
 WEB_OUT  := $(B)/web-site/interactive
 WEB_CC   := clang --target=wasm32-wasi --sysroot=/usr -std=c99 $(WARN) -O2 -nostartfiles \

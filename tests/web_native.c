@@ -5,11 +5,12 @@
  *   web_native merging line|ring rr|age PERIOD BIAS CYCLES
  *       packets delivered to P7 per source P0..P6 after CYCLES cycles: the
  *       page's merging model (web/shim.c) built natively;
- *   web_native alloc 21364|NxM NETWORK ROTARY SEED CELLS
- *       one allocation of the request set CELLS (n*m characters 0/1, row by
- *       row) by fresh SPAA, WFA, wrapped WFA, PIM1, iSLIP-1 and MCM
- *       allocators, straight through sa_switch_allocate: one line per
- *       allocator, "size o0,o1,...";
+ *   web_native alloc 21364|NxM NETWORK ROTARY SEED CELLS[/CELLS...]
+ *       allocations of the request sets CELLS (n*m characters 0/1, row by
+ *       row), one after the other, by SPAA, WFA, wrapped WFA, PIM1, iSLIP-1
+ *       and MCM allocators that keep their state, straight through
+ *       sa_switch_allocate: per allocation one line per allocator,
+ *       "size o0,o1,...";
  *   web_native route XxYxZ dor|seastar|fixed|search SRC DST [NODE:PORT,...]
  *       the verifier's verdict on the tables ("proven F") and the route
  *       from SRC to DST looked up router by router ("node:in:out:vc;...").
@@ -49,15 +50,13 @@ static int merging(char **a) {
 static int alloc(char **a) {
     static const sa_switch_kind kinds[] = { SA_SWITCH_SPAA, SA_SWITCH_WFA, SA_SWITCH_WFA_WRAPPED,
                                             SA_SWITCH_PIM, SA_SWITCH_ISLIP, SA_SWITCH_MCM };
-    static uint64_t memory[1 << 16];
+    static uint64_t memory[6][1 << 14];
+    sa_switch s[6];
     uint64_t req[SA_SWITCH_MAX * SA_WORDS(SA_SWITCH_MAX)];
-    const char *cells = a[4];
-    int k, i, j, rotary = (int)number(a[2], 0, 1), network = (int)number(a[1], 0, SA_SWITCH_MAX);
+    char *cells;
+    int k, i, j, n = 0, m = 0, rotary = (int)number(a[2], 0, 1), network = (int)number(a[1], 0, SA_SWITCH_MAX);
     for (k = 0; k < 6; k++) {
         sa_switch_desc d;
-        sa_switch s;
-        sa_match mt;
-        int n, m, words;
         if (strcmp(a[0], "21364") == 0) {
             sa_switch_desc_21364(&d, kinds[k], rotary);
             d.read_port_pairs = 0;
@@ -71,18 +70,23 @@ static int alloc(char **a) {
         if (kinds[k] == SA_SWITCH_ISLIP || kinds[k] == SA_SWITCH_MCM) d.rotary = 0;
         d.iterations = 1;
         d.seed = (uint64_t)number(a[3], 0, 4294967295L);
-        if (sa_switch_init(&s, &d, memory, sizeof memory) != SA_OK) return 2;
+        if (sa_switch_init(&s[k], &d, memory[k], sizeof memory[k]) != SA_OK) return 2;
         n = d.num_inputs;
         m = d.num_outputs;
-        words = SA_WORDS(m);
+    }
+    /* one allocation per request set, each allocator keeping its state */
+    for (cells = strtok(a[4], "/"); cells; cells = strtok(NULL, "/")) {
         if ((int)strlen(cells) != n * m) return usage();
         memset(req, 0, sizeof req);
         for (i = 0; i < n; i++)
             for (j = 0; j < m; j++)
-                if (cells[i * m + j] == '1') req[i * words + j / 64] |= (uint64_t)1 << (j % 64);
-        sa_switch_allocate(&s, req, NULL, NULL, &mt);
-        printf("%d ", mt.size);
-        for (i = 0; i < n; i++) printf("%d%s", mt.output_of[i], i < n - 1 ? "," : "\n");
+                if (cells[i * m + j] == '1') req[i * SA_WORDS(m) + j / 64] |= (uint64_t)1 << (j % 64);
+        for (k = 0; k < 6; k++) {
+            sa_match mt;
+            sa_switch_allocate(&s[k], req, NULL, NULL, &mt);
+            printf("%d ", mt.size);
+            for (i = 0; i < n; i++) printf("%d%s", mt.output_of[i], i < n - 1 ? "," : "\n");
+        }
     }
     return 0;
 }
