@@ -143,11 +143,13 @@ class Checks:
         self.passed = self.failed = 0
 
     def check(self, what, ok, detail=''):
+        what = what if len(what) <= 300 else what[:300] + '...'
         if ok:
             self.passed += 1
             print('  ok      ' + what)
         else:
             self.failed += 1
+            detail = detail if len(detail) <= 300 else detail[:300] + '...'
             print('  FAIL    ' + what + (': ' + detail if detail else ''))
 
 
@@ -155,12 +157,12 @@ def delivered(text):
     return [attr(text, 'mg-share-P%d' % i, 'data-delivered') for i in range(7)]
 
 
-def merging(c, b, page, prog, topo, policy, cycles):
-    b.open(page, 'view=merging&topo=%s&policy=%s&period=18&bias=1&steps=%d' % (topo, policy, cycles))
+def merging(c, b, page, prog, topo, policy, cycles, pbias=1):
+    b.open(page, 'view=merging&topo=%s&policy=%s&period=18&bias=1&pbias=%d&steps=%d' % (topo, policy, pbias, cycles))
     shown = delivered(b.dom())
-    want = native(prog, 'merging', topo, policy, 18, 1, cycles)[0].split()
-    c.check('merging %s %s, %d cycles: delivered per source %s' % (topo, policy, cycles, ' '.join(map(str, shown))),
-            shown == want, 'native %s' % ' '.join(want))
+    want = native(prog, 'merging', topo, policy, 18, 1, cycles, pbias)[0].split()
+    c.check('merging %s %s, processor bias %d, %d cycles: delivered per source %s'
+            % (topo, policy, pbias, cycles, ' '.join(map(str, shown))), shown == want, 'native %s' % ' '.join(want))
     return [int(x) for x in shown] if None not in shown else None
 
 
@@ -327,6 +329,7 @@ def main():
                     ' '.join('%.4f' % (s / total) for s in shown))
         merging(c, b, page, prog, 'ring', 'rr', 3000)
         merging(c, b, page, prog, 'line', 'age', 3000)
+        merging(c, b, page, prog, 'ring', 'age', 3000, 0)
         merging_example(c, b, page, example, 5000)
         merging_typed(c, b, page, prog)
 
@@ -338,11 +341,15 @@ def main():
         route(c, b, page, prog, '4x4x2', 'seastar', 0, 27, '5:0', 0)
         route(c, b, page, prog, '4x4x2', 'dor', 0, 27, '5:0,24:2', 3)
         route(c, b, page, prog, '4x4x4', 'seastar', 0, 27, '56:4,57:4', 7)
+        route(c, b, page, prog, '8x8x8', 'seastar', 0, 300, '233:4,235:4', 7)
+        route(c, b, page, prog, '8x8x8', 'search', 0, 300, '233:4,235:4', 0)
         route_clicked(c, b, page, prog)
 
         bad_input(c, b, page, 'view=merging&period=abc', 'mg', ['AGE_CLOCK_PERIOD', 'abc'])
         bad_input(c, b, page, 'view=merging&period=0', 'mg', ['AGE_CLOCK_PERIOD'])
-        bad_input(c, b, page, 'view=merging&bias=9', 'mg', ['bias'])
+        bad_input(c, b, page, 'view=merging&bias=9', 'mg', ['bias', 'above 7'])
+        bad_input(c, b, page, 'view=merging&bias=99999999999', 'mg', ['bias', 'above 7'])
+        bad_input(c, b, page, 'view=merging&pbias=1.5', 'mg', ['processor port', '1.5'])
         bad_input(c, b, page, 'view=merging&topo=cube', 'mg', ['topo', 'line, ring', 'cube'])
         bad_input(c, b, page, 'view=alloc&preset=custom&n=65&m=8', 'al', ['allocator', 'size'])
         bad_input(c, b, page, 'view=alloc&preset=custom&n=8&m=8&density=2', 'al', ['density'])

@@ -2,9 +2,10 @@
 /* web_native.c - what the interactive page should show, computed natively,
  * for the browser test (tests/web_check.py).
  *
- *   web_native merging line|ring rr|age PERIOD BIAS CYCLES
+ *   web_native merging line|ring rr|age PERIOD BIAS CYCLES [PROC_BIAS]
  *       packets delivered to P7 per source P0..P6 after CYCLES cycles: the
- *       page's merging model (web/shim.c) built natively;
+ *       page's merging model (web/shim.c) built natively (BIAS on the
+ *       network ports, PROC_BIAS, BIAS unless given, on the processor's);
  *   web_native alloc 21364|NxM NETWORK ROTARY SEED CELLS[/CELLS...]
  *       allocations of the request sets CELLS (n*m characters 0/1, row by
  *       row), one after the other, by SPAA, WFA, wrapped WFA, PIM1, iSLIP-1
@@ -37,10 +38,11 @@ static long number(const char *s, long lo, long hi) {
     return v;
 }
 
-static int merging(char **a) {
+static int merging(int argc, char **a) {
     int i;
+    int bias = (int)number(a[3], 0, 7), proc_bias = argc > 5 ? (int)number(a[5], 0, 7) : bias;
     if (mg_setup(strcmp(a[0], "ring") == 0, strcmp(a[1], "age") == 0, (uint32_t)number(a[2], 1, 4294967295L),
-                 (int)number(a[3], 0, 7)) != 0)
+                 bias, proc_bias) != 0)
         return 2;
     mg_run((int)number(a[4], 0, 1000000));
     for (i = 0; i < 7; i++) printf("%ld%s", mg.delivered[i], i < 6 ? " " : "\n");
@@ -92,7 +94,7 @@ static int alloc(char **a) {
 }
 
 static int route(int argc, char **a) {
-    static uint8_t tables[1 << 20];
+    static uint8_t tables[4 << 20];
     static uint32_t scratch[1 << 20], fault_words[4096];
     sr_topology_desc d;
     sr_topology t;
@@ -101,6 +103,7 @@ static int route(int argc, char **a) {
     sr_gen_report gen;
     sr_seastar_options opt;
     size_t per;
+    sr_result built = SR_OK;
     uint32_t u, node, dst;
     int in_port, vc, steps;
     memset(&d, 0, sizeof d);
@@ -117,12 +120,16 @@ static int route(int argc, char **a) {
     }
     per = sr_table_size(&t);
     if (strcmp(a[1], "dor") == 0) {
-        for (u = 0; u < t.num_nodes; u++) sr_table_build_dor(&t, u, tables + u * per, per);
+        for (u = 0; u < t.num_nodes && built == SR_OK; u++) built = sr_table_build_dor(&t, u, tables + u * per, per);
     } else if (strcmp(a[1], "search") == 0) {
-        sr_tables_build_search(&t, &f, NULL, tables, sizeof tables, scratch, sizeof scratch, NULL, 0, &gen);
+        built = sr_tables_build_search(&t, &f, NULL, tables, sizeof tables, scratch, sizeof scratch, NULL, 0, &gen);
     } else {
         opt.fixed_datelines = strcmp(a[1], "fixed") == 0;
-        sr_tables_build_seastar_opt(&t, &f, &opt, tables, sizeof tables, scratch, sizeof scratch, NULL, 0, &gen);
+        built = sr_tables_build_seastar_opt(&t, &f, &opt, tables, sizeof tables, scratch, sizeof scratch, NULL, 0, &gen);
+    }
+    if (built != SR_OK && built != SR_ERR_DEADLOCK && built != SR_ERR_UNDELIVERED) {
+        fprintf(stderr, "web_native: the tables were not built: %s\n", sr_result_string(built));
+        return 2;
     }
     sr_verify(&t, &f, tables, 0, scratch, sizeof scratch, &rep);
     printf("%d %d\n", rep.proven, (int)rep.failure);
@@ -145,7 +152,7 @@ static int route(int argc, char **a) {
 }
 
 int main(int argc, char **argv) {
-    if (argc == 7 && strcmp(argv[1], "merging") == 0) return merging(argv + 2);
+    if ((argc == 7 || argc == 8) && strcmp(argv[1], "merging") == 0) return merging(argc - 2, argv + 2);
     if (argc == 7 && strcmp(argv[1], "alloc") == 0) return alloc(argv + 2);
     if ((argc == 6 || argc == 7) && strcmp(argv[1], "route") == 0) return route(argc - 2, argv + 2);
     return usage();

@@ -22,11 +22,12 @@
     el.textContent = text || '';
     el.className = text ? 'message error' : 'message';
   }
-  /* A whole number from lo to hi, or an Error naming the field. */
+  /* A whole number from lo to hi, or an Error naming the field.  (Where the
+   * library has a narrower limit, it refuses the value in its own words.) */
   function whole(name, text, lo, hi) {
     var t = String(text).trim();
-    if (!/^[0-9]+$/.test(t) || Number(t) < lo || Number(t) > hi)
-      throw new Error(name + ' must be a whole number from ' + lo + ' to ' + hi + ' (got "' + text + '")');
+    if (!/^[0-9]+$/.test(t)) throw new Error(name + ' must be a whole number (got "' + text + '")');
+    if (Number(t) < lo || Number(t) > hi) throw new Error(name + ' must be from ' + lo + ' to ' + hi + ' (got ' + t + ')');
     return Number(t);
   }
   /* The library's refusal, in its own words. */
@@ -34,7 +35,10 @@
   function guarded(view, f) {
     return function () {
       try { say(view, ''); f.apply(null, arguments); }
-      catch (e) { say(view, e.message); }
+      catch (e) {
+        say(view, e instanceof WebAssembly.RuntimeError
+          ? 'the library stopped on a failed precondition (' + e.message + '): press reset' : e.message);
+      }
     };
   }
   function colour(src) { return 'hsl(' + (src * 47 % 360) + ',70%,72%)'; }
@@ -45,12 +49,19 @@
   var MG_IN = ['P', 'L', 'R'], MG_OUT = ['+x', '-x', 'eject'];
   var mg = { timer: null, topo: 'line', ok: false };
 
+  function mgStop() {
+    if (mg.timer) clearInterval(mg.timer);
+    mg.timer = null;
+    $('mg-play').textContent = 'play';
+  }
   function mgSetup() {
+    mgStop();
     var topo = $('mg-topo').value, age = $('mg-policy').value === 'age';
     var period = whole('AGE_CLOCK_PERIOD', $('mg-period').value, 0, 4294967295);
-    var bias = whole('REQ_AGE_BIAS', $('mg-bias').value, 0, 255);
+    var bias = Math.min(whole('REQ_AGE_BIAS of the network ports', $('mg-bias').value, 0, Infinity), 255);
+    var pbias = Math.min(whole('REQ_AGE_BIAS of the processor port', $('mg-pbias').value, 0, Infinity), 255);
     mg.ok = false;
-    var r = S.m.mg_setup(topo === 'ring' ? 1 : 0, age ? 1 : 0, period >>> 0, bias);
+    var r = S.m.mg_setup(topo === 'ring' ? 1 : 0, age ? 1 : 0, period >>> 0, bias, pbias);
     if (r !== 0) { mgDraw(null); throw refuse('the aging configuration', r); }
     mg.topo = topo;
     mg.ok = true;
@@ -96,10 +107,10 @@
     body.innerHTML = rows;
   }
   function mgPlay() {
-    if (mg.timer) { clearInterval(mg.timer); mg.timer = null; $('mg-play').textContent = 'play'; return; }
+    if (mg.timer) { mgStop(); return; }
     if (!mg.ok) throw new Error('fix the configuration first (reset)');
     $('mg-play').textContent = 'pause';
-    mg.timer = setInterval(function () { mgDraw(S.m.mg_run(1)); }, 250);
+    mg.timer = setInterval(function () { if (mg.ok) mgDraw(S.m.mg_run(1)); else mgStop(); }, 250);
   }
 
   /* --------------------------------------------------------- allocation */
@@ -414,7 +425,7 @@
   /* Parameters from the URL, into the forms, then applied as if typed. */
   function fromUrl() {
     var q = new URLSearchParams(location.search), view = q.get('view') || 'merging';
-    var fields = { topo: 'mg-topo', policy: 'mg-policy', period: 'mg-period', bias: 'mg-bias', steps: 'mg-steps',
+    var fields = { topo: 'mg-topo', policy: 'mg-policy', period: 'mg-period', bias: 'mg-bias', pbias: 'mg-pbias', steps: 'mg-steps',
                    preset: 'al-preset', n: 'al-n', m: 'al-m', network: 'al-net', density: 'al-density', seed: 'al-seed',
                    dims: 'rt-dims', method: 'rt-method', src: 'rt-src', dst: 'rt-dst', faults: 'rt-faults' };
     var urlErrors = {};
@@ -430,8 +441,8 @@
     show(view);
     guarded('mg', function () {
       mgSetup();
-      if (q.has('warmup')) { mgRun(whole('warmup', q.get('warmup'), 0, 1000000)); S.m.mg_clear(); }
-      if (q.has('steps') && view === 'merging') mgRun(whole('steps', q.get('steps'), 0, 1000000));
+      if (q.has('warmup')) { mgRun(whole('warmup', q.get('warmup'), 0, 100000)); S.m.mg_clear(); }
+      if (q.has('steps') && view === 'merging') mgRun(whole('steps', q.get('steps'), 0, 100000));
     })();
     guarded('al', function () {
       alSetup();
@@ -451,7 +462,7 @@
     $('mg-reset').addEventListener('click', guarded('mg', mgSetup));
     ['mg-topo', 'mg-policy'].forEach(function (id) { $(id).addEventListener('change', guarded('mg', mgSetup)); });
     $('mg-step').addEventListener('click', guarded('mg', function () { mgRun(1); }));
-    $('mg-run').addEventListener('click', guarded('mg', function () { mgRun(whole('cycles to run', $('mg-steps').value, 0, 1000000)); }));
+    $('mg-run').addEventListener('click', guarded('mg', function () { mgRun(whole('cycles to run', $('mg-steps').value, 0, 100000)); }));
     $('mg-play').addEventListener('click', guarded('mg', mgPlay));
     $('mg-clear').addEventListener('click', guarded('mg', function () { if (mg.ok) { S.m.mg_clear(); mgRun(0); } }));
     $('al-reset').addEventListener('click', guarded('al', alSetup));

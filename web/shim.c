@@ -141,10 +141,12 @@ static void mg_enqueue(int node, int port, mg_packet p) {
  * :param torus: 1 ring (8-ary 1-cube), 0 line (8-ary 1-mesh).
  * :param age_based: 1 AGE_RR_SELECT all ones, 0 all zeros (round-robin).
  * :param period: AGE_CLOCK_PERIOD (as an unsigned 32-bit value).
- * :param bias: REQ_AGE_BIAS of every input port.
+ * :param bias: REQ_AGE_BIAS of the two network input ports.
+ * :param proc_bias: REQ_AGE_BIAS of the processor port (seed 000's
+ *     footnote 5 suggests 0 there).
  * :returns: 0, or the sa_result of the configuration (ws_message names it).
  */
-WS_EXPORT(mg_setup) int mg_setup(int torus, int age_based, uint32_t period, int bias) {
+WS_EXPORT(mg_setup) int mg_setup(int torus, int age_based, uint32_t period, int bias, int proc_bias) {
     sa_result res;
     int i, o, p;
     memset(&mg, 0, sizeof mg);
@@ -154,7 +156,10 @@ WS_EXPORT(mg_setup) int mg_setup(int torus, int age_based, uint32_t period, int 
     mg.cfg.age_rr_select = age_based ? ~(uint64_t)0 : 0;
     mg.cfg.num_vcs = 1;
     mg.cfg.response_vcs = 0;
-    for (p = 0; p < MG_INS; p++) mg.cfg.req_age_bias[p] = (uint8_t)(bias < 0 || bias > 255 ? 255 : bias);
+    for (p = 0; p < MG_INS; p++) {
+        int b = p == MG_IN_PROC ? proc_bias : bias;
+        mg.cfg.req_age_bias[p] = (uint8_t)(b < 0 || b > 255 ? 255 : b);   /* above 7: refused below */
+    }
     res = sa_age_config_validate(&mg.cfg);
     if (res != SA_OK) return ws_arb_error(res);
     for (i = 0; i < MG_NODES; i++) {
@@ -508,7 +513,7 @@ static struct {
     sr_topology t;
     sr_faults f;
     uint32_t fault_words[RT_MAX_NODES];
-    uint8_t tables[1u << 20];
+    uint8_t tables[2u << 20];
     uint32_t scratch[RT_SCRATCH / 4];
     sr_verify_report rep;
     sr_gen_report gen;
