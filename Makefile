@@ -123,6 +123,7 @@ check test-quick: $(B)/gcc-c11/runner
 
 check-long: $(B)/gcc-c11/runner fuzz
 	@./$(B)/gcc-c11/runner --long
+	@$(MAKE) --no-print-directory check-web
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(B)/fuzz
 
 # ------------------------------------------------------------------ fuzz
@@ -364,8 +365,49 @@ results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo
 .PHONY: results-bench
 
 # ----------------------------------------------------------------- docs
-docs:
-	@sh docs/build.sh $(B)/docs
+# (with the interactive page, make web, copied into the site)
+docs: web
+	@SEASTAR_WEB_SITE=$(CURDIR)/$(B)/web-site sh docs/build.sh $(B)/docs
+	@$(MAKE) --no-print-directory check-web WEB_PAGE=$(B)/docs/interactive/index.html
+
+# ------------------------------------------------------------------ web
+# make web: the interactive page (web/: shim.c, index.html, app.js,
+# style.css) with the library compiled to WebAssembly by clang's wasm32
+# target, lld and wasi-libc (Debian's clang, lld, wasi-libc and
+# libclang-rt-N-dev-wasm32, installed when missing), into
+# build/web-site/interactive/; it opens as a plain file.  make check-web:
+# the page in headless Chromium (Debian's chromium, installed when missing)
+# against the library built natively and examples/merging
+# (tests/web_check.py; a few seconds), with screenshots into
+# build/web-shots/; WEB_SHOTS=docs/img writes them for the docs.
+WEB_OUT  := $(B)/web-site/interactive
+WEB_CC   := clang --target=wasm32-wasi --sysroot=/usr -std=c99 $(WARN) -O2 -nostartfiles \
+            -Wl,--no-entry -Wl,--strip-all
+web: $(WEB_OUT)/index.html $(WEB_OUT)/app.js $(WEB_OUT)/style.css $(WEB_OUT)/seastar-wasm.js
+$(B)/web/seastar.wasm: web/shim.c $(HEADERS)
+	@$(call APT_NEED,/usr/bin/clang,clang)
+	@$(call APT_NEED,/usr/bin/wasm-ld,lld)
+	@$(call APT_NEED,/usr/lib/wasm32-wasi/libc.a,wasi-libc)
+	@$(call APT_NEED,"$$(clang --target=wasm32-wasi -print-libgcc-file-name)",libclang-rt-$$(clang -dumpversion | cut -d. -f1)-dev-wasm32)
+	@mkdir -p $(@D)
+	$(WEB_CC) web/shim.c -o $@
+$(WEB_OUT)/seastar-wasm.js: $(B)/web/seastar.wasm
+	@mkdir -p $(@D)
+	@{ printf '/* the library compiled to WebAssembly (make web), base64 */\nvar SEASTAR_WASM = "'; \
+	   base64 -w0 $<; printf '";\n'; } > $@
+	@echo "  web     $(WEB_OUT)/index.html ($$(wc -c < $<) bytes of WebAssembly)"
+$(WEB_OUT)/%: web/%
+	@mkdir -p $(@D)
+	@cp $< $@
+WEB_SHOTS ?= $(B)/web-shots
+WEB_PAGE ?= $(WEB_OUT)/index.html
+check-web: web $(B)/web/web_native $(B)/examples/merging
+	@$(call APT_NEED,/usr/bin/chromium,chromium)
+	@/usr/bin/python3 tests/web_check.py $(WEB_PAGE) $(B)/web/web_native $(B)/examples/merging $(WEB_SHOTS)
+$(B)/web/web_native: tests/web_native.c web/shim.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(GCC) -std=c99 $(WARN) -O2 $< -o $@
+.PHONY: web check-web
 
 # -------------------------------------------------------------- install
 # The package is called seastar-router (pkg-config) / SeastarRouter (CMake):

@@ -40,3 +40,8 @@ html_theme_options = {
 html_sidebars = {'**': ['about.html', 'navigation.html', 'searchbox.html']}
 html_show_sourcelink = False
 html_static_path = ['_static']   # custom.css (alabaster picks it up)
+
+# The interactive page (make web) is copied into the site as interactive/;
+# make docs says where it was built.
+_web = os.environ.get('SEASTAR_WEB_SITE') or os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'web-site')
+html_extra_path = [_web] if os.path.isdir(os.path.join(_web, 'interactive')) else []
