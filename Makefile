@@ -352,8 +352,9 @@ routing-bench: $(B)/bench/bench_route
 # (0.1 and 0.5), and the build cost of a caller, into docs/data/
 # (docs/performance.rst shows them; about 20 minutes of CPU, most of it the
 # reference at 512 x 512); bench_topo's metrics and hop costs
-# (docs/topologies.rst; about a second).
-results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo
+# (docs/topologies.rst; about a second); bench_alpha's speeds of the Alpha
+# 21364 model (docs/timing21364.rst; about 10 seconds).
+results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo $(B)/bench/bench_alpha
 	@mkdir -p docs/data
 	./$(B)/bench/bench_alloc > docs/data/bench_alloc.csv.tmp
 	@mv docs/data/bench_alloc.csv.tmp docs/data/bench_alloc.csv
@@ -361,6 +362,8 @@ results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo
 	@mv docs/data/bench_topo.csv.tmp docs/data/bench_topo.csv
 	sh bench/build_cost.sh > docs/data/alloc_build_cost.csv.tmp
 	@mv docs/data/alloc_build_cost.csv.tmp docs/data/alloc_build_cost.csv
+	./$(B)/bench/bench_alpha > docs/data/bench_alpha.csv.tmp
+	@mv docs/data/bench_alpha.csv.tmp docs/data/bench_alpha.csv
 .PHONY: results-bench
 
 # ----------------------------------------------------------------- docs

@@ -609,7 +609,26 @@ def counts_table(out, fid):
                     [c.get(v, 0) for v in VERDICTS] + [sum(c.values())])
     rows.append(["all"] + [sum(by[k].get(v, 0) for k in by) for v in VERDICTS] + [len(fid)])
     write(os.path.join(out, "fidelity_counts.csv"), ["paper"] + VERDICTS + ["rows"], rows)
-    # the fidelity table in one narrow file per paper (the details stay in fidelity.csv)
+    # every row in full, as reStructuredText for docs/fidelity-details.rst
+    def esc(t):
+        for ch in "\\*`|_":
+            t = t.replace(ch, "\\" + ch)
+        return t
+    names = dict(PAPERS)
+    with open(os.path.join(out, "fidelity_details.rst"), "w") as f:
+        for key in [k for k, _ in PAPERS] + ["other"]:
+            rs = [r for r in fid if paper_of(r) == key]
+            if not rs:
+                continue
+            f.write(".. rubric:: %s\n\n" % esc(names.get(key, "other")))
+            for r in rs:
+                f.write("``%s`` -- **%s**\n" % (r[0], r[7]))
+                f.write("   :paper: %s\n" % (esc(r[1]) if r[1] else "(none: a sensitivity row)"))
+                f.write("   :ours: %s%s (%s)\n" % (esc(r[2]), " +/- " + esc(r[3]) if r[3] else "", esc(r[4])))
+                f.write("   :source: %s\n" % esc(r[5]))
+                f.write("   :command: ``%s``\n" % r[6])
+                f.write("   :why: %s\n\n" % esc(r[8]))
+    # the fidelity table in one narrow file per paper (the details are above)
     for key in [k for k, _ in PAPERS] + ["other"]:
         rs = [r for r in fid if paper_of(r) == key]
         if rs:
@@ -1404,6 +1423,17 @@ def tables(out, s, small):
                "gain +/-", "paper", "gain at saturation", "+/-", "gain at the highest load", "highest load +/-"],
               rows)
         # the Rotary Rule beyond saturation, and saturation throughputs
+        # packets in the network per router at the highest load, by Little's
+        # law: mean latency x packets delivered / (window x routers); the
+        # doubled pipeline (Figure 11a) counts cycles of a 2.4 GHz clock
+        held = {}
+        top_rate = max(float(x) for x in s["alpha_rates"].split(","))
+        for r in read(path):
+            if float(r["miss_rate"]) == top_rate:
+                held.setdefault(tuple(r["key"].split(":")), []).append(
+                    float(r["latency_ns"]) * float(r["packets"]) /
+                    (float(r["cycles"]) / (ALPHA_ROUTER_GHZ * int(r["pipeline"])) *
+                     math.prod(int(x) for x in r["size"].split("x"))))
         rows = []
         for (panel, alg), c in sorted(curves.items()):
             sm = mean_ci([sat(v) for v in c.values()])
@@ -1411,10 +1441,12 @@ def tables(out, s, small):
             drop = mean_ci([last(v) / sat(v) - 1 for v in c.values()])
             zl = mean_ci([v[0][2] for v in c.values()])
             rows.append([panel.replace("_", " "), alg, fmt(sm[0], 3), fmt(sm[1], 3), fmt(lm[0], 3), fmt(lm[1], 3),
-                         pct(drop[0]), pct(drop[1])[1:], fmt(zl[0], 1), fmt(zl[1], 1)])
+                         pct(drop[0]), pct(drop[1])[1:], fmt(zl[0], 1), fmt(zl[1], 1),
+                         fmt(mean_ci(held.get((panel, alg), []))[0], 1)])
         write(os.path.join(out, "alpha_saturation.csv"),
               ["figure and size", "algorithm", "saturation throughput", "+/-", "at the highest load", "+/-",
-               "change past saturation", "+/-", "latency at the lowest load (ns)", "latency +/-"], rows)
+               "change past saturation", "+/-", "latency at the lowest load (ns)", "latency +/-",
+               "packets per router at the highest load"], rows)
         # Section 5.2's Rotary Rule past saturation: the base variants lose
         # throughput (a drop of more than 5%, with 95% confidence) and the
         # rotary ones keep theirs (within 2%).

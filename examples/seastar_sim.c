@@ -73,9 +73,11 @@ typedef struct opts {
 static const char *const usage_text =
 "usage: seastar_sim [options]\n"
 "\n"
-"Simulates a network of Cray XT SeaStar routers cycle by cycle.  Without\n"
-"options: the built-in comparison of round-robin against age-based\n"
-"arbitration (the `make demo` output).\n";
+"Simulates a network of Cray XT SeaStar routers cycle by cycle, with the\n"
+"age-based output arbitration of Abts and Weisser, \"Age-based packet\n"
+"arbitration in large-radix k-ary n-cubes\", SC'07.  Without options: the\n"
+"built-in comparison of round-robin against age-based arbitration (the\n"
+"`make demo` output).\n";
 
 static const char *const notes_text =
 "Every run checks packet conservation (each generated packet is delivered\n"
@@ -122,9 +124,10 @@ static const cli_opt options[] = {
       "AGE_RR_SELECT all 0s (round-robin) or all 1s (age-based)" },
     { "--rr-select", NULL, "HEX", CLI_TEXT, 0, 0, 0, 0, "1 to 16 hexadecimal digits, 0x optional",
       "all 1s", "AGE_RR_SELECT as a 64-bit mask" },
-    { "--period", NULL, "N", CLI_INT, 1, 4294967295u, 0, 0, NULL, "0x1000", "AGE_CLOCK_PERIOD" },
-    { "--bias", NULL, "X,Y,Z", CLI_INT, 0, 7, 0, 0, "three values 0 to 7, separated by commas", "1,1,1",
-      "age bias of the x, y and z ports" },
+    { "--period", NULL, "N", CLI_INT, 1, 4294967295u, 0, 0, NULL, "0x1000 (the reset value)",
+      "AGE_CLOCK_PERIOD (the paper found 8 best, with --bias 3,2,1)" },
+    { "--bias", NULL, "X,Y,Z", CLI_INT, 0, 7, 0, 0, "three values 0 to 7, separated by commas",
+      "1,1,1 (the reset value)", "age bias of the x, y and z ports" },
     { "--proc-bias", NULL, "N", CLI_INT, 0, 7, 0, 0, NULL, "1", "age bias of the processor port" },
     /* traffic */
     { "--pattern", NULL, "NAME", CLI_CHOICE, 0, 0, 0, 0,
