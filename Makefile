@@ -369,6 +369,8 @@ results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo $(B)/bench/bench_alp
 # ----------------------------------------------------------------- docs
 docs:
 	@sh docs/build.sh $(B)/docs
+	@$(call APT_NEED,/usr/bin/chromium,chromium)
+	@sh docs/check_width.sh $(B)/docs
 
 # -------------------------------------------------------------- install
 # The package is called seastar-router (pkg-config) / SeastarRouter (CMake):

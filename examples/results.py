@@ -587,8 +587,8 @@ def rules_table(out):
         ["by-construction", "the result holds because of a modelling choice made to fit the paper (the row says "
          "which); counted apart, never as reproduced", "Table 5's Q and stall orders"],
         ["sensitivity", "a configuration the paper did not run, or another reading of it: no paper value "
-         "and no verdict", "2-packet buffers (f10s_), 64 outstanding misses for the base arbiters (_64), "
-         "8-packet benchmark messages (_msg8), SPAA with 16 nominators (_sens)"],
+         "and no verdict", "2-packet buffers (ids f10s...), 64 outstanding misses for the base arbiters "
+         "(...64), 8-packet benchmark messages (...msg8), SPAA with 16 nominators (...sens)"],
     ]
     write(os.path.join(out, "fidelity_rules.csv"), ["verdict or rule", "condition", "applies to"], rows)
 
