@@ -1311,8 +1311,9 @@ def tables(out, s, small):
                           s["ll_warmup"], s["ll_cycles"], s["seeds"], ""])
 
     # ---- seed 002: the Alpha 21364 timing model -----------------------------
-    path = os.path.join(raw_dir, "alpha.csv")
-    if os.path.exists(path):
+    def alpha_curves(path):
+        """{(panel, algorithm): {seed: [(offered, throughput, latency ns)]}}
+        of a raw file of alpha21364 runs, by rising offered load."""
         curves = {}
         for r in read(path):
             panel, alg = r["key"].split(":")
@@ -1321,6 +1322,11 @@ def tables(out, s, small):
         for c in curves.values():
             for v in c.values():
                 v.sort()
+        return curves
+
+    path = os.path.join(raw_dir, "alpha.csv")
+    if os.path.exists(path):
+        curves = alpha_curves(path)
 
         def thr_at(pts, L):
             """Throughput where the curve (by rising offered load) first
@@ -1563,14 +1569,7 @@ def tables(out, s, small):
                   "%s from the paper's; reproduced needs %g%%. " % (pct(ours / paper - 1), 100 * TOL["value_rel"]) + why)
         ppath = os.path.join(raw_dir, "alpha_patterns.csv")
         if os.path.exists(ppath):
-            pc = {}
-            for r in read(ppath):
-                panel, alg = r["key"].split(":")
-                pc.setdefault((panel, alg), {}).setdefault(int(r["seed"]), []).append(
-                    (float(r["miss_rate"]), float(r["throughput"]), float(r["latency_ns"])))
-            for c in pc.values():
-                for v in c.values():
-                    v.sort()
+            pc = alpha_curves(ppath)
             for pat, pname in (("bitrev", "bit-reversal"), ("shuffle", "perfect shuffle")):
                 panel = "10_8x8_%s" % pat
                 if any((panel, a_) not in pc for a_ in ("PIM1", "WFA-base", "SPAA-base")):
