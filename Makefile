@@ -276,7 +276,7 @@ APT_NEED = [ -e $(1) ] || { s=""; \
 
 # ----------------------------------------------------------- results
 # make results: runs every experiment the docs quote (examples/results.py,
-# 5 seeds each; about an hour from scratch on an idle 2-core machine, more
+# 3 to 5 seeds each, docs/data/runs.csv; over an hour from scratch on an idle 2-core machine, more
 # when it is shared; progress and time left on stderr), writes the tables into
 # docs/data (fidelity.csv among them), the drift-check copy into
 # docs/data/small, and the figures into docs/img (examples/plot_seastar.py,

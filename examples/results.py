@@ -868,7 +868,7 @@ def tables(out, s, small):
                "ratio and a higher Jain's index than round-robin), " if mitig else
                "At the Section 3 period age-based arbitration does not make the shares more even than "
                "round-robin, ") +
-              "but it does not even them out, and at the reset period 0x1000 it is worse than round-robin. "
+              "but it does not even the shares out, and at the reset period 0x1000 it is worse than round-robin. "
               "It narrows the spread but favours the far sources at the Section 3 period and "
               "the default bias: an age counts time spent in full FIFOs, and a FIFO that serves more traffic "
               "drains faster, so by Little's law the through stream looks older than it is fair to be. "
