@@ -615,7 +615,7 @@ def counts_table(out, fid):
             t = t.replace(ch, "\\" + ch)
         return t
     names = dict(PAPERS)
-    with open(os.path.join(out, "fidelity_details.rst"), "w") as f:
+    with open(os.path.join(out, "fidelity_details.txt"), "w") as f:
         for key in [k for k, _ in PAPERS] + ["other"]:
             rs = [r for r in fid if paper_of(r) == key]
             if not rs:
