@@ -277,7 +277,7 @@ APT_NEED = [ -e $(1) ] || { s=""; \
 
 # ----------------------------------------------------------- results
 # make results: runs every experiment the docs quote (examples/results.py,
-# 5 seeds each; about an hour from scratch on an idle 2-core machine, more
+# 3 to 5 seeds each, docs/data/runs.csv; over an hour from scratch on an idle 2-core machine, more
 # when it is shared; progress and time left on stderr), writes the tables into
 # docs/data (fidelity.csv among them), the drift-check copy into
 # docs/data/small, and the figures into docs/img (examples/plot_seastar.py,
@@ -353,8 +353,9 @@ routing-bench: $(B)/bench/bench_route
 # (0.1 and 0.5), and the build cost of a caller, into docs/data/
 # (docs/performance.rst shows them; about 20 minutes of CPU, most of it the
 # reference at 512 x 512); bench_topo's metrics and hop costs
-# (docs/topologies.rst; about a second).
-results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo
+# (docs/topologies.rst; about a second); bench_alpha's speeds of the Alpha
+# 21364 model (docs/timing21364.rst; about 10 seconds).
+results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo $(B)/bench/bench_alpha
 	@mkdir -p docs/data
 	./$(B)/bench/bench_alloc > docs/data/bench_alloc.csv.tmp
 	@mv docs/data/bench_alloc.csv.tmp docs/data/bench_alloc.csv
@@ -362,6 +363,8 @@ results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo
 	@mv docs/data/bench_topo.csv.tmp docs/data/bench_topo.csv
 	sh bench/build_cost.sh > docs/data/alloc_build_cost.csv.tmp
 	@mv docs/data/alloc_build_cost.csv.tmp docs/data/alloc_build_cost.csv
+	./$(B)/bench/bench_alpha > docs/data/bench_alpha.csv.tmp
+	@mv docs/data/bench_alpha.csv.tmp docs/data/bench_alpha.csv
 .PHONY: results-bench
 
 # ----------------------------------------------------------------- docs
@@ -369,6 +372,8 @@ results-bench: $(B)/bench/bench_alloc $(B)/bench/bench_topo
 docs: web
 	@SEASTAR_WEB_SITE=$(CURDIR)/$(B)/web-site sh docs/build.sh $(B)/docs
 	@$(MAKE) --no-print-directory check-web WEB_PAGE=$(B)/docs/interactive/index.html
+	@$(call APT_NEED,/usr/bin/chromium,chromium)
+	@sh docs/check_width.sh $(B)/docs
 
 # ------------------------------------------------------------------ web
 # make web: the interactive page (web/: shim.c, index.html, app.js,

@@ -53,8 +53,10 @@ static const double default_rates[] = {
 static const char *const usage_text =
 "usage: alpha21364 [options]\n"
 "\n"
-"The Alpha 21364 timing model (seed 002 Figures 10, 11): average packet latency\n"
-"against delivered throughput for PIM1, WFA-base/rotary, SPAA-base/rotary.\n"
+"The Alpha 21364 timing model of Mukherjee et al., \"A comparative study of\n"
+"arbitration algorithms for the Alpha 21364 pipelined router\", ASPLOS'02\n"
+"(Figures 10, 11): average packet latency against delivered throughput for\n"
+"PIM1, WFA-base/rotary, SPAA-base/rotary.\n"
 "CSV on stdout (a line per point as soon as it is done), progress on stderr.\n";
 
 static const char *const notes_text =

@@ -290,9 +290,9 @@ int main(int argc, char **argv) {
     cli_init(&cl, "matching_study",
              "usage: matching_study [options]\n"
              "\n"
-             "The standalone matching study of the Alpha 21364 router (seed 002 Section\n"
-             "5.1, Figures 8 and 9): matches per cycle of MCM, PIM, WFA, PIM1 and SPAA\n"
-             "against load and output occupancy.\n",
+             "The standalone matching study of the Alpha 21364 router (Mukherjee et al.,\n"
+             "ASPLOS'02, Section 5.1, Figures 8 and 9): matches per cycle of MCM, PIM, WFA,\n"
+             "PIM1 and SPAA against load and output occupancy.\n",
              "Writes fig8.csv, fig9.csv and effects.csv into --out and a summary next to\n"
              "the paper's numbers on stdout; progress on stderr every 1.5 s.\n",
              options, (int)(sizeof options / sizeof options[0]), argc, argv);

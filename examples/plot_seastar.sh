@@ -14,7 +14,7 @@
 set -e
 cd "$(dirname "$0")/.."
 make -s build/examples/seastar_sim build/examples/diagram_data
-/usr/bin/python3 examples/results.py --only merging,table5,sensitivity,period,table6,latency_load
+/usr/bin/python3 examples/results.py --only merging,table5,sensitivity,period,table6,table6_sweep,latency_load
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || {
     echo "plot_seastar: installing Debian's python3-matplotlib"
     sudo=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo=sudo

@@ -95,6 +95,9 @@ ALPHA_PANELS = [
     ("10w", "8x8", 1, 16, ["WFA-base"], ["--arb-cycles", "3"]),
     ("10o", "8x8", 1, 64, ["WFA-base", "SPAA-base"], []),      # the rotary curves are Figure 11b's
 ]
+# Figure 10's "qualitatively similar" patterns (experiment "alpha_patterns"):
+# the 8x8 comparison at 122 ns with bit-reversal and perfect-shuffle traffic.
+ALPHA_PATTERNS = dict(seeds=3, patterns=["bitrev", "shuffle"])
 # The comparisons seed 002 quotes: (figure, size, better, worse, latency ns,
 # the paper's gain, the sentence)
 ALPHA_CLAIMS = [
@@ -150,6 +153,17 @@ BENCH_CONFIGS = [("rr", ["--arb", "rr"]), ("p8_321", ["--period", "8", "--bias",
 BENCH_111 = ["allreduce"]      # the benchmarks also run with biases 1,1,1 (the others cost too much)
 # Table 6's sensitivity: 2-packet messages (the main runs send 8).
 BENCH_SMALL_MSG = [("rr_m2", ["--arb", "rr", "--msg", "2"]), ("p8_321_m2", ["--period", "8", "--bias", "3,2,1", "--msg", "2"])]
+# Table 6's message-size sweep (experiment "table6_sweep"): round-robin
+# against period 8 / 3,2,1 at each size, on fewer sampled all-to-all steps
+# and one timed iteration, so that the large messages fit the budget.
+# The Table 6 rows are judged at T6_JUDGE_MSG packets, a size fixed before
+# the sweep ran (docs/results.rst gives the reason).
+T6_SWEEP = dict(seeds=3, args=["--a2a-sample", "8", "--iterations", "1"],
+                sizes={"alltoall": [8, 16, 32, 64, 128], "allreduce": [8, 16, 32, 64, 128], "ffte": [8, 16, 32, 64, 128]})
+T6_SWEEP_SMALL = dict(seeds=2, args=["--ranks", "32", "--iterations", "1", "--a2a-sample", "8"],
+                      sizes={"alltoall": [2, 8], "allreduce": [2, 8], "ffte": [2, 8]})
+T6_JUDGE_MSG = 64
+T6_JUDGE_MSG_SMALL = 8
 
 # What a run of each kind costs, in seconds of one core of the project's
 # machine (for the progress line and the expected duration).
@@ -163,12 +177,22 @@ def cost(kind, s):
             "study": 5.0}[kind]
 
 
+def run_cost(r, s):
+    """cost() of one run; a table6_sweep run samples 8 all-to-all steps
+    (not 32) and times one iteration (not 3), and costs in proportion to
+    its message size."""
+    if r.exp == "table6_sweep" and s is not SMALL:
+        return cost(r.kind, s) * r.msg / 8 * (0.5 if r.kind == "allreduce" else 0.3)
+    return cost(r.kind, s)
+
+
 # ------------------------------------------------------------ the runs
 class Run:
     """One simulator run: its experiment, its key (the configuration, the
     same for every seed), its seed and its command line."""
-    def __init__(self, exp, key, seed, argv, kind, shares=False, out_dir=False):
+    def __init__(self, exp, key, seed, argv, kind, shares=False, out_dir=False, msg=8):
         self.exp, self.key, self.seed, self.argv, self.kind, self.shares = exp, key, seed, argv, kind, shares
+        self.msg = msg              # packets per benchmark message (the cost grows with it)
         self.out_dir = out_dir      # the program writes files into a directory (--out)
 
 
@@ -221,6 +245,15 @@ def runs_of(s, only):
                 for seed in seeds:
                     R.append(Run("table6", "%s:%s" % (b, cfg), seed,
                                  [SIM, "--topo", s["bench_topo"], "--workload", b] + s["bench_args"] + args, b))
+    if want("table6_sweep"):
+        sw = T6_SWEEP_SMALL if s is SMALL else T6_SWEEP
+        for b, _ in BENCHMARKS:
+            for m in sw["sizes"][b]:
+                for cfg, args in (("rr", ["--arb", "rr"]), ("p8_321", ["--period", "8", "--bias", "3,2,1"])):
+                    for seed in range(1, sw["seeds"] + 1):
+                        R.append(Run("table6_sweep", "%s:%s:%d" % (b, cfg, m), seed,
+                                     [SIM, "--topo", s["bench_topo"], "--workload", b] + sw["args"] +
+                                     ["--msg", str(m)] + args, b, msg=m))
     if want("latency_load"):
         for cfg, args in (("rr", ["--arb", "rr"]), ("p8_321", ["--period", "8", "--bias", "3,2,1"])):
             for L in s["ll_loads"]:
@@ -239,6 +272,16 @@ def runs_of(s, only):
                                   str(pipe), "--outstanding", str(outst), "--alg", alg, "--rates", s["alpha_rates"],
                                   "--cycles", str(s["alpha_cycles"]), "--warmup", str(s["alpha_warmup"]),
                                   "--seed", str(seed), "-q"] + extra, "alpha" + size))
+    if want("alpha_patterns") and s is not SMALL:
+        # Figure 10's 8x8 comparison on the other two patterns of Section 4.2
+        for pat in ALPHA_PATTERNS["patterns"]:
+            for alg in ("PIM1", "WFA-base", "SPAA-base"):
+                for seed in range(1, ALPHA_PATTERNS["seeds"] + 1):
+                    R.append(Run("alpha_patterns", "10_8x8_%s:%s" % (pat, alg), seed,
+                                 [ALPHA, "--label", "10", "--size", "8x8", "--pattern", pat, "--pipeline", "1",
+                                  "--outstanding", "16", "--alg", alg, "--rates", s["alpha_rates"],
+                                  "--cycles", str(s["alpha_cycles"]), "--warmup", str(s["alpha_warmup"]),
+                                  "--seed", str(seed), "-q"], "alpha8x8"))
     if want("netsim"):
         R += netsim_runs(s is SMALL, seeds)
     if want("matching"):
@@ -289,8 +332,8 @@ def run_all(runs, out_raw, jobs, s, use_cache=True):
         print("results: %d of %d runs found in build/results-cache" % (len(runs) - len(todo), len(runs)),
               file=sys.stderr, flush=True)
     # the longest runs first, so that the parallel runs end together
-    todo.sort(key=lambda i: -cost(runs[i].kind, s))
-    total = sum(cost(runs[i].kind, s) for i in todo)
+    todo.sort(key=lambda i: -run_cost(runs[i], s))
+    total = sum(run_cost(runs[i], s) for i in todo)
     print("results: %d runs, %d at a time; expected about %.0f minutes on an otherwise idle 2-core machine"
           % (len(todo), jobs, total / jobs / 60 + 0.5), file=sys.stderr, flush=True)
     lock = threading.Lock()
@@ -329,7 +372,7 @@ def run_all(runs, out_raw, jobs, s, use_cache=True):
         os.replace(cache_path(r) + ".tmp", cache_path(r))
         with lock:
             state["done"] += 1
-            state["cost"] += cost(r.kind, s)
+            state["cost"] += run_cost(r, s)
             el = time.time() - state["t0"]
             left = el * (total - state["cost"]) / state["cost"] if state["cost"] else 0
             print("results: [%d/%d] %s %s seed %d: %.1f s; %.0f s elapsed, about %.0f s left"
@@ -363,7 +406,7 @@ def run_all(runs, out_raw, jobs, s, use_cache=True):
     for r, o in zip(runs, outs):
         if o is None:
             continue
-        if r.exp == "alpha":          # key and seed in front of each row
+        if r.exp in ("alpha", "alpha_patterns"):          # key and seed in front of each row
             o = ("key,seed," + o[0], ["%s,%d,%s" % (r.key, r.seed, line) for line in o[1]], None)
         by_exp.setdefault(r.exp, []).append((r, o))
     for exp, items in by_exp.items():
@@ -442,6 +485,157 @@ def pct(x, nd=1):
     return "" if x != x else "%+.*f%%" % (nd, 100 * x)
 
 
+# ------------------------------------------------------------ verdicts
+# The rules every fidelity row follows.  docs/data/fidelity_rules.csv is
+# written from these constants (rules_table), and docs/results.rst shows
+# that file, so the tolerances the docs state are the ones the code uses.
+TOL = dict(
+    half_effect=0.5,       # an effect counts as reproduced only if its whole 95% interval is at least this
+    effect_max=2.0,        # ... and at most this times the paper's effect
+    value_rel=0.10,        # a single value (a latency, a ratio): reproduced within this relative error
+    value_rel_partly=0.50,  # ... and partly within this one
+    share_packets=2,       # Figure 4 shares: within this many packets of the measuring window
+    close=0.05,            # "close" / "very close": the whole interval within +/- this
+    fig5_orders_many=3,    # Figure 5 "five orders of magnitude": at least this many
+    fig5_orders_one=(0.5, 1.5),  # "one order of magnitude": log10 of the ratio within this range
+    degrade=0.05,          # "degrades past saturation": a drop of more than this, the interval included
+    keep=0.02,             # "keeps its throughput": a drop of less than this, the interval included
+    occupancy_gap=0.05,    # Figure 9 "disappears": every gap to MCM, with its interval, under this
+)
+VERDICTS = ["reproduced", "by-construction", "partly", "not", "sensitivity"]
+# Who wrote each seed, where and when: the counts and the docs name papers so.
+PAPERS = [("000", "Abts and Weisser, \"Age-based packet arbitration in large-radix k-ary n-cubes\", SC'07"),
+          ("001", "Abts, \"The Cray XT4 and SeaStar 3-D torus interconnect\", Springer, 2010"),
+          ("002", "Mukherjee, Silla, Bannon, Emer, Lang and Webb, \"A comparative study of arbitration "
+                  "algorithms for the Alpha 21364 pipelined router\", ASPLOS'02"),
+          ("003", "Blumrich et al., \"Design and analysis of the BlueGene/L torus interconnection network\", "
+                  "IBM research report, 2003"),
+          ("004", "Abts and Kim, \"High Performance Datacenter Networks\", Morgan & Claypool, 2011"),
+          ("Kim", "Kim, Dally, Scott and Abts, \"Technology-driven, highly-scalable dragonfly topology\", ISCA'08")]
+
+
+def effect_verdict(m, h, paper):
+    """A measured effect m +/- h (same sign convention as paper): reproduced
+    when the whole interval lies within [half_effect, effect_max] times the
+    paper's effect, partly when the interval is on the paper's side of zero,
+    not otherwise."""
+    if m != m:
+        return "not"
+    h = 0.0 if h != h else h
+    sgn = 1 if paper >= 0 else -1
+    lo, hi = sgn * m - h, sgn * m + h
+    if lo <= 0:
+        return "not"
+    if lo >= TOL["half_effect"] * abs(paper) and hi <= TOL["effect_max"] * abs(paper):
+        return "reproduced"
+    return "partly"
+
+
+def value_verdict(ours, paper):
+    """A single value against the paper's: within value_rel reproduced,
+    within value_rel_partly partly, else not."""
+    e = abs(ours / paper - 1)
+    return "reproduced" if e <= TOL["value_rel"] else "partly" if e <= TOL["value_rel_partly"] else "not"
+
+
+def effect_why(m, h, paper):
+    """The sentence that places an effect against the paper's."""
+    if m != m or not paper:
+        return ""
+    h = 0.0 if h != h else h
+    return ("Our effect is %.0f%% of the paper's (%.0f%% to %.0f%% over the interval; reproduced needs %.0f%% to "
+            "%.0f%%). " % (100 * m / paper, 100 * (m - h) / paper if paper > 0 else 100 * (m + h) / paper,
+                           100 * (m + h) / paper if paper > 0 else 100 * (m - h) / paper,
+                           100 * TOL["half_effect"], 100 * TOL["effect_max"]))
+
+
+def paper_of(row):
+    """The paper a fidelity row reproduces: the seed its seed_line starts
+    with, or the first reference it names."""
+    sl = row[5]
+    for key, _ in PAPERS:
+        if sl.startswith(key):
+            return key
+    return "other"
+
+
+def rules_table(out):
+    """docs/data/fidelity_rules.csv: every verdict rule, with the constant
+    the code uses."""
+    t = TOL
+    rows = [
+        ["reproduced (effects)", "the paper's direction holds with 95%% confidence and the whole interval of our "
+         "effect lies between %g and %g times the paper's" % (t["half_effect"], t["effect_max"]),
+         "gains, latency changes, matches (Tables 5 and 6, Figures 8, 10, 11)"],
+        ["partly (effects)", "the direction holds with 95%% confidence, but the interval reaches below %g or "
+         "above %g times the paper's effect" % (t["half_effect"], t["effect_max"]), "as above"],
+        ["not (effects)", "the interval contains zero (no difference) or lies on the other side", "as above"],
+        ["reproduced (values)", "within %g%% of the paper's value" % (100 * t["value_rel"]),
+         "latencies, ratios and rates quoted as single numbers"],
+        ["partly (values)", "within %g%%" % (100 * t["value_rel_partly"]), "as above"],
+        ["reproduced (shares)", "every share within %d packets of the measuring window of the paper's"
+         % t["share_packets"], "Figure 4 round-robin shares"],
+        ["close", "the whole 95%% interval of the difference within +/- %g%%" % (100 * t["close"]),
+         "\"quite close\", \"very close\" (Section 3's period, period 16)"],
+        ["orders of magnitude", "\"five orders\": at least %g; \"one order\": log10 of the ratio from %g to %g"
+         % ((t["fig5_orders_many"],) + t["fig5_orders_one"]), "Figure 5's 0-63 / 64-127 buckets"],
+        ["degrades / keeps", "degrades: a drop of more than %g%% from the peak, the interval included; keeps: "
+         "a drop of less than %g%%, the interval included" % (100 * t["degrade"], 100 * t["keep"]),
+         "the Rotary Rule past saturation"],
+        ["disappears", "every gap to MCM, with its interval, under %g%%" % (100 * t["occupancy_gap"]),
+         "Figure 9 at 75% output occupancy"],
+        ["by-construction", "the result holds because of a modelling choice made to fit the paper (the row says "
+         "which); counted apart, never as reproduced", "Table 5's Q and stall orders"],
+        ["sensitivity", "a configuration the paper did not run, or another reading of it: no paper value "
+         "and no verdict", "2-packet buffers (ids f10s...), 64 outstanding misses for the base arbiters "
+         "(...64), 8-packet benchmark messages (...msg8), SPAA with 16 nominators (...sens)"],
+    ]
+    write(os.path.join(out, "fidelity_rules.csv"), ["verdict or rule", "condition", "applies to"], rows)
+
+
+def counts_table(out, fid):
+    """docs/data/fidelity_counts.csv: per paper, the rows by verdict."""
+    names = dict(PAPERS)
+    by = {}
+    for r in fid:
+        by.setdefault(paper_of(r), {}).setdefault(r[7], 0)
+        by[paper_of(r)][r[7]] += 1
+    rows = []
+    for key in [k for k, _ in PAPERS] + ["other"]:
+        if key not in by:
+            continue
+        c = by[key]
+        rows.append([names.get(key, "other") + ("" if key in ("Kim", "other") else " (seed %s)" % key)] +
+                    [c.get(v, 0) for v in VERDICTS] + [sum(c.values())])
+    rows.append(["all"] + [sum(by[k].get(v, 0) for k in by) for v in VERDICTS] + [len(fid)])
+    write(os.path.join(out, "fidelity_counts.csv"), ["paper"] + VERDICTS + ["rows"], rows)
+    # every row in full, as reStructuredText for docs/fidelity-details.rst
+    def esc(t):
+        for ch in "\\*`|_":
+            t = t.replace(ch, "\\" + ch)
+        return t
+    names = dict(PAPERS)
+    with open(os.path.join(out, "fidelity_details.txt"), "w") as f:
+        for key in [k for k, _ in PAPERS] + ["other"]:
+            rs = [r for r in fid if paper_of(r) == key]
+            if not rs:
+                continue
+            f.write(".. rubric:: %s\n\n" % esc(names.get(key, "other")))
+            for r in rs:
+                f.write("``%s`` -- **%s**\n" % (r[0], r[7]))
+                f.write("   :paper: %s\n" % (esc(r[1]) if r[1] else "(none: a sensitivity row)"))
+                f.write("   :ours: %s%s (%s)\n" % (esc(r[2]), " +/- " + esc(r[3]) if r[3] else "", esc(r[4])))
+                f.write("   :source: %s\n" % esc(r[5]))
+                f.write("   :command: ``%s``\n" % r[6])
+                f.write("   :why: %s\n\n" % esc(r[8]))
+    # the fidelity table in one narrow file per paper (the details are above)
+    for key in [k for k, _ in PAPERS] + ["other"]:
+        rs = [r for r in fid if paper_of(r) == key]
+        if rs:
+            write(os.path.join(out, "fidelity_%s.csv" % key.lower()), ["id", "paper", "ours", "+/-", "verdict"],
+                  [[r[0], r[1], r[2], r[3], r[7]] for r in rs])
+
+
 # ------------------------------------------------------------ tables
 def read(path):
     with open(path, newline="") as f:
@@ -517,6 +711,12 @@ T5_NAME = {"rr": ("round robin", ""), "p4_111": ("4", "1,1,1"), "p4_321": ("4", 
            "p8_111": ("8", "1,1,1"), "p8_321": ("8", "3,2,1"), "p16_111": ("16", "1,1,1"),
            "p16_321": ("16", "3,2,1"), "p4096_111": ("0x1000", "1,1,1")}
 PAPER_T6 = {"ffte": 0.124, "alltoall": 0.363, "allreduce": 0.124}
+# The Alpha 21364's clocks (seed 002 Section 2: router 1.2 GHz, links 0.8
+# GHz) and the local-port pipeline of examples/common/alpha_net.h
+# (d_lin 3 + d_lout 2 router cycles, al_params_default).
+ALPHA_ROUTER_GHZ, ALPHA_LINK_GHZ, ALPHA_LOCAL_CYCLES = 1.2, 0.8, 5
+# A SeaStar cycle of the simulator is one 8-byte flit on a 4.8 GB/s link.
+NS_PER_CYCLE = 8 / 4.8
 MESH_RR = [1 / 64, 1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2]
 TORUS_RR = [1 / 4, 1 / 8, 1 / 8, 1 / 16, 1 / 16, 1 / 8, 1 / 4]
 MESH_TXT = ["1/64", "1/64", "1/32", "1/16", "1/8", "1/4", "1/2"]
@@ -631,7 +831,7 @@ def tables(out, s, small):
                  "\"1/4 1/8 1/8 1/16 1/16 1/8 1/4\"")):
             err = max(abs(share_ci(net + "_rr", i)[0] - paper[i]) for i in range(7))
             n_pk = mr.mean(net + "_rr", "delivered")[0]
-            ok = err <= 2.0 / n_pk + 1e-9
+            ok = err <= TOL["share_packets"] / n_pk + 1e-9
             F("fig4_%s_round_robin" % net, " ".join(txt), " ".join(fmt(share_ci(net + "_rr", i)[0], 4) for i in range(7)),
               "largest error %.4f" % err, "share of P7's bandwidth, P0..P6", sl, cmd("merging", net + "_rr"),
               "reproduced" if ok else "partly",
@@ -642,22 +842,34 @@ def tables(out, s, small):
         F("s004_mesh_factor_32", "32 (P6's share over P0's)", fmt(r32, 1), "deterministic", "ratio of shares",
           "004 Section 8.2.4.1: \"In this example, P0 and P1 each receive 1/64 of the available bandwidth into "
           "node 7, a factor of 32 times less than that of P6\"", cmd("merging", "mesh_rr"),
-          "reproduced" if abs(r32 / 32 - 1) < 0.1 else "partly",
+          value_verdict(r32, 32),
           "Round-robin on the 8-node line of full SeaStar routers; the ratio counts packets delivered in the window.")
+        def jain(key):
+            """Jain's fairness index of the shares, (sum x)^2 / (n sum x^2): 1 when even."""
+            return mean_ci([sum(v) ** 2 / (len(v) * sum(x * x for x in v)) for v in sh[key].values()])[0]
+
         for net in ("mesh", "torus"):
             rr_sp = spread(net + "_rr")[0]
             s3 = spread("%s_%d" % (net, sec3))[0]
             de = spread("%s_4096" % net)[0] if 4096 in periods else float("nan")
             bs = spread("%s_%d" % (net, best[net]))[0]
             pred = littles_law_shares(net)
-            F("fig4_%s_age" % net, "shares even out (no number given)",
-              "max/min %s at period %d, %s at 0x1000, %s at the most even period %d (round-robin %s)"
-              % (fmt(s3, 2), sec3, fmt(de, 2), fmt(bs, 2), best[net], fmt(rr_sp, 1)),
+            mitig = s3 < rr_sp and jain("%s_%d" % (net, sec3)) > jain(net + "_rr")
+            F("fig4_%s_age" % net, "age-based arbitration mitigates the merging unfairness (no number given)",
+              "max/min %s and Jain's index %s at period %d (round-robin %s and %s); %s and %s at 0x1000; "
+              "max/min %s at the most even period %d"
+              % (fmt(s3, 2), fmt(jain("%s_%d" % (net, sec3)), 3), sec3, fmt(rr_sp, 1), fmt(jain(net + "_rr"), 3),
+                 fmt(de, 2), fmt(jain("%s_4096" % net), 3) if 4096 in periods else "", fmt(bs, 2), best[net]),
               "deterministic", "largest / smallest share",
               "000 Section 2.1: \"The Seastar router provides a flexible age-based output arbitration to mitigate "
               "the effect of traffic merging\"", cmd("merging", "%s_%d" % (net, sec3)),
-              "partly",
-              "Age-based arbitration narrows the spread but favours the far sources at the Section 3 period and "
+              "partly" if mitig else "not",
+              ("At the Section 3 period age-based arbitration mitigates the unfairness (a smaller max/min share "
+               "ratio and a higher Jain's index than round-robin), " if mitig else
+               "At the Section 3 period age-based arbitration does not make the shares more even than "
+               "round-robin, ") +
+              "but it does not even the shares out, and at the reset period 0x1000 it is worse than round-robin. "
+              "It narrows the spread but favours the far sources at the Section 3 period and "
               "the default bias: an age counts time spent in full FIFOs, and a FIFO that serves more traffic "
               "drains faster, so by Little's law the through stream looks older than it is fair to be. "
               "Equalising head ages at each merge predicts max/min %s (simulated %s). Only where ages saturate "
@@ -731,8 +943,9 @@ def tables(out, s, small):
             F("t5_%s_Q_order" % key, "Q(x) > Q(y) > Q(z): %g > %g > %g" % pp[6:9],
               "%s / %s / %s" % tuple(fmt(x, 0) for x in qm), "x>y: %s; y>z: %s" % tuple(q),
               "cycles of queueing per packet", line, cmd("table5", key),
-              "reproduced" if q == ["yes", "yes"] else "partly" if "yes" in q else "not",
-              "The order follows where the jobs' traffic goes. Jobs sit on contiguous node-ID ranges, and no "
+              "by-construction" if q == ["yes", "yes"] else "partly" if "yes" in q else "not",
+              "By construction: the order follows where the jobs' traffic goes. Jobs sit on contiguous node-ID "
+              "ranges, and no "
               "seed says how node IDs map to coordinates: we number them x first, a choice taken from this "
               "table's own x-heavy stalls, so the jobs' traffic stays mostly in x and y rings. With node IDs "
               "numbered z first the order reverses (the sensitivity table, row \"node IDs through z first\").")
@@ -742,8 +955,9 @@ def tables(out, s, small):
                                                                              (pp[2] + pp[3]) / 2),
               "%s / %s / %s" % tuple(fmt(x, 2) for x in sm), "x>y: %s; y>z: %s" % tuple(st),
               "stalled cycles per request packet (Eq 17), mean of + and -", line, cmd("table5", key),
-              "reproduced" if st == ["yes", "yes"] else "partly" if "yes" in st else "not",
-              "Our stalls per packet are %s times smaller than the paper's in x: the simulated machine waits "
+              "by-construction" if st == ["yes", "yes"] else "partly" if "yes" in st else "not",
+              "By construction, like Q. Our stalls per packet are %s times smaller than the paper's in x: the "
+              "simulated machine waits "
               "for credits less often than the XT3 did; the order is what the row compares, and like Q it "
               "follows from numbering node IDs x first." % (
                   fmt(((pp[1] + pp[4]) / 2) / sm[0], 0) if sm[0] > 0 else "inf"))
@@ -751,11 +965,10 @@ def tables(out, s, small):
                 m, h, rm, rh = paired(t5.col("rr", "lat_mean"), t5.col(key, "lat_mean"))
                 v = verdict_diff(m, h)
                 paper_r = (pp[9] - 7301) / 7301.0
-                want = "lower" if paper_r < 0 else "higher"
                 F("t5_%s_latency" % key, "%d ns, %s against round robin" % (pp[9], pct(paper_r)),
                   "%s against round robin" % pct(rm), pct(rh)[1:], "mean packet latency, change", line,
-                  cmd("table5", key),
-                  ("reproduced" if abs(rm) >= abs(paper_r) / 2 else "partly") if v == want else "not",
+                  cmd("table5", key), effect_verdict(rm, rh, paper_r),
+                  effect_why(rm, rh, paper_r) +
                   "Seed by seed against round-robin over %d seeds: %s latency (the paper's row: %s)." % (
                       s["seeds"], v, "lower" if paper_r < 0 else "higher"))
         for p in (4, 8, 16):
@@ -767,27 +980,87 @@ def tables(out, s, small):
             F("t5_bias_p%d" % p, "3,2,1 beats 1,1,1 at period %d: %d vs %d ns (%s)" % (p, b, a, pct((b - a) / a)),
               "%s" % (pct(rm) if v != "no difference" else "no difference (%s)" % pct(rm)), pct(rh)[1:],
               "mean packet latency, 3,2,1 against 1,1,1", "000 Table 5 rows %d/1,1,1 and %d/3,2,1" % (p, p),
-              cmd("table5", "p%d_321" % p),
-              "reproduced" if v == "lower" else "not",
-              "Seed by seed over %d seeds the biases change the mean latency by %s +/- %s; the sensitivity table "
+              cmd("table5", "p%d_321" % p), effect_verdict(rm, rh, (b - a) / a),
+              effect_why(rm, rh, (b - a) / a) + "Seed by seed over %d seeds the biases change the mean latency by %s +/- %s; the sensitivity table "
               "looked for the ordering in other settings." % (s["seeds"], pct(rm), pct(rh)[1:]))
         r = res.get("bias_8")
         if r:
             lab, m, h, rm, rh, v = r[1]
             F("t5_bias_x_stalls", "fewer x stalls with 3,2,1 at period 8: 24.6 vs 44.1", pct(rm), pct(rh)[1:],
               "x stalls per packet, 3,2,1 against 1,1,1", "000 Table 5 rows 8/1,1,1 and 8/3,2,1, columns +x and -x",
-              cmd("table5", "p8_321"), "reproduced" if v == "lower" else "not",
-              "Seed by seed over %d seeds: %s." % (s["seeds"], v))
+              cmd("table5", "p8_321"), effect_verdict(rm, rh, (24.65 - 44.1) / 44.1),
+              effect_why(rm, rh, (24.65 - 44.1) / 44.1) + "Seed by seed over %d seeds: %s." % (s["seeds"], v))
         r = res.get("rr_p8_321")
         if r:
             lab, m, h, rm, rh, v = r[0]
             F("sec4_latency_31", "about -31% (7301 -> 5007 ns; \"an average reduction in latency of 2.3 us\")",
               pct(rm), pct(rh)[1:], "mean packet latency, period 8 / 3,2,1 against round-robin",
               "000 Section 4: \"we measure an average reduction in latency of 2.3us, approximately 31%\"",
-              cmd("table5", "p8_321"),
-              ("reproduced" if abs(rm) >= 0.155 else "partly") if v == "lower" else "not",
-              "The age-based gain grows with the load; the halo exchanges, whose slowest packet ends a phase, "
-              "gain more than the mean packet.")
+              cmd("table5", "p8_321"), effect_verdict(rm, rh, (5007 - 7301) / 7301.0),
+              effect_why(rm, rh, (5007 - 7301) / 7301.0) + "The age-based gain grows with the load; the halo "
+              "exchanges, whose slowest packet ends a phase, gain more than the mean packet.")
+        sec4 = "000 Section 4: "
+        r = res.get("per_16")
+        if r:
+            lab, m, h, rm, rh, v = r[0]
+            close = abs(rm) + (0 if rh != rh else rh) <= TOL["close"]
+            F("sec4_period_16_close_to_8", "period 16 \"very close\" to 8: +100 ns (+2.0%)", pct(rm), pct(rh)[1:],
+              "mean packet latency, period 16 against 8 (bias 3,2,1)", sec4 + "\"An age clock period=16 performed "
+              "very close to the value of 8, having on average only 100 ns more latency\"", cmd("table5", "p16_321"),
+              "reproduced" if close and v != "lower" else "not",
+              "Seed by seed over %d seeds: %s. Close means the whole interval within +/- %g%%; our period curve is "
+              "flat (see sec3_period_18), so closeness here does not single out 8." % (
+                  s["seeds"], v, 100 * TOL["close"]))
+        if t5.has("p4096_111") and t5.has("p8_321"):
+            m0, h0, r0, rh0 = paired(t5.col("rr", "lat_mean"), t5.col("p4096_111", "lat_mean"))
+            m8, h8, r8, rh8 = paired(t5.col("rr", "lat_mean"), t5.col("p8_321", "lat_mean"))
+            little = abs(r0) + (0 if rh0 != rh0 else rh0) < TOL["half_effect"] * abs(r8)
+            F("sec4_default_little_benefit", "\"very little benefit\" at the reset period 0x1000",
+              "%s at 0x1000, %s at period 8 / 3,2,1" % (pct(r0), pct(r8)), pct(rh0)[1:],
+              "mean packet latency against round-robin", sec4 + "\"With the default configuration (age clock "
+              "rate=0x1000) we experienced very little benefit from age-based arbitration\"",
+              cmd("table5", "p4096_111"), "reproduced" if little else "not",
+              "Reproduced when the whole interval of the gain at 0x1000 is under %g times the gain at period 8: "
+              "%s +/- %s against %s. Our production mix gains %s at 0x1000 (hop-count ages still favour the "
+              "packets that have travelled far)." % (TOL["half_effect"], pct(r0), pct(rh0)[1:], pct(r8), pct(r0)))
+
+        def occ_var(r):
+            v = [float(r[c]) for c in ("occ_py", "occ_px", "occ_pz", "occ_mz", "occ_mx", "occ_my")]
+            mu = sum(v) / 6
+            return sum((x - mu) ** 2 for x in v) / 6
+
+        def paper_var(k):
+            v = PAPER_T5[k][:6]
+            mu = sum(v) / 6
+            return sum((x - mu) ** 2 for x in v) / 6
+        if t5.has("p8_321"):
+            m, h, rm, rh = paired(t5.col("rr", occ_var), t5.col("p8_321", occ_var))
+            pr = paper_var("p8_321") / paper_var("rr") - 1
+            F("sec4_occupancy_variance", "the variance of the port occupancy comes down: %s from round robin to "
+              "8 / 3,2,1 (Table 5's six stall columns)" % pct(pr), pct(rm), pct(rh)[1:],
+              "variance of the six ports' stalls per packet, 8 / 3,2,1 against round-robin",
+              sec4 + "\"from Table 5 we see the variance of the packet occupancy coming down as well\"",
+              cmd("table5", "p8_321"), effect_verdict(rm, rh, pr),
+              effect_why(rm, rh, pr) + "The variance over the six port directions of Eq 17's stalls, seed by seed "
+              "over %d seeds; the paper's from its Table 5." % s["seeds"])
+            zs = mean_ci([(float(r["occ_pz"]) + float(r["occ_mz"])) / 2 for r in t5.by["p8_321"].values()])
+            util = 9 / (9 + zs[0])
+            F("sec4_z_eject_11_5", "z ejects a packet every 11.5 clocks: utilisation 9 / (9 + 11.5) = 0.44",
+              "%s stalled clocks per packet: utilisation %s" % (fmt(zs[0], 2), fmt(util, 2)), fmt(zs[1], 2),
+              "z stalls per packet (mean of +z and -z), period 8 / 3,2,1", sec4 + "\"the z dimension is able to "
+              "eject a packet every ~11.5 clocks. Thus the channel utilization of the z dimension is 9 flits / "
+              "(9 + 11.5) = 0.44\"", cmd("table5", "p8_321"), value_verdict(util, 0.44),
+              "Our z links wait for credits far less often than the XT3's: the job placement keeps the traffic "
+              "in x and y (node IDs x first), so z is nearly idle. Table 5's magnitudes are not reproduced; "
+              "only its orders are, and those by construction.")
+            qx = t5.mean("rr", "q_x")[0] * NS_PER_CYCLE
+            F("t5_Qx_magnitude", "Q(x) at round robin: 737 ns", "%.0f ns (%s cycles)" % (
+                qx, fmt(t5.mean("rr", "q_x")[0], 0)), fmt(t5.mean("rr", "q_x")[1] * NS_PER_CYCLE, 0),
+              "queueing delay per packet in x, round-robin", sl5 % ("round robin", "...", "737/227/169", 7301),
+              cmd("table5", "rr"), value_verdict(qx, 737),
+              "Cycles converted at %.3f ns (one 8-byte flit at 4.8 GB/s). Q(y) and Q(z) are further off: %s and "
+              "%s ns against 227 and 169." % (NS_PER_CYCLE, fmt(t5.mean("rr", "q_y")[0] * NS_PER_CYCLE, 0),
+                                               fmt(t5.mean("rr", "q_z")[0] * NS_PER_CYCLE, 0)))
 
     # ---- sensitivity ----------------------------------------------------
     path = os.path.join(raw_dir, "sensitivity.csv")
@@ -849,13 +1122,14 @@ def tables(out, s, small):
                   pct(rm), best, v, pct(d8[2]) if d8 else "?"), pct(rh)[1:],
               "mean packet latency, bias 3,2,1", "000 Section 4: \"Our initial predication of an age clock "
               "period=18 was too high, but quite close to optimal\"", cmd("period", "p18"),
-              "reproduced" if abs(rm) < 0.05 and best == 8 and v == "higher" else
-              "partly" if abs(rm) < 0.05 else "not",
-              "The estimate (sa_age_clock_period_estimate: 18) and the sweep with 3,2,1 over %d seeds. 18 is "
-              "as close to the best as the paper says; the paper's \"too high\" (8 best, 18 worse) needs a "
-              "difference between the periods, and ours is %s." % (
-                  s["seeds"], "within the interval (no difference)" if v == "no difference" else "%s (%s)" % (
-                      pct(rm), v)))
+              "reproduced" if abs(rm) + rh <= TOL["close"] and best == 8 and v == "higher" else
+              "partly" if abs(rm) + rh <= TOL["close"] and v == "higher" else "not",
+              "The estimate (sa_age_clock_period_estimate: 18) and the sweep with 3,2,1 over %d seeds. The "
+              "paper's result is a difference: 8 best and 18 \"too high\" (worse, but close). Ours %s, and "
+              "the best period is %d, so the effect the paper reports is absent: a flat curve makes 18 "
+              "\"close\" without saying anything about the period." % (
+                  s["seeds"], "shows no difference between 18 and the best" if v == "no difference" else
+                  "puts 18 %s (%s)" % (pct(rm), v), best))
         runs_rows.append(["period", "%s torus, production mix, bias 3,2,1" % s["t5_topo"],
                           s["t5_warmup"], s["t5_cycles"], s["seeds"], "periods 4, 8, 16 from table5"])
 
@@ -880,7 +1154,8 @@ def tables(out, s, small):
         for r in rows:
             o = float(r[6]) if r[6] else float("inf")
             pv = paper5[r[0]]
-            ok = (o >= 3) if pv[1] == 5 else (0.5 <= o <= 1.5)
+            ok = (o >= TOL["fig5_orders_many"]) if pv[1] == 5 else \
+                (TOL["fig5_orders_one"][0] <= o <= TOL["fig5_orders_one"][1])
             key5 = {"0x1000": "p4096_111", "8": "p8_111", "4": "p4_111"}[r[0]]
             per_seed = [float(x["age_0_63"]) / float(x["age_64_127"]) if float(x["age_64_127"]) > 0 else float("inf")
                         for x in t5.by[key5].values()]
@@ -901,7 +1176,21 @@ def tables(out, s, small):
               "RTR_AGE_GROUP over every network output port, mean of %d seeds of the production mix." % s["seeds"])
 
     # ---- Table 6 ----------------------------------------------------------
+    # The gain is the paper's: the reduction in time, 1 - age / round-robin,
+    # seed by seed (607 -> 532 s is 12.4%).
+    t6_what = {"ffte": "row and column transposes (pairwise all-to-alls in a 32 x 64 grid)",
+               "alltoall": "a pairwise-exchange all-to-all", "allreduce": "recursive doubling"}
+    t6_quote = ("000 Section 4: \"Performance of MPI-FFTE and MPI Allreduce improve by 12.4%, and performance of MPI "
+                "Alltoall improves by 36.3%\" (Table 6 prints 36.6%; the times 607 -> 532 s are a 12.4% reduction)")
+
+    def t6_gain(raw, a, b):
+        """{seed: 1 - time(b) / time(a)} and its mean and interval."""
+        ta, tb = raw.col(a, "t_iter"), raw.col(b, "t_iter")
+        g = {k: 1 - tb[k] / ta[k] for k in ta if k in tb}
+        m, h = mean_ci(list(g.values()))
+        return g, m, h, "faster" if m - h > 0 else "slower" if m + h < 0 else "no difference"
     path = os.path.join(raw_dir, "table6.csv")
+    have_sweep = os.path.exists(os.path.join(raw_dir, "table6_sweep.csv"))
     if os.path.exists(path):
         t6 = Raw(path)
         rows = []
@@ -914,10 +1203,7 @@ def tables(out, s, small):
                     continue
                 rr = t6.col("%s:%s" % (b, base), "t_iter")
                 ag = t6.col("%s:%s" % (b, cfg), "t_iter")
-                # performance = 1 / time: improvement = rr / age - 1, seed by seed
-                imp = {k: rr[k] / ag[k] - 1 for k in rr}
-                m, h = mean_ci(list(imp.values()))
-                v = "faster" if m - h > 0 else "slower" if m + h < 0 else "no difference"
+                _, m, h, v = t6_gain(t6, "%s:%s" % (b, base), "%s:%s" % (b, cfg))
                 rows.append([name, label, fmt(mean_ci(list(rr.values()))[0], 0), fmt(mean_ci(list(rr.values()))[1], 0),
                              fmt(mean_ci(list(ag.values()))[0], 0), fmt(mean_ci(list(ag.values()))[1], 0),
                              pct(m), pct(h)[1:], v, pct(PAPER_T6[b]) if cfg == "p8_321" else "",
@@ -926,29 +1212,81 @@ def tables(out, s, small):
                              fmt(t6.mean("%s:%s" % (b, base), "lat_max")[0], 0),
                              fmt(t6.mean("%s:%s" % (b, cfg), "lat_max")[0], 0)])
                 if cfg == "p8_321":
-                    F("t6_%s" % b, "%s faster with age-based arbitration" % pct(PAPER_T6[b]), pct(m), pct(h)[1:],
-                      "performance (1 / time per iteration), age period 8, bias 3,2,1 against round-robin",
-                      "000 Section 4: \"Performance of MPI-FFTE and MPI Allreduce improve by 12.4%, and performance "
-                      "of MPI Alltoall improves by 36.3%\" (Table 6 prints 36.6%)", cmd("table6", b + ":p8_321"),
-                      ("reproduced" if m >= PAPER_T6[b] / 2 else "partly") if v == "faster" else "not",
-                      "%s modelled as %s on 2048 ranks, seed by seed over %d seeds: %s.%s" % (
-                          name, {"ffte": "row and column transposes (pairwise all-to-alls in a 32 x 64 grid)",
-                                 "alltoall": "a pairwise-exchange all-to-all (32 of its 2047 steps)",
-                                 "allreduce": "recursive doubling"}[b], s["seeds"], v,
+                    F("t6_%s%s" % (b, "_msg8" if have_sweep else ""),
+                      "" if have_sweep else "%s faster with age-based arbitration" % pct(PAPER_T6[b]), pct(m),
+                      pct(h)[1:], "time reduction per iteration, age period 8, bias 3,2,1 against round-robin, "
+                      "8-packet messages", t6_quote, cmd("table6", b + ":p8_321"),
+                      "sensitivity" if have_sweep else effect_verdict(m, h, PAPER_T6[b]),
+                      "%s modelled as %s on 2048 ranks, 8-packet messages (our choice), 32 sampled all-to-all steps, "
+                      "seed by seed over %d seeds: %s.%s" % (
+                          name, t6_what[b], s["seeds"], v,
                           "" if v == "faster" else
-                          " A step ends with its slowest packet. Age-based arbitration serves the packets already "
-                          "in the network first (their age carries their hops and queueing), so when every rank "
-                          "injects at once some ranks' last packets wait behind through traffic: the largest "
-                          "packet latency rises (%s against %s cycles), and with it the step time." % (
-                              fmt(t6.mean(b + ":p8_321", "lat_max")[0], 0), fmt(t6.mean(b + ":rr", "lat_max")[0], 0))))
+                          " A step ends with its slowest packet. With short messages age-based arbitration serves "
+                          "the packets already in the network first (their age carries their hops and queueing), "
+                          "so when every rank injects at once some ranks' last packets wait behind through "
+                          "traffic: the largest packet latency rises (%s against %s cycles), and with it the step "
+                          "time." % (fmt(t6.mean(b + ":p8_321", "lat_max")[0], 0),
+                                     fmt(t6.mean(b + ":rr", "lat_max")[0], 0))))
         write(os.path.join(out, "table6.csv"),
               ["benchmark", "age-based", "round-robin (cycles)", "round-robin +/-", "age-based (cycles)",
-               "age-based +/-", "improvement", "improvement +/-", "verdict", "paper",
+               "age-based +/-", "time reduction", "time reduction +/-", "verdict", "paper",
                "mean packet latency, round-robin", "mean packet latency, age", "largest packet latency, round-robin",
                "largest packet latency, age"], rows)
         runs_rows.append(["table6", "%s torus, one job on nodes 0..2047 (--workload ffte, alltoall, allreduce)"
                           % s["bench_topo"], "1 iteration", "3 iterations timed", s["seeds"],
                           "seeds change each step's random start delay (0-32 cycles)"])
+    path = os.path.join(raw_dir, "table6_sweep.csv")
+    if have_sweep:
+        ts = Raw(path)
+        sw = T6_SWEEP_SMALL if small else T6_SWEEP
+        judge = T6_JUDGE_MSG_SMALL if small else T6_JUDGE_MSG
+        rows = []
+        gains = {}
+        for b, name in BENCHMARKS:
+            for msg in sw["sizes"][b]:
+                a, c = "%s:rr:%d" % (b, msg), "%s:p8_321:%d" % (b, msg)
+                if not ts.has(a) or not ts.has(c):
+                    continue
+                g, m, h, v = t6_gain(ts, a, c)
+                if msg == judge:
+                    gains[b] = (g, m, h, v)
+                rows.append([name, msg, fmt(ts.mean(a, "t_iter")[0], 0), fmt(ts.mean(c, "t_iter")[0], 0), pct(m),
+                             pct(h)[1:], v, pct(PAPER_T6[b]) if msg == judge else "",
+                             fmt(ts.mean(a, "lat_max")[0], 0), fmt(ts.mean(c, "lat_max")[0], 0)])
+        write(os.path.join(out, "table6_sweep.csv"),
+              ["benchmark", "packets per message", "round-robin (cycles)", "age-based (cycles)", "time reduction",
+               "time reduction +/-", "verdict", "paper (at the judged size)", "largest packet latency, round-robin",
+               "largest packet latency, age"], rows)
+        runs_rows.append(["table6_sweep", "%s torus, the Table 6 benchmarks at %s packets per message, %s"
+                          % (s["bench_topo"], "/".join(str(x) for x in sorted(set(sum(sw["sizes"].values(), [])))),
+                             " ".join(sw["args"])), "1 iteration", "1 iteration timed", sw["seeds"],
+                          "round-robin against period 8 / 3,2,1, paired by seed"])
+        for b, name in BENCHMARKS:
+            if b not in gains:
+                continue
+            g, m, h, v = gains[b]
+            sizes = [(r[1], r[4]) for r in rows if r[0] == name]
+            F("t6_%s" % b, "%s less time with age-based arbitration" % pct(PAPER_T6[b]), pct(m), pct(h)[1:],
+              "time reduction per iteration, period 8 / 3,2,1 against round-robin, %d-packet messages" % judge,
+              t6_quote, cmd("table6_sweep", "%s:p8_321:%d" % (b, judge)), effect_verdict(m, h, PAPER_T6[b]),
+              effect_why(m, h, PAPER_T6[b]) +
+              "%s modelled as %s on %s ranks, judged at %d packets per message (seed 000 names no message size; "
+              "docs/results.rst gives the reason for this one), over %d seeds. Over the sweep: %s." % (
+                  name, t6_what[b], "32" if small else "2048", judge, sw["seeds"],
+                  ", ".join("%s packets %s" % x for x in sizes)))
+        if len(gains) == 3:
+            a2a = gains["alltoall"]
+            other = max(("ffte", "allreduce"), key=lambda k: gains[k][1])
+            d = a2a[1] - gains[other][1]
+            dh = math.sqrt(a2a[2] ** 2 + gains[other][2] ** 2)
+            F("t6_order", "MPI Alltoall gains the most: 36.6% against 12.4% and 12.4%",
+              "Alltoall %s, MPI-FFTE %s, Allreduce %s" % (pct(a2a[1]), pct(gains["ffte"][1]),
+                                                          pct(gains["allreduce"][1])),
+              "Alltoall - %s: %s +/- %s" % (other, pct(d), pct(dh)[1:]), "time reduction, %d-packet messages" % judge,
+              t6_quote, cmd("table6_sweep", "alltoall:p8_321:%d" % judge),
+              "reproduced" if d - dh > 0 else "not",
+              "Reproduced when Alltoall's gain exceeds the larger of the other two with 95%% confidence (the "
+              "intervals combined); here the larger other gain is %s's." % other)
 
     # ---- latency against load ----------------------------------------------
     path = os.path.join(raw_dir, "latency_load.csv")
@@ -973,8 +1311,9 @@ def tables(out, s, small):
                           s["ll_warmup"], s["ll_cycles"], s["seeds"], ""])
 
     # ---- seed 002: the Alpha 21364 timing model -----------------------------
-    path = os.path.join(raw_dir, "alpha.csv")
-    if os.path.exists(path):
+    def alpha_curves(path):
+        """{(panel, algorithm): {seed: [(offered, throughput, latency ns)]}}
+        of a raw file of alpha21364 runs, by rising offered load."""
         curves = {}
         for r in read(path):
             panel, alg = r["key"].split(":")
@@ -983,6 +1322,11 @@ def tables(out, s, small):
         for c in curves.values():
             for v in c.values():
                 v.sort()
+        return curves
+
+    path = os.path.join(raw_dir, "alpha.csv")
+    if os.path.exists(path):
+        curves = alpha_curves(path)
 
         def thr_at(pts, L):
             """Throughput where the curve (by rising offered load) first
@@ -1032,16 +1376,12 @@ def tables(out, s, small):
                 worse.split(":")[1], "3-cycle" if worse.startswith("10w") else "64 outstanding")
             rows.append([fig, size, "%s vs %s" % (better, wname), L, fmt(bm, 3), fmt(wm, 3), pct(gm), pct(gh)[1:],
                          pct(gain, 0), pct(sm), pct(sh_)[1:], pct(hm), pct(hh)[1:]])
-            if gm == gm:
-                v = "reproduced" if gm - gh > 0 and gm >= gain / 2 else "partly" if gm - gh > 0 else "not"
-            else:
-                v = "not"
+            v = effect_verdict(gm, gh, gain)
             why = ("Throughput where each curve first reaches %d ns, interpolated, seed by seed over %d seeds. "
                    "At saturation (the highest throughput of each curve) the gain is %s +/- %s; at the highest "
                    "offered load %s +/- %s." % (L, len(seeds), pct(sm), pct(sh_)[1:], pct(hm), pct(hh)[1:]))
             if gm == gm:
-                why = ("Our gain is %.0f%% of the paper's (%.0f%% to %.0f%% over the interval). " % (
-                    100 * gm / gain, 100 * (gm - gh) / gain, 100 * (gm + gh) / gain)) + why
+                why = effect_why(gm, gh, gain) + why
             if gm != gm:
                 why = ("The curves do not reach %d ns in every seed: the latency stays below it up to the highest "
                        "offered load. At most %s outstanding misses per processor bound the packets in the network "
@@ -1066,25 +1406,40 @@ def tables(out, s, small):
                                 "share, not from the doubled pipeline." % L)
                         if v == "reproduced":
                             v = "partly"
+            sens = fig == "10s" or (":" in worse and worse.startswith("10o"))
             if fig == "10s":
                 why = ("Not the paper's configuration: Figure 10's 8x8 panel with 2-packet adaptive buffers, so that "
-                       "the buffers fill. " + why)
+                       "the buffers fill. The paper's gain for its own configuration is %s. " % pct(gain, 0) + why)
             if ":" in worse and worse.startswith("10o"):
                 why = ("Not a comparison the paper makes: the Rotary Rule with 64 outstanding misses per processor "
-                       "(Figure 11b's bound on offered load, four times the 21364's). " + why)
+                       "(Figure 11b's bound on offered load, four times the 21364's); the paper's %s is Figure 10's, "
+                       "with 16. " % pct(gain, 0) + why)
+            # a sentence quoted once serves the rows after it at the same size and latency
+            if sentence:
+                first[(size, L)] = sentence
             F("f%s_%s_%s_vs_%s" % (fig, size, better.lower().replace("-", "_"),
                                    wname.split(" ")[0].lower().replace("-", "_") +
                                    ("" if ":" not in worse else "_3cycle" if worse.startswith("10w") else "_64")),
-              "%s at %d ns" % (pct(gain, 0), L), at, pct(gh)[1:], "throughput gain at equal average latency",
-              "002 Section 5: \"%s\"" % (sentence or first.get((size, better, L)) or ""),
-              cmd("alpha", "%s:%s" % (panel, better)), v, why)
-            if sentence:
-                first[(size, better, L)] = sentence
+              "" if sens else "%s at %d ns" % (pct(gain, 0), L), at, pct(gh)[1:],
+              "throughput gain at equal average latency (%d ns)" % L,
+              "002 Section 5: \"%s\"" % first[(size, L)],
+              cmd("alpha", "%s:%s" % (panel, better)), "sensitivity" if sens else v, why)
         write(os.path.join(out, "alpha_claims.csv"),
               ["figure", "size", "comparison", "latency (ns)", "better: throughput", "worse: throughput", "gain",
                "gain +/-", "paper", "gain at saturation", "+/-", "gain at the highest load", "highest load +/-"],
               rows)
         # the Rotary Rule beyond saturation, and saturation throughputs
+        # packets in the network per router at the highest load, by Little's
+        # law: mean latency x packets delivered / (window x routers); the
+        # doubled pipeline (Figure 11a) counts cycles of a 2.4 GHz clock
+        held = {}
+        top_rate = max(float(x) for x in s["alpha_rates"].split(","))
+        for r in read(path):
+            if float(r["miss_rate"]) == top_rate:
+                held.setdefault(tuple(r["key"].split(":")), []).append(
+                    float(r["latency_ns"]) * float(r["packets"]) /
+                    (float(r["cycles"]) / (ALPHA_ROUTER_GHZ * int(r["pipeline"])) *
+                     math.prod(int(x) for x in r["size"].split("x"))))
         rows = []
         for (panel, alg), c in sorted(curves.items()):
             sm = mean_ci([sat(v) for v in c.values()])
@@ -1092,10 +1447,12 @@ def tables(out, s, small):
             drop = mean_ci([last(v) / sat(v) - 1 for v in c.values()])
             zl = mean_ci([v[0][2] for v in c.values()])
             rows.append([panel.replace("_", " "), alg, fmt(sm[0], 3), fmt(sm[1], 3), fmt(lm[0], 3), fmt(lm[1], 3),
-                         pct(drop[0]), pct(drop[1])[1:], fmt(zl[0], 1), fmt(zl[1], 1)])
+                         pct(drop[0]), pct(drop[1])[1:], fmt(zl[0], 1), fmt(zl[1], 1),
+                         fmt(mean_ci(held.get((panel, alg), []))[0], 1)])
         write(os.path.join(out, "alpha_saturation.csv"),
               ["figure and size", "algorithm", "saturation throughput", "+/-", "at the highest load", "+/-",
-               "change past saturation", "+/-", "latency at the lowest load (ns)", "latency +/-"], rows)
+               "change past saturation", "+/-", "latency at the lowest load (ns)", "latency +/-",
+               "packets per router at the highest load"], rows)
         # Section 5.2's Rotary Rule past saturation: the base variants lose
         # throughput (a drop of more than 5%, with 95% confidence) and the
         # rotary ones keep theirs (within 2%).
@@ -1107,8 +1464,8 @@ def tables(out, s, small):
                 db = mean_ci([last(v) / sat(v) - 1 for v in cb.values()])
                 dr = mean_ci([last(v) / sat(v) - 1 for v in cr.values()])
                 hg = mean_ci([last(cr[k]) / last(cb[k]) - 1 for k in sorted(set(cb) & set(cr))])
-                degrades = db[0] + db[1] < -0.05
-                keeps = dr[0] - dr[1] > -0.02
+                degrades = db[0] + db[1] < -TOL["degrade"]
+                keeps = dr[0] - dr[1] > -TOL["keep"]
                 why = ("8x8 uniform, offered loads up to %s misses per processor per ns, %d seeds; at the highest "
                        "load %s delivers %s +/- %s more than %s." % (
                            s["alpha_rates"].split(",")[-1], len(cb), rot, pct(hg[0]), pct(hg[1])[1:], base))
@@ -1119,23 +1476,123 @@ def tables(out, s, small):
                     why += (" With the paper's buffers (316 per input port, 50 per adaptive VC of a class) and 16 "
                             "outstanding misses per processor the buffers never fill, so there is no tree "
                             "saturation for the Rotary Rule to fix.")
+                sens = panel == "10s_8x8"
                 F("f%s_%s_saturation" % (panel, base.split("-")[0].lower()),
-                  "%s degrades past saturation, %s keeps its throughput" % (base, rot),
+                  "" if sens else "%s degrades past saturation, %s keeps its throughput" % (base, rot),
                   "%s %s, %s %s from the peak to the highest load" % (base, pct(db[0]), rot, pct(dr[0])),
                   "%s / %s" % (pct(db[1])[1:], pct(dr[1])[1:]), "throughput change past saturation",
                   "002 Section 5.2: \"the delivered throughput of both WFA-base and SPAA-base degrade rapidly, "
                   "while WFA-rotary's and SPAA-rotary's delivered throughputs continue to increase\"",
                   cmd("alpha", "%s:%s" % (panel, base)),
-                  "reproduced" if degrades and keeps else "partly" if degrades else "not", why)
+                  "sensitivity" if sens else "reproduced" if degrades and keeps else "partly" if degrades else "not",
+                  why)
+
+        def drop(panel, alg):
+            """Mean and interval of the change from the peak to the highest load."""
+            return mean_ci([last(v) / sat(v) - 1 for v in curves[(panel, alg)].values()])
+        if ("10_8x8", "WFA-base") in curves and ("10_8x8", "SPAA-base") in curves:
+            dw, ds = drop("10_8x8", "WFA-base"), drop("10_8x8", "SPAA-base")
+            less = ds[0] + ds[1] < -TOL["degrade"] and dw[0] - dw[1] > ds[0] + ds[1]
+            F("f10_8x8_wfa_base_degrades_less", "WFA-base degrades less than SPAA-base past saturation",
+              "WFA-base %s, SPAA-base %s" % (pct(dw[0]), pct(ds[0])), "%s / %s" % (pct(dw[1])[1:], pct(ds[1])[1:]),
+              "throughput change from the peak to the highest load", "002 Section 5.2: \"Note that WFA-base shows "
+              "less performance degradation compared to SPAA-base\"", cmd("alpha", "10_8x8:WFA-base"),
+              "reproduced" if less else "not",
+              "Needs SPAA-base to degrade (a drop beyond %g%%, the interval included) and WFA-base to lose less. "
+              "With the paper's buffers our 8x8 does not saturate, so neither degrades." % (100 * TOL["degrade"]))
+        if all(("10_4x4", a) in curves for a in ("PIM1", "WFA-base", "SPAA-base")):
+            ds = {a: drop("10_4x4", a) for a in ("PIM1", "WFA-base", "SPAA-base")}
+            keeps = all(d[0] - d[1] > -TOL["keep"] for d in ds.values())
+            F("f10_4x4_no_saturation", "the 4x4 shows no saturation behaviour",
+              ", ".join("%s %s" % (a, pct(d[0])) for a, d in ds.items()),
+              " / ".join(pct(d[1])[1:] for d in ds.values()), "throughput change from the peak to the highest load",
+              "002 Section 5.2: \"The 4x4 network does not show saturation behavior\"", cmd("alpha", "10_4x4:PIM1"),
+              "reproduced" if keeps else "not",
+              "Every curve keeps its throughput (a drop under %g%%, the interval included) up to the highest load. "
+              "Our 8x8 does not saturate either with the paper's buffers, so the contrast the paper draws "
+              "between the two sizes is absent." % (100 * TOL["keep"]))
+        if ("11c_12x12", "SPAA-rotary") in curves and ("11c_12x12", "WFA-rotary") in curves:
+            ds, dw = drop("11c_12x12", "SPAA-rotary"), drop("11c_12x12", "WFA-rotary")
+            dec = ds[0] + ds[1] < -TOL["degrade"] and dw[0] - dw[1] > -TOL["keep"]
+            F("f11c_spaa_rotary_declines", "SPAA-rotary cannot prevent a decline past saturation on the 12x12; "
+              "WFA-rotary keeps rising", "SPAA-rotary %s, WFA-rotary %s" % (pct(ds[0]), pct(dw[0])),
+              "%s / %s" % (pct(ds[1])[1:], pct(dw[1])[1:]), "throughput change from the peak to the highest load",
+              "002 Section 5.3: \"at extremely high loads, SPAA-rotary is unable to prevent throughput degradation "
+              "under saturation, whereas WFA-rotary's throughput continues to increase\"",
+              cmd("alpha", "11c_12x12:SPAA-rotary"), "reproduced" if dec else "not",
+              "Needs SPAA-rotary to drop by more than %g%% and WFA-rotary by less than %g%% (intervals included)."
+              % (100 * TOL["degrade"], 100 * TOL["keep"]))
+        if ("10w_8x8", "WFA-base") in curves and ("10_8x8", "WFA-base") in curves:
+            # WFA-base with a 3-cycle arbitration against the 21364's 4 cycles: one cycle more
+            a, b = curves[("10w_8x8", "WFA-base")], curves[("10_8x8", "WFA-base")]
+            g, gh = mean_ci([sat(b[k]) / sat(a[k]) - 1 for k in sorted(set(a) & set(b))])
+            F("s002_arb_cycle_5pct", "-5% throughput per additional arbitration cycle under heavy load", pct(g),
+              pct(gh)[1:], "saturation throughput, WFA-base with 4 arbitration cycles against 3 (8x8)",
+              "002 Section 1: \"each additional cycle added to the 21364 router's arbitration pipeline degraded "
+              "the network throughput by roughly 5% under heavy load\"", cmd("alpha", "10w_8x8:WFA-base"),
+              effect_verdict(g, gh, -0.05), effect_why(g, gh, -0.05) +
+              "Seed by seed over %d seeds. In our model a WFA or PIM1 matrix arbitration starts every 3 cycles "
+              "whatever its latency, so a longer arbitration delays each packet but costs little throughput; "
+              "the per-cycle cost is not calibrated against the 5%%." % len(a))
         c = curves.get(("10_4x4", "SPAA-base")) or curves.get(("10_4x4", "PIM1"))
         if c:
             zl = mean_ci([v[0][2] for v in c.values()])
             F("f10_4x4_zero_load_latency", "about 45 ns", fmt(zl[0], 1), fmt(zl[1], 1), "ns, mean packet latency at "
               "the lowest offered load (%s misses/processor/ns)" % s["alpha_rates"].split(",")[0],
               "002 Section 4.3: \"The minimum per-packet latency with a 4x4 network ... is about 45 ns\"",
-              cmd("alpha", "10_4x4:SPAA-base"),
-              "reproduced" if abs(zl[0] / 45 - 1) <= 0.15 else "partly" if abs(zl[0] / 45 - 1) <= 0.5 else "not",
-              "The model's fixed latencies (pipeline, link, memory) set the zero-load latency.")
+              cmd("alpha", "10_4x4:SPAA-base"), value_verdict(zl[0], 45),
+              "%s from 45 ns; reproduced needs %g%%. The model's fixed latencies (pipeline, link, memory) set the "
+              "zero-load latency; the next three rows split it as the paper does." % (
+                  pct(zl[0] / 45 - 1), 100 * TOL["value_rel"]))
+            # the paper's split: local port, network transit of the first flit, the rest of the packet
+            rows0 = [r for r in read(path) if r["key"] == "10_4x4:SPAA-base" and float(r["miss_rate"]) ==
+                     float(s["alpha_rates"].split(",")[0])]
+            # flits per packet = throughput (flits per router per ns) x window (ns) x routers / packets
+            flits = mean_ci([float(r["throughput"]) * float(r["cycles"]) / ALPHA_ROUTER_GHZ *
+                             math.prod(int(x) for x in r["size"].split("x")) / float(r["packets"])
+                             for r in rows0])[0]
+            local = ALPHA_LOCAL_CYCLES / ALPHA_ROUTER_GHZ
+            rest = (flits - 1) / ALPHA_LINK_GHZ
+            net_ = zl[0] - local - rest
+            sl = ("002 Section 4.3: \"The 45 ns can be broken into 2.5 ns of local port latency, 34 ns of network "
+                  "transit latency for the first flit, and 8.5 nanoseconds of latency for the rest of a packet\"")
+            for id_, paper, ours, why in (
+                    ("local_port", 2.5, local, "Our local ports take %d router cycles (3 in, 2 out, at 1.2 GHz), "
+                     "a pipeline the paper does not give; 2.5 ns is 3 cycles." % ALPHA_LOCAL_CYCLES),
+                    ("network", 34, net_, "The measured zero-load latency less the two other parts; the per-hop "
+                     "cost is the paper's 13 cycles plus 3 network clocks."),
+                    ("rest_of_packet", 8.5, rest, "%.2f flits per packet measured in the run (the mix of 3- and "
+                     "19-flit packets), the %.2f after the header at one flit per 0.8 GHz network clock. 8.5 ns "
+                     "needs faster ejection or smaller packets than the paper's stated mix." % (flits, flits - 1))):
+                F("f10_4x4_zero_load_%s" % id_, "%g ns" % paper, fmt(ours, 1), "", "ns", sl,
+                  cmd("alpha", "10_4x4:SPAA-base"), value_verdict(ours, paper),
+                  "%s from the paper's; reproduced needs %g%%. " % (pct(ours / paper - 1), 100 * TOL["value_rel"]) + why)
+        ppath = os.path.join(raw_dir, "alpha_patterns.csv")
+        if os.path.exists(ppath):
+            pc = alpha_curves(ppath)
+            for pat, pname in (("bitrev", "bit-reversal"), ("shuffle", "perfect shuffle")):
+                panel = "10_8x8_%s" % pat
+                if any((panel, a_) not in pc for a_ in ("PIM1", "WFA-base", "SPAA-base")):
+                    continue
+                res_ = []
+                for worse in ("PIM1", "WFA-base"):
+                    cb, cw = pc[(panel, "SPAA-base")], pc[(panel, worse)]
+                    g = [thr_at(cb[k], 122) / thr_at(cw[k], 122) - 1 for k in sorted(set(cb) & set(cw))
+                         if thr_at(cb[k], 122) and thr_at(cw[k], 122)]
+                    res_.append((worse, mean_ci(g) if len(g) == len(cb) else (float("nan"), float("nan"))))
+                same = all(gm - gh > 0 for _, (gm, gh) in res_ if gm == gm) and all(gm == gm for _, (gm, _) in res_)
+                F("f10_8x8_%s_similar" % pat, "qualitatively similar to uniform traffic: SPAA-base above PIM1 and "
+                  "WFA-base at 122 ns", ", ".join("vs %s %s" % (w, pct(g[0])) for w, g in res_),
+                  " / ".join(pct(g[1])[1:] for _, g in res_), "throughput gain of SPAA-base at 122 ns",
+                  "002 Section 5.2: \"The results for bit reversal and perfect shuffle for the 8x8 network are "
+                  "qualitatively similar\"", cmd("alpha_patterns", "%s:SPAA-base" % panel),
+                  "reproduced" if same else "not",
+                  "%s traffic, %d seeds. Qualitatively similar: SPAA-base ahead of both with 95%% confidence, as "
+                  "with uniform traffic; the size of the gain is not compared (the paper gives none)." % (
+                      pname.capitalize(), ALPHA_PATTERNS["seeds"]))
+            runs_rows.append(["alpha_patterns", "Alpha 21364 timing model, 8x8, bit-reversal and perfect shuffle",
+                              s["alpha_warmup"], s["alpha_cycles"] - s["alpha_warmup"], ALPHA_PATTERNS["seeds"],
+                              "PIM1, WFA-base and SPAA-base; router cycles per offered load"])
         runs_rows.append(["alpha", "Alpha 21364 timing model, uniform traffic (examples/alpha21364.c)",
                           s["alpha_warmup"], s["alpha_cycles"] - s["alpha_warmup"], s["seeds"],
                           "router cycles per offered load, warm-up included in --cycles"])
@@ -1171,27 +1628,36 @@ def tables(out, s, small):
                           "saturation load found per seed by bisection"])
         sl8 = ("002 Section 5.1: \"At the MCM saturation load, the number of matches found by MCM, WFA, and PIM "
                "are 36% higher than that found by SPAA. PIM1's number of matches is 14% higher than SPAA's.\"")
-        reading = ("SPAA is read as the seed describes the 21364: \"Each input buffer has two read ports and each "
-                   "read port has an input port arbiter ... a total of 16 input port arbiters\"; SPAA-8 (one "
-                   "nominator per input port) is shown only as the reading that brackets the paper.")
+        reading = ("SPAA-8 reading: one nominator per input port, as Section 3.3 describes SPAA (\"much worse than "
+                   "PIM1 and WFA\" in matching, \"more like OPF\") and as Figure 8's numbers need (PIM1 above "
+                   "SPAA). ")
+        reading16 = ("Sensitivity: the 16-nominator reading (two read ports per input buffer, each with an input "
+                     "port arbiter, Section 2) gives SPAA twice the nominations PIM1 has, so PIM1 < SPAA follows "
+                     "from simple combinatorics, against the paper's text. ")
         for alg, paper in (("MCM", 0.36), ("PIM", 0.36), ("WFA", 0.36), ("PIM1", 0.14)):
-            g, gh = over(top, alg, "SPAA")
-            above = g - gh > 0
+            g, gh = over(top, alg, "SPAA_8")
             F("f8_%s_vs_spaa" % alg.lower(), "%s more matches than SPAA" % pct(paper, 0), pct(g), pct(gh)[1:],
               "matches per cycle at the MCM saturation load", sl8, cmd("matching", "study"),
-              "reproduced" if above and abs(g - paper) <= paper / 2 else "partly" if above else "not",
-              reading + " Over %d seeds of %d arbitrations per point." % (nseeds, s["study_arbs"]))
-        gaps = {a: over(f9, a, "MCM") for a in ("PIM", "WFA", "PIM1", "SPAA")}
+              effect_verdict(g, gh, paper), effect_why(g, gh, paper) + reading +
+              "Over %d seeds of %d arbitrations per point." % (nseeds, s["study_arbs"]))
+        for alg, paper in (("MCM", 0.36), ("PIM", 0.36), ("WFA", 0.36), ("PIM1", 0.14)):
+            g, gh = over(top, alg, "SPAA")
+            F("f8_%s_vs_spaa16_sens" % alg.lower(), "", pct(g), pct(gh)[1:],
+              "matches per cycle at the MCM saturation load, SPAA with 16 nominators", sl8, cmd("matching", "study"),
+              "sensitivity", reading16 + "The paper's %s is for its own reading. Over %d seeds." % (
+                  pct(paper, 0), nseeds))
+        gaps = {a: over(f9, a, "MCM") for a in ("PIM", "WFA", "PIM1", "SPAA_8")}
         worst = max(gaps, key=lambda a: abs(gaps[a][0]))
         g, gh = gaps[worst]
         F("f9_75_percent_occupancy", "the difference \"completely disappears when 75% of the output ports are "
-          "occupied\"", "largest gap to MCM %s (%s)" % (pct(g), worst), pct(gh)[1:],
+          "occupied\"", "largest gap to MCM %s (%s)" % (pct(g), worst.replace("_", "-")), pct(gh)[1:],
           "matches per cycle at 75% output occupancy",
           "002 Section 5.1: \"As the fraction of occupied output ports increases, the difference between the "
           "algorithms reduces and completely disappears when 75% of the output ports are occupied.\"",
-          cmd("matching", "study"), "reproduced" if abs(g) + gh < 0.05 else "partly",
+          cmd("matching", "study"), "reproduced" if abs(g) + gh < TOL["occupancy_gap"] else "partly",
           "Every algorithm within a few per cent of MCM at 75%% occupancy (reproduced: the largest gap, with its "
-          "interval, under 5%%), over %d seeds." % nseeds)
+          "interval, under %g%%; SPAA read with one nominator per input port), over %d seeds." % (
+              100 * TOL["occupancy_gap"], nseeds))
 
     # ---- Section 3's derivation, by the library ----------------------------
     dd = subprocess.run([os.path.join(TOP, DIAGRAM)], stdout=subprocess.PIPE, text=True, check=True).stdout
@@ -1226,13 +1692,16 @@ def tables(out, s, small):
     # 8x8 with 2-packet buffers, "f10s"; 64 outstanding misses for the base
     # arbiters, "_64") shows a mechanism, not the paper's result: at best partly.
     for r in fid:
-        if (r[0].startswith("f10s_") or r[0].endswith("_64")) and r[7] == "reproduced":
-            r[7] = "partly"
-            r[8] += " At best partly: not the paper's configuration."
+        if r[7] not in VERDICTS:
+            raise RuntimeError("fidelity row %s: verdict %r is none of %s" % (r[0], r[7], ", ".join(VERDICTS)))
+        if r[7] == "sensitivity" and r[1]:
+            raise RuntimeError("fidelity row %s: a sensitivity row carries no paper value" % r[0])
     order = ["fig4", "s004", "sec3", "t5", "sec4", "fig5", "t6", "f8", "f9", "f10", "f11", "net"]
     fid.sort(key=lambda r: next((i for i, o in enumerate(order) if r[0].startswith(o)), len(order)))
     write(os.path.join(out, "fidelity.csv"),
           ["id", "paper_value", "ours", "ours_ci95", "unit", "seed_line", "command", "verdict", "why"], fid)
+    rules_table(out)
+    counts_table(out, fid)
 
 
 # ------------------------------------------------- the network simulator
@@ -1520,7 +1989,7 @@ def main():
     ap.add_argument("--tables", action="store_true", help="only redo the tables from the raw runs")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-cache", action="store_true", help="rerun every run (build/results-cache is ignored)")
-    ap.add_argument("--only", default="", help="experiments to run: merging,table5,sensitivity,period,table6,"
+    ap.add_argument("--only", default="", help="experiments to run: merging,table5,sensitivity,period,table6,table6_sweep,alpha_patterns,"
                     "latency_load,alpha,matching,netsim")
     a = ap.parse_args()
     s = SMALL if a.small else FULL
