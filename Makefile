@@ -389,7 +389,7 @@ WEB_OUT  := $(B)/web-site/interactive
 WEB_CC   := clang --target=wasm32-wasi --sysroot=/usr -std=c99 $(WARN) -O2 -nostartfiles \
             -Wl,--no-entry -Wl,--strip-all
 web: $(WEB_OUT)/index.html $(WEB_OUT)/app.js $(WEB_OUT)/style.css $(WEB_OUT)/seastar-wasm.js
-$(B)/web/seastar.wasm: web/shim.c $(HEADERS)
+$(B)/web/seastar.wasm: web/shim.c examples/common/merging_model.h $(HEADERS)
 	@$(call APT_NEED,/usr/bin/clang,clang)
 	@$(call APT_NEED,/usr/bin/wasm-ld,lld)
 	@$(call APT_NEED,/usr/lib/wasm32-wasi/libc.a,wasi-libc)
@@ -409,7 +409,7 @@ WEB_PAGE ?= $(WEB_OUT)/index.html
 check-web: web $(B)/web/web_native $(B)/examples/merging
 	@$(call APT_NEED,/usr/bin/chromium,chromium)
 	@/usr/bin/python3 tests/web_check.py $(WEB_PAGE) $(B)/web/web_native $(B)/examples/merging $(WEB_SHOTS)
-$(B)/web/web_native: tests/web_native.c web/shim.c $(HEADERS)
+$(B)/web/web_native: tests/web_native.c web/shim.c examples/common/merging_model.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(GCC) -std=c99 $(WARN) -O2 $< -o $@
 .PHONY: web check-web

@@ -12,7 +12,8 @@
  * longest go first; the paper says it "mitigates" the effect of merging
  * (seed 000 Section 2.1) and gives no number.
  *
- * The model is small on purpose: one-flit packets, one cycle per hop,
+ * The model (examples/common/merging_model.h, which the interactive page
+ * runs too) is small on purpose: one-flit packets, one cycle per hop,
  * per-input FIFOs of 4 packets with credit flow control, one virtual
  * channel.  Each router runs the SeaStar aging procedures of seastar_arb.h:
  * Procedure 1 when a packet enters an input FIFO, Procedure 2 at the head of
@@ -47,124 +48,20 @@
 #include <string.h>
 #include "../seastar_arb.h"
 #include "common/cli.h"
+#include "common/merging_model.h"
 #include "common/sim_progress.h"
 
-#define NODES 8
-#define DEST 7
-#define FIFO_DEPTH 4
-/* Input ports of a router and, in the same numbering, output ports. */
-enum { PORT_PROC, PORT_FROM_LEFT, PORT_FROM_RIGHT, NUM_PORTS };
-enum { OUT_PLUS, OUT_MINUS, OUT_EJECT, NUM_OUTS };
+#define NODES MERGING_NODES
+#define DEST MERGING_DEST
 
-typedef struct packet { int src; uint16_t age_field; } packet;
-typedef struct fifo { packet slot[FIFO_DEPTH]; int head, len; } fifo;
+typedef merging_net network;
 
-typedef struct router {
-    sa_age_clock clk;
-    sa_output_arb arb[NUM_OUTS];
-    fifo in[NUM_PORTS];
-} router;
-
-typedef struct network {
-    int torus;
-    sa_age_config cfg;
-    router r[NODES];
-    long delivered[NODES];
-} network;
-
-/* Which output a packet at node `at` takes toward DEST. */
-static int route(const network *net, int at, int src) {
-    int plus_hops = (DEST - at + NODES) % NODES;
-    (void)src;
-    if (at == DEST) return OUT_EJECT;
-    if (!net->torus) return OUT_PLUS;
-    /* shorter way round; a tie (4 hops each way) goes +x */
-    return plus_hops <= NODES - plus_hops ? OUT_PLUS : OUT_MINUS;
-}
-
-/* The input FIFO a packet leaving `at` through `out` enters, or NULL. */
-static fifo *downstream(network *net, int at, int out, int *next_node, int *port) {
-    if (out == OUT_EJECT) return NULL;
-    if (out == OUT_PLUS) {
-        if (!net->torus && at == NODES - 1) return NULL;
-        *next_node = (at + 1) % NODES; *port = PORT_FROM_LEFT;
-    } else {
-        if (!net->torus && at == 0) return NULL;
-        *next_node = (at + NODES - 1) % NODES; *port = PORT_FROM_RIGHT;
-    }
-    return &net->r[*next_node].in[*port];
-}
-
-static void push(network *net, int node, int port, packet p) {
-    fifo *f = &net->r[node].in[port];
-    sa_age_arrive(&net->r[node].clk, &net->cfg, port, 0, &p.age_field); /* Procedure 1 */
-    f->slot[(f->head + f->len++) % FIFO_DEPTH] = p;
-}
-
+/* The same bias on every port (the command line keeps it in 0..7). */
 static void setup(network *net, int torus, int age_based, uint32_t period, int bias) {
-    int i, o;
-    memset(net, 0, sizeof *net);
-    net->torus = torus;
-    sa_age_config_default(&net->cfg, NUM_PORTS);
-    net->cfg.age_clock_period = period;
-    net->cfg.age_rr_select = age_based ? ~(uint64_t)0 : 0;
-    for (i = 0; i < NUM_PORTS; i++) net->cfg.req_age_bias[i] = (uint8_t)bias;
-    for (i = 0; i < NODES; i++) {
-        sa_age_clock_init(&net->r[i].clk, &net->cfg);
-        for (o = 0; o < NUM_OUTS; o++) sa_output_arb_init(&net->r[i].arb[o], NUM_PORTS, 1);
-    }
-}
-
-/* One cycle: every output of every router picks one head packet whose
- * downstream FIFO has room (decided on the state at the start of the cycle,
- * so a packet moves one hop per cycle); then the processors refill their
- * injection FIFOs and every age clock ticks. */
-static void cycle(network *net, int counting) {
-    struct move { int node, port, out; } moves[NODES * NUM_OUTS];
-    int space[NODES][NUM_PORTS], nmoves = 0, i, o, p, m;
-    for (i = 0; i < NODES; i++)
-        for (p = 0; p < NUM_PORTS; p++) space[i][p] = FIFO_DEPTH - net->r[i].in[p].len;
-    for (i = 0; i < NODES; i++) {
-        router *r = &net->r[i];
-        for (o = 0; o < NUM_OUTS; o++) {
-            uint64_t eligible = 0;
-            uint8_t ages[NUM_PORTS];
-            int nn = 0, np = 0;
-            sa_grant g;
-            fifo *down = downstream(net, i, o, &nn, &np);
-            if (o != OUT_EJECT && (down == NULL || space[nn][np] == 0)) continue;
-            for (p = 0; p < NUM_PORTS; p++) {
-                fifo *f = &r->in[p];
-                ages[p] = 0;
-                if (f->len == 0 || route(net, i, f->slot[f->head].src) != o) continue;
-                eligible |= 1u << p;
-                ages[p] = (uint8_t)sa_age_at_head(&r->clk, f->slot[f->head].age_field); /* Procedure 2 */
-            }
-            if (sa_output_arbitrate(&r->arb[o], &net->cfg, &r->clk, eligible, ages, &g) < 0) continue;
-            if (down) space[nn][np]--;
-            moves[nmoves].node = i; moves[nmoves].port = g.candidate; moves[nmoves].out = o;
-            nmoves++;
-        }
-    }
-    for (m = 0; m < nmoves; m++) {
-        router *r = &net->r[moves[m].node];
-        fifo *f = &r->in[moves[m].port];
-        packet pk = f->slot[f->head];
-        int nn = 0, np = 0;
-        f->head = (f->head + 1) % FIFO_DEPTH;
-        f->len--;
-        sa_age_depart(&r->clk, &pk.age_field);          /* Procedure 2: age out */
-        if (downstream(net, moves[m].node, moves[m].out, &nn, &np)) push(net, nn, np, pk);
-        else if (counting) net->delivered[pk.src]++;
-    }
-    for (i = 0; i < NODES; i++) {
-        if (i != DEST && net->r[i].in[PORT_PROC].len < FIFO_DEPTH) {
-            packet pk;
-            pk.src = i;
-            pk.age_field = 0;                            /* new packets start at age 0 */
-            push(net, i, PORT_PROC, pk);
-        }
-        sa_age_tick(&net->r[i].clk);                     /* Procedure 3 */
+    sa_result res = merging_setup(net, torus, age_based, period, bias, bias);
+    if (res != SA_OK) {
+        fprintf(stderr, "merging: %s\n", sa_result_string(res));
+        exit(2);
     }
 }
 
@@ -173,9 +70,9 @@ static sim_progress progress;
 
 static void run(network *net, long cycles) {
     long t;
-    for (t = 0; t < cycles / 10; t++) cycle(net, 0);    /* warm up */
+    for (t = 0; t < cycles / 10; t++) merging_cycle(net, 0);    /* warm up */
     for (t = 0; t < cycles; t++) {
-        cycle(net, 1);
+        merging_cycle(net, 1);
         if ((t & 1023) == 1023) sim_progress_add(&progress, 1024.0 * 1.1, NULL);
     }
 }

@@ -15,7 +15,8 @@ user does; what it shows is read from the DOM.  Checks:
   build's; under round-robin on the line the shares are within 0.01 of the
   paper's 1/2, 1/4, ... 1/64 (seed 000 Figure 4); after a warm-up, the
   shares on line and ring under both policies equal the table of
-  examples/merging.c (its own copy of the model); stepping with the
+  examples/merging.c (the same model, examples/common/merging_model.h,
+  compiled natively); stepping with the
   buttons gives what running the same number of cycles natively gives;
 - allocation: for a request set (read off the page: drawn, or clicked
   cell by cell), every allocator's matching equals sa_switch_allocate's
@@ -168,8 +169,8 @@ def merging(c, b, page, prog, topo, policy, cycles, pbias=1):
 
 def merging_example(c, b, page, example, cycles):
     """The page's shares after a warm-up of cycles / 10 and `cycles` counted
-    cycles against examples/merging.c's table, a separate program with its
-    own copy of the model (4 decimals each; a share that is exactly halfway
+    cycles against examples/merging.c's table, the same model
+    (examples/common/merging_model.h) compiled natively (4 decimals each; a share that is exactly halfway
     may round either way)."""
     out = subprocess.run([example, '--cycles', str(cycles), '--no-sweep'], stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, check=True).stdout.decode().split('\n')

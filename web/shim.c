@@ -38,6 +38,7 @@
 #define SA_SWITCH_MAX 64
 #include "../seastar_arb.h"
 #include "../seastar_route.h"
+#include "../examples/common/merging_model.h"
 
 /* The exchange array: inputs written by JavaScript, outputs by the shim. */
 #define WS_IO_WORDS 65536
@@ -71,69 +72,18 @@ static int ws_route_error(sr_result r) {
 
 /* >>merging ===========================================================
  * Seed 000 Figure 4: traffic merging on an 8-node line (mesh) or ring
- * (torus).  The model is the one of examples/merging.c: one-flit packets,
- * one hop per cycle, input FIFOs of 4 packets with credits, one VC; every
- * router runs Procedure 1 on arrival, Procedure 2 at the FIFO heads, the
- * output arbiter, and Procedure 3 every cycle.
+ * (torus), examples/common/merging_model.h (the model examples/merging.c
+ * runs): one-flit packets, one hop per cycle, input FIFOs of 4 packets with
+ * credits, one VC; every router runs Procedure 1 on arrival, Procedure 2 at
+ * the FIFO heads, the output arbiter, and Procedure 3 every cycle.
  * ====================================================================== */
 
-#define MG_NODES 8
-#define MG_DEST 7
-#define MG_DEPTH 4
-enum { MG_IN_PROC, MG_IN_LEFT, MG_IN_RIGHT, MG_INS };    /* input ports */
-enum { MG_OUT_PLUS, MG_OUT_MINUS, MG_OUT_EJECT, MG_OUTS }; /* output ports */
+#define MG_NODES MERGING_NODES
+#define MG_INS MERGING_INS
+#define MG_OUTS MERGING_OUTS
+#define MG_DEPTH MERGING_DEPTH
 
-typedef struct mg_packet { int src; uint16_t age_field; } mg_packet;
-typedef struct mg_fifo { mg_packet slot[MG_DEPTH]; int head, len; } mg_fifo;
-
-typedef struct mg_router {
-    sa_age_clock clk;
-    sa_output_arb arb[MG_OUTS];
-    mg_fifo in[MG_INS];
-    sa_grant last[MG_OUTS];   /* the grant of each output in the last cycle */
-} mg_router;
-
-static struct {
-    int torus;
-    long cycle;
-    sa_age_config cfg;
-    mg_router r[MG_NODES];
-    long delivered[MG_NODES];
-} mg;
-
-/* The output a packet at `node` takes toward P7: +x on the line; on the
- * ring the shorter way, +x when both are 4 hops (the tie of seed 000's
- * torus shares). */
-static int mg_output(int node) {
-    int plus = (MG_DEST - node + MG_NODES) % MG_NODES;
-    if (node == MG_DEST) return MG_OUT_EJECT;
-    if (!mg.torus || plus <= MG_NODES - plus) return MG_OUT_PLUS;
-    return MG_OUT_MINUS;
-}
-
-/* The router and input port behind output `out` of `node`; 0 when there is
- * none (ejection, or the end of the line). */
-static int mg_next(int node, int out, int *next, int *port) {
-    if (out == MG_OUT_PLUS && (mg.torus || node < MG_NODES - 1)) {
-        *next = (node + 1) % MG_NODES;
-        *port = MG_IN_LEFT;
-        return 1;
-    }
-    if (out == MG_OUT_MINUS && (mg.torus || node > 0)) {
-        *next = (node + MG_NODES - 1) % MG_NODES;
-        *port = MG_IN_RIGHT;
-        return 1;
-    }
-    return 0;
-}
-
-static void mg_enqueue(int node, int port, mg_packet p) {
-    mg_router *r = &mg.r[node];
-    mg_fifo *f = &r->in[port];
-    sa_age_arrive(&r->clk, &mg.cfg, port, 0, &p.age_field);          /* Procedure 1 */
-    f->slot[(f->head + f->len) % MG_DEPTH] = p;
-    f->len++;
-}
+static merging_net mg;
 
 /**
  * Reset the merging network.
@@ -147,90 +97,8 @@ static void mg_enqueue(int node, int port, mg_packet p) {
  * :returns: 0, or the sa_result of the configuration (ws_message names it).
  */
 WS_EXPORT(mg_setup) int mg_setup(int torus, int age_based, uint32_t period, int bias, int proc_bias) {
-    sa_result res;
-    int i, o, p;
-    memset(&mg, 0, sizeof mg);
-    mg.torus = torus != 0;
-    sa_age_config_default(&mg.cfg, MG_INS);
-    mg.cfg.age_clock_period = period;
-    mg.cfg.age_rr_select = age_based ? ~(uint64_t)0 : 0;
-    mg.cfg.num_vcs = 1;
-    mg.cfg.response_vcs = 0;
-    for (p = 0; p < MG_INS; p++) {
-        int b = p == MG_IN_PROC ? proc_bias : bias;
-        mg.cfg.req_age_bias[p] = (uint8_t)(b < 0 || b > 255 ? 255 : b);   /* above 7: refused below */
-    }
-    res = sa_age_config_validate(&mg.cfg);
-    if (res != SA_OK) return ws_arb_error(res);
-    for (i = 0; i < MG_NODES; i++) {
-        sa_age_clock_init(&mg.r[i].clk, &mg.cfg);
-        for (o = 0; o < MG_OUTS; o++) {
-            sa_output_arb_init(&mg.r[i].arb[o], MG_INS, 1);
-            mg.r[i].last[o].candidate = -1;
-        }
-    }
-    return 0;
-}
-
-/* One output's arbitration: the heads routed to it compete, by their ages
- * (Procedure 2) under the policy AGE_RR_SELECT gives this grant. */
-static int mg_arbitrate(int node, int out) {
-    mg_router *r = &mg.r[node];
-    uint8_t ages[MG_INS];
-    uint64_t eligible = 0;
-    int p;
-    for (p = 0; p < MG_INS; p++) {
-        const mg_fifo *f = &r->in[p];
-        ages[p] = 0;
-        if (f->len == 0 || mg_output(node) != out) continue;
-        eligible |= (uint64_t)1 << p;
-        ages[p] = (uint8_t)sa_age_at_head(&r->clk, f->slot[f->head].age_field);
-    }
-    return sa_output_arbitrate(&r->arb[out], &mg.cfg, &r->clk, eligible, ages, &r->last[out]);
-}
-
-/* One cycle: each output of each router grants one head packet whose next
- * FIFO has room at the start of the cycle; the winners move one hop; the
- * processors P0..P6 refill their injection FIFOs; every age clock ticks. */
-static void mg_cycle(void) {
-    int room[MG_NODES][MG_INS], won[MG_NODES][MG_OUTS];
-    int i, o, p;
-    for (i = 0; i < MG_NODES; i++)
-        for (p = 0; p < MG_INS; p++) room[i][p] = MG_DEPTH - mg.r[i].in[p].len;
-    for (i = 0; i < MG_NODES; i++)
-        for (o = 0; o < MG_OUTS; o++) {
-            int next = 0, port = 0, linked = mg_next(i, o, &next, &port);
-            won[i][o] = -1;
-            mg.r[i].last[o].candidate = -1;
-            if (o != MG_OUT_EJECT && (!linked || room[next][port] == 0)) continue;
-            won[i][o] = mg_arbitrate(i, o);
-            if (won[i][o] >= 0 && linked) room[next][port]--;
-        }
-    for (i = 0; i < MG_NODES; i++)
-        for (o = 0; o < MG_OUTS; o++) {
-            mg_router *r = &mg.r[i];
-            mg_fifo *f;
-            mg_packet pk;
-            int next = 0, port = 0;
-            if (won[i][o] < 0) continue;
-            f = &r->in[won[i][o]];
-            pk = f->slot[f->head];
-            f->head = (f->head + 1) % MG_DEPTH;
-            f->len--;
-            sa_age_depart(&r->clk, &pk.age_field);                   /* Procedure 2 */
-            if (mg_next(i, o, &next, &port)) mg_enqueue(next, port, pk);
-            else mg.delivered[pk.src]++;
-        }
-    for (i = 0; i < MG_NODES; i++) {
-        if (i != MG_DEST && mg.r[i].in[MG_IN_PROC].len < MG_DEPTH) {
-            mg_packet pk;
-            pk.src = i;
-            pk.age_field = 0;
-            mg_enqueue(i, MG_IN_PROC, pk);
-        }
-        sa_age_tick(&mg.r[i].clk);                                   /* Procedure 3 */
-    }
-    mg.cycle++;
+    sa_result res = merging_setup(&mg, torus, age_based, period, bias, proc_bias);
+    return res == SA_OK ? 0 : ws_arb_error(res);
 }
 
 /** Forget the packets delivered so far (after a warm-up). */
@@ -254,16 +122,16 @@ WS_EXPORT(mg_clear) void mg_clear(void) { memset(mg.delivered, 0, sizeof mg.deli
 WS_EXPORT(mg_run) int mg_run(int cycles) {
     int32_t *w = ws_io_words;
     int c, i, p, o, k;
-    for (c = 0; c < cycles && c < 1000000; c++) mg_cycle();
+    for (c = 0; c < cycles && c < 1000000; c++) merging_cycle(&mg, 1);
     *w++ = (int32_t)mg.cycle;
     for (i = 0; i < MG_NODES; i++) *w++ = (int32_t)mg.delivered[i];
     for (i = 0; i < MG_NODES; i++) {
-        const mg_router *r = &mg.r[i];
+        const merging_router *r = &mg.r[i];
         *w++ = r->clk.timestamp;
         *w++ = r->clk.epoch;
         *w++ = r->clk.inhibit;
         for (p = 0; p < MG_INS; p++) {
-            const mg_fifo *f = &r->in[p];
+            const merging_fifo *f = &r->in[p];
             *w++ = f->len;
             *w++ = f->len ? (int32_t)sa_age_at_head(&r->clk, f->slot[f->head].age_field) : -1;
             for (k = 0; k < MG_DEPTH; k++) *w++ = k < f->len ? f->slot[(f->head + k) % MG_DEPTH].src : -1;
