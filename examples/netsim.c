@@ -118,6 +118,8 @@ static const cli_opt options[] = {
     { "--bgl-vc-bytes", NULL, "N", CLI_INT, 0, 1048576, 0, 0,
       "a multiple of 32, at least 256 (512 for a bubble VC), at most 1048576", "1024",
       "bgl: buffer of each dynamic and escape VC" },
+    { "--bgl-escape-bytes", NULL, "N", CLI_INT, 0, 1048576, 0, 0,
+      "as --bgl-vc-bytes", "--bgl-vc-bytes", "bgl: buffer of each escape VC (after --bgl-vc-bytes)" },
     { "--bgl-bytes", NULL, "B[,B...]", CLI_INT, 0, 100000, 0, 0, "1 to 8 sizes 32 to 256, multiples of 32", "256",
       "bgl: packet sizes in bytes, drawn uniformly (a flit is 4 bytes)" },
     { "--bgl-arbitration", NULL, "POLICY", CLI_CHOICE, 0, 0, 0, 0, "base|jsq|slq|jsq-slq", "jsq-slq",
@@ -397,7 +399,7 @@ static const char *const iq_only[] = { "--vcs", "--routing", "--df-vcs", "--esca
                                        "--ugal-bias", "--no-datelines", "--speedup", "--va", "--sa", "--iterations",
                                        "--sizes", "--max-packet", "--buffer", "--unsafe", "--srcq" };
 static const char *const bgl_only[] = { "--bgl-dynamic", "--bgl-escape", "--bgl-order", "--bgl-rule",
-                                        "--bgl-vc-bytes", "--bgl-bytes", "--bgl-arbitration", "--bgl-paths",
+                                        "--bgl-vc-bytes", "--bgl-escape-bytes", "--bgl-bytes", "--bgl-arbitration", "--bgl-paths",
                                         "--bgl-static", "--bgl-injection", "--alltoall", "--alltoall-order",
                                         "--series" };
 
@@ -515,7 +517,11 @@ static void parse(opts *o, int argc, char **argv) {
         else if (cli_is(&c, "--bgl-escape")) o->bp.cfg.escape = cli_choice(&c) ? SR_BGL_ESCAPE_DATELINE : SR_BGL_ESCAPE_BUBBLE;
         else if (cli_is(&c, "--bgl-order")) o->bp.cfg.escape_order = cli_choice(&c) ? SR_BGL_ORDER_DIRECTION : SR_BGL_ORDER_DIMENSION;
         else if (cli_is(&c, "--bgl-rule")) o->bp.cfg.bubble_rule = cli_choice(&c) ? SR_BGL_RULE_TEXTBOOK : SR_BGL_RULE_FULL_SIZE;
-        else if (cli_is(&c, "--bgl-vc-bytes")) o->bp.cfg.dynamic_bytes = o->bp.cfg.escape_bytes = (int)cli_uint(&c);
+        else if (cli_is(&c, "--bgl-vc-bytes")) {
+            o->bp.cfg.dynamic_bytes = (int)cli_uint(&c);
+            if (!cli_given(&c, "--bgl-escape-bytes")) o->bp.cfg.escape_bytes = o->bp.cfg.dynamic_bytes;
+        }
+        else if (cli_is(&c, "--bgl-escape-bytes")) o->bp.cfg.escape_bytes = (int)cli_uint(&c);
         else if (cli_is(&c, "--bgl-bytes")) {
             uint64_t z[8];
             o->t.num_sizes = cli_uint_list(&c, ',', 1, 8, z);
@@ -772,6 +778,7 @@ static void run_workload(const opts *o, uint64_t seed, sim_summary *s, uint64_t 
 /* What a bgl run reports besides the core's summary. */
 typedef struct bgl_out {
     double link_use, payload_use, escape_share, unblocking;
+    double hot_in_use;      /* --pattern hotregion: use of the links into the region */
     uint64_t cycles;        /* --alltoall: cycles until the last delivery */
 } bgl_out;
 
@@ -784,33 +791,62 @@ static void bgl_figures(const bgl_model *m, uint64_t links, uint64_t cycles, bgl
     b->unblocking = m->st.acks ? (double)m->st.unblocking / (double)m->st.acks : 0;
 }
 
+/* Whether router r is in the hot region (sim_traffic.h SIM_HOT_REGION). */
+static int bgl_in_region(const sim_shape *sh, uint32_t r) {
+    int c[SIM_MAX_DIMS], i;
+    sim_coords(sh, r, c);
+    for (i = 0; i < sh->dims && i < 3; i++)
+        if (sh->radix[i] > 1 && c[i] >= sh->radix[i] / 2) return 0;
+    return 1;
+}
+
+/* The mean use of the links that enter the hot region, from link flit
+ * counts now minus those of `before` (NULL: zero), over `len` cycles. */
+static double bgl_hot_in(const nc_net *net, const bgl_model *m, const uint64_t *before, uint64_t len) {
+    double sum = 0;
+    uint32_t r, n = 0;
+    int p;
+    if (net->traffic.pattern != SIM_HOT_REGION) return 0;
+    for (r = 0; r < net->routers; r++)
+        for (p = 0; p < m->NP; p++) {
+            const nc_chan *c = nc_out_chan(net, r, p);
+            size_t k = (size_t)r * (uint32_t)m->NP + (uint32_t)p;
+            if (c->to == SR_NO_NODE || bgl_in_region(&net->shape, r) || !bgl_in_region(&net->shape, c->to)) continue;
+            sum += (double)(m->link_flits[k] - (before ? before[k] : 0));
+            n++;
+        }
+    return n && len ? sum / ((double)n * (double)len) : 0;
+}
+
 /* --series: a CSV line per interval (its figures alone). */
 static void bgl_series_line(const opts *o, uint64_t seed, const nc_net *net, const bgl_model *m, uint64_t links,
-                            uint64_t len, uint64_t flits0, const bgl_stats *s0) {
+                            uint64_t len, uint64_t flits0, const bgl_stats *s0, const uint64_t *lf0) {
     bgl_model d = *m;
     bgl_out b;
     d.st.packet_flits -= s0->packet_flits; d.st.ack_flits -= s0->ack_flits; d.st.payload_bytes -= s0->payload_bytes;
     d.st.hops -= s0->hops; d.st.escape_hops -= s0->escape_hops; d.st.acks -= s0->acks; d.st.unblocking -= s0->unblocking;
     bgl_figures(&d, links, len, &b);
     cli_csv_field(stdout, o->label ? o->label : "", 1);
-    printf(",%llu,%llu,%.5f,%.5f,%.5f,%.5f,%.5f\n", (unsigned long long)seed, (unsigned long long)net->now,
+    printf(",%llu,%llu,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n", (unsigned long long)seed, (unsigned long long)net->now,
            (double)(net->st.delivered_flits - flits0) / ((double)net->terminals * (double)len), b.link_use,
-           b.payload_use, b.escape_share, b.unblocking);
+           b.payload_use, b.escape_share, b.unblocking, bgl_hot_in(net, m, lf0, len));
 }
 
 /* Run `cycles` cycles of a bgl network, with --series lines. */
 static void bgl_run_span(nc_net *net, bgl_model *m, const opts *o, uint64_t seed, uint64_t cycles, uint64_t links,
                          const char *label, int until_empty) {
-    uint64_t done = 0;
+    uint64_t done = 0, *lf0 = o->series ? (uint64_t *)sim_calloc((size_t)net->routers * (uint32_t)m->NP, 8) : NULL;
     while (done < cycles && !(until_empty && nc_in_flight(net) == 0)) {
         uint64_t len = o->series ? o->series : 1000, flits0 = net->st.delivered_flits;
         bgl_stats s0 = m->st;
         if (len > cycles - done) len = cycles - done;
         if (until_empty && !o->series && len > 100) len = 100;
+        if (lf0) memcpy(lf0, m->link_flits, (size_t)net->routers * (uint32_t)m->NP * 8);
         run_checked(net, m, o, len, label);
         done += len;
-        if (o->series) bgl_series_line(o, seed, net, m, links, len, flits0, &s0);
+        if (o->series) bgl_series_line(o, seed, net, m, links, len, flits0, &s0, lf0);
     }
+    free(lf0);
 }
 
 /* One bgl run: random traffic (warm-up, then the window), or an
@@ -850,7 +886,7 @@ static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *
         free(order);
         snprintf(label, sizeof label, "all-to-all seed %llu", (unsigned long long)seed);
         nc_stats_reset(&net);
-        bgl_stats_reset(&m, net.now);
+        bgl_stats_reset(&m, net.now, net.routers);
         bgl_run_span(&net, &m, o, seed, o->cycles, links, label, 1);
         b->cycles = net.now;
         if (nc_in_flight(&net)) fprintf(stderr, "netsim: the all-to-all did not finish in --cycles %llu\n",
@@ -859,7 +895,7 @@ static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *
         snprintf(label, sizeof label, "load %.3f seed %llu", load, (unsigned long long)seed);
         bgl_run_span(&net, &m, o, seed, o->warmup, links, label, 0);
         nc_stats_reset(&net);
-        bgl_stats_reset(&m, net.now);
+        bgl_stats_reset(&m, net.now, net.routers);
         bgl_run_span(&net, &m, o, seed, o->cycles, links, label, 0);
         b->cycles = o->cycles;
     }
@@ -867,16 +903,17 @@ static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *
     if (!err && o->alltoall >= 0 && !nc_in_flight(&net)) err = bgl_tokens_home(&m, &net);
     if (err) { fprintf(stderr, "netsim: %s\n", err); finish(3); }
     bgl_figures(&m, links, net.now - m.st.start, b);
+    b->hot_in_use = bgl_hot_in(&net, &m, NULL, net.now - m.st.start);
     nc_summarize(&net, s, in_flight);
     bgl_free(&m);
     nc_net_free(&net);
 }
 
 static void bgl_csv_header(const opts *o) {
-    if (o->series) printf("label,seed,cycle,accepted,link_use,payload_use,escape_share,unblocking\n");
+    if (o->series) printf("label,seed,cycle,accepted,link_use,payload_use,escape_share,unblocking,hot_in_use\n");
     else printf("label,topology,router,escape,order,rule,dynamic,vc_bytes,arbitration,routing,pattern,offered,accepted,"
                 "lat_mean,lat_p99,net_lat_mean,hops,delivered,in_flight,link_use,payload_use,escape_share,unblocking,"
-                "cycles,seed\n");
+                "hot_in_use,cycles,seed\n");
 }
 
 static void bgl_csv_line(const opts *o, const sim_summary *s, uint64_t in_flight, uint64_t seed, const bgl_out *b) {
@@ -885,7 +922,7 @@ static void bgl_csv_line(const opts *o, const sim_summary *s, uint64_t in_flight
     cli_csv_field(stdout, o->label ? o->label : "", 1);
     putchar(',');
     cli_csv_field(stdout, o->topo_spec, 0);
-    printf(",bgl,%s,%s,%s,%d,%d,%s,%s,%s,%.4f,%.4f,%.2f,%s,%.2f,%.3f,%llu,%llu,%.5f,%.5f,%.5f,%.5f,%llu,%llu\n",
+    printf(",bgl,%s,%s,%s,%d,%d,%s,%s,%s,%.4f,%.4f,%.2f,%s,%.2f,%.3f,%llu,%llu,%.5f,%.5f,%.5f,%.5f,%.5f,%llu,%llu\n",
            o->bp.cfg.escape == SR_BGL_ESCAPE_BUBBLE ? "bubble" : "dateline",
            o->bp.cfg.escape_order == SR_BGL_ORDER_DIMENSION ? "dimension" : "direction",
            o->bp.cfg.bubble_rule == SR_BGL_RULE_FULL_SIZE ? "paper" : "textbook", o->bp.cfg.num_dynamic,
@@ -893,7 +930,7 @@ static void bgl_csv_line(const opts *o, const sim_summary *s, uint64_t in_flight
            o->alltoall >= 0 ? a2a[o->alltoall] : sim_pattern_name(o->t.pattern), s->offered, s->accepted, s->lat_mean,
            sim_quantile_text(s->lat_p99, 1, 0, q, sizeof q), s->net_lat_mean, s->hops, (unsigned long long)s->delivered,
            (unsigned long long)in_flight, b->link_use, b->payload_use, b->escape_share, b->unblocking,
-           (unsigned long long)b->cycles, (unsigned long long)seed);
+           b->hot_in_use, (unsigned long long)b->cycles, (unsigned long long)seed);
 }
 
 static void bgl_print(const opts *o, const sim_summary *s, uint64_t in_flight, const bgl_out *b) {

@@ -227,6 +227,8 @@ typedef struct bgl_model {
     void *hdr;               /**< sr_header per packet (nc_model.side) */
     uint32_t hdr_cap;
     bgl_stats st;
+    uint64_t *link_flits;    /**< [r][NP]: link flits (packets and acks) in
+                                  the window, per link */
     uint64_t moved;          /**< packets that left a FIFO */
 } bgl_model;
 
@@ -238,7 +240,11 @@ static inline bgl_fifo *bgl__fifo(bgl_model *m, uint32_t r, int p, int v) {
 }
 
 /** Start a measurement window now. */
-static inline void bgl_stats_reset(bgl_model *m, uint64_t now) { memset(&m->st, 0, sizeof m->st); m->st.start = now; }
+static inline void bgl_stats_reset(bgl_model *m, uint64_t now, uint32_t routers) {
+    memset(&m->st, 0, sizeof m->st);
+    m->st.start = now;
+    memset(m->link_flits, 0, (size_t)routers * (uint32_t)m->NP * sizeof(uint64_t));
+}
 
 /** Links between routers of the network (the denominator of link use). */
 static inline uint64_t bgl_links(const nc_net *net) {
@@ -397,6 +403,7 @@ static inline void bgl__grant(bgl_model *m, nc_net *net, uint32_t r, const bgl__
         if (sr_bgl_send(&m->p.cfg, lk, q->ovc, move, chunks) != SR_OK) sim_die("bgl_router: the bubble rule refused a grant");
         m->link_free[(size_t)r * (uint32_t)m->NP + (uint32_t)q->out] = now + (uint64_t)L;
         m->st.packet_flits += (uint64_t)L;
+        m->link_flits[(size_t)r * (uint32_t)m->NP + (uint32_t)q->out] += (uint64_t)L;
         m->st.payload_bytes += (uint64_t)(pk->size * BGL_FLIT_BYTES - m->p.payload_overhead);
         m->st.hops++;
         if (kind == SR_BGL_VC_BUBBLE || kind == SR_BGL_VC_DATELINE) m->st.escape_hops++;
@@ -430,6 +437,7 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         }
         lf[o] = now + (uint64_t)m->ack_flits;
         m->st.ack_flits += (uint64_t)m->ack_flits;
+        m->link_flits[(size_t)r * (uint32_t)NP + (uint32_t)o] += (uint64_t)m->ack_flits;
         nc_free_input(net, r, o, a[best].vc, a[best].chunks, now + (uint64_t)(m->ack_flits ? m->ack_flits - 1 : 0));
         a[best] = a[--m->nacks[kk]];
         sent |= 1u << o;
@@ -568,7 +576,7 @@ static inline const char *bgl_tokens_home(const bgl_model *m, const nc_net *net)
 /** Free the model's memory. */
 static inline void bgl_free(bgl_model *m) {
     free(m->fifo); free(m->tok); free(m->link_free); free(m->bus_free); free(m->rx_free); free(m->acks);
-    free(m->nacks); free(m->waits); free(m->cut); free(m->rng); free(m->slq); free(m->netc); free(m->hdr);
+    free(m->nacks); free(m->waits); free(m->link_flits); free(m->cut); free(m->rng); free(m->slq); free(m->netc); free(m->hdr);
     memset(m, 0, sizeof *m);
 }
 
@@ -576,7 +584,7 @@ static inline void bgl_free(bgl_model *m) {
 static inline double bgl_memory_bytes(const sr_net *n, int vcs) {
     double P = n->radix, R = n->num_routers;
     return R * (P * vcs * sizeof(bgl_fifo) + (P - 1) * (sizeof(sr_bgl_link) + 8.0 * (2 + BGL_MAX_PATHS) +
-                BGL_MAX_ACKS * sizeof(bgl_ack) + 1 + 8) + sizeof(sr_bgl_cutoffs) + 8 + 2 * sizeof(sa_bgl_cycles));
+                BGL_MAX_ACKS * sizeof(bgl_ack) + 1 + 16) + sizeof(sr_bgl_cutoffs) + 8 + 2 * sizeof(sa_bgl_cycles));
 }
 
 /** Set up the model over network net (nc_net_init done, a torus or mesh
@@ -612,6 +620,7 @@ static inline const char *bgl_init(bgl_model *m, nc_net *net, const bgl_params *
     m->acks = (bgl_ack *)sim_calloc((size_t)N * (uint32_t)m->NP * BGL_MAX_ACKS, sizeof(bgl_ack));
     m->nacks = (uint8_t *)sim_calloc((size_t)N * (uint32_t)m->NP, 1);
     m->waits = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
+    m->link_flits = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->cut = (sr_bgl_cutoffs *)sim_calloc(N, sizeof(sr_bgl_cutoffs));
     m->rng = (sa_rng *)sim_calloc(N, sizeof(sa_rng));
     m->slq = (sa_bgl_cycles *)sim_calloc(N, sizeof(sa_bgl_cycles));
