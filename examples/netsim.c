@@ -849,6 +849,12 @@ static void bgl_run_span(nc_net *net, bgl_model *m, const opts *o, uint64_t seed
     free(lf0);
 }
 
+/* on_deliver of an all-to-all: the cycle of the last delivery. */
+static void bgl_last_delivery(void *ctx, const sim_packet *pk, uint64_t now) {
+    (void)pk;
+    *(uint64_t *)ctx = now;
+}
+
 /* One bgl run: random traffic (warm-up, then the window), or an
  * all-to-all queued at cycle 0 and run until delivered. */
 static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *s, uint64_t *in_flight, bgl_out *b) {
@@ -857,7 +863,7 @@ static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *
     sim_traffic t = o->t;
     const char *err;
     char label[64];
-    uint64_t links;
+    uint64_t links, last = 0;
     t.load = o->alltoall >= 0 ? 0 : load;
     err = net_init(&net, o, &t, seed);
     if (!err) err = bgl_init(&m, &net, &o->bp, seed);
@@ -887,8 +893,10 @@ static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *
         snprintf(label, sizeof label, "all-to-all seed %llu", (unsigned long long)seed);
         nc_stats_reset(&net);
         bgl_stats_reset(&m, net.now, net.routers);
+        net.on_deliver = bgl_last_delivery;
+        net.on_deliver_ctx = &last;
         bgl_run_span(&net, &m, o, seed, o->cycles, links, label, 1);
-        b->cycles = net.now;
+        b->cycles = nc_in_flight(&net) ? net.now : last + 1;
         if (nc_in_flight(&net)) fprintf(stderr, "netsim: the all-to-all did not finish in --cycles %llu\n",
                                         (unsigned long long)o->cycles);
     } else {
@@ -899,12 +907,15 @@ static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *
         bgl_run_span(&net, &m, o, seed, o->cycles, links, label, 0);
         b->cycles = o->cycles;
     }
-    err = net_audit(&net);
-    if (!err && o->alltoall >= 0 && !nc_in_flight(&net)) err = bgl_tokens_home(&m, &net);
-    if (err) { fprintf(stderr, "netsim: %s\n", err); finish(3); }
-    bgl_figures(&m, links, net.now - m.st.start, b);
-    b->hot_in_use = bgl_hot_in(&net, &m, NULL, net.now - m.st.start);
+    bgl_figures(&m, links, b->cycles, b);
+    b->hot_in_use = bgl_hot_in(&net, &m, NULL, b->cycles);
     nc_summarize(&net, s, in_flight);
+    err = net_audit(&net);
+    if (!err && o->alltoall >= 0 && !nc_in_flight(&net)) {
+        nc_run(&net, 1000, NULL, NULL);      /* the last token-acks come home */
+        err = bgl_tokens_home(&m, &net);
+    }
+    if (err) { fprintf(stderr, "netsim: %s\n", err); finish(3); }
     bgl_free(&m);
     nc_net_free(&net);
 }
