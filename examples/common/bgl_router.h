@@ -79,7 +79,7 @@
 /** Packet state: in a FIFO of a router. */
 #define BGL_IN_FIFO NC_PKT_MODEL
 /** Most token-acks a receiver may owe at once. */
-#define BGL_MAX_ACKS 32
+#define BGL_MAX_ACKS 64
 /** Most receiver paths. */
 #define BGL_MAX_PATHS 4
 
@@ -209,12 +209,14 @@ typedef struct bgl_model {
                                   (nc vcs), VCs of a link, injection FIFOs */
     int crc_flits, ack_flits;
     bgl_fifo *fifo;          /**< [r][P][V] */
+    uint64_t *busy;          /**< [r]: FIFOs with a packet (bit p * V + v) */
     sr_bgl_link *tok;        /**< [r][NP]: the senders' token counters */
     uint64_t *link_free;     /**< [r][NP]: first cycle the link is free */
     uint64_t *bus_free;      /**< [r][NP][paths]: receiver transfer buses */
     uint64_t *rx_free;       /**< [r][NP]: reception buses */
     bgl_ack *acks;           /**< [r][NP][BGL_MAX_ACKS] */
     uint8_t *nacks;          /**< [r][NP] */
+    uint32_t *owed;          /**< [r]: ports with a token-ack owed (bit) */
     uint64_t *waits;         /**< [r][NP]: VCs (bit) whose tokens a ready head
                                   waits for (the unblocking statistics) */
     sr_bgl_cutoffs *cut;     /**< [r]: the two registers per dimension */
@@ -265,9 +267,15 @@ static inline void bgl__arrive(void *self, nc_net *net, uint32_t r, int in_port,
     bgl_fifo *f = bgl__fifo(m, r, in_port, pk->vc);
     int empty = f->q.head == SIM_NIL;
     if (in_port == m->NP) {                       /* injected: a new header */
-        if (sr_bgl_header_init(&m->t, &m->cut[r], r, pk->dst, m->p.static_routing ? SR_BGL_CLASS_STATIC : 0,
-                               bgl_hdr(m, pi)) != SR_OK)
-            sim_die("bgl_router: sr_bgl_header_init failed");
+        /* sr_bgl_header_init without its checks of the registers (bgl_init
+         * made them with sr_bgl_cutoffs_minimal) */
+        sr_header *h = bgl_hdr(m, pi);
+        memset(h, 0, sizeof *h);
+        h->dest = pk->dst;
+        h->inter = SR_NO_NODE;
+        h->phase = SR_PHASE_MINIMAL;
+        h->hint = sr_bgl_hint_bits(&m->t, r, pk->dst, &m->cut[r]);
+        h->vclass = (uint8_t)(m->p.static_routing ? SR_BGL_CLASS_STATIC : 0);
         empty = 0;                                /* no bypass from injection */
     }
     pk->in_port = (uint8_t)in_port;
@@ -276,6 +284,7 @@ static inline void bgl__arrive(void *self, nc_net *net, uint32_t r, int in_port,
     f->chunks += pk->size / BGL_CHUNK_FLITS;
     sim_fifo_push(&f->q, net->pool.pkt, pi);
     if (f->q.head == pi) {
+        m->busy[r] |= (uint64_t)1 << (in_port * m->V + pk->vc);
         f->bypass = (uint8_t)empty;
         nc_wake(net, r, pk->t_ready > f->free_at ? pk->t_ready : f->free_at);
     }
@@ -288,11 +297,14 @@ static inline void bgl__credit(void *self, nc_net *net, uint32_t r, int out_port
     int before = sr_bgl_may_send(&m->p.cfg, lk, vc, SR_BGL_MOVE_STRAIGHT);
     if (sr_bgl_tokens_return(&m->p.cfg, lk, vc, (int)chunks) != SR_OK) sim_die("bgl_router: tokens returned twice");
     m->st.acks++;
+    /* only a head that found this VC short of tokens can be waiting for
+     * them (heads blocked otherwise run again when what they wait for is
+     * due) */
     if ((*w >> vc) & 1u) {
         if (!before && sr_bgl_may_send(&m->p.cfg, lk, vc, SR_BGL_MOVE_STRAIGHT)) m->st.unblocking++;
         *w &= ~((uint64_t)1 << vc);
+        nc_wake(net, r, net->now);
     }
-    nc_wake(net, r, net->now);
 }
 
 /* A receiver's or injection FIFO's request of this cycle. */
@@ -361,6 +373,7 @@ static inline void bgl__owe(bgl_model *m, nc_net *net, uint32_t r, int p, int vc
     if (m->nacks[k] >= BGL_MAX_ACKS) sim_die("bgl_router: too many token-acks owed");
     a = &m->acks[k * BGL_MAX_ACKS + m->nacks[k]++];
     a->due = due; a->vc = (uint8_t)vc; a->chunks = (uint8_t)chunks;
+    m->owed[r] |= 1u << p;
     nc_wake(net, r, due);
 }
 
@@ -391,7 +404,7 @@ static inline void bgl__grant(bgl_model *m, nc_net *net, uint32_t r, const bgl__
     if (f->q.head != SIM_NIL) {
         const sim_packet *nx = &net->pool.pkt[f->q.head];
         nc_wake(net, r, nx->t_ready > f->free_at ? nx->t_ready : f->free_at);
-    }
+    } else m->busy[r] &= ~((uint64_t)1 << (q->port * m->V + q->vc));
     if (q->out == m->NP) {                                  /* delivery */
         nc_send(net, r, m->t.proc_port, q->pi, 0, now);
         return;
@@ -422,12 +435,15 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
     int nreq = 0, p, v, o, k, lost = 0, slq_cycle = sa_bgl_cycles_next(&m->slq[r]);
     int net_cycle = sa_bgl_cycles_next(&m->netc[r]);
     unsigned sent = 0;                  /* senders busy this cycle (bit o) */
+    uint64_t rest, busy = m->busy[r];
     /* token-acks first (line 65) */
-    for (o = 0; o < NP; o++) {
-        size_t kk = (size_t)r * (uint32_t)NP + (uint32_t)o;
-        bgl_ack *a = m->acks + kk * BGL_MAX_ACKS;
+    for (rest = m->owed[r]; rest; rest &= rest - 1) {
+        size_t kk;
+        bgl_ack *a;
         int i, best = -1;
-        if (!m->nacks[kk]) continue;
+        o = sim_ctz64(rest);
+        kk = (size_t)r * (uint32_t)NP + (uint32_t)o;
+        a = m->acks + kk * BGL_MAX_ACKS;
         for (i = 0; i < m->nacks[kk]; i++) if (a[i].due <= now && (best < 0 || a[i].due < a[best].due)) best = i;
         if (best < 0 || lf[o] > now) {
             uint64_t t = best >= 0 ? lf[o] : NC_NEVER;
@@ -440,6 +456,7 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         m->link_flits[(size_t)r * (uint32_t)NP + (uint32_t)o] += (uint64_t)m->ack_flits;
         nc_free_input(net, r, o, a[best].vc, a[best].chunks, now + (uint64_t)(m->ack_flits ? m->ack_flits - 1 : 0));
         a[best] = a[--m->nacks[kk]];
+        if (!m->nacks[kk]) m->owed[r] &= ~(1u << o);
         sent |= 1u << o;
         if (m->nacks[kk]) next = now + 1;
     }
@@ -447,16 +464,19 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
     for (p = 0; p < NP; p++) {
         bgl__req cand[SR_BGL_MAX_VCS];
         uint64_t reqmask = 0, hp = 0, *bus = m->bus_free + ((size_t)r * (uint32_t)NP + (uint32_t)p) * BGL_MAX_PATHS;
+        uint64_t here = (busy >> (p * m->V)) & (((uint64_t)1 << m->V) - 1);
         uint8_t full[SR_BGL_MAX_VCS];
         int path_free = 0, bypass = -1, w;
+        if (!here) { if (!(busy >> (p * m->V))) break; continue; }
         for (k = 0; k < m->p.paths; k++) {
             if (bus[k] <= now) path_free = 1;
             else if (bus[k] < next) next = bus[k];
         }
-        for (v = 0; v < m->NV; v++) {
-            bgl_fifo *f = bgl__fifo(m, r, p, v);
+        for (; here; here &= here - 1) {
+            bgl_fifo *f;
             const sim_packet *pk;
-            if (f->q.head == SIM_NIL) continue;
+            v = sim_ctz64(here);
+            f = bgl__fifo(m, r, p, v);
             pk = &net->pool.pkt[f->q.head];
             if (pk->t_ready > now || f->free_at > now) {
                 uint64_t t = pk->t_ready > f->free_at ? pk->t_ready : f->free_at;
@@ -478,10 +498,11 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         req[nreq++] = cand[w];
     }
     /* injection FIFOs request directly */
-    for (v = 0; v < m->F; v++) {
-        bgl_fifo *f = bgl__fifo(m, r, NP, v);
+    for (rest = busy >> (NP * m->V); rest; rest &= rest - 1) {
+        bgl_fifo *f;
         const sim_packet *pk;
-        if (f->q.head == SIM_NIL) continue;
+        v = sim_ctz64(rest);
+        f = bgl__fifo(m, r, NP, v);
         pk = &net->pool.pkt[f->q.head];
         if (pk->t_ready > now || f->free_at > now) {
             uint64_t t = pk->t_ready > f->free_at ? pk->t_ready : f->free_at;
@@ -527,6 +548,7 @@ static inline const char *bgl__audit(void *self, const nc_net *net, uint32_t r, 
             if (!sim_audit_fifo(a, &f->q, BGL_IN_FIFO)) return a->err;
             for (j = f->q.head; j != SIM_NIL; j = net->pool.pkt[j].next) ch += net->pool.pkt[j].size / BGL_CHUNK_FLITS;
             if (ch != f->chunks) return "bgl_router: a FIFO's chunk count is wrong";
+            if (((m->busy[r] >> (p * m->V + v)) & 1u) != (f->q.head != SIM_NIL)) return "bgl_router: a FIFO's busy bit is wrong";
             if (p < m->NP && v < m->NV && ch > (uint32_t)sr_bgl_vc_chunks(&m->p.cfg, v))
                 return "bgl_router: a VC FIFO holds more than its buffer";
         }
@@ -575,8 +597,8 @@ static inline const char *bgl_tokens_home(const bgl_model *m, const nc_net *net)
 
 /** Free the model's memory. */
 static inline void bgl_free(bgl_model *m) {
-    free(m->fifo); free(m->tok); free(m->link_free); free(m->bus_free); free(m->rx_free); free(m->acks);
-    free(m->nacks); free(m->waits); free(m->link_flits); free(m->cut); free(m->rng); free(m->slq); free(m->netc); free(m->hdr);
+    free(m->fifo); free(m->busy); free(m->tok); free(m->link_free); free(m->bus_free); free(m->rx_free); free(m->acks);
+    free(m->nacks); free(m->owed); free(m->waits); free(m->link_flits); free(m->cut); free(m->rng); free(m->slq); free(m->netc); free(m->hdr);
     memset(m, 0, sizeof *m);
 }
 
@@ -604,7 +626,8 @@ static inline const char *bgl_init(bgl_model *m, nc_net *net, const bgl_params *
     m->p = *p;
     m->t = net->net.cube;
     m->P = net->radix; m->NP = m->t.proc_port; m->V = net->vcs; m->NV = sr_bgl_num_vcs(&p->cfg); m->F = net->vcs;
-    if (m->NP + m->F > 64 || m->NP * m->NV > 64) return "too many ports or VCs for the arbiters' 64-bit masks";
+    if (m->NP + m->F > 64 || m->NP * m->NV > 64 || m->P * m->V > 64)
+        return "too many ports or VCs for the arbiters' 64-bit masks";
     m->crc_flits = p->crc_bytes / BGL_FLIT_BYTES;
     m->ack_flits = p->ack_bytes / BGL_FLIT_BYTES;
     if (net->p.max_packet_flits < SR_BGL_MAX_PACKET_BYTES / BGL_FLIT_BYTES &&
@@ -613,12 +636,14 @@ static inline const char *bgl_init(bgl_model *m, nc_net *net, const bgl_params *
     if (SR_BGL_MAX_PACKET_BYTES / BGL_FLIT_BYTES + m->crc_flits + m->ack_flits + p->pipeline + 2 > net->p.wake_ahead)
         return "the pipeline and the packets reach further than nc_params.wake_ahead";
     m->fifo = (bgl_fifo *)sim_calloc((size_t)N * (uint32_t)(m->P * m->V), sizeof(bgl_fifo));
+    m->busy = (uint64_t *)sim_calloc(N, sizeof(uint64_t));
     m->tok = (sr_bgl_link *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(sr_bgl_link));
     m->link_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->bus_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP * BGL_MAX_PATHS, sizeof(uint64_t));
     m->rx_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->acks = (bgl_ack *)sim_calloc((size_t)N * (uint32_t)m->NP * BGL_MAX_ACKS, sizeof(bgl_ack));
     m->nacks = (uint8_t *)sim_calloc((size_t)N * (uint32_t)m->NP, 1);
+    m->owed = (uint32_t *)sim_calloc(N, sizeof(uint32_t));
     m->waits = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->link_flits = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->cut = (sr_bgl_cutoffs *)sim_calloc(N, sizeof(sr_bgl_cutoffs));
