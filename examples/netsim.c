@@ -427,6 +427,20 @@ static void bgl_setup(const cli *c, opts *o) {
     }
     o->bp.jsq = o->bgl_arb == 1 || o->bgl_arb == 3;
     if (o->bgl_arb < 2) { o->bp.slq_num = 0; o->bp.slq_den = 1; }
+    {   /* the impossible configurations, each named by its option */
+        const sr_bgl_config *g = &o->bp.cfg;
+        const char *vo = cli_given(c, "--bgl-escape-bytes") ? "--bgl-escape-bytes" : "--bgl-vc-bytes";
+        if (g->num_dynamic < 1 || g->num_dynamic > SR_BGL_MAX_DYNAMIC)
+            cli_fail(c, "--bgl-dynamic %d: at least one dynamic VC, at most %d", g->num_dynamic, SR_BGL_MAX_DYNAMIC);
+        if (g->escape == SR_BGL_ESCAPE_BUBBLE && g->escape_bytes < 2 * SR_BGL_MAX_PACKET_BYTES)
+            cli_fail(c, "%s %d: a bubble VC must hold two full-sized packets (512 bytes)", vo, g->escape_bytes);
+        if (g->dynamic_bytes % SR_BGL_CHUNK_BYTES || g->dynamic_bytes < SR_BGL_MAX_PACKET_BYTES)
+            cli_fail(c, "--bgl-vc-bytes %d: a VC buffer is whole 32-byte chunks and holds a full-sized packet (256 "
+                     "bytes)", g->dynamic_bytes);
+        if (g->escape_bytes % SR_BGL_CHUNK_BYTES || g->escape_bytes < SR_BGL_MAX_PACKET_BYTES)
+            cli_fail(c, "%s %d: a VC buffer is whole 32-byte chunks and holds a full-sized packet (256 bytes)", vo,
+                     g->escape_bytes);
+    }
     err = bgl_params_check(&o->bp);
     if (err) cli_fail(c, "--router bgl: %s", err);
     bgl_nc_params(&o->p, &o->bp, o->bgl_inj_bytes);
