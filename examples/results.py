@@ -1524,14 +1524,14 @@ def netsim_tables(out, raw_dir, small, F, cmd, runs_rows):
 # and "bglseries" (throughput over time, a line per interval).  The paper
 # simulated 32K nodes (Figures 2, 4, 6) and 4K nodes (Figures 3, 5, 7-9);
 # the full runs here use the 8x8x8 torus of one BlueGene/L midplane (and
-# 16x8x8 for the asymmetric all-to-all of line 91), the small ones 4x4x4.
+# 12x6x6 for the asymmetric all-to-all of line 91), the small ones 4x4x4.
 # Time: a core cycle moves 4 bytes (the paper's network cycle moves one),
 # so the paper's 10,000-cycle throughput intervals are 2,500 cycles here.
 BGL_FULL = dict(
-    topo="torus:8x8x8", warmup=3000, cycles=10000,
-    fig2_loads=[0.2, 0.4, 0.6, 0.8], fig4_loads=[0.3, 0.6, 0.85, 0.89],
-    hot_cycles=40000, interval=2500, wave_cycles=80000,
-    a2a_topo="torus:8x8x8", asym_topo="torus:16x8x8", a2a_cycles=5000000,
+    topo="torus:8x8x8", warmup=2000, cycles=6000,
+    fig2_loads=[0.2, 0.5, 0.8], fig4_loads=[0.3, 0.6, 0.89],
+    hot_cycles=30000, interval=2500, wave_cycles=40000,
+    a2a_topo="torus:8x8x8", asym_topo="torus:12x6x6", a2a_cycles=5000000,
 )
 BGL_SMALL = dict(
     topo="torus:4x4x4", warmup=500, cycles=2000,
