@@ -425,6 +425,17 @@ static inline void bgl__grant(bgl_model *m, nc_net *net, uint32_t r, const bgl__
     }
 }
 
+/* Whether the head of a (nonempty) FIFO may request now: its pipeline is
+ * done and the packet before it has left; else *next gets the cycle it
+ * may. */
+static inline int bgl__head_ready(const nc_net *net, const bgl_fifo *f, uint64_t *next) {
+    const sim_packet *pk = &net->pool.pkt[f->q.head];
+    uint64_t t = pk->t_ready > f->free_at ? pk->t_ready : f->free_at;
+    if (t <= net->now) return 1;
+    if (t < *next) *next = t;
+    return 0;
+}
+
 /* One cycle of router r. */
 static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
     bgl_model *m = (bgl_model *)self;
@@ -474,15 +485,9 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         }
         for (; here; here &= here - 1) {
             bgl_fifo *f;
-            const sim_packet *pk;
             v = sim_ctz64(here);
             f = bgl__fifo(m, r, p, v);
-            pk = &net->pool.pkt[f->q.head];
-            if (pk->t_ready > now || f->free_at > now) {
-                uint64_t t = pk->t_ready > f->free_at ? pk->t_ready : f->free_at;
-                if (t < next) next = t;
-                continue;
-            }
+            if (!bgl__head_ready(net, f, &next)) continue;
             if (!bgl__jsq(m, net, r, p, v, f->q.head, &cand[v], &next)) { f->bypass = 0; continue; }
             if (cand[v].out != NP && !path_free) { f->bypass = 0; continue; }
             reqmask |= 1u << v;
@@ -500,15 +505,9 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
     /* injection FIFOs request directly */
     for (rest = busy >> (NP * m->V); rest; rest &= rest - 1) {
         bgl_fifo *f;
-        const sim_packet *pk;
         v = sim_ctz64(rest);
         f = bgl__fifo(m, r, NP, v);
-        pk = &net->pool.pkt[f->q.head];
-        if (pk->t_ready > now || f->free_at > now) {
-            uint64_t t = pk->t_ready > f->free_at ? pk->t_ready : f->free_at;
-            if (t < next) next = t;
-            continue;
-        }
+        if (!bgl__head_ready(net, f, &next)) continue;
         if (bgl__jsq(m, net, r, NP, v, f->q.head, &req[nreq], &next)) nreq++;
     }
     /* phase 3: each sender chooses */
