@@ -1039,6 +1039,11 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         exit(2);
     }
+    if (g_mpi.size > 1 && o.router == ROUTER_BGL) {
+        fprintf(stderr, "netsim: --router bgl runs in one process (its link statistics are not gathered over ranks)\n");
+        MPI_Finalize();
+        exit(2);
+    }
     if (g_mpi.size > 1 && o.ip.ugal == IQ_UGAL_GLOBAL) {
         fprintf(stderr, "netsim: --routing ugal-g reads the queues of other routers (UGAL-G): it runs in one process\n");
         MPI_Finalize();
