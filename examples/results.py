@@ -1689,7 +1689,10 @@ def bgl_tables(out, raw_dir, small, F, cmd, runs_rows):
                 "router and per link, so the trends should carry over; absolute latencies scale with the hops." %
                 (size, nseeds))
     L = n["fig2_loads"]
-    hi = L[-1]
+    # Figure 2 is light traffic: the highest load that every configuration
+    # carries (accepts 95% of it, every seed)
+    hi = max(x for x in L if all(min(raw.col("fig2:%s:%g" % (cfg, x), "accepted").values()) >= 0.95 * x
+                                 for cfg, _ in BGL_FIG2))
 
     def lat(fig, cfg, load):
         return raw.col("%s:%s:%g" % (fig, cfg, load), "lat_mean")
@@ -1705,7 +1708,8 @@ def bgl_tables(out, raw_dir, small, F, cmd, runs_rows):
       "003 line 83 and Figure 2: \"The figure shows the clear benefit of dynamic over static routing\"",
       c("fig2:2vc_2p:%g" % hi), "reproduced" if ds[2] + ds[3] < 0 else "not",
       why_size + " Static xyz packets use the bubble VC only.")
-    small_gain = abs(d12[2]) < abs(d22[2])
+    vcs_little = abs(d12[2]) < 0.5 * abs(d22[2])
+    marginal = abs(d44[2]) < 0.5 * abs(d22[2])
     F("bgl_fig2_vcs_need_paths", "more dynamic VCs help little unless the paths from receivers to senders also "
       "increase; 2 VCs / 2 paths to 4 / 4 gains only marginally",
       "1->2 VCs (1 path): %s; 1->2 paths (2 VCs): %s; 2/2 -> 4/4: %s" % (pct(d12[2]), pct(d22[2]), pct(d44[2])),
@@ -1713,8 +1717,12 @@ def bgl_tables(out, raw_dir, small, F, cmd, runs_rows):
       "change of the response time at offered load %g" % hi,
       "003 line 83: \"there is little benefit in increasing the number of dynamic VCs unless the number of paths "
       "is also increased ... only marginal benefit in going from a 2 VC/2 path to 4 VC/4 path configuration\"",
-      c("fig2:2vc_1p:%g" % hi), "reproduced" if small_gain and d22[2] < 0 and abs(d44[2]) <= abs(d22[2]) else
-      "partly" if small_gain or d22[2] < 0 else "not", why_size)
+      c("fig2:2vc_1p:%g" % hi), "reproduced" if vcs_little and marginal and d22[2] < 0 else
+      "partly" if vcs_little or marginal else "not",
+      why_size + " Compared at the highest load every configuration carries; at %g, where some saturate, the changes "
+      "are %s, %s and %s." % (L[-1], pct(paired(lat("fig2", "1vc_1p", L[-1]), lat("fig2", "2vc_1p", L[-1]))[2]),
+                               pct(paired(lat("fig2", "2vc_1p", L[-1]), lat("fig2", "2vc_2p", L[-1]))[2]),
+                               pct(paired(lat("fig2", "2vc_2p", L[-1]), lat("fig2", "4vc_4p", L[-1]))[2])))
     # ---- Figure 4
     top = n["fig4_loads"][-1]
     lo = n["fig4_loads"][0]
@@ -1725,8 +1733,8 @@ def bgl_tables(out, raw_dir, small, F, cmd, runs_rows):
       "%s at %.1f%% link use" % (pct(dj[2]), 100 * lu_top), pct(dj[3])[1:], "change of the response time, JSQ - random",
       "003 line 87: \"JSQ does reduce response time in moderate traffic; at 95% link utilization, the average "
       "response time is reduced by about 20%\"", c("fig4:jsq:%g" % top),
-      "reproduced" if dj[2] + dj[3] < -0.1 and dj[2] - dj[3] > -0.3 else "partly" if dj[2] + dj[3] < 0 else "not",
-      why_size)
+      "reproduced" if dj[2] - dj[3] <= -0.15 and dj[2] + dj[3] >= -0.25 else "partly" if dj[2] + dj[3] < 0 else "not",
+      why_size + " The highest load of the sweep; reproduced would need a reduction whose interval reaches 15-25%.")
     F("bgl_fig4_slq_light", "SLQ helps little in light traffic",
       "%s at offered load %g" % (pct(dsl[2]), lo), pct(dsl[3])[1:], "change of the response time, SLQ - random",
       "003 line 87: \"In light traffic, SLQ provides little benefit (since queues aren't that full)\"",
@@ -1830,15 +1838,24 @@ def bgl_tables(out, raw_dir, small, F, cmd, runs_rows):
       "reproduced" if hot_use[0] >= 0.9 else "partly" if hot_use[0] >= 0.8 else "not",
       why_size + " The hot region is the lower half of each dimension from (0,0,0), 12.5% of the nodes.")
     shp5 = {p_: shape("fig5:%s" % p_) for p_ in BGL_POLICIES}
-    slowest = max(BGL_POLICIES, key=lambda p_: (shp5[p_][3], shp5[p_][2]))
     lv5 = max(v[2] for v in shp5.values()) / min(v[2] for v in shp5.values()) - 1
+
+    def early(key):
+        """{seed: mean throughput over the first third of the run}: the
+        slower the decline, the higher"""
+        return {sd: sum(x[1] for x in v[:len(v) // 3]) / (len(v) // 3) for sd, v in ser.get(key, {}).items()}
+
+    e_slq = paired(early("fig5:base"), early("fig5:slq"))
+    e_jsq = paired(early("fig5:base"), early("fig5:jsq"))
     F("bgl_fig5_slq", "under the hot region all policies level off near the same value; SLQ (75% SLQ cycles) "
       "declines slowest; JSQ helps little",
-      ", ".join("%s peak %.3f level %.3f at cycle %d" % (p_, v[0], v[2], (v[3] + 1) * iv) for p_, v in shp5.items()),
-      "", "accepted flits per node per cycle, mean over the seeds", "003 line 87 and Figure 5",
+      "throughput over the first third of the run: SLQ - random %s, JSQ - random %s; levels within %.1f%%" % (
+          pct(e_slq[2]), pct(e_jsq[2]), 100 * lv5), "%s / %s" % (pct(e_slq[3])[1:], pct(e_jsq[3])[1:]),
+      "change of the throughput while it declines (paired by seed)", "003 line 87 and Figure 5",
       cmd("bglseries", "fig5:slq"),
-      "reproduced" if slowest in ("slq", "jsq-slq") and lv5 < 0.1 else "partly" if lv5 < 0.1 else "not",
-      why_size + " The policy whose curve reaches its level last: %s." % slowest)
+      "reproduced" if e_slq[2] - e_slq[3] > 0 and abs(e_jsq[2]) < e_slq[2] and lv5 < 0.1 else
+      "partly" if lv5 < 0.1 else "not",
+      why_size + " Peaks and levels: " + ", ".join("%s %.3f/%.3f" % (p_, v[0], v[2]) for p_, v in shp5.items()) + ".")
 
     # ---- Figures 7-9 (escape architectures)
     def wave_stats(key):
@@ -1870,8 +1887,10 @@ def bgl_tables(out, raw_dir, small, F, cmd, runs_rows):
       ", ".join("%s %.3f" % (cfg.replace("_", " "), wv[cfg][0]) for cfg, _ in BGL_WAVES),
       "dateline dim - bubble dim %s" % fmt(dcv[1], 3), "coefficient of variation of the interval throughput",
       "003 lines 93-95, Figures 7 and 8", cmd("bglseries", "fig7:dateline_dim"),
-      "reproduced" if dcv[0] - dcv[1] > 0 else "not" if dcv[0] + dcv[1] < 0 else "partly",
-      why_size + " Figure 8's per-VC throughput is not computed; the escape share per interval is in bgl_series.csv.")
+      "reproduced" if wv["dateline_dim"][0] > 0.05 and wv["dateline_dim"][0] > 2 * wv["bubble_dim"][0] else
+      "partly" if dcv[0] - dcv[1] > 0 and wv["dateline_dim"][0] > 0.02 else "not",
+      why_size + " No waves here: every architecture's throughput is flat once the links into the hot region are "
+      "full. Figure 8's per-VC throughput is not computed; the escape share per interval is in bgl_series.csv.")
     F("bgl_fig9_unblocking", "the unblocking probability follows the throughput for the dateline pair and stays "
       "flat for the bubble", "correlation with throughput: dateline dim %.2f, bubble dim %.2f; variation "
       "(std/mean): dateline dim %.2f, bubble dim %.2f" % (wv["dateline_dim"][1], wv["bubble_dim"][1],
@@ -1879,8 +1898,8 @@ def bgl_tables(out, raw_dir, small, F, cmd, runs_rows):
       "", "over the intervals after the first quarter, mean curve over the seeds",
       "003 line 95 and Figure 9: \"The unblocking probability is relatively constant for the bubble ... but varies "
       "directly with the throughput for the dateline pair\"", cmd("bglseries", "fig7:dateline_dim"),
-      "reproduced" if wv["dateline_dim"][1] > 0.5 and wv["bubble_dim"][2] < wv["dateline_dim"][2] else
-      "partly" if wv["dateline_dim"][1] > 0 else "not",
+      "reproduced" if wv["dateline_dim"][1] > 0.5 and wv["bubble_dim"][2] < 0.5 * wv["dateline_dim"][2] else
+      "partly" if wv["dateline_dim"][1] > 0.5 or wv["bubble_dim"][2] < 0.5 * wv["dateline_dim"][2] else "not",
       why_size + " Unblocking: the share of token-acks that make a VC a waiting head asked for available again.")
     write(os.path.join(out, "bgl_fidelity.csv"),
           ["id", "paper_value", "ours", "ours_ci95", "unit", "seed_line", "command", "verdict", "why"], mine)
