@@ -207,6 +207,12 @@ routing-proofs: $(B)/examples/routing_proofs
 	./$(B)/examples/routing_proofs --out docs/data
 .PHONY: routing-proofs
 
+# The BlueGene/L router's CPU per packet-hop beside the SeaStar engine's, on
+# the 8x8x8 torus in one run (docs/data/bench_bgl.csv, docs/bluegene.rst).
+bgl-bench: $(B)/bench/bench_netsim
+	./$(B)/bench/bench_netsim --case seastar,bgl > docs/data/bench_bgl.csv
+.PHONY: bgl-bench
+
 # ------------------------------------------------------------------ mpi
 # make mpi: the simulator and bench_sim with SS_MPI, compiled with mpicc
 # (build/mpi/; installs Debian's openmpi-bin and libopenmpi-dev if mpicc is

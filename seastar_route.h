@@ -158,6 +158,7 @@
  *                sr_result    sr_bgl_send(const sr_bgl_config *cfg, sr_bgl_link *lk, int vc, int move, int chunks)
  *                sr_result    sr_bgl_tokens_return(const sr_bgl_config *cfg, sr_bgl_link *lk, int vc, int chunks)
  *                sr_result    sr_bgl_requests(const sr_topology *t, const sr_bgl_config *cfg, const sr_candidate *cand, int num_cand, int in_port, int in_vc, const sr_bgl_link *links, uint64_t *possible, uint64_t *available, int *escape)
+ *                sr_result    sr_bgl_custom_routing(const sr_bgl_config *cfg, int num_dims, sr_custom_routing *out)
  */
 #ifndef SEASTAR_ROUTE_H
 #define SEASTAR_ROUTE_H
@@ -6165,6 +6166,112 @@ SR_API sr_result sr_bgl_requests(const sr_topology *t, const sr_bgl_config *cfg,
             if (ok) *available |= (uint64_t)1 << bit;
         }
     }
+    return SR_OK;
+}
+
+/* ---- the routing for the verifier ------------------------------------- */
+
+/* sr_custom_routing.candidates of sr_bgl_custom_routing: sr_bgl_candidates
+ * on the network's cube, with the reception FIFO named VC 0 (the
+ * verifier's terminal channel; which FIFO it is does not matter to a
+ * proof), so the candidates read neither in_port nor in_vc. */
+SR_API sr_result sr__bgl_rt_candidates(const sr_routing *rt, uint32_t router, int in_port, int in_vc,
+                                       const sr_header *h, sr_candidate *out, int cap, int *n) {
+    const sr_bgl_config *cfg = (const sr_bgl_config *)rt->custom.ctx;
+    const sr_topology *t = &rt->net.cube;
+    sr_candidate c[SR_BGL_MAX_CANDIDATES];
+    int k, m;
+    if (rt->net.kind != SR_NET_CUBE || sr_bgl_header_check(t, cfg, router, h) != SR_OK) return SR_ERR_HEADER;
+    m = sr_bgl_candidates(t, cfg, router, t->proc_port, 0, h, c, SR_BGL_MAX_CANDIDATES);
+    (void)in_port;
+    (void)in_vc;
+    if (m < 1) return SR_ERR_HEADER;
+    *n = m;
+    for (k = 0; k < m && k < cap; k++) {
+        out[k] = c[k];
+        if (c[k].port == t->proc_port) out[k].vc_lo = out[k].vc_hi = 0;
+    }
+    return m > cap ? SR_ERR_BUFFER_SIZE : SR_OK;
+}
+
+/* sr_custom_routing.advance of sr_bgl_custom_routing: sr_bgl_header_advance
+ * without the hop count (sr_route_advance counts it). */
+SR_API sr_result sr__bgl_rt_advance(const sr_routing *rt, uint32_t router, const sr_candidate *c, int vc,
+                                    sr_header *h) {
+    const sr_bgl_config *cfg = (const sr_bgl_config *)rt->custom.ctx;
+    uint8_t hops = h->hops;
+    (void)vc;
+    sr_bgl_header_advance(&rt->net.cube, cfg, router, c->port, h);
+    h->hops = hops;
+    return SR_OK;
+}
+
+/* sr_custom_routing.header_init of sr_bgl_custom_routing: minimal cutoffs
+ * at the source; the "intermediate" names the packet's class. */
+SR_API sr_result sr__bgl_rt_header(const sr_routing *rt, uint32_t src, uint32_t dest, uint32_t inter,
+                                   sr_header *h) {
+    static const unsigned cls[3] = { 0, SR_BGL_CLASS_STATIC, SR_BGL_CLASS_PRIORITY };
+    sr_bgl_cutoffs c;
+    sr_result e;
+    if (rt->net.kind != SR_NET_CUBE) return SR_ERR_KIND;
+    e = sr_bgl_cutoffs_minimal(&rt->net.cube, src, &c);
+    if (e != SR_OK) return e;
+    return sr_bgl_header_init(&rt->net.cube, &c, src, dest, inter == SR_NO_NODE ? 0 : cls[inter % 3], h);
+}
+
+/**
+ * The BlueGene/L routing as an SR_ALG_CUSTOM routing of seastar_route.h,
+ * so that sr_verify_routing proves or refutes it on a cube (sr_net of kind
+ * SR_NET_CUBE): the candidates of sr_bgl_candidates, the header of
+ * sr_bgl_header_init (minimal cutoffs at every source,
+ * sr_bgl_cutoffs_minimal) and of sr_bgl_header_advance.  The escape
+ * candidates are class SR_CLASS_ESCAPE, the bubble VCs flagged
+ * SR_CAND_BUBBLE, so the verifier checks Duato's condition with the bubble
+ * rule standing in for a dateline on each bubble ring (see >>rverify, item
+ * 4).  The verifier's "intermediates" are the packet classes: 0 dynamic,
+ * 1 static (SR_BGL_CLASS_STATIC), 2 high-priority (SR_BGL_CLASS_PRIORITY),
+ * so every class is injected at every source.  The reception FIFO is the
+ * terminal port's VC 0: the candidates then read neither in_port nor in_vc
+ * (input_free).
+ *
+ * :param cfg: the configuration (checked); the routing keeps the pointer
+ *     (``ctx``), so it must outlive every use of the routing.
+ * :param num_dims: dimensions of the cube it will route, 1..SR_BGL_MAX_DIMS
+ *     (it sizes ``states_per_router``).
+ * :param out: out, the functions and what the verifier needs to know
+ *     (untouched on error): vcs_needed sr_bgl_num_vcs, max_candidates
+ *     SR_BGL_MAX_CANDIDATES, escape 1, input_free 1, inters 3.  Give it to
+ *     sr_routing_init as sr_routing_desc.custom with algorithm
+ *     SR_ALG_CUSTOM.
+ * :returns: SR_OK; SR_ERR_NULL; SR_ERR_DIMS; the errors of
+ *     sr_bgl_config_check.  The candidate function returns SR_ERR_HEADER
+ *     for a header sr_bgl_header_check refuses or a network that is not a
+ *     cube.
+ * :paper: seed 003 lines 47-53 (hint bits, the VCs, the bubble rules),
+ *     line 93 (the dateline pair, dimension and direction order).
+ */
+SR_API sr_result sr_bgl_custom_routing(const sr_bgl_config *cfg, int num_dims, sr_custom_routing *out) {
+    sr_result e;
+    uint32_t per = 3;
+    int d;
+    if (!cfg || !out) return SR_ERR_NULL;
+    e = sr_bgl_config_check(cfg);
+    if (e != SR_OK) return e;
+    if (num_dims < 1 || num_dims > SR_BGL_MAX_DIMS) return SR_ERR_DIMS;
+    /* headers of one destination at one router: 3 classes, per dimension
+     * its hint (+, - or none) and with the dateline pair its crossed bit */
+    for (d = 0; d < num_dims; d++) per *= cfg->escape == SR_BGL_ESCAPE_DATELINE ? 6u : 3u;
+    memset(out, 0, sizeof *out);
+    out->candidates = sr__bgl_rt_candidates;
+    out->advance = sr__bgl_rt_advance;
+    out->header_init = sr__bgl_rt_header;
+    out->ctx = cfg;
+    out->inters = 3;
+    out->vcs_needed = sr_bgl_num_vcs(cfg);
+    out->max_candidates = SR_BGL_MAX_CANDIDATES;
+    out->escape = 1;
+    out->input_free = 1;
+    out->states_per_router = per;
     return SR_OK;
 }
 

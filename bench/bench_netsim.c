@@ -15,7 +15,13 @@
  *   seastar  the same torus, packets and load in the SeaStar engine;
  *   df64     the radix-64 dragonfly (p 16, a 32, h 16: 262,656 terminals),
  *            UGAL-L, 3 VCs, load 0.2, 1,000 measured cycles (not run by
- *            default: several minutes and several GB).
+ *            default: several minutes and several GB);
+ *   bgl      the 8x8x8 torus with the BlueGene/L router (bgl_router.h,
+ *            its defaults: 256-byte packets, 2 dynamic VCs and the bubble
+ *            escape, JSQ and SLQ), load 0.2 flits of 4 bytes per node per
+ *            cycle: about 21% link use, as the seastar case's 0.2 is about
+ *            20% (not run by default; --case seastar,bgl gives both CPU
+ *            costs per packet-hop in one run).
  *
  * For the measured cycles after the warm-up of each case: router-cycles
  * per second of CPU time, CPU nanoseconds per delivered packet-hop (a
@@ -32,11 +38,12 @@
 #include <string.h>
 #include "bench.h"
 #include "../examples/common/iq_router.h"
+#include "../examples/common/bgl_router.h"
 #include "../examples/common/seastar_net.h"
 #include "../examples/common/cli.h"
 
-enum { C_DF1056, C_FBFLY, C_TORUS, C_SEASTAR, C_DF64, C_COUNT };
-static const char *const case_names[C_COUNT] = { "df1056", "fbfly", "torus", "seastar", "df64" };
+enum { C_DF1056, C_FBFLY, C_TORUS, C_SEASTAR, C_DF64, C_BGL, C_COUNT };
+static const char *const case_names[C_COUNT] = { "df1056", "fbfly", "torus", "seastar", "df64", "bgl" };
 
 /* One measured case, whichever simulator runs it. */
 typedef struct bn_result {
@@ -149,6 +156,52 @@ static void case_nc(int c, bn_result *r, sim_progress *pg) {
     bn_measure(&s, r, pg);
 }
 
+/* ---- the network simulator core with the BlueGene/L router ---- */
+
+typedef struct bn_bgl { nc_net net; bgl_model m; } bn_bgl;
+
+static void bgl_run_(void *ctx, uint64_t cycles, sim_progress *pg) { nc_run(&((bn_bgl *)ctx)->net, cycles, pg, NULL); }
+static void bgl_reset_(void *ctx) { nc_stats_reset(&((bn_bgl *)ctx)->net); }
+static uint64_t bgl_flight_(void *ctx) { return nc_in_flight(&((bn_bgl *)ctx)->net); }
+static void bgl_finish_(void *ctx, bn_result *r) {
+    bn_bgl *b = (bn_bgl *)ctx;
+    sim_summary s;
+    const char *err = nc_audit(&b->net);
+    if (err) { fprintf(stderr, "bench_netsim: %s\n", err); exit(3); }
+    nc_summarize(&b->net, &s, &r->in_flight_end);
+    bn_take(r, &s);
+    bgl_free(&b->m);
+    nc_net_free(&b->net);
+}
+
+static void case_bgl(bn_result *r, sim_progress *pg) {
+    sr_net_desc d;
+    sr_net topo;
+    nc_params p;
+    bgl_params bp;
+    sim_traffic t;
+    bn_bgl b;
+    bn_sim s = { NULL, bgl_run_, bgl_reset_, bgl_flight_, bgl_finish_ };
+    const char *err;
+    memset(&d, 0, sizeof d);
+    d.kind = SR_NET_CUBE;
+    d.cube.num_dims = 3;
+    d.cube.radix[0] = d.cube.radix[1] = d.cube.radix[2] = 8;
+    if (sr_net_init(&topo, &d) != SR_OK) { fprintf(stderr, "bench_netsim: bad network\n"); exit(1); }
+    bgl_params_default(&bp);
+    bgl_nc_params(&p, &bp, 0);
+    sim_traffic_default(&t);
+    t.sizes[0] = SR_BGL_MAX_PACKET_BYTES / BGL_FLIT_BYTES;
+    t.load = 0.2;
+    err = nc_net_init(&b.net, &topo, &p, &t, 1);
+    if (!err) err = bgl_init(&b.m, &b.net, &bp, 1);
+    if (err) { fprintf(stderr, "bench_netsim: %s\n", err); exit(1); }
+    r->routers = r->terminals = 512;
+    r->load = t.load;
+    s.ctx = &b;
+    bn_measure(&s, r, pg);
+}
+
 /* ---- the SeaStar engine ---- */
 
 static void ss_run_(void *ctx, uint64_t cycles, sim_progress *pg) { ss_run((ss_net *)ctx, cycles, pg, NULL); }
@@ -184,12 +237,12 @@ static void case_seastar(bn_result *r, sim_progress *pg) {
 }
 
 static const cli_opt options[] = {
-    { "--case", NULL, "NAME,...", CLI_TEXT, 0, 0, 0, 0, "1 to 5 of df1056, fbfly, torus, seastar, df64",
+    { "--case", NULL, "NAME,...", CLI_TEXT, 0, 0, 0, 0, "1 to 6 of df1056, fbfly, torus, seastar, df64, bgl",
       "df1056,fbfly,torus,seastar", "the cases to run, in order" },
     { "--va", NULL, "ALLOC", CLI_CHOICE, 0, 0, 0, 0, "islip|sep-input|wfa", "islip",
       "the VC allocator of the input-queued router (switch allocation: iSLIP-1)" },
     { "--warmup", NULL, "N", CLI_INT, 0, 10000000, 0, 0, NULL, "1000 (df64: 500)", "cycles before measuring" },
-    { "--cycles", NULL, "N", CLI_INT, 1, 10000000, 0, 0, NULL, "10000 (torus, seastar), 3000 (df1056, fbfly), 1000 (df64)",
+    { "--cycles", NULL, "N", CLI_INT, 1, 10000000, 0, 0, NULL, "10000 (torus, seastar), 50000 (bgl), 3000 (df1056, fbfly), 1000 (df64)",
       "measured cycles" },
 };
 
@@ -198,7 +251,7 @@ static const char *const usage_text =
 "\n"
 "Speed and memory of the network simulator (input-queued routers) on a\n"
 "dragonfly, a flattened butterfly and a torus, and of the SeaStar engine on\n"
-"the same torus, as CSV.\n";
+"the same torus, as CSV; --case bgl: the BlueGene/L router on that torus.\n";
 
 int main(int argc, char **argv) {
     int cases[C_COUNT], n = 0, i, k;
@@ -237,7 +290,7 @@ int main(int argc, char **argv) {
         int cs = cases[i];
         double routers = cs == C_DF1056 ? 264 : cs == C_FBFLY ? 256 : cs == C_DF64 ? 16416 : 512;
         uint64_t wu = have_warmup ? warmup : cs == C_DF64 ? 500 : 1000;
-        uint64_t cy = have_cycles ? cycles : cs == C_DF64 ? 1000 : cs == C_TORUS || cs == C_SEASTAR ? 10000 : 3000;
+        uint64_t cy = have_cycles ? cycles : cs == C_DF64 ? 1000 : cs == C_BGL ? 50000 : cs == C_TORUS || cs == C_SEASTAR ? 10000 : 3000;
         total += routers * (double)(wu + cy);
     }
     sim_progress_init(&pg, stderr, "bench_netsim", "router-cycles", total);
@@ -248,15 +301,16 @@ int main(int argc, char **argv) {
         bn_result r;
         memset(&r, 0, sizeof r);
         r.warmup = have_warmup ? warmup : cs == C_DF64 ? 500 : 1000;
-        r.cycles = have_cycles ? cycles : cs == C_DF64 ? 1000 : cs == C_TORUS || cs == C_SEASTAR ? 10000 : 3000;
+        r.cycles = have_cycles ? cycles : cs == C_DF64 ? 1000 : cs == C_BGL ? 50000 : cs == C_TORUS || cs == C_SEASTAR ? 10000 : 3000;
         fprintf(stderr, "bench_netsim: %s\n", case_names[cs]);
         if (cs == C_SEASTAR) case_seastar(&r, &pg);
+        else if (cs == C_BGL) case_bgl(&r, &pg);
         else case_nc(cs, &r, &pg);
         over = r.accepted < 0.95 * r.load ||
                (double)r.in_flight_end - (double)r.in_flight_start > 0.05 * (double)r.delivered;
         printf("%s,%s,%s,%llu,%llu,%.2f,%llu,%llu,%.3f,%.3f,%.0f,%llu,%.0f,%.1f,%.4f,%llu,%llu,%s,%.0f\n",
-               case_names[cs], cs == C_SEASTAR ? "seastar_net" : "net_core+iq_router",
-               cs == C_SEASTAR ? "" : sa_switch_kind_name(g_va),
+               case_names[cs], cs == C_SEASTAR ? "seastar_net" : cs == C_BGL ? "net_core+bgl_router" : "net_core+iq_router",
+               cs == C_SEASTAR || cs == C_BGL ? "" : sa_switch_kind_name(g_va),
                (unsigned long long)r.routers, (unsigned long long)r.terminals, r.load,
                (unsigned long long)r.warmup, (unsigned long long)r.cycles, r.wall_s, r.cpu_s,
                (double)r.routers * (double)r.cycles / r.cpu_s, (unsigned long long)r.delivered, r.packet_hops,

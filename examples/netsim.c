@@ -7,8 +7,9 @@
  *
  * The simulator is examples/common/net_core.h (channels, credits,
  * terminals, statistics, parts) with the router model of
- * examples/common/iq_router.h; this file is its command line.  See --help
- * and docs/simulator.rst.
+ * examples/common/iq_router.h, or with --router bgl the BlueGene/L router
+ * of examples/common/bgl_router.h (tori and meshes; docs/bluegene.rst);
+ * this file is its command line.  See --help and docs/simulator.rst.
  *
  * Built with NC_MPI defined (make mpi: build/mpi/netsim), it runs under
  * mpirun: each rank simulates a part of the network (a dragonfly's groups,
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/iq_router.h"
+#include "common/bgl_router.h"
 #include "common/sim_jobs.h"
 #include "common/cli.h"
 #ifdef NC_MPI
@@ -58,7 +60,17 @@ typedef struct opts {
     int routing;                /* index of routing_names */
     int verify, unsafe;
     sim_progress *progress;
+    int router;                 /* ROUTER_IQ or ROUTER_BGL (--router) */
+    bgl_params bp;              /* --router bgl: the router */
+    uint32_t bgl_inj_bytes;     /* --bgl-injection (0: infinite) */
+    int bgl_arb;                /* --bgl-arbitration, index of bgl_arb_names */
+    int alltoall;               /* --alltoall: an SIM_A2A_ scope, or -1 */
+    int a2a_random;             /* --alltoall-order random */
+    uint64_t series;            /* --series: cycles per line, or 0 */
 } opts;
+
+enum { ROUTER_IQ = 0, ROUTER_BGL };
+static const char *const bgl_arb_names[] = { "base", "jsq", "slq", "jsq-slq" };
 
 static const char *const usage_text =
 "usage: netsim [options]\n"
@@ -91,6 +103,41 @@ static const cli_opt options[] = {
     /* network */
     { "--topo", NULL, "SPEC", CLI_TEXT, 0, 0, 0, 0, "a topology spec (see below)", "torus:8x8x8",
       "the network" },
+    { "--router", NULL, "MODEL", CLI_CHOICE, 0, 0, 0, 0, "iq|bgl", "iq",
+      "the router model: input-queued VC router (iq_router.h), or the\n"
+      "BlueGene/L torus router (bgl_router.h; tori and meshes, its own\n"
+      "--bgl-* options; --pipeline is its arbitration delay)" },
+    { "--bgl-dynamic", NULL, "N", CLI_INT, 0, 100, 0, 0, "1 to 8", "2", "bgl: dynamic VCs per link" },
+    { "--bgl-escape", NULL, "KIND", CLI_CHOICE, 0, 0, 0, 0, "bubble|dateline", "bubble",
+      "bgl: the escape VC, or the dateline pair (seed 003 line 93)" },
+    { "--bgl-order", NULL, "ORDER", CLI_CHOICE, 0, 0, 0, 0, "dimension|direction", "dimension",
+      "bgl: the escape order" },
+    { "--bgl-rule", NULL, "RULE", CLI_CHOICE, 0, 0, 0, 0, "paper|textbook", "paper",
+      "bgl: the bubble rule (every bubble packet counted full-sized, or\n"
+      "by its size: it can deadlock)" },
+    { "--bgl-vc-bytes", NULL, "N", CLI_INT, 0, 1048576, 0, 0,
+      "a multiple of 32, at least 256 (512 for a bubble VC), at most 1048576", "1024",
+      "bgl: buffer of each dynamic and escape VC" },
+    { "--bgl-escape-bytes", NULL, "N", CLI_INT, 0, 1048576, 0, 0,
+      "as --bgl-vc-bytes", "--bgl-vc-bytes", "bgl: buffer of each escape VC (after --bgl-vc-bytes)" },
+    { "--bgl-bytes", NULL, "B[,B...]", CLI_INT, 0, 100000, 0, 0, "1 to 8 sizes 32 to 256, multiples of 32", "256",
+      "bgl: packet sizes in bytes, drawn uniformly (a flit is 4 bytes)" },
+    { "--bgl-arbitration", NULL, "POLICY", CLI_CHOICE, 0, 0, 0, 0, "base|jsq|slq|jsq-slq", "jsq-slq",
+      "bgl: random choices (base), JSQ, SLQ on 75% of cycles, or both" },
+    { "--bgl-paths", NULL, "N", CLI_INT, 1, 4, 0, 0, NULL, "2", "bgl: buses from a receiver to the senders" },
+    { "--bgl-static", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL, "bgl: every packet statically (xyz) routed" },
+    { "--bgl-injection", NULL, "BYTES", CLI_INT, 0, 4000000, 0, 0, "0, or 256 to 4000000, a multiple of 4", "0 = infinite",
+      "bgl: each injection FIFO's size" },
+    { "--alltoall", NULL, "GROUP", CLI_CHOICE, 0, 0, 0, 0, "whole|plane|line", "none",
+      "bgl: instead of random traffic, an all-to-all (every node sends a\n"
+      "packet of the largest --bgl-bytes to every other of its group: the\n"
+      "machine, its x-y plane, its x line) queued at the start; runs until\n"
+      "it is delivered (--cycles bounds it) and reports link use" },
+    { "--alltoall-order", NULL, "ORDER", CLI_CHOICE, 0, 0, 0, 0, "shifted|random", "shifted",
+      "bgl: the order of a node's all-to-all messages: i+1, i+2, ...\n"
+      "(the same for every node), or a random permutation per node" },
+    { "--series", NULL, "N", CLI_INT, 1, 100000000, 0, 0, NULL, "none",
+      "bgl: a CSV line every N cycles of the run (throughput over time)" },
     { "--arrangement", NULL, "NAME", CLI_CHOICE, 0, 0, 0, 0, "consecutive|palmtree", "consecutive",
       "dragonfly: how global channels are wired between groups" },
     { "--latency", NULL, "SPEC", CLI_TEXT, 0, 0, 0, 0, "N or KIND=N,... with N 1 to 100000",
@@ -138,9 +185,10 @@ static const cli_opt options[] = {
     { "--iterations", NULL, "N", CLI_INT, 1, 16, 0, 0, NULL, "1", "iSLIP and PIM iterations" },
     /* traffic */
     { "--pattern", NULL, "NAME", CLI_CHOICE, 0, 0, 0, 0,
-      "uniform|hotspot|neighbor|bitrev|bitcomp|transpose|tornado|shuffle|perm|groupshift", "uniform",
+      "uniform|hotspot|neighbor|bitrev|bitcomp|transpose|tornado|shuffle|perm|groupshift|hotregion", "uniform",
       "destination pattern (groupshift: a random terminal of the next\n"
-      "group, the dragonfly worst case)" },
+      "group, the dragonfly worst case; hotregion: 25% of the packets into\n"
+      "the lower half of the first three dimensions, seed 003)" },
     { "--load", NULL, "F", CLI_REAL, 0, 0, 0, 1, NULL, "0.1", "offered flits per terminal per cycle" },
     { "--loads", NULL, "F,F,...", CLI_REAL, 0, 0, 0, 1, "1 to 64 loads 0 to 1, separated by commas", "none",
       "a sweep: one CSV line per load" },
@@ -308,6 +356,9 @@ static void set_defaults(opts *o) {
     o->csv_header = 1;
     o->max_memory_gb = 16;
     sj_opts_default(&o->wl);
+    bgl_params_default(&o->bp);
+    o->bgl_arb = 3;
+    o->alltoall = -1;
 }
 
 /* Bytes a run of the network needs: what the core and the routers allocate
@@ -315,7 +366,8 @@ static void set_defaults(opts *o) {
  * fewer; a saturated one with unbounded source queues grows past it). */
 static double memory_bytes(const opts *o) {
     double pk = sizeof(sim_packet) + sizeof(sr_header);
-    return nc_memory_bytes(&o->net, o->p.vcs) + iq_memory_bytes(&o->net, o->p.vcs, &o->ip) +
+    return nc_memory_bytes(&o->net, o->p.vcs) +
+           (o->router == ROUTER_BGL ? bgl_memory_bytes(&o->net, o->p.vcs) : iq_memory_bytes(&o->net, o->p.vcs, &o->ip)) +
            (double)o->net.num_terminals * (16.0 * pk + 8) + 4.0 * SIM_LAT_BINS * 2;
 }
 
@@ -340,6 +392,92 @@ static void verify(const cli *c, const opts *o, const sr_routing *rt) {
                 rep->proven ? "" : what);
     if (!rep->proven && !o->unsafe) { free(rep); exit(CLI_EXIT_USAGE); }
     free(rep);
+}
+
+/* The options of each router model, refused with the other. */
+static const char *const iq_only[] = { "--vcs", "--routing", "--df-vcs", "--escape", "--inter", "--select",
+                                       "--ugal-bias", "--no-datelines", "--speedup", "--va", "--sa", "--iterations",
+                                       "--sizes", "--max-packet", "--buffer", "--unsafe", "--srcq" };
+static const char *const bgl_only[] = { "--bgl-dynamic", "--bgl-escape", "--bgl-order", "--bgl-rule",
+                                        "--bgl-vc-bytes", "--bgl-escape-bytes", "--bgl-bytes", "--bgl-arbitration", "--bgl-paths",
+                                        "--bgl-static", "--bgl-injection", "--alltoall", "--alltoall-order",
+                                        "--series" };
+
+static void bgl_refuse(const cli *c) {
+    size_t i;
+    for (i = 0; i < sizeof bgl_only / sizeof bgl_only[0]; i++)
+        if (cli_given(c, bgl_only[i])) cli_fail(c, "%s is an option of the BlueGene/L router: it needs --router bgl", bgl_only[i]);
+}
+
+/* --router bgl: check its options, set the core's parameters and the
+ * traffic's packet sizes; --verify proves its routing. */
+static void bgl_setup(const cli *c, opts *o) {
+    const char *err;
+    size_t i;
+    for (i = 0; i < sizeof iq_only / sizeof iq_only[0]; i++)
+        if (cli_given(c, iq_only[i]))
+            cli_fail(c, "%s is an option of the input-queued router; --router bgl has its --bgl-* options", iq_only[i]);
+    if (o->desc.kind != SR_NET_CUBE || o->desc.cube.num_dims > SR_BGL_MAX_DIMS)
+        cli_fail(c, "--router bgl needs a torus or mesh --topo of 1 to 4 dimensions");
+    if (o->wl.workload != SJ_WL_NONE) cli_fail(c, "--workload runs with the input-queued router only (--alltoall is the bgl one)");
+    if (!cli_given(c, "--bgl-bytes")) { o->t.num_sizes = 1; o->t.sizes[0] = SR_BGL_MAX_PACKET_BYTES / BGL_FLIT_BYTES; }
+    if (cli_given(c, "--pipeline")) {
+        o->bp.pipeline = o->ip.pipeline;
+        o->bp.bypass_pipeline = (o->ip.pipeline + 1) / 2;
+    }
+    o->bp.jsq = o->bgl_arb == 1 || o->bgl_arb == 3;
+    if (o->bgl_arb < 2) { o->bp.slq_num = 0; o->bp.slq_den = 1; }
+    {   /* the impossible configurations, each named by its option */
+        const sr_bgl_config *g = &o->bp.cfg;
+        const char *vo = cli_given(c, "--bgl-escape-bytes") ? "--bgl-escape-bytes" : "--bgl-vc-bytes";
+        if (g->num_dynamic < 1 || g->num_dynamic > SR_BGL_MAX_DYNAMIC)
+            cli_fail(c, "--bgl-dynamic %d: at least one dynamic VC, at most %d", g->num_dynamic, SR_BGL_MAX_DYNAMIC);
+        if (g->escape == SR_BGL_ESCAPE_BUBBLE && g->escape_bytes < 2 * SR_BGL_MAX_PACKET_BYTES)
+            cli_fail(c, "%s %d: a bubble VC must hold two full-sized packets (512 bytes)", vo, g->escape_bytes);
+        if (g->dynamic_bytes % SR_BGL_CHUNK_BYTES || g->dynamic_bytes < SR_BGL_MAX_PACKET_BYTES)
+            cli_fail(c, "--bgl-vc-bytes %d: a VC buffer is whole 32-byte chunks and holds a full-sized packet (256 "
+                     "bytes)", g->dynamic_bytes);
+        if (g->escape_bytes % SR_BGL_CHUNK_BYTES || g->escape_bytes < SR_BGL_MAX_PACKET_BYTES)
+            cli_fail(c, "%s %d: a VC buffer is whole 32-byte chunks and holds a full-sized packet (256 bytes)", vo,
+                     g->escape_bytes);
+    }
+    err = bgl_params_check(&o->bp);
+    if (err) cli_fail(c, "--router bgl: %s", err);
+    bgl_nc_params(&o->p, &o->bp, o->bgl_inj_bytes);
+    if (cli_given(c, "--alltoall-order") && o->alltoall < 0) cli_fail(c, "--alltoall-order needs --alltoall");
+    if (o->alltoall >= 0) {
+        static const char *const traffic[] = { "--pattern", "--load", "--loads", "--hotspot", "--perm", "--warmup" };
+        for (i = 0; i < sizeof traffic / sizeof traffic[0]; i++)
+            if (cli_given(c, traffic[i])) cli_fail(c, "--alltoall is the traffic: %s contradicts it", traffic[i]);
+        o->warmup = 0;
+    }
+    if (o->verify) {
+        sr_custom_routing cr;
+        sr_routing_desc rd;
+        sr_routing rt;
+        sr_routing_report *rep = (sr_routing_report *)sim_calloc(1, sizeof *rep);
+        size_t size;
+        void *scratch;
+        sr_result rr = sr_bgl_custom_routing(&o->bp.cfg, o->desc.cube.num_dims, &cr);
+        memset(&rd, 0, sizeof rd);
+        rd.algorithm = SR_ALG_CUSTOM;
+        rd.custom = &cr;
+        if (rr == SR_OK) rr = sr_routing_init(&rt, &o->net, &rd);
+        if (rr != SR_OK) cli_fail(c, "--verify: %s", sr_result_string(rr));
+        size = sr_verify_routing_scratch_size(&rt, SR_SWITCH_VCT);
+        scratch = sim_calloc(size, 1);
+        rr = sr_verify_routing(&rt, SR_SWITCH_VCT, scratch, size, rep);
+        free(scratch);
+        if (rr != SR_OK) cli_fail(c, "--verify: %s", sr_result_string(rr));
+        if (!quiet_rank() || !rep->proven)
+            fprintf(stderr, "netsim: --verify: BlueGene/L routing (%s escape, %s order) on %s: %s%s\n",
+                    o->bp.cfg.escape == SR_BGL_ESCAPE_BUBBLE ? "bubble" : "dateline-pair",
+                    o->bp.cfg.escape_order == SR_BGL_ORDER_DIMENSION ? "dimension" : "direction", o->topo_spec,
+                    rep->proven ? "proven deadlock-free and delivering (cut-through)" : "refuted: ",
+                    rep->proven ? "" : sr_rfailure_string(rep->failure));
+        if (!rep->proven) { free(rep); exit(CLI_EXIT_USAGE); }
+        free(rep);
+    }
 }
 
 static void parse(opts *o, int argc, char **argv) {
@@ -388,6 +526,38 @@ static void parse(opts *o, int argc, char **argv) {
         else if (cli_is(&c, "--no-header")) o->csv_header = 0;
         else if (cli_is(&c, "--label")) o->label = c.val;
         else if (cli_is(&c, "--quiet")) o->quiet = 1;
+        else if (cli_is(&c, "--router")) o->router = cli_choice(&c);
+        else if (cli_is(&c, "--bgl-dynamic")) o->bp.cfg.num_dynamic = (int)cli_uint(&c);
+        else if (cli_is(&c, "--bgl-escape")) o->bp.cfg.escape = cli_choice(&c) ? SR_BGL_ESCAPE_DATELINE : SR_BGL_ESCAPE_BUBBLE;
+        else if (cli_is(&c, "--bgl-order")) o->bp.cfg.escape_order = cli_choice(&c) ? SR_BGL_ORDER_DIRECTION : SR_BGL_ORDER_DIMENSION;
+        else if (cli_is(&c, "--bgl-rule")) o->bp.cfg.bubble_rule = cli_choice(&c) ? SR_BGL_RULE_TEXTBOOK : SR_BGL_RULE_FULL_SIZE;
+        else if (cli_is(&c, "--bgl-vc-bytes")) {
+            o->bp.cfg.dynamic_bytes = (int)cli_uint(&c);
+            if (!cli_given(&c, "--bgl-escape-bytes")) o->bp.cfg.escape_bytes = o->bp.cfg.dynamic_bytes;
+        }
+        else if (cli_is(&c, "--bgl-escape-bytes")) o->bp.cfg.escape_bytes = (int)cli_uint(&c);
+        else if (cli_is(&c, "--bgl-bytes")) {
+            uint64_t z[8];
+            o->t.num_sizes = cli_uint_list(&c, ',', 1, 8, z);
+            for (i = 0; i < o->t.num_sizes; i++) {
+                if (z[i] % SR_BGL_CHUNK_BYTES || z[i] < SR_BGL_MIN_PACKET_BYTES || z[i] > SR_BGL_MAX_PACKET_BYTES)
+                    cli_bad_value(&c, "--bgl-bytes", c.val, "packet sizes must be 32 to 256 bytes in 32-byte chunks "
+                                  "(%llu is not)", (unsigned long long)z[i]);
+                o->t.sizes[i] = (int)(z[i] / BGL_FLIT_BYTES);
+            }
+        }
+        else if (cli_is(&c, "--bgl-arbitration")) o->bgl_arb = cli_choice(&c);
+        else if (cli_is(&c, "--bgl-paths")) o->bp.paths = (int)cli_uint(&c);
+        else if (cli_is(&c, "--bgl-static")) o->bp.static_routing = 1;
+        else if (cli_is(&c, "--bgl-injection")) {
+            o->bgl_inj_bytes = (uint32_t)cli_uint(&c);
+            if (o->bgl_inj_bytes && (o->bgl_inj_bytes < SR_BGL_MAX_PACKET_BYTES || o->bgl_inj_bytes % BGL_FLIT_BYTES))
+                cli_bad_value(&c, "--bgl-injection", c.val, "an injection FIFO must hold a full-sized packet (256 "
+                              "bytes) in 4-byte flits, or be 0 (infinite)");
+        }
+        else if (cli_is(&c, "--alltoall")) o->alltoall = cli_choice(&c);
+        else if (cli_is(&c, "--alltoall-order")) o->a2a_random = cli_choice(&c);
+        else if (cli_is(&c, "--series")) o->series = cli_uint(&c);
         else if (sj_opts_read(&c, &o->wl)) continue;
         else cli_unhandled(&c);
     }
@@ -400,6 +570,8 @@ static void parse(opts *o, int argc, char **argv) {
     }
     if (cli_given(&c, "--arrangement") && o->desc.kind != SR_NET_DRAGONFLY)
         cli_fail(&c, "--arrangement wires a dragonfly: it needs --topo dragonfly:...");
+    if (o->router == ROUTER_BGL) { bgl_setup(&c, o); goto traffic; }
+    bgl_refuse(&c);
     /* sizes and buffers */
     for (i = 0; i < o->t.num_sizes; i++) if (o->t.sizes[i] > max_size) max_size = o->t.sizes[i];
     if (!cli_given(&c, "--max-packet")) o->p.max_packet_flits = max_size;
@@ -450,7 +622,7 @@ static void parse(opts *o, int argc, char **argv) {
             cli_fail(&c, "--vcs %d: routers of %d ports would need a %d x %d VC allocator (at most 512)", o->p.vcs,
                      o->net.radix, o->net.radix * o->p.vcs, o->net.radix * o->p.vcs);
     }
-    /* traffic */
+traffic:
     if (cli_given(&c, "--load") && cli_given(&c, "--loads")) cli_fail(&c, "--load and --loads contradict each other");
     if (o->t.pattern == SIM_PERMUTATION && !o->perm_path) cli_fail(&c, "--pattern perm needs --perm FILE");
     if (o->perm_path && o->t.pattern != SIM_PERMUTATION) cli_fail(&c, "--perm FILE needs --pattern perm");
@@ -519,7 +691,7 @@ static void finish(int status) {
 }
 
 /* The stall report: one line, exit status 4. */
-static void stalled(nc_net *net, iq_model *m, const opts *o) {
+static void stalled(nc_net *net, void *m, const opts *o) {
     char why[256] = "";
     uint32_t r;
     for (r = 0; r < net->routers; r++)
@@ -531,7 +703,7 @@ static void stalled(nc_net *net, iq_model *m, const opts *o) {
 }
 
 /* Run `cycles` cycles in chunks, checking for a stall after each. */
-static void run_checked(nc_net *net, iq_model *m, const opts *o, uint64_t cycles, const char *label) {
+static void run_checked(nc_net *net, void *m, const opts *o, uint64_t cycles, const char *label) {
     uint64_t done = 0, chunk = o->stall / 2 < 1000 ? o->stall / 2 : 1000;
     while (done < cycles) {
         uint64_t len = cycles - done < chunk ? cycles - done : chunk;
@@ -615,6 +787,192 @@ static void run_workload(const opts *o, uint64_t seed, sim_summary *s, uint64_t 
     nc_net_free(&net);
 }
 
+/* ---- the BlueGene/L router (--router bgl) ---- */
+
+/* What a bgl run reports besides the core's summary. */
+typedef struct bgl_out {
+    double link_use, payload_use, escape_share, unblocking;
+    double hot_in_use;      /* --pattern hotregion: use of the links into the region */
+    uint64_t cycles;        /* --alltoall: cycles until the last delivery */
+} bgl_out;
+
+/* The model's window figures over `cycles` cycles of `links` links. */
+static void bgl_figures(const bgl_model *m, uint64_t links, uint64_t cycles, bgl_out *b) {
+    double cap = (double)links * (double)(cycles ? cycles : 1);
+    b->link_use = (double)(m->st.packet_flits + m->st.ack_flits) / cap;
+    b->payload_use = (double)m->st.payload_bytes / (cap * BGL_FLIT_BYTES);
+    b->escape_share = m->st.hops ? (double)m->st.escape_hops / (double)m->st.hops : 0;
+    b->unblocking = m->st.acks ? (double)m->st.unblocking / (double)m->st.acks : 0;
+}
+
+/* Whether router r is in the hot region (sim_traffic.h SIM_HOT_REGION). */
+static int bgl_in_region(const sim_shape *sh, uint32_t r) {
+    int c[SIM_MAX_DIMS], i;
+    sim_coords(sh, r, c);
+    for (i = 0; i < sh->dims && i < 3; i++)
+        if (sh->radix[i] > 1 && c[i] >= sh->radix[i] / 2) return 0;
+    return 1;
+}
+
+/* The mean use of the links that enter the hot region, from link flit
+ * counts now minus those of `before` (NULL: zero), over `len` cycles. */
+static double bgl_hot_in(const nc_net *net, const bgl_model *m, const uint64_t *before, uint64_t len) {
+    double sum = 0;
+    uint32_t r, n = 0;
+    int p;
+    if (net->traffic.pattern != SIM_HOT_REGION) return 0;
+    for (r = 0; r < net->routers; r++)
+        for (p = 0; p < m->NP; p++) {
+            const nc_chan *c = nc_out_chan(net, r, p);
+            size_t k = (size_t)r * (uint32_t)m->NP + (uint32_t)p;
+            if (c->to == SR_NO_NODE || bgl_in_region(&net->shape, r) || !bgl_in_region(&net->shape, c->to)) continue;
+            sum += (double)(m->link_flits[k] - (before ? before[k] : 0));
+            n++;
+        }
+    return n && len ? sum / ((double)n * (double)len) : 0;
+}
+
+/* --series: a CSV line per interval (its figures alone). */
+static void bgl_series_line(const opts *o, uint64_t seed, const nc_net *net, const bgl_model *m, uint64_t links,
+                            uint64_t len, uint64_t flits0, const bgl_stats *s0, const uint64_t *lf0) {
+    bgl_model d = *m;
+    bgl_out b;
+    d.st.packet_flits -= s0->packet_flits; d.st.ack_flits -= s0->ack_flits; d.st.payload_bytes -= s0->payload_bytes;
+    d.st.hops -= s0->hops; d.st.escape_hops -= s0->escape_hops; d.st.acks -= s0->acks; d.st.unblocking -= s0->unblocking;
+    bgl_figures(&d, links, len, &b);
+    cli_csv_field(stdout, o->label ? o->label : "", 1);
+    printf(",%llu,%llu,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n", (unsigned long long)seed, (unsigned long long)net->now,
+           (double)(net->st.delivered_flits - flits0) / ((double)net->terminals * (double)len), b.link_use,
+           b.payload_use, b.escape_share, b.unblocking, bgl_hot_in(net, m, lf0, len));
+}
+
+/* Run `cycles` cycles of a bgl network, with --series lines. */
+static void bgl_run_span(nc_net *net, bgl_model *m, const opts *o, uint64_t seed, uint64_t cycles, uint64_t links,
+                         const char *label, int until_empty) {
+    uint64_t done = 0, *lf0 = o->series ? (uint64_t *)sim_calloc((size_t)net->routers * (uint32_t)m->NP, 8) : NULL;
+    while (done < cycles && !(until_empty && nc_in_flight(net) == 0)) {
+        uint64_t len = o->series ? o->series : 1000, flits0 = net->st.delivered_flits;
+        bgl_stats s0 = m->st;
+        if (len > cycles - done) len = cycles - done;
+        if (until_empty && !o->series && len > 100) len = 100;
+        if (lf0) memcpy(lf0, m->link_flits, (size_t)net->routers * (uint32_t)m->NP * 8);
+        run_checked(net, m, o, len, label);
+        done += len;
+        if (o->series) bgl_series_line(o, seed, net, m, links, len, flits0, &s0, lf0);
+    }
+    free(lf0);
+}
+
+/* on_deliver of an all-to-all: the cycle of the last delivery. */
+static void bgl_last_delivery(void *ctx, const sim_packet *pk, uint64_t now) {
+    (void)pk;
+    *(uint64_t *)ctx = now;
+}
+
+/* One bgl run: random traffic (warm-up, then the window), or an
+ * all-to-all queued at cycle 0 and run until delivered. */
+static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *s, uint64_t *in_flight, bgl_out *b) {
+    nc_net net;
+    bgl_model m;
+    sim_traffic t = o->t;
+    const char *err;
+    char label[64];
+    uint64_t links, last = 0;
+    t.load = o->alltoall >= 0 ? 0 : load;
+    err = net_init(&net, o, &t, seed);
+    if (!err) err = bgl_init(&m, &net, &o->bp, seed);
+    if (err) { fprintf(stderr, "netsim: %s\n", err); finish(1); exit(1); }
+    links = bgl_links(&net);
+    memset(b, 0, sizeof *b);
+    if (o->alltoall >= 0) {
+        uint32_t src, j, peers = sim_alltoall_size(&net.shape, o->alltoall);
+        uint32_t *order = (uint32_t *)sim_calloc(peers, sizeof(uint32_t));
+        int size = o->t.sizes[0];
+        for (j = 1; j < (uint32_t)o->t.num_sizes; j++) if (o->t.sizes[j] > size) size = o->t.sizes[j];
+        for (src = 0; src < net.terminals; src++) {
+            if (!nc_owns(&net, net.term[src].router)) continue;
+            for (j = 1; j < peers; j++) order[j] = j;
+            if (o->a2a_random) {              /* Fisher-Yates over 1..peers-1 */
+                sim_rng g;
+                sim_rng_stream(&g, seed ^ 0xA2A0A2A0ull, src);
+                for (j = peers - 1; j > 1; j--) {
+                    uint32_t x = 1 + sim_rng_below(&g, j), tmp = order[j];
+                    order[j] = order[x]; order[x] = tmp;
+                }
+            }
+            for (j = 1; j < peers; j++)
+                nc_send_packet(&net, src, sim_alltoall_dest(&net.shape, o->alltoall, src, order[j]), size);
+        }
+        free(order);
+        snprintf(label, sizeof label, "all-to-all seed %llu", (unsigned long long)seed);
+        nc_stats_reset(&net);
+        bgl_stats_reset(&m, net.now, net.routers);
+        net.on_deliver = bgl_last_delivery;
+        net.on_deliver_ctx = &last;
+        bgl_run_span(&net, &m, o, seed, o->cycles, links, label, 1);
+        b->cycles = nc_in_flight(&net) ? net.now : last + 1;
+        if (nc_in_flight(&net)) fprintf(stderr, "netsim: the all-to-all did not finish in --cycles %llu\n",
+                                        (unsigned long long)o->cycles);
+    } else {
+        snprintf(label, sizeof label, "load %.3f seed %llu", load, (unsigned long long)seed);
+        bgl_run_span(&net, &m, o, seed, o->warmup, links, label, 0);
+        nc_stats_reset(&net);
+        bgl_stats_reset(&m, net.now, net.routers);
+        bgl_run_span(&net, &m, o, seed, o->cycles, links, label, 0);
+        b->cycles = o->cycles;
+    }
+    bgl_figures(&m, links, b->cycles, b);
+    b->hot_in_use = bgl_hot_in(&net, &m, NULL, b->cycles);
+    nc_summarize(&net, s, in_flight);
+    err = net_audit(&net);
+    if (!err && o->alltoall >= 0 && !nc_in_flight(&net)) {
+        nc_run(&net, 1000, NULL, NULL);      /* the last token-acks come home */
+        err = bgl_tokens_home(&m, &net);
+    }
+    if (err) { fprintf(stderr, "netsim: %s\n", err); finish(3); }
+    bgl_free(&m);
+    nc_net_free(&net);
+}
+
+static void bgl_csv_header(const opts *o) {
+    if (o->series) printf("label,seed,cycle,accepted,link_use,payload_use,escape_share,unblocking,hot_in_use\n");
+    else printf("label,topology,router,escape,order,rule,dynamic,vc_bytes,arbitration,routing,pattern,offered,accepted,"
+                "lat_mean,lat_p99,net_lat_mean,hops,delivered,in_flight,link_use,payload_use,escape_share,unblocking,"
+                "hot_in_use,cycles,seed\n");
+}
+
+static void bgl_csv_line(const opts *o, const sim_summary *s, uint64_t in_flight, uint64_t seed, const bgl_out *b) {
+    char q[32];
+    static const char *const a2a[] = { "alltoall", "alltoall-plane", "alltoall-line" };
+    cli_csv_field(stdout, o->label ? o->label : "", 1);
+    putchar(',');
+    cli_csv_field(stdout, o->topo_spec, 0);
+    printf(",bgl,%s,%s,%s,%d,%d,%s,%s,%s,%.4f,%.4f,%.2f,%s,%.2f,%.3f,%llu,%llu,%.5f,%.5f,%.5f,%.5f,%.5f,%llu,%llu\n",
+           o->bp.cfg.escape == SR_BGL_ESCAPE_BUBBLE ? "bubble" : "dateline",
+           o->bp.cfg.escape_order == SR_BGL_ORDER_DIMENSION ? "dimension" : "direction",
+           o->bp.cfg.bubble_rule == SR_BGL_RULE_FULL_SIZE ? "paper" : "textbook", o->bp.cfg.num_dynamic,
+           o->bp.cfg.dynamic_bytes, bgl_arb_names[o->bgl_arb], o->bp.static_routing ? "static" : "dynamic",
+           o->alltoall >= 0 ? a2a[o->alltoall] : sim_pattern_name(o->t.pattern), s->offered, s->accepted, s->lat_mean,
+           sim_quantile_text(s->lat_p99, 1, 0, q, sizeof q), s->net_lat_mean, s->hops, (unsigned long long)s->delivered,
+           (unsigned long long)in_flight, b->link_use, b->payload_use, b->escape_share, b->unblocking,
+           b->hot_in_use, (unsigned long long)b->cycles, (unsigned long long)seed);
+}
+
+static void bgl_print(const opts *o, const sim_summary *s, uint64_t in_flight, const bgl_out *b) {
+    printf("%s, %u nodes; BlueGene/L router: %d dynamic VCs of %d bytes, %s escape (%s order, %s rule), %s "
+           "arbitration, %s routing; %s traffic\n", o->topo_spec, o->net.num_routers, o->bp.cfg.num_dynamic,
+           o->bp.cfg.dynamic_bytes, o->bp.cfg.escape == SR_BGL_ESCAPE_BUBBLE ? "bubble" : "dateline-pair",
+           o->bp.cfg.escape_order == SR_BGL_ORDER_DIMENSION ? "dimension" : "direction",
+           o->bp.cfg.bubble_rule == SR_BGL_RULE_FULL_SIZE ? "paper's" : "textbook", bgl_arb_names[o->bgl_arb],
+           o->bp.static_routing ? "static" : "dynamic", o->alltoall >= 0 ? "all-to-all" : sim_pattern_name(o->t.pattern));
+    printf("  offered %.4f, accepted %.4f flits/node/cycle (a flit is 4 bytes); %llu packets delivered, %llu in flight\n",
+           s->offered, s->accepted, (unsigned long long)s->delivered, (unsigned long long)in_flight);
+    printf("  latency (cycles): mean %.1f, in the network %.1f; hops %.2f\n", s->lat_mean, s->net_lat_mean, s->hops);
+    printf("  link use %.4f (payload %.4f) over %llu cycles; %.4f of the hops on the escape VCs; unblocking "
+           "probability %.4f\n", b->link_use, b->payload_use, (unsigned long long)b->cycles, b->escape_share,
+           b->unblocking);
+}
+
 static void csv_header(void) {
     printf("label,topology,routing,vcs,pattern,offered,accepted,lat_mean,lat_std,lat_p50,lat_p99,lat_p999,"
            "lat_max,net_lat_mean,hops,src_min,src_max,src_jain,delivered,in_flight,seed,workload,jobs,t_halo,"
@@ -681,6 +1039,11 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         exit(2);
     }
+    if (g_mpi.size > 1 && o.router == ROUTER_BGL) {
+        fprintf(stderr, "netsim: --router bgl runs in one process (its link statistics are not gathered over ranks)\n");
+        MPI_Finalize();
+        exit(2);
+    }
     if (g_mpi.size > 1 && o.ip.ugal == IQ_UGAL_GLOBAL) {
         fprintf(stderr, "netsim: --routing ugal-g reads the queues of other routers (UGAL-G): it runs in one process\n");
         MPI_Finalize();
@@ -701,7 +1064,8 @@ int main(int argc, char **argv) {
         sim_progress_init(&prog, o.quiet ? NULL : stderr, "netsim", "router-cycles",
                           (double)runs * (double)(o.warmup + o.cycles) * o.net.num_routers);
     o.progress = &prog;
-    if (o.csv && o.csv_header) csv_header();
+    if (o.csv && o.csv_header) { if (o.router == ROUTER_BGL) bgl_csv_header(&o); else csv_header(); }
+    else if (o.series && o.csv_header) bgl_csv_header(&o);
     fflush(stdout);
     for (k = 0; k < o.seeds; k++)
         for (i = 0; i < (o.num_loads ? o.num_loads : 1); i++) {
@@ -709,6 +1073,14 @@ int main(int argc, char **argv) {
             sj_result w;
             uint64_t in_flight, seed = o.seed + (uint64_t)k;
             memset(&w, 0, sizeof w);
+            if (o.router == ROUTER_BGL) {
+                bgl_out b;
+                bgl_run_one(&o, o.num_loads ? o.loads[i] : o.t.load, seed, &s, &in_flight, &b);
+                if (o.csv && !o.series) bgl_csv_line(&o, &s, in_flight, seed, &b);
+                else if (!o.series) bgl_print(&o, &s, in_flight, &b);
+                fflush(stdout);
+                continue;
+            }
             if (o.wl.workload != SJ_WL_NONE) run_workload(&o, seed, &s, &in_flight, &w);
             else run_one(&o, o.num_loads ? o.loads[i] : o.t.load, seed, &s, &in_flight);
             if (o.csv) csv_line(&o, &s, in_flight, seed, o.wl.workload != SJ_WL_NONE ? &w : NULL);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* routing_proofs.c - the deadlock proofs and refutations of the routing
  * algorithms of seed 004 Chapter 5, by seastar_route.h's verifier
- * (sr_verify_routing), as a table: docs/data/routing_proofs.csv, with
+ * (sr_verify_routing), and of the BlueGene/L routing of seed 003
+ * (sr_bgl_custom_routing), as a table: docs/data/routing_proofs.csv, with
  * the witness of every refutation in docs/data/routing_witnesses.txt.
  *
  * Each row is a routing (network, algorithm, VCs, options, switching
@@ -30,7 +31,7 @@
 #include "common/sim_progress.h"
 
 /* The networks of the table. */
-enum { DF9, DF33, T55, T444, HX44, HX333, FLAT, CLOS, FLY, NUM_NETS };
+enum { DF9, DF33, T55, T444, HX44, HX333, FLAT, CLOS, FLY, T888, NUM_NETS };
 
 static const char *net_label[NUM_NETS] = {
     "dragonfly p=2 a=4 h=2 g=9 (Figure 4.10)",
@@ -42,6 +43,7 @@ static const char *net_label[NUM_NETS] = {
     "flattened butterfly 4-ary 3-flat (n' = 2)",
     "folded Clos 3 levels (16 terminals)",
     "butterfly 4-ary 3-fly",
+    "torus 8x8x8 (a BlueGene/L midplane)",
 };
 
 static void make_net(int which, sr_net *net) {
@@ -54,6 +56,10 @@ static void make_net(int which, sr_net *net) {
     case T444:
         d.kind = SR_NET_CUBE; d.cube.num_dims = 3;
         d.cube.radix[0] = d.cube.radix[1] = d.cube.radix[2] = 4;
+        break;
+    case T888:
+        d.kind = SR_NET_CUBE; d.cube.num_dims = 3;
+        d.cube.radix[0] = d.cube.radix[1] = d.cube.radix[2] = 8;
         break;
     case HX44: d.kind = SR_NET_HYPERX; d.hyperx.num_dims = 2; d.hyperx.size[0] = d.hyperx.size[1] = 4; break;
     case HX333:
@@ -82,6 +88,38 @@ typedef struct row {
     int df_vc, escape, mode;
     const char *expected;
 } row;
+
+/* The BlueGene/L rows (seed 003 lines 47-53 and 93): the hint-bit routing
+ * with the bubble escape or the dateline pair, dimension- or
+ * direction-ordered, through sr_bgl_custom_routing; and the bubble escape
+ * with its SR_CAND_BUBBLE flags cleared (the rings without the bubble
+ * rule), which the verifier must refute. */
+enum { BGL_NONE = 0, BGL_BUBBLE_DIM, BGL_BUBBLE_DIR, BGL_DATELINE_DIM, BGL_DATELINE_DIR, BGL_NO_RULE };
+
+typedef struct bgl_ctx { sr_bgl_config cfg; sr_candidates_fn inner; } bgl_ctx;
+
+/* The library's candidates with the bubble flags cleared (BGL_NO_RULE). */
+static sr_result bgl_no_rule(const sr_routing *rt, uint32_t router, int in_port, int in_vc, const sr_header *h,
+                             sr_candidate *out, int cap, int *n) {
+    const bgl_ctx *x = (const bgl_ctx *)rt->custom.ctx;
+    sr_result r = x->inner(rt, router, in_port, in_vc, h, out, cap, n);
+    int i;
+    for (i = 0; r == SR_OK && i < *n; i++) out[i].flags = 0;
+    return r;
+}
+
+/* Fill d with the BlueGene/L routing of variant v (x and cr keep it). */
+static void bgl_desc(int v, int num_dims, bgl_ctx *x, sr_custom_routing *cr, sr_routing_desc *d) {
+    sr_bgl_config_default(&x->cfg);
+    x->cfg.escape = v == BGL_DATELINE_DIM || v == BGL_DATELINE_DIR ? SR_BGL_ESCAPE_DATELINE : SR_BGL_ESCAPE_BUBBLE;
+    x->cfg.escape_order = v == BGL_BUBBLE_DIR || v == BGL_DATELINE_DIR ? SR_BGL_ORDER_DIRECTION : SR_BGL_ORDER_DIMENSION;
+    if (sr_bgl_custom_routing(&x->cfg, num_dims, cr) != SR_OK) { fprintf(stderr, "routing_proofs: sr_bgl_custom_routing failed\n"); exit(1); }
+    x->inner = cr->candidates;
+    cr->ctx = x;   /* its first member is the configuration */
+    if (v == BGL_NO_RULE) cr->candidates = bgl_no_rule;
+    d->algorithm = SR_ALG_CUSTOM;
+    d->custom = cr;
+}
 
 #define FEW SR_ROUTE_FEWER_VCS
 #define NODL SR_ROUTE_NO_DATELINES
@@ -138,6 +176,26 @@ static const row rows[] = {
 
 #define NUM_ROWS ((int)(sizeof rows / sizeof rows[0]))
 
+/* One BlueGene/L row: a row and its BGL_ variant. */
+typedef struct bgl_row { row r; int variant; } bgl_row;
+
+static const bgl_row bgl_rows[] = {
+    /* BlueGene/L (seed 003): hint bits with the bubble escape (line 51, 53)
+     * or the dateline pair (line 93), dimension- and direction-ordered; a
+     * bubble VC needs whole-packet buffers, so wormhole is refuted (the
+     * high-priority VC is a bubble VC with the dateline pair too) */
+    { { T888, "bgl hint bits with a bubble escape (dimension order)", SR_ALG_CUSTOM, 4, 0, 0, 0, 0, "proven" }, BGL_BUBBLE_DIM },
+    { { T444, "bgl hint bits with a bubble escape (dimension order)", SR_ALG_CUSTOM, 4, 0, 0, 0, 0, "proven" }, BGL_BUBBLE_DIM },
+    { { T444, "bgl hint bits with a bubble escape (direction order)", SR_ALG_CUSTOM, 4, 0, 0, 0, 0, "proven" }, BGL_BUBBLE_DIR },
+    { { T444, "bgl hint bits with a dateline-pair escape (dimension order)", SR_ALG_CUSTOM, 5, 0, 0, 0, 0, "proven" }, BGL_DATELINE_DIM },
+    { { T444, "bgl hint bits with a dateline-pair escape (direction order)", SR_ALG_CUSTOM, 5, 0, 0, 0, 0, "proven" }, BGL_DATELINE_DIR },
+    { { T55, "bgl hint bits with a bubble escape without the bubble rule", SR_ALG_CUSTOM, 4, 0, 0, 0, 0, "refuted" }, BGL_NO_RULE },
+    { { T55, "bgl hint bits with a bubble escape (wormhole)", SR_ALG_CUSTOM, 4, 0, 0, 0, WH, "refuted" }, BGL_BUBBLE_DIM },
+    { { T55, "bgl hint bits with a dateline-pair escape (wormhole)", SR_ALG_CUSTOM, 5, 0, 0, 0, WH, "refuted" }, BGL_DATELINE_DIM },
+};
+
+#define NUM_BGL_ROWS ((int)(sizeof bgl_rows / sizeof bgl_rows[0]))
+
 /* A port, in words. */
 static void port_words(const sr_net *net, uint32_t r, int port, char *buf, size_t n) {
     sr_port_info pi = sr_net_port_info(net, r, port);
@@ -156,8 +214,10 @@ static const char *phase_name(int p) {
 static void header_words(const sr_header *h, char *buf, size_t n) {
     char inter[32] = "";
     if (h->inter != SR_NO_NODE) snprintf(inter, sizeof inter, ", intermediate %u", h->inter);
-    snprintf(buf, n, "for terminal %u, phase %s%s, %u global channel%s crossed, vclass 0x%02x", h->dest,
-             phase_name(h->phase), inter, h->globals, h->globals == 1 ? "" : "s", h->vclass);
+    char hint[32] = "";
+    if (h->hint) snprintf(hint, sizeof hint, ", hint bits 0x%02x", h->hint);
+    snprintf(buf, n, "for terminal %u, phase %s%s, %u global channel%s crossed, vclass 0x%02x%s", h->dest,
+             phase_name(h->phase), inter, h->globals, h->globals == 1 ? "" : "s", h->vclass, hint);
 }
 
 /* One step of a path: the packet at a router and the hop it takes. */
@@ -206,8 +266,8 @@ static void run_all(FILE *csv, FILE *wit, sim_progress *pr) {
     int i;
     if (!rep) { fprintf(stderr, "routing_proofs: out of memory\n"); exit(1); }
     fprintf(csv, "topology,routing,vcs,expected,verdict,witness_length,seconds\n");
-    for (i = 0; i < NUM_ROWS; i++) {
-        const row *w = &rows[i];
+    for (i = 0; i < NUM_ROWS + NUM_BGL_ROWS; i++) {
+        const row *w = i < NUM_ROWS ? &rows[i] : &bgl_rows[i - NUM_ROWS].r;
         sr_net net;
         sr_routing rt;
         sr_routing_desc d;
@@ -216,9 +276,12 @@ static void run_all(FILE *csv, FILE *wit, sim_progress *pr) {
         double t0;
         sr_result r;
         int len;
+        bgl_ctx bx;
+        sr_custom_routing bcr;
         make_net(w->net, &net);
         memset(&d, 0, sizeof d);
         d.algorithm = w->alg; d.vcs = w->vcs; d.flags = w->flags; d.df_vc = w->df_vc; d.escape = w->escape;
+        if (i >= NUM_ROWS) bgl_desc(bgl_rows[i - NUM_ROWS].variant, net.cube.num_dims, &bx, &bcr, &d);
         r = sr_routing_init(&rt, &net, &d);
         if (r != SR_OK) {
             fprintf(stderr, "routing_proofs: row %d: %s\n", i + 1, sr_result_string(r));
@@ -310,7 +373,7 @@ int main(int argc, char **argv) {
     }
     if (out && check) cli_fail(&c, "--out and --check exclude each other");
     if ((out && !*out) || (check && !*check)) cli_bad_value(&c, out ? "--out" : "--check", "", "an empty folder name");
-    sim_progress_init(&pr, quiet ? NULL : stderr, "routing_proofs", "routings", (double)NUM_ROWS);
+    sim_progress_init(&pr, quiet ? NULL : stderr, "routing_proofs", "routings", (double)(NUM_ROWS + NUM_BGL_ROWS));
     if (!out && !check) {
         run_all(stdout, stdout, &pr);
     } else {
@@ -347,7 +410,7 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "routing_proofs: %s differs from the code (make routing-proofs writes it)\n", pwit);
                 return 1;
             }
-            printf("routing_proofs: %d rows and their witnesses match %s\n", NUM_ROWS, dir);
+            printf("routing_proofs: %d rows and their witnesses match %s\n", NUM_ROWS + NUM_BGL_ROWS, dir);
             free(want_csv); free(want_wit); free(got_csv); free(got_wit);
         }
     }

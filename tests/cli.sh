@@ -226,6 +226,16 @@ refuse $N --perm      --pattern perm
 refuse $N unknown     --bogus
 refuse $N unexpected  8x8x8
 for f in dup junk long short; do refuse $N --perm --topo torus:4 --pattern perm --perm "$tmp/$f.txt"; done
+refuse $N --bgl-dynamic      --router bgl --bgl-dynamic 0          # the BlueGene/L router's impossible configurations
+refuse $N --bgl-vc-bytes     --router bgl --bgl-vc-bytes 256        # a bubble VC below two full-sized packets
+refuse $N --bgl-escape-bytes --router bgl --bgl-escape-bytes 480
+refuse $N --bgl-bytes        --router bgl --bgl-bytes 48            # not whole 32-byte chunks
+refuse $N --bgl-bytes        --router bgl --bgl-bytes 288
+refuse $N --bgl-injection    --router bgl --bgl-injection 100
+refuse $N --router           --router bgl --topo hyperx:4x4
+refuse $N --vcs              --router bgl --vcs 4                   # an option of the other model
+refuse $N --bgl-static       --bgl-static                           # needs --router bgl
+refuse $N --alltoall         --router bgl --alltoall whole --load 0.2
 if accept $N --topo dragonfly:2,4,2 --routing valiant --vcs 2 --unsafe --verify --cycles 10 --warmup 0 --quiet \
    && grep -q "refuted: deadlock cycle" "$tmp/err"; then ok
 else bad "netsim --verify --unsafe reports a refuted routing and runs it"; fi

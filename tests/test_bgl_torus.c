@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_bgl_torus.c - BlueGene/L routing on small tori and meshes checked by
- * brute force against Duato's condition for virtual cut-through (the
- * library's verifier for candidate-set routing is the other half of this
- * proof; this test is an independent oracle for it).
+ * brute force against Duato's condition for virtual cut-through, as an
+ * independent oracle for the library's verifier (sr_verify_routing on
+ * sr_bgl_custom_routing), whose verdicts the tests compare with it.
  *
  * Every packet state reachable from any injection (node, input port, VC,
  * header) is enumerated by following every candidate sr_bgl_candidates
@@ -199,8 +199,12 @@ static tg_result tg_check(const sr_topology *t, const sr_bgl_config *cfg, int mo
 
 typedef struct tshape { int n, k[3], mesh[3], dl[3]; } tshape;
 
+/* The library's verifier on the same routing (below): 1 proven, 0 refuted. */
+enum { TV_AS_IS = 0, TV_NO_BUBBLE, TV_FOLD_DATELINE, TV_STATIC_XYZ };
+static int tv_verify(const sr_topology *t, const sr_bgl_config *cfg, int variant, int mode, int *failure);
+
 static void tg_prove(st_ctx *st__ctx, const tshape *sh, int long_only) {
-    int e, o;
+    int e, o, f[2] = { 0, 0 };
     sr_topology t;
     (void)long_only;
     ST_CHECK(rt_make(&t, sh->n, sh->k, sh->mesh, sh->dl));
@@ -212,6 +216,8 @@ static void tg_prove(st_ctx *st__ctx, const tshape *sh, int long_only) {
             cfg.escape = e ? SR_BGL_ESCAPE_DATELINE : SR_BGL_ESCAPE_BUBBLE;
             cfg.escape_order = o ? SR_BGL_ORDER_DIRECTION : SR_BGL_ORDER_DIMENSION;
             r = tg_check(&t, &cfg, TG_PROOF);
+            /* the verifier and the brute force agree */
+            ST_EQ(1, tv_verify(&t, &cfg, TV_AS_IS, SR_SWITCH_VCT, f));
             ST_CHECKF(r.failures == 0 && !r.cycle, "%dx%dx%d %s %s: %d failures, cycle %d (%llu states, %llu edges)",
                       sh->k[0], sh->n > 1 ? sh->k[1] : 1, sh->n > 2 ? sh->k[2] : 1, e ? "dateline pair" : "bubble",
                       o ? "direction order" : "dimension order", r.failures, r.cycle, (unsigned long long)r.states,
@@ -265,6 +271,128 @@ ST_TEST(bgl_duato_negative_controls) {
     ST_EQ(0, r.cycle);
     r = tg_check(&t, &cfg, TG_FOLD_DATELINE);
     ST_EQ(1, r.cycle);
+}
+
+/* ---- the library's verifier, against this oracle ----------------------- */
+
+/* What a verifier run is asked to prove (TV_*): the library's routing as
+ * it is, or one of the broken variants the negative controls above draw. */
+typedef struct tv_ctx { sr_bgl_config cfg; int variant; sr_candidates_fn inner; } tv_ctx;
+
+/* The library's candidates (sr_bgl_custom_routing's function), then the
+ * variant's change. */
+static sr_result tv_candidates(const sr_routing *rt, uint32_t router, int in_port, int in_vc, const sr_header *h,
+                               sr_candidate *out, int cap, int *n) {
+    const tv_ctx *x = (const tv_ctx *)rt->custom.ctx;   /* its first member is the configuration */
+    sr_result r = x->inner(rt, router, in_port, in_vc, h, out, cap, n);
+    int i;
+    if (r != SR_OK) return r;
+    for (i = 0; i < *n; i++) {
+        if (x->variant == TV_NO_BUBBLE) out[i].flags = 0;
+        if (x->variant == TV_FOLD_DATELINE && out[i].vc_lo == x->cfg.num_dynamic + 1) out[i].vc_lo = out[i].vc_hi = (uint8_t)x->cfg.num_dynamic;
+        if (x->variant == TV_STATIC_XYZ && (h->vclass & SR_BGL_CLASS_STATIC) && out[i].port != rt->net.cube.proc_port)
+            out[i].port = (int16_t)sr_bgl_escape_port(SR_BGL_ORDER_DIMENSION, h->hint);
+    }
+    return SR_OK;
+}
+
+/* sr_verify_routing on the BlueGene/L routing of a torus: 1 proven, 0
+ * refuted (failure[0] the failure, failure[1] the VC of the cycle's first
+ * channel), -1 set-up error. */
+static int tv_verify(const sr_topology *t, const sr_bgl_config *cfg, int variant, int mode, int *failure) {
+    sr_net_desc nd;
+    sr_net net;
+    sr_routing_desc rd;
+    sr_routing rt;
+    sr_custom_routing cr;
+    sr_routing_report *rep = (sr_routing_report *)calloc(1, sizeof *rep);
+    tv_ctx x;
+    size_t sz;
+    void *scratch;
+    int ok = -1, i;
+    memset(&nd, 0, sizeof nd);
+    nd.kind = SR_NET_CUBE;
+    nd.cube.num_dims = t->num_dims;
+    nd.cube.tie = t->tie;
+    for (i = 0; i < t->num_dims; i++) {
+        nd.cube.radix[i] = t->radix[i];
+        nd.cube.mesh[i] = t->mesh[i];
+        nd.cube.dateline[i] = t->dateline[i];
+    }
+    x.cfg = *cfg;
+    x.variant = variant;
+    if (sr_net_init(&net, &nd) != SR_OK || sr_bgl_custom_routing(&x.cfg, t->num_dims, &cr) != SR_OK) { free(rep); return -1; }
+    x.inner = cr.candidates;
+    cr.candidates = tv_candidates;
+    cr.ctx = &x;
+    memset(&rd, 0, sizeof rd);
+    rd.algorithm = SR_ALG_CUSTOM;
+    rd.custom = &cr;
+    if (sr_routing_init(&rt, &net, &rd) != SR_OK) { free(rep); return -1; }
+    sz = sr_verify_routing_scratch_size(&rt, mode);
+    scratch = malloc(sz);
+    if (scratch && sr_verify_routing(&rt, mode, scratch, sz, rep) == SR_OK) {
+        ok = rep->proven;
+        failure[0] = rep->failure;
+        failure[1] = rep->cycle_len > 0 ? rep->cycle[0].vc : -1;
+    }
+    free(scratch);
+    free(rep);
+    return ok;
+}
+
+/* The verifier refutes every negative control the brute force refutes
+ * (bgl_duato_small_tori and bgl_duato_long compare the proofs). */
+ST_TEST(bgl_verifier_negative_controls) {
+    int f[2] = { 0, 0 };
+    {
+        int k[2] = { 5, 5 };
+        sr_topology t;
+        sr_bgl_config cfg;
+        ST_CHECK(rt_make(&t, 2, k, NULL, NULL));
+        sr_bgl_config_default(&cfg);
+        /* the bubble rings without the rule */
+        ST_EQ(1, tg_check(&t, &cfg, TG_KEEP_RINGS).cycle);
+        ST_EQ(0, tv_verify(&t, &cfg, TV_NO_BUBBLE, SR_SWITCH_VCT, f));
+        ST_EQ(SR_RFAIL_DEADLOCK, f[0]);
+        /* the bubble needs room for whole packets: under wormhole the
+         * verifier ignores the flag, and the rings are cycles */
+        ST_EQ(0, tv_verify(&t, &cfg, TV_AS_IS, SR_SWITCH_WORMHOLE, f));
+        ST_EQ(SR_RFAIL_DEADLOCK, f[0]);
+        /* static xyz packets on a direction-ordered escape VC */
+        cfg.escape_order = SR_BGL_ORDER_DIRECTION;
+        ST_EQ(1, tg_check(&t, &cfg, TG_STATIC_XYZ).cycle);
+        ST_EQ(0, tv_verify(&t, &cfg, TV_STATIC_XYZ, SR_SWITCH_VCT, f));
+        ST_EQ(SR_RFAIL_DEADLOCK, f[0]);
+        /* the dateline pair folded into one VC */
+        cfg.escape_order = SR_BGL_ORDER_DIMENSION;
+        cfg.escape = SR_BGL_ESCAPE_DATELINE;
+        ST_EQ(1, tg_check(&t, &cfg, TG_FOLD_DATELINE).cycle);
+        ST_EQ(0, tv_verify(&t, &cfg, TV_FOLD_DATELINE, SR_SWITCH_VCT, f));
+        ST_EQ(SR_RFAIL_DEADLOCK, f[0]);
+        /* under wormhole the dateline pair is refuted too, on the one
+         * bubble it keeps: the high-priority VC's rings */
+        ST_EQ(0, tv_verify(&t, &cfg, TV_AS_IS, SR_SWITCH_WORMHOLE, f));
+        ST_EQ(SR_RFAIL_DEADLOCK, f[0]);
+        ST_EQ(sr_bgl_priority_vc(&cfg), f[1]);
+    }
+}
+
+/* Bad input of sr_bgl_custom_routing. */
+ST_TEST(bgl_custom_routing_checks) {
+    sr_bgl_config cfg;
+    sr_custom_routing cr;
+    sr_bgl_config_default(&cfg);
+    ST_EQ(SR_ERR_NULL, sr_bgl_custom_routing(NULL, 3, &cr));
+    ST_EQ(SR_ERR_NULL, sr_bgl_custom_routing(&cfg, 3, NULL));
+    ST_EQ(SR_ERR_DIMS, sr_bgl_custom_routing(&cfg, 0, &cr));
+    ST_EQ(SR_ERR_DIMS, sr_bgl_custom_routing(&cfg, SR_BGL_MAX_DIMS + 1, &cr));
+    cfg.num_dynamic = 0;
+    ST_EQ(SR_ERR_BGL_DYNAMIC_VCS, sr_bgl_custom_routing(&cfg, 3, &cr));
+    sr_bgl_config_default(&cfg);
+    ST_EQ(SR_OK, sr_bgl_custom_routing(&cfg, 3, &cr));
+    ST_EQ(4, cr.vcs_needed);
+    ST_EQ(1, cr.escape);
 }
 
 /* Larger networks (runner --long). */

@@ -94,6 +94,9 @@ typedef struct nc_params {
                                                sizes the timing wheel, whose
                                                slots each keep the memory of
                                                the busiest cycle they held */
+    int inject_speedup;                   /**< flits per cycle a terminal's
+                                               injection channel carries,
+                                               0..64 (0: 1) */
 } nc_params;
 
 /** Defaults: 2 VCs, 16-flit buffers (64 on global channels), latency 1
@@ -258,6 +261,7 @@ static inline const char *nc_params_check(const nc_params *p) {
     if (p->vcs < 1 || p->vcs > NC_MAX_VCS) return "VCs per port must be 1..64";
     if (p->max_packet_flits < 1 || p->max_packet_flits > 255) return "the largest packet must be 1..255 flits";
     if (p->wake_ahead < 1 || p->wake_ahead > 100000) return "wake_ahead must be 1..100000 cycles";
+    if (p->inject_speedup < 0 || p->inject_speedup > 64) return "the injection speedup must be 0..64 flits per cycle";
     for (k = 1; k < SR_PORT_KIND_COUNT; k++) {
         if (p->latency[k] < 1 || p->latency[k] > 100000) return "channel latencies must be 1..100000 cycles";
         if (p->buf_flits[k] < p->max_packet_flits || p->buf_flits[k] > 1000000)
@@ -608,7 +612,8 @@ static inline void nc__inject(nc_net *net, uint32_t i) {
     pi = sim_fifo_pop(&m->srcq, net->pool.pkt);
     m->srcq_len--;
     cr[bv] -= pk->size;
-    m->inj_free = net->now + pk->size;
+    m->inj_free = net->now + (net->p.inject_speedup > 1
+                              ? (uint64_t)((pk->size + net->p.inject_speedup - 1) / net->p.inject_speedup) : pk->size);
     pk->t_inject = net->now;
     pk->vc = (uint8_t)bv;
     pk->state = NC_ON_LINK;

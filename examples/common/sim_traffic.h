@@ -84,6 +84,11 @@ typedef enum sim_pattern {
     SIM_PERMUTATION,    /**< a permutation read from a file */
     SIM_GROUP_SHIFT,    /**< a random node of the next group (the dragonfly
                              worst case) */
+    SIM_HOT_REGION,     /**< hot region: hot_fraction of the packets (0:
+                             25%) to a random node of the sub-mesh of the
+                             lower halves of the first three dimensions (from
+                             the origin; 12.5% of a 3-D machine of even
+                             radices), the rest uniform (seed 003 line 85) */
     SIM_PATTERN_COUNT   /**< number of patterns */
 } sim_pattern;
 
@@ -91,7 +96,7 @@ typedef enum sim_pattern {
 static inline const char *sim_pattern_name(sim_pattern p) {
     static const char *const names[SIM_PATTERN_COUNT] = {
         "uniform", "hotspot", "neighbor", "bitrev", "bitcomp",
-        "transpose", "tornado", "shuffle", "perm", "groupshift" };
+        "transpose", "tornado", "shuffle", "perm", "groupshift", "hotregion" };
     return (int)p >= 0 && p < SIM_PATTERN_COUNT ? names[p] : "?";
 }
 
@@ -151,6 +156,8 @@ typedef struct sim_traffic {
     uint32_t src_queue_max; /**< 0: unbounded source queues; else a source
                                  whose queue holds this many packets skips
                                  generation (closed-loop throttle) */
+    double hot_fraction;    /**< SIM_HOT_REGION: share of the packets sent
+                                 into the region (0: 0.25) */
 } sim_traffic;
 
 /** Defaults: uniform, load 0.1, 9-flit packets, all requests. */
@@ -251,6 +258,20 @@ static inline uint32_t sim_traffic_dest(const sim_traffic *t, const sim_shape *s
         d = b ? (((src << 1) | (src >> (b - 1))) & mask) : src;
         break;
     case SIM_PERMUTATION: return t->perm ? t->perm[src] : src;
+    case SIM_HOT_REGION: {
+        double f = t->hot_fraction > 0 ? t->hot_fraction : 0.25;
+        if ((double)(sim_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < f) {
+            sim_coords(s, router, c);
+            for (i = 0; i < s->dims; i++) {
+                int k = s->radix[i], half = i < 3 && k > 1 ? k / 2 : k;
+                c[i] = (int)sim_rng_below(rng, (uint32_t)half);
+            }
+            return sim_node(s, c) * s->conc + sim_rng_below(rng, s->conc);
+        }
+        if (n < 2) return src;
+        d = sim_rng_below(rng, n - 1);
+        return d >= src ? d + 1 : d;
+    }
     case SIM_GROUP_SHIFT: {
         uint32_t g = src / s->group, groups = n / s->group;
         return (g + 1 == groups ? 0 : g + 1) * s->group + sim_rng_below(rng, s->group);
@@ -258,6 +279,40 @@ static inline uint32_t sim_traffic_dest(const sim_traffic *t, const sim_shape *s
     default: return src;
     }
     return d % n;
+}
+
+/** All-to-all groups (sim_alltoall_dest): the whole machine, a plane
+ *  (dimensions 0 and 1 vary, the others are the source's), a line
+ *  (dimension 0 varies): MPI AlltoAll and the transposes of a 3-D FFT
+ *  (seed 003 line 89). */
+enum { SIM_A2A_ALL = 0, SIM_A2A_PLANE, SIM_A2A_LINE, SIM_A2A_COUNT };
+
+/* The dimensions an all-to-all group spans. */
+static inline int sim__a2a_dims(const sim_shape *s, int scope) {
+    return scope == SIM_A2A_LINE ? 1 : scope == SIM_A2A_PLANE ? (s->dims < 2 ? s->dims : 2) : s->dims;
+}
+
+/** Terminals of a node's all-to-all group (itself included). */
+static inline uint32_t sim_alltoall_size(const sim_shape *s, int scope) {
+    uint32_t n = s->conc;
+    int d;
+    for (d = 0; d < sim__a2a_dims(s, scope); d++) n *= (uint32_t)s->radix[d];
+    return n;
+}
+
+/** The destination of src's j-th message of an all-to-all (j = 1 ..
+ *  sim_alltoall_size - 1): the member j places after src in the group's
+ *  order, wrapping (rank i sends to i+1, i+2, ...). */
+static inline uint32_t sim_alltoall_dest(const sim_shape *s, int scope, uint32_t src, uint32_t j) {
+    int c[SIM_MAX_DIMS], d, g = sim__a2a_dims(s, scope);
+    uint32_t size = sim_alltoall_size(s, scope), rank = src % s->conc, mul = s->conc, local;
+    sim_coords(s, src / s->conc, c);
+    for (d = g - 1; d >= 0; d--) { rank += (uint32_t)c[d] * mul; mul *= (uint32_t)s->radix[d]; }
+    rank = (rank + j) % size;
+    local = rank % s->conc;
+    rank /= s->conc;
+    for (d = g - 1; d >= 0; d--) { c[d] = (int)(rank % (uint32_t)s->radix[d]); rank /= (uint32_t)s->radix[d]; }
+    return sim_node(s, c) * s->conc + local;
 }
 
 /** The Bernoulli draw of source src for one cycle, then its destination:
