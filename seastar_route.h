@@ -4050,13 +4050,15 @@ SR_API sr_result sr_route_advance(const sr_routing *rt, uint32_t router, const s
  *
  * Use it where the arguments come from the library itself: the candidate
  * sr_route_candidates (or its trusted variant) gave for this router and
- * header, a VC of its range.  An ejection leaves the header as it is.
+ * header, a VC of its range, for a hop to another router: the caller,
+ * which knows its ports, does not call it for an ejection (which
+ * sr_route_advance leaves as it is).
  *
  * :param rt: the routing.
  * :param router: the router the hop leaves, < rt->net.num_routers
  *     (SR_ASSERT).
- * :param c: the candidate taken: a port of the router with a channel
- *     (SR_ASSERT).
+ * :param c: the candidate taken: a port of the router with a channel to
+ *     another router, not a terminal port (SR_ASSERT).
  * :param vc: the VC taken, in c->vc_lo .. c->vc_hi and < rt->vcs
  *     (SR_ASSERT).
  * :param h: in/out, the header, a state the routing produces (SR_ASSERT).
@@ -4071,7 +4073,7 @@ SR_API sr_result sr_route_advance_trusted(const sr_routing *rt, uint32_t router,
     SR_ASSERT(c->port >= 0 && c->port < sr_net_num_ports(&rt->net, router));
     SR_ASSERT(vc >= c->vc_lo && vc <= c->vc_hi && vc < rt->vcs);
     SR_ASSERT(rt->desc.algorithm == SR_ALG_CUSTOM || sr__header_check(rt, h) == SR_OK);
-    if (sr_net_port_info(&rt->net, router, c->port).kind == SR_PORT_TERMINAL) return SR_OK;
+    SR_ASSERT(sr_net_port_info(&rt->net, router, c->port).kind != SR_PORT_TERMINAL);
     SR_ASSERT(sr_net_neighbor(&rt->net, router, c->port, NULL) != SR_NO_NODE);
     return sr__hop(rt, router, c, vc, h, SR_NO_NODE);
 }
@@ -4365,16 +4367,21 @@ SR_API int sr_route_select_by(const sr_candidate *c, int n, unsigned classes, sr
     for (round = 0; round < 2; round++) {
         int32_t best = 0;
         uint32_t ties = 0, pick;
+        int first = -1, first_vc = 0;   /* the first (candidate, VC) with the best */
         for (i = 0; i < n; i++) {
             if (!((classes >> c[i].cls) & 1) || (c[i].cls == SR_CLASS_ESCAPE) != round) continue;
             for (v = c[i].vc_lo; v <= c[i].vc_hi; v++) {
                 int32_t k = credit(ctx, c[i].port, v);
                 if (k <= 0 || k < best) continue;
-                if (k > best) { best = k; ties = 0; }
+                if (k > best) { best = k; ties = 0; first = i; first_vc = v; }
                 ties++;
             }
         }
         if (!ties) continue;
+        if (ties == 1) {                /* the pick below would find it */
+            if (vc) *vc = first_vc;
+            return first;
+        }
         pick = (uint32_t)(((random >> 32) * (uint64_t)ties) >> 32);
         for (i = 0; i < n; i++) {
             if (!((classes >> c[i].cls) & 1) || (c[i].cls == SR_CLASS_ESCAPE) != round) continue;

@@ -341,7 +341,8 @@ static inline void iq__send(iq_model *m, nc_net *net, uint32_t r, int p, int v) 
         m->xin_last[x] = (uint8_t)v;
     }
     if (h->hops == 0 && iv->cand.cls == SR_CLASS_NONMINIMAL) m->routed_nonmin++;
-    if (sr_route_advance_trusted(&m->rt, r, &iv->cand, ov, h) != SR_OK) sim_die("iq_router: sr_route_advance failed");
+    if (nc_port_kind(net, r, o) != SR_PORT_TERMINAL && sr_route_advance_trusted(&m->rt, r, &iv->cand, ov, h) != SR_OK)
+        sim_die("iq_router: sr_route_advance failed");
     nc_free_input(net, r, p, v, pk->size, now + pk->size - 1);
     nc_send(net, r, o, pi, ov, depart);
     m->moved++;
