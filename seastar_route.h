@@ -3014,6 +3014,10 @@ typedef struct sr_candidate {
 /** Most VCs per port of a routing. */
 #define SR_ROUTE_MAX_VCS 64
 
+/** Returned by sr_routing_vcs_needed: no number of VCs makes the routing
+ *  free of deadlock under its options (PAR with SR_DF_VC_GLOBALS). */
+#define SR_ROUTE_VCS_NONE (-2)
+
 /** A routing algorithm (sr_routing_desc.algorithm). */
 typedef enum sr_algorithm {
     SR_ALG_DOR = 0,        /**< dimension order (cube, HyperX) */
@@ -3033,7 +3037,9 @@ typedef enum sr_algorithm {
  *  show). */
 #define SR_ROUTE_NO_DATELINES 1u
 /** Routing flag: accept fewer VCs than the algorithm's levels; levels V-1
- *  and above share VC V-1 (a routing to refute, not to use). */
+ *  and above share VC V-1 (a routing to refute, not to use).  Also
+ *  required for a routing no number of VCs makes deadlock-free
+ *  (sr_routing_vcs_needed returns SR_ROUTE_VCS_NONE). */
 #define SR_ROUTE_FEWER_VCS 2u
 /** Routing flag (dragonfly Valiant, UGAL, PAR): the intermediate is a
  *  random router, not a random group, so Valiant also routes inside the
@@ -3216,6 +3222,12 @@ SR_API int sr__route_levels(const sr_net *net, const sr_routing_desc *d, int *dl
     }
 }
 
+/* Whether no number of VCs makes the algorithm deadlock-free under the
+ * description's options: PAR with the seed's VC levels (SR_DF_VC_GLOBALS). */
+SR_API int sr__route_no_vcs_enough(const sr_net *net, const sr_routing_desc *d) {
+    return net->kind == SR_NET_DRAGONFLY && d->algorithm == SR_ALG_PAR && d->df_vc == SR_DF_VC_GLOBALS;
+}
+
 /**
  * Name of an algorithm.
  *
@@ -3246,14 +3258,19 @@ SR_API const char *sr_algorithm_name(int alg) {
  * order's.  HyperX: dimension order 1; minimal adaptive n' (the number of
  * dimensions, SR_ESCAPE_HOPS) or 2 (SR_ESCAPE_DOR); Valiant and UGAL 2.
  * Dragonfly: minimal 2; Valiant and UGAL 3 (4 with SR_DF_VC_LOCAL and
- * SR_ROUTE_INTER_ROUTER); PAR 3 with SR_DF_VC_GLOBALS (which deadlocks,
- * see docs/routing-beyond.rst), 4 with SR_DF_VC_LOCAL (5 with
- * SR_ROUTE_INTER_ROUTER).  Folded Clos and butterfly 1.
+ * SR_ROUTE_INTER_ROUTER); PAR 4 with SR_DF_VC_LOCAL (5 with
+ * SR_ROUTE_INTER_ROUTER) and none with SR_DF_VC_GLOBALS: a PAR packet may
+ * take two local hops in its source group before its global one, both on
+ * level 0, and local channels of one group then wait for each other in a
+ * cycle whatever the VCs per level (the verifier refutes it; see
+ * docs/routing-beyond.rst).  Folded Clos and butterfly 1.
  *
  * :param net: the network.
  * :param d: the description (its vcs field is not read).
- * :returns: the VCs, or -1 if the algorithm is not defined on this network
- *     or an option does not apply.
+ * :returns: the VCs; -1 if the algorithm is not defined on this network
+ *     or an option does not apply; SR_ROUTE_VCS_NONE if no number of VCs
+ *     is enough (sr_routing_init then builds the routing only with
+ *     SR_ROUTE_FEWER_VCS, for the verifier to refute).
  * :paper: seed 004 Section 5.5.2 ("two VCs, one for each phase"; "n' VC
  *     ... selected based on the number of hops remaining") and Section
  *     5.5.3 ("two VCs are needed for minimal routing and three VCs are
@@ -3265,7 +3282,8 @@ SR_API int sr_routing_vcs_needed(const sr_net *net, const sr_routing_desc *d) {
     if (d->algorithm == SR_ALG_CUSTOM) return d->custom && d->custom->vcs_needed >= 1 ? d->custom->vcs_needed : -1;
     if (d->algorithm < 0 || d->algorithm >= SR_ALG_COUNT) return -1;
     l = sr__route_levels(net, d, &dl);
-    return l < 0 ? -1 : l;
+    if (l < 0) return -1;
+    return sr__route_no_vcs_enough(net, d) ? SR_ROUTE_VCS_NONE : l;
 }
 
 /* Most candidates one call of a built-in algorithm returns. */
@@ -3315,7 +3333,8 @@ SR_API uint32_t sr__route_inters(const sr_net *net, const sr_routing_desc *d) {
  *     SR_ROUTE_INTER_ROUTER off the dragonfly; custom: vcs_needed or
  *     max_candidates below 1); SR_ERR_VCS (vcs above SR_ROUTE_MAX_VCS or
  *     negative, or below sr_routing_vcs_needed without
- *     SR_ROUTE_FEWER_VCS).
+ *     SR_ROUTE_FEWER_VCS; also any number for a routing that
+ *     sr_routing_vcs_needed says no number is enough for).
  * :paper: seed 004 Chapter 5.
  */
 SR_API sr_result sr_routing_init(sr_routing *rt, const sr_net *net, const sr_routing_desc *d) {
@@ -3355,7 +3374,9 @@ SR_API sr_result sr_routing_init(sr_routing *rt, const sr_net *net, const sr_rou
     if (d->vcs < 0 || d->vcs > SR_ROUTE_MAX_VCS) return SR_ERR_VCS;
     r.vcs = d->vcs ? d->vcs : need;
     r.desc.vcs = r.vcs;
-    if (r.vcs < need && !(d->flags & SR_ROUTE_FEWER_VCS)) return SR_ERR_VCS;
+    if ((r.vcs < need || (d->algorithm != SR_ALG_CUSTOM && sr__route_no_vcs_enough(net, d))) &&
+        !(d->flags & SR_ROUTE_FEWER_VCS))
+        return SR_ERR_VCS;
     r.levels = need;
     r.dl = dl;
     if (need <= SR__LEVEL_TABLE) {
