@@ -295,8 +295,8 @@ static inline int iq__route(iq_model *m, const nc_net *net, uint32_t r, int in_p
     x.oc = m->ocred + (size_t)r * (uint32_t)(m->P * m->V);
     x.chan = nc_out_chan(net, r, 0);
     x.V = m->V;
-    k = sr_route_select_by(m->cand, n, classes, m->p.select == IQ_SELECT_RANDOM ? iq__sel_any : iq__sel_credits, &x,
-                           sim_rng_next(&m->rng[r]), ovc);
+    if (m->p.select == IQ_SELECT_RANDOM) k = sr_route_select_by(m->cand, n, classes, iq__sel_any, &x, sim_rng_next(&m->rng[r]), ovc);
+    else k = sr_route_select_by(m->cand, n, classes, iq__sel_credits, &x, sim_rng_next(&m->rng[r]), ovc);
     if (k < 0) return 0;
     *c = m->cand[k];
     return 1;
