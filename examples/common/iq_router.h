@@ -453,7 +453,7 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
             if (xfree[xin] < next) next = xfree[xin];
         }
     }
-    if (nsw) memset(m->asked, 0, (size_t)m->wv * sizeof(uint64_t));
+    if (nsw) for (w = 0; w < m->wv; w++) m->asked[w] = 0;
     if (poll) next = now + 1;
     if (next != NC_NEVER) nc_wake(net, r, next > now ? next : now + 1);
 }
