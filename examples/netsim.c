@@ -408,7 +408,7 @@ static void parse(opts *o, int argc, char **argv) {
         snprintf(num, sizeof num, "%d", o->p.max_packet_flits);
         cli_bad_value(&c, "--max-packet", num, "a packet of --sizes is larger (%d flits)", max_size);
     }
-    o->p.wake_ahead = o->ip.pipeline + o->ip.speedup * o->p.max_packet_flits + 2;
+    o->p.wake_ahead = iq_wake_ahead(&o->ip, o->p.max_packet_flits);
     for (i = 1; i < SR_PORT_KIND_COUNT; i++)
         if (o->p.buf_flits[i] < o->p.max_packet_flits)
             cli_fail(&c, "--buffer: %s input buffers of %d flits cannot hold a %d-flit packet (virtual cut-through)",

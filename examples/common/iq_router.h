@@ -151,6 +151,13 @@ typedef struct iq_model {
 /** The header of packet pi. */
 static inline sr_header *iq_hdr(const iq_model *m, uint32_t pi) { return (sr_header *)m->hdr + pi; }
 
+/** The nc_params.wake_ahead the model needs: its pipeline and output
+ *  queues (speedup x the largest packet) reach this far; the timing
+ *  wheel's memory grows with it. */
+static inline int iq_wake_ahead(const iq_params *p, int max_packet_flits) {
+    return p->pipeline + p->speedup * max_packet_flits + 2;
+}
+
 /** Bytes the model allocates per router of a network (for netsim's
  *  memory check). */
 static inline double iq_memory_bytes(const sr_net *n, int vcs, const iq_params *p) {
