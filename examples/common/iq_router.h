@@ -13,7 +13,7 @@
  *   - routing: the packet at the head of a VC asks seastar_route.h for
  *     its candidates (output port, VC range, class, sr_route_candidates)
  *     and picks a candidate and a VC by the credits of this router's free
- *     output VCs (sr_route_select); a packet whose routing has not decided
+ *     output VCs (sr_route_select_by); a packet whose routing has not decided
  *     between its minimal and non-minimal paths (UGAL at its source
  *     router, PAR in its source group) first decides by UGAL's rule
  *     (sr_ugal_minimal) on the queues of this router's output ports
@@ -284,7 +284,7 @@ static inline int iq__ugal(iq_model *m, const nc_net *net, uint32_t r, const sr_
 /* Route the head packet pi of input VC (in_port, vc) of router r: its
  * candidates (sr_route_candidates), UGAL's decision if its routing has
  * not made it, then a candidate and a free VC by credits
- * (sr_route_select).  Returns 1 with the candidate in *c and the VC in
+ * (sr_route_select_by).  Returns 1 with the candidate in *c and the VC in
  * *ovc, 0 when none of its VCs is free now. */
 static inline int iq__route(iq_model *m, const nc_net *net, uint32_t r, int in_port, int vc, uint32_t pi,
                             sr_candidate *c, int *ovc) {
@@ -302,8 +302,10 @@ static inline int iq__route(iq_model *m, const nc_net *net, uint32_t r, int in_p
     x.oc = m->ocred + (size_t)r * (uint32_t)(m->P * m->V);
     x.chan = nc_out_chan(net, r, 0);
     x.V = m->V;
-    if (m->p.select == IQ_SELECT_RANDOM) k = sr_route_select_by(m->cand, n, classes, iq__sel_any, &x, sim_rng_next(&m->rng[r]), ovc);
-    else k = sr_route_select_by(m->cand, n, classes, iq__sel_credits, &x, sim_rng_next(&m->rng[r]), ovc);
+    if (m->p.select == IQ_SELECT_RANDOM)
+        k = sr_route_select_by(m->cand, n, classes, iq__sel_any, &x, sim_rng_next(&m->rng[r]), ovc);
+    else
+        k = sr_route_select_by(m->cand, n, classes, iq__sel_credits, &x, sim_rng_next(&m->rng[r]), ovc);
     if (k < 0) return 0;
     *c = m->cand[k];
     return 1;
