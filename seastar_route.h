@@ -122,11 +122,15 @@
  *                uint32_t     sr_route_inter_count(const sr_routing *rt)
  *                uint32_t     sr_route_inter_pick(const sr_routing *rt, uint64_t random)
  *                sr_result    sr_route_candidates(const sr_routing *rt, uint32_t router, int in_port, int in_vc, const sr_header *h, sr_candidate *out, int cap, int *n)
+ *                sr_result    sr_route_candidates_trusted(const sr_routing *rt, uint32_t router, int in_port, int in_vc, const sr_header *h, sr_candidate *out, int cap, int *n)
  *                sr_result    sr_route_advance(const sr_routing *rt, uint32_t router, const sr_candidate *c, int vc, sr_header *h)
+ *                sr_result    sr_route_advance_trusted(const sr_routing *rt, uint32_t router, const sr_candidate *c, int vc, sr_header *h)
  *                sr_result    sr_route_header_init(const sr_routing *rt, uint32_t src, uint32_t dest, uint32_t inter, sr_header *h)
  *                int          sr_route_hops(const sr_routing *rt, uint32_t router, const sr_header *h, int cls)
  *                int          sr_ugal_minimal(uint32_t q_min, int h_min, uint32_t q_nonmin, int h_nonmin, int64_t bias)
  *                uint32_t     sr_route_global_channel(const sr_routing *rt, uint32_t router, const sr_candidate *c, const sr_header *h)
+ *                int          sr_route_global_port(const sr_routing *rt, uint32_t channel, uint32_t *router)
+ *                int          sr_route_select_by(const sr_candidate *c, int n, unsigned classes, sr_credit_fn credit, const void *ctx, uint64_t random, int *vc)
  *                int          sr_route_select(const sr_candidate *c, int n, unsigned classes, const int32_t *credits, int vcs, uint64_t random, int *vc)
  *   >>rverify    const char * sr_rfailure_string(int f)
  *                size_t       sr_verify_routing_scratch_size(const sr_routing *rt, int mode)
@@ -3011,6 +3015,10 @@ typedef struct sr_candidate {
 /** Most VCs per port of a routing. */
 #define SR_ROUTE_MAX_VCS 64
 
+/** Returned by sr_routing_vcs_needed: no number of VCs makes the routing
+ *  free of deadlock under its options (PAR with SR_DF_VC_GLOBALS). */
+#define SR_ROUTE_VCS_NONE (-2)
+
 /** A routing algorithm (sr_routing_desc.algorithm). */
 typedef enum sr_algorithm {
     SR_ALG_DOR = 0,        /**< dimension order (cube, HyperX) */
@@ -3030,7 +3038,9 @@ typedef enum sr_algorithm {
  *  show). */
 #define SR_ROUTE_NO_DATELINES 1u
 /** Routing flag: accept fewer VCs than the algorithm's levels; levels V-1
- *  and above share VC V-1 (a routing to refute, not to use). */
+ *  and above share VC V-1 (a routing to refute, not to use).  Also
+ *  required for a routing no number of VCs makes deadlock-free
+ *  (sr_routing_vcs_needed returns SR_ROUTE_VCS_NONE). */
 #define SR_ROUTE_FEWER_VCS 2u
 /** Routing flag (dragonfly Valiant, UGAL, PAR): the intermediate is a
  *  random router, not a random group, so Valiant also routes inside the
@@ -3168,7 +3178,13 @@ typedef struct sr_routing {
     int input_free;           /**< 1: candidates read neither in_port nor in_vc */
     int max_candidates;       /**< most candidates of one call */
     uint32_t inters;          /**< intermediates (0: the algorithm has none) */
+    uint8_t level_lo[16];     /**< VCs of level l: level_lo[l] .. level_hi[l]
+                                   (levels up to 16; sr_routing_init) */
+    uint8_t level_hi[16];     /**< see level_lo */
 } sr_routing;
+
+/* Levels whose VCs sr_routing_init tabulates (sr_routing.level_lo). */
+#define SR__LEVEL_TABLE 16
 
 /* Does the algorithm use intermediates? */
 SR_API int sr__alg_inters(int alg) { return alg == SR_ALG_VALIANT || alg == SR_ALG_UGAL || alg == SR_ALG_PAR; }
@@ -3207,6 +3223,12 @@ SR_API int sr__route_levels(const sr_net *net, const sr_routing_desc *d, int *dl
     }
 }
 
+/* Whether no number of VCs makes the algorithm deadlock-free under the
+ * description's options: PAR with the seed's VC levels (SR_DF_VC_GLOBALS). */
+SR_API int sr__route_no_vcs_enough(const sr_net *net, const sr_routing_desc *d) {
+    return net->kind == SR_NET_DRAGONFLY && d->algorithm == SR_ALG_PAR && d->df_vc == SR_DF_VC_GLOBALS;
+}
+
 /**
  * Name of an algorithm.
  *
@@ -3237,14 +3259,19 @@ SR_API const char *sr_algorithm_name(int alg) {
  * order's.  HyperX: dimension order 1; minimal adaptive n' (the number of
  * dimensions, SR_ESCAPE_HOPS) or 2 (SR_ESCAPE_DOR); Valiant and UGAL 2.
  * Dragonfly: minimal 2; Valiant and UGAL 3 (4 with SR_DF_VC_LOCAL and
- * SR_ROUTE_INTER_ROUTER); PAR 3 with SR_DF_VC_GLOBALS (which deadlocks,
- * see docs/routing-beyond.rst), 4 with SR_DF_VC_LOCAL (5 with
- * SR_ROUTE_INTER_ROUTER).  Folded Clos and butterfly 1.
+ * SR_ROUTE_INTER_ROUTER); PAR 4 with SR_DF_VC_LOCAL (5 with
+ * SR_ROUTE_INTER_ROUTER) and none with SR_DF_VC_GLOBALS: a PAR packet may
+ * take two local hops in its source group before its global one, both on
+ * level 0, and local channels of one group then wait for each other in a
+ * cycle whatever the VCs per level (the verifier refutes it; see
+ * docs/routing-beyond.rst).  Folded Clos and butterfly 1.
  *
  * :param net: the network.
  * :param d: the description (its vcs field is not read).
- * :returns: the VCs, or -1 if the algorithm is not defined on this network
- *     or an option does not apply.
+ * :returns: the VCs; -1 if the algorithm is not defined on this network
+ *     or an option does not apply; SR_ROUTE_VCS_NONE if no number of VCs
+ *     is enough (sr_routing_init then builds the routing only with
+ *     SR_ROUTE_FEWER_VCS, for the verifier to refute).
  * :paper: seed 004 Section 5.5.2 ("two VCs, one for each phase"; "n' VC
  *     ... selected based on the number of hops remaining") and Section
  *     5.5.3 ("two VCs are needed for minimal routing and three VCs are
@@ -3256,7 +3283,8 @@ SR_API int sr_routing_vcs_needed(const sr_net *net, const sr_routing_desc *d) {
     if (d->algorithm == SR_ALG_CUSTOM) return d->custom && d->custom->vcs_needed >= 1 ? d->custom->vcs_needed : -1;
     if (d->algorithm < 0 || d->algorithm >= SR_ALG_COUNT) return -1;
     l = sr__route_levels(net, d, &dl);
-    return l < 0 ? -1 : l;
+    if (l < 0) return -1;
+    return sr__route_no_vcs_enough(net, d) ? SR_ROUTE_VCS_NONE : l;
 }
 
 /* Most candidates one call of a built-in algorithm returns. */
@@ -3306,7 +3334,8 @@ SR_API uint32_t sr__route_inters(const sr_net *net, const sr_routing_desc *d) {
  *     SR_ROUTE_INTER_ROUTER off the dragonfly; custom: vcs_needed or
  *     max_candidates below 1); SR_ERR_VCS (vcs above SR_ROUTE_MAX_VCS or
  *     negative, or below sr_routing_vcs_needed without
- *     SR_ROUTE_FEWER_VCS).
+ *     SR_ROUTE_FEWER_VCS; also any number for a routing that
+ *     sr_routing_vcs_needed says no number is enough for).
  * :paper: seed 004 Chapter 5.
  */
 SR_API sr_result sr_routing_init(sr_routing *rt, const sr_net *net, const sr_routing_desc *d) {
@@ -3346,9 +3375,18 @@ SR_API sr_result sr_routing_init(sr_routing *rt, const sr_net *net, const sr_rou
     if (d->vcs < 0 || d->vcs > SR_ROUTE_MAX_VCS) return SR_ERR_VCS;
     r.vcs = d->vcs ? d->vcs : need;
     r.desc.vcs = r.vcs;
-    if (r.vcs < need && !(d->flags & SR_ROUTE_FEWER_VCS)) return SR_ERR_VCS;
+    if ((r.vcs < need || (d->algorithm != SR_ALG_CUSTOM && sr__route_no_vcs_enough(net, d))) &&
+        !(d->flags & SR_ROUTE_FEWER_VCS))
+        return SR_ERR_VCS;
     r.levels = need;
     r.dl = dl;
+    if (need <= SR__LEVEL_TABLE) {
+        int l, V = r.vcs;
+        for (l = 0; l < need; l++) {
+            r.level_lo[l] = (uint8_t)(V >= need ? l * V / need : l < V ? l : V - 1);
+            r.level_hi[l] = (uint8_t)(V >= need ? (l + 1) * V / need - 1 : l < V ? l : V - 1);
+        }
+    }
     *rt = r;
     return SR_OK;
 }
@@ -3424,13 +3462,24 @@ SR_API int sr__hx_port(const sr_net *net, uint32_t r, int d, int c2) {
     return net->port_base[d] + (c2 < c ? c2 : c2 - 1);
 }
 
-/* Cube: the dimension-order port from r towards target (-1 at target). */
-SR_API int sr__cube_dor_port(const sr_topology *t, uint32_t r, uint32_t target) {
+/* Cube: the dimension-order port from r towards target (-1 at target),
+ * and in *coord (may be NULL) r's coordinate in that port's dimension.
+ * Dimension 0 has the largest stride, so the coordinates come from the
+ * top down with one division each (quotient and remainder of one
+ * division); the direction in a ring is sr__direction2's: the shorter
+ * way, the topology's tie-break at k/2. */
+SR_API int sr__cube_dor_port(const sr_topology *t, uint32_t r, uint32_t target, int *coord) {
     int d;
     for (d = 0; d < t->num_dims; d++) {
-        int c = (int)((r / t->stride[d]) % (uint32_t)t->radix[d]);
-        int cd = (int)((target / t->stride[d]) % (uint32_t)t->radix[d]);
-        if (c != cd) return 2 * d + sr__direction2(t, d, c, 2 * cd);
+        uint32_t s = t->stride[d];
+        int c = (int)(r / s), cd = (int)(target / s), k = t->radix[d], up;
+        r %= s;
+        target %= s;
+        if (c == cd) continue;
+        if (coord) *coord = c;
+        if (t->mesh[d]) return 2 * d + (cd < c);
+        up = cd - c < 0 ? cd - c + k : cd - c;
+        return 2 * d + (2 * up < k ? 0 : 2 * up > k ? 1 : sr__tie_negative(t, c));
     }
     return -1;
 }
@@ -3503,7 +3552,10 @@ SR_API void sr__put(sr__emit *e, int port, int lo, int hi, int cls) {
 SR_API void sr__level_vcs(const sr_routing *rt, int level, int *lo, int *hi) {
     int V = rt->vcs, L = rt->levels;
     if (level >= L) level = L - 1;
-    if (V >= L) {
+    if (L <= SR__LEVEL_TABLE) {       /* sr_routing_init's table of the below */
+        *lo = rt->level_lo[level];
+        *hi = rt->level_hi[level];
+    } else if (V >= L) {
         *lo = level * V / L;
         *hi = (level + 1) * V / L - 1;
     } else {
@@ -3555,13 +3607,12 @@ SR_API sr_result sr__header_check(const sr_routing *rt, const sr_header *h) {
 
 /* ---- cube ---- */
 
-/* VC level of a cube hop from router r through port: the dateline bit
- * after the hop, within the set (0: Valiant's first phase, 1: the rest). */
-SR_API int sr__cube_level(const sr_routing *rt, uint32_t r, int port, const sr_header *h, int set) {
-    const sr_topology *t = &rt->net.cube;
-    int d = port >> 1, bit = 0;
-    if (rt->dl == 2)
-        bit = ((h->vclass >> d) & 1) | sr_crosses_dateline(t, port, (int)((r / t->stride[d]) % (uint32_t)t->radix[d]));
+/* VC level of a cube hop through port from a router at coordinate c of
+ * the port's dimension: the dateline bit after the hop, within the set
+ * (0: Valiant's first phase, 1: the rest). */
+SR_API int sr__cube_level(const sr_routing *rt, int c, int port, const sr_header *h, int set) {
+    int bit = 0;
+    if (rt->dl == 2) bit = ((h->vclass >> (port >> 1)) & 1) | sr_crosses_dateline(&rt->net.cube, port, c);
     return set * rt->dl + bit;
 }
 
@@ -3569,8 +3620,8 @@ SR_API int sr__cube_level(const sr_routing *rt, uint32_t r, int port, const sr_h
  * VC set of the leg. */
 SR_API void sr__cube_dor(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h, uint32_t target,
                          int set, int cls) {
-    int port = sr__cube_dor_port(&rt->net.cube, r, target);
-    if (port >= 0) sr__put_level(rt, e, port, sr__cube_level(rt, r, port, h, set), cls);
+    int c = 0, port = sr__cube_dor_port(&rt->net.cube, r, target, &c);
+    if (port >= 0) sr__put_level(rt, e, port, sr__cube_level(rt, c, port, h, set), cls);
 }
 
 /* Cube, minimal adaptive: every productive direction on the adaptive VCs
@@ -3579,17 +3630,18 @@ SR_API void sr__cube_dor(const sr_routing *rt, sr__emit *e, uint32_t r, const sr
 SR_API void sr__cube_min_adaptive(const sr_routing *rt, sr__emit *e, uint32_t r, const sr_header *h) {
     const sr_topology *t = &rt->net.cube;
     uint32_t dr = sr__dest_router(&rt->net, h->dest);
-    int d, lo = rt->dl < rt->vcs - 1 ? rt->dl : rt->vcs - 1, esc, port;
+    int d, lo = rt->dl < rt->vcs - 1 ? rt->dl : rt->vcs - 1, esc, port, c = 0;
     for (d = 0; d < t->num_dims; d++) {
-        int k = t->radix[d], c = (int)((r / t->stride[d]) % (uint32_t)k);
+        int k = t->radix[d];
+        c = (int)((r / t->stride[d]) % (uint32_t)k);
         int cd = (int)((dr / t->stride[d]) % (uint32_t)k), up = ((cd - c) % k + k) % k;
         if (c == cd) continue;
         if (t->mesh[d]) { sr__put(e, 2 * d + (cd < c), lo, rt->vcs - 1, SR_CLASS_MINIMAL); continue; }
         if (2 * up <= k) sr__put(e, 2 * d, lo, rt->vcs - 1, SR_CLASS_MINIMAL);
         if (2 * up >= k) sr__put(e, 2 * d + 1, lo, rt->vcs - 1, SR_CLASS_MINIMAL);
     }
-    port = sr__cube_dor_port(t, r, dr);
-    esc = sr__cube_level(rt, r, port, h, 0);
+    port = sr__cube_dor_port(t, r, dr, &c);
+    esc = sr__cube_level(rt, c, port, h, 0);
     if (esc > rt->vcs - 1) esc = rt->vcs - 1;
     sr__put(e, port, esc, esc, SR_CLASS_ESCAPE);
 }
@@ -3777,6 +3829,31 @@ SR_API sr_result sr__fly_candidates(const sr_routing *rt, sr__emit *e, uint32_t 
     return SR_OK;
 }
 
+/* The candidates of a routing whose arguments are known to be in range
+ * (sr_route_candidates checks them and returns a code, the trusted
+ * variant asserts them): the one copy of the dispatch. */
+SR_API sr_result sr__candidates(const sr_routing *rt, uint32_t router, int in_port, int in_vc, const sr_header *h,
+                                sr_candidate *out, int cap, int *n) {
+    sr__emit e;
+    sr_result r;
+    if (rt->desc.algorithm == SR_ALG_CUSTOM) {
+        r = rt->custom.candidates(rt, router, in_port, in_vc, h, out, cap, n);
+        if (r == SR_OK && *n > cap) r = SR_ERR_BUFFER_SIZE;
+        return r;
+    }
+    e.out = out; e.cap = cap; e.n = 0;
+    switch (rt->net.kind) {
+    case SR_NET_CUBE: r = sr__cube_candidates(rt, &e, router, h); break;
+    case SR_NET_HYPERX: r = sr__hx_candidates(rt, &e, router, h); break;
+    case SR_NET_DRAGONFLY: r = sr__df_candidates(rt, &e, router, h); break;
+    case SR_NET_CLOS: r = sr__clos_candidates(rt, &e, router, h); break;
+    default: r = sr__fly_candidates(rt, &e, router, h); break;
+    }
+    if (r != SR_OK) return r;
+    *n = e.n;
+    return e.n > cap ? SR_ERR_BUFFER_SIZE : SR_OK;
+}
+
 /**
  * The routing function: every candidate (output port, VC range, class) of
  * a packet at a router.
@@ -3805,32 +3882,55 @@ SR_API sr_result sr__fly_candidates(const sr_routing *rt, sr__emit *e, uint32_t 
  */
 SR_API sr_result sr_route_candidates(const sr_routing *rt, uint32_t router, int in_port, int in_vc,
                                      const sr_header *h, sr_candidate *out, int cap, int *n) {
-    sr__emit e;
-    sr_result r = SR_OK;
+    sr_result r;
     if (!rt || !h || !n || (!out && cap > 0)) return SR_ERR_NULL;
     *n = 0;
     if (router >= rt->net.num_routers) return SR_ERR_NODE_RANGE;
     if (in_port < 0 || in_port >= sr_net_num_ports(&rt->net, router)) return SR_ERR_PORT_RANGE;
     if (in_vc < 0 || in_vc >= rt->vcs) return SR_ERR_VCS;
     if (cap < 0) cap = 0;
-    if (rt->desc.algorithm == SR_ALG_CUSTOM) {
-        r = rt->custom.candidates(rt, router, in_port, in_vc, h, out, cap, n);
-        if (r == SR_OK && *n > cap) r = SR_ERR_BUFFER_SIZE;
-        return r;
+    if (rt->desc.algorithm != SR_ALG_CUSTOM) {
+        r = sr__header_check(rt, h);
+        if (r != SR_OK) return r;
     }
-    r = sr__header_check(rt, h);
-    if (r != SR_OK) return r;
-    e.out = out; e.cap = cap; e.n = 0;
-    switch (rt->net.kind) {
-    case SR_NET_CUBE: r = sr__cube_candidates(rt, &e, router, h); break;
-    case SR_NET_HYPERX: r = sr__hx_candidates(rt, &e, router, h); break;
-    case SR_NET_DRAGONFLY: r = sr__df_candidates(rt, &e, router, h); break;
-    case SR_NET_CLOS: r = sr__clos_candidates(rt, &e, router, h); break;
-    default: r = sr__fly_candidates(rt, &e, router, h); break;
-    }
-    if (r != SR_OK) return r;
-    *n = e.n;
-    return e.n > cap ? SR_ERR_BUFFER_SIZE : SR_OK;
+    return sr__candidates(rt, router, in_port, in_vc, h, out, cap, n);
+}
+
+/**
+ * sr_route_candidates for a simulator's inner loop: the same candidates,
+ * with the argument checks of sr_route_candidates as preconditions
+ * (SR_ASSERT) instead of result codes.
+ *
+ * Use it where the arguments come from the library itself: a router and
+ * ports of the network, a header that sr_route_header_init and
+ * sr_route_advance produced, ``out`` of sr_route_max_candidates entries.
+ * The codes that remain are the routing's own: SR_ERR_HEADER (a built-in
+ * algorithm asked for a state it cannot produce, such as a packet at its
+ * intermediate before its phase moved on) and what a custom routing
+ * returns.
+ *
+ * :param rt: the routing.
+ * :param router: the router, < rt->net.num_routers (SR_ASSERT).
+ * :param in_port: the port the packet arrived on, < sr_net_num_ports
+ *     (SR_ASSERT).
+ * :param in_vc: the VC it arrived on, < rt->vcs (SR_ASSERT).
+ * :param h: the packet's header, a state the routing produces (SR_ASSERT).
+ * :param out: out, the candidates.
+ * :param cap: entries of ``out``, >= sr_route_max_candidates (SR_ASSERT).
+ * :param n: out, the number of candidates.
+ * :returns: SR_OK; SR_ERR_HEADER; a custom routing's error.
+ * :paper: seed 004 Sections 5.2.1, 5.3.1-5.3.3, 5.5.1-5.5.3.
+ */
+SR_API sr_result sr_route_candidates_trusted(const sr_routing *rt, uint32_t router, int in_port, int in_vc,
+                                             const sr_header *h, sr_candidate *out, int cap, int *n) {
+    SR_ASSERT(rt && h && n && out);
+    SR_ASSERT(router < rt->net.num_routers);
+    SR_ASSERT(in_port >= 0 && in_port < sr_net_num_ports(&rt->net, router));
+    SR_ASSERT(in_vc >= 0 && in_vc < rt->vcs);
+    SR_ASSERT(cap >= rt->max_candidates);
+    SR_ASSERT(rt->desc.algorithm == SR_ALG_CUSTOM || sr__header_check(rt, h) == SR_OK);
+    *n = 0;
+    return sr__candidates(rt, router, in_port, in_vc, h, out, cap, n);
 }
 
 /* Has a packet of leg target `target` (a router; a group for the
@@ -3845,11 +3945,19 @@ SR_API int sr__at_inter(const sr_routing *rt, uint32_t v, uint32_t inter) {
     return v == inter;
 }
 
+/* The router a hop from r through port arrives at: *v, found once (a
+ * hop's update reads it only in some phases). */
+SR_API uint32_t sr__hop_target(const sr_routing *rt, uint32_t r, int port, uint32_t *v) {
+    if (*v == SR_NO_NODE) *v = sr_net_neighbor(&rt->net, r, port, NULL);
+    return *v;
+}
+
 /* The header after a hop of a built-in algorithm (router r, port, VC
- * level computed before the hop for SR_DF_VC_LOCAL), arriving at v. */
+ * level computed before the hop for SR_DF_VC_LOCAL), arriving at v
+ * (SR_NO_NODE: not known yet, found when needed). */
 SR_API void sr__advance(const sr_routing *rt, uint32_t r, const sr_candidate *c, sr_header *h, uint32_t v) {
     const sr_net *net = &rt->net;
-    int a = rt->desc.algorithm, global = 0;
+    int a = rt->desc.algorithm, global = 0, cc = 0;
     if (net->kind == SR_NET_DRAGONFLY) {
         global = c->port >= net->desc.dragonfly.p + net->desc.dragonfly.a - 1;
         if (rt->desc.df_vc == SR_DF_VC_LOCAL) {
@@ -3861,33 +3969,55 @@ SR_API void sr__advance(const sr_routing *rt, uint32_t r, const sr_candidate *c,
     if (net->kind == SR_NET_CUBE && rt->dl == 2) {
         const sr_topology *t = &net->cube;
         int d = c->port >> 1;
-        if (sr_crosses_dateline(t, c->port, (int)((r / t->stride[d]) % (uint32_t)t->radix[d])))
-            h->vclass = (uint8_t)(h->vclass | (1u << d));
+        cc = (int)((r / t->stride[d]) % (uint32_t)t->radix[d]);
+        if (sr_crosses_dateline(t, c->port, cc)) h->vclass = (uint8_t)(h->vclass | (1u << d));
     }
     /* the phase: UGAL decides at the source router; PAR stays undecided
      * while it takes minimal hops inside the source group */
     if (h->phase == SR_PHASE_UNDECIDED) {
         if (c->cls == SR_CLASS_NONMINIMAL) h->phase = SR_PHASE_TO_INTER;
-        else if (a != SR_ALG_PAR || global || sr__at_inter(rt, v, h->inter)) {
+        else if (a != SR_ALG_PAR || global || sr__at_inter(rt, sr__hop_target(rt, r, c->port, &v), h->inter)) {
             /* (a PAR packet that reaches an intermediate router on its
              * minimal path has nothing left to decide) */
             h->phase = SR_PHASE_MINIMAL;
             h->inter = SR_NO_NODE;
         }
     }
-    if (h->phase == SR_PHASE_TO_INTER && sr__at_inter(rt, v, h->inter)) {
+    if (h->phase == SR_PHASE_TO_INTER && sr__at_inter(rt, sr__hop_target(rt, r, c->port, &v), h->inter)) {
         h->phase = SR_PHASE_TO_DEST;
         h->inter = SR_NO_NODE;
         if (net->kind == SR_NET_CUBE) h->vclass = 0;   /* phase 2: a new VC set */
     }
     if (net->kind == SR_NET_CUBE && rt->dl == 2 && h->vclass) {
-        /* normal form: the bit of a dimension the leg has finished is 0 */
+        /* normal form: the bit of a dimension the leg has finished is 0
+         * (the coordinate after the hop is cc + 1 or cc - 1 round the
+         * ring) */
         const sr_topology *t = &net->cube;
-        int d = c->port >> 1;
+        int d = c->port >> 1, k = t->radix[d], next = c->port & 1 ? (cc == 0 ? k - 1 : cc - 1) : (cc == k - 1 ? 0 : cc + 1);
         uint32_t target = sr__leg_target(rt, h);
-        if ((v / t->stride[d]) % (uint32_t)t->radix[d] == (target / t->stride[d]) % (uint32_t)t->radix[d])
-            h->vclass = (uint8_t)(h->vclass & ~(1u << d));
+        if ((uint32_t)next == (target / t->stride[d]) % (uint32_t)k) h->vclass = (uint8_t)(h->vclass & ~(1u << d));
     }
+}
+
+/* The header after a hop over a channel from router to v (SR_NO_NODE: to
+ * be found when needed; arguments in range): the one copy of the update behind sr_route_advance and its
+ * trusted variant. */
+SR_API sr_result sr__hop(const sr_routing *rt, uint32_t router, const sr_candidate *c, int vc, sr_header *h,
+                         uint32_t v) {
+    sr_header x = *h;
+    if (rt->desc.algorithm == SR_ALG_CUSTOM) {
+        if (rt->custom.advance) {
+            sr_result r = rt->custom.advance(rt, router, c, vc, &x);
+            if (r != SR_OK) return r;
+        } else if (rt->net.kind == SR_NET_DRAGONFLY &&
+                   sr_net_port_info(&rt->net, router, c->port).kind == SR_PORT_GLOBAL && x.globals < 255)
+            x.globals++;
+    } else {
+        sr__advance(rt, router, c, &x, v);
+    }
+    if (x.hops < 255) x.hops++;
+    *h = x;
+    return SR_OK;
 }
 
 /**
@@ -3920,33 +4050,54 @@ SR_API void sr__advance(const sr_routing *rt, uint32_t r, const sr_candidate *c,
  */
 SR_API sr_result sr_route_advance(const sr_routing *rt, uint32_t router, const sr_candidate *c, int vc,
                                   sr_header *h) {
-    sr_header x;
     uint32_t v;
-    int in_port;
-    sr_result r;
     if (!rt || !c || !h) return SR_ERR_NULL;
     if (router >= rt->net.num_routers) return SR_ERR_NODE_RANGE;
     if (c->port < 0 || c->port >= sr_net_num_ports(&rt->net, router)) return SR_ERR_PORT_RANGE;
     if (vc < c->vc_lo || vc > c->vc_hi || vc >= rt->vcs) return SR_ERR_VCS;
     if (sr_net_port_info(&rt->net, router, c->port).kind == SR_PORT_TERMINAL) return SR_OK;
-    v = sr_net_neighbor(&rt->net, router, c->port, &in_port);
+    v = sr_net_neighbor(&rt->net, router, c->port, NULL);
     if (v == SR_NO_NODE) return SR_ERR_NO_LINK;
-    x = *h;
-    if (rt->desc.algorithm == SR_ALG_CUSTOM) {
-        if (rt->custom.advance) {
-            r = rt->custom.advance(rt, router, c, vc, &x);
-            if (r != SR_OK) return r;
-        } else if (rt->net.kind == SR_NET_DRAGONFLY &&
-            sr_net_port_info(&rt->net, router, c->port).kind == SR_PORT_GLOBAL && x.globals < 255)
-            x.globals++;
-    } else {
-        r = sr__header_check(rt, h);
+    if (rt->desc.algorithm != SR_ALG_CUSTOM) {
+        sr_result r = sr__header_check(rt, h);
         if (r != SR_OK) return r;
-        sr__advance(rt, router, c, &x, v);
     }
-    if (x.hops < 255) x.hops++;
-    *h = x;
-    return SR_OK;
+    return sr__hop(rt, router, c, vc, h, v);
+}
+
+/**
+ * sr_route_advance for a simulator's inner loop: the same update, with the
+ * argument checks of sr_route_advance as preconditions (SR_ASSERT) instead
+ * of result codes.
+ *
+ * Use it where the arguments come from the library itself: the candidate
+ * sr_route_candidates (or its trusted variant) gave for this router and
+ * header, a VC of its range, for a hop to another router: the caller,
+ * which knows its ports, does not call it for an ejection (which
+ * sr_route_advance leaves as it is).
+ *
+ * :param rt: the routing.
+ * :param router: the router the hop leaves, < rt->net.num_routers
+ *     (SR_ASSERT).
+ * :param c: the candidate taken: a port of the router with a channel to
+ *     another router, not a terminal port (SR_ASSERT).
+ * :param vc: the VC taken, in c->vc_lo .. c->vc_hi and < rt->vcs
+ *     (SR_ASSERT).
+ * :param h: in/out, the header, a state the routing produces (SR_ASSERT).
+ * :returns: SR_OK, or what a custom routing's advance returns (the header
+ *     is then unchanged).
+ * :paper: seed 004 Sections 5.3.1-5.3.3, 5.5.3 and Figure 5.4.
+ */
+SR_API sr_result sr_route_advance_trusted(const sr_routing *rt, uint32_t router, const sr_candidate *c, int vc,
+                                          sr_header *h) {
+    SR_ASSERT(rt && c && h);
+    SR_ASSERT(router < rt->net.num_routers);
+    SR_ASSERT(c->port >= 0 && c->port < sr_net_num_ports(&rt->net, router));
+    SR_ASSERT(vc >= c->vc_lo && vc <= c->vc_hi && vc < rt->vcs);
+    SR_ASSERT(rt->desc.algorithm == SR_ALG_CUSTOM || sr__header_check(rt, h) == SR_OK);
+    SR_ASSERT(sr_net_port_info(&rt->net, router, c->port).kind != SR_PORT_TERMINAL);
+    SR_ASSERT(sr_net_neighbor(&rt->net, router, c->port, NULL) != SR_NO_NODE);
+    return sr__hop(rt, router, c, vc, h, SR_NO_NODE);
 }
 
 /**
@@ -4165,58 +4316,143 @@ SR_API uint32_t sr_route_global_channel(const sr_routing *rt, uint32_t router, c
 }
 
 /**
- * Selection among candidates by credits: the (candidate, VC) with the most
- * credits among the adaptive candidates (classes minimal and non-minimal);
- * an escape candidate only when no adaptive one has a credit; ties broken
- * by a caller-supplied random number.
+ * Dragonfly: where a global channel numbered as sr_route_global_channel
+ * numbers it leaves: its router and that router's output port (so that a
+ * caller reads the channel's queue without knowing the port layout).
+ *
+ * :param rt: a dragonfly routing.
+ * :param channel: a channel, < num_routers * h.
+ * :param router: out (may be NULL), the router it leaves.
+ * :returns: the output port, or -1 (not a dragonfly, or channel out of
+ *     range; *router untouched).
+ * :paper: seed 004 Section 5.4 (UGAL-G reads the queues of the global
+ *     channels).
+ */
+SR_API int sr_route_global_port(const sr_routing *rt, uint32_t channel, uint32_t *router) {
+    const sr_dragonfly_desc *f;
+    if (!rt || rt->net.kind != SR_NET_DRAGONFLY) return -1;
+    f = &rt->net.desc.dragonfly;
+    if (channel / (uint32_t)f->h >= rt->net.num_routers) return -1;
+    if (router) *router = channel / (uint32_t)f->h;
+    return f->p + f->a - 1 + (int)(channel % (uint32_t)f->h);
+}
+
+/**
+ * The credits of one output VC as the caller's selection sees them
+ * (sr_route_select_by): the free credits of VC ``vc`` of output port
+ * ``port``, 0 or less when the VC cannot be taken now (held by another
+ * packet, or full).
+ *
+ * :param ctx: the caller's context (its router's state).
+ * :param port: an output port of a candidate.
+ * :param vc: a VC of that candidate's range.
+ * :returns: the credits.
+ */
+typedef int32_t (*sr_credit_fn)(const void *ctx, int port, int vc);
+
+/**
+ * Selection among candidates by credits, read through the caller's
+ * function: the (candidate, VC) with the most credits among the adaptive
+ * candidates (classes minimal and non-minimal); an escape candidate only
+ * when no adaptive one has a credit; ties broken by a caller-supplied
+ * random number.
+ *
+ * It reads the credits of the candidates' VCs only, each twice at most
+ * (once to find the best, once to pick among the ties), so a simulator
+ * passes a function over its own router state instead of keeping an
+ * array of every (port, VC) up to date.
  *
  * :param c: the candidates.
  * :param n: how many.
  * :param classes: a mask of the classes to consider, bit 1 << class (for
  *     example 1u << SR_CLASS_MINIMAL), 0 for all; UGAL passes the class of
  *     its decision.
- * :param credits: free credits of every (port, VC), at port * vcs + vc
- *     (0 or less: not available).
- * :param vcs: VCs per port in ``credits``.
- * :param random: a uniformly random 64-bit number.
+ * :param credit: the credits of (port, VC); it must return the same value
+ *     for the same arguments within one call.
+ * :param ctx: its first argument.
+ * :param random: a uniformly random 64-bit number (its high 32 bits are
+ *     used).
  * :param vc: out (may be NULL), the VC chosen.
  * :returns: the index of the candidate chosen, or -1 when none is
- *     available.
+ *     available (also for NULL c or credit).
  * :paper: seed 003 line 63 (JSQ: "the one with the most available
  *     downstream tokens. Ties are randomly broken. If no dynamic
  *     direction/VC combination is available, the packet will request its
  *     bubble escape"); seed 004 Section 5.5.2.1 ("the productive channel
  *     with the shortest queue").
  */
-SR_API int sr_route_select(const sr_candidate *c, int n, unsigned classes, const int32_t *credits, int vcs,
-                           uint64_t random, int *vc) {
+SR_API int sr_route_select_by(const sr_candidate *c, int n, unsigned classes, sr_credit_fn credit, const void *ctx,
+                              uint64_t random, int *vc) {
     int round, i, v;
-    if (!c || !credits || vcs < 1) return -1;
+    if (!c || !credit) return -1;
     if (!classes) classes = ~0u;
     for (round = 0; round < 2; round++) {
         int32_t best = 0;
         uint32_t ties = 0, pick;
+        int first = -1, first_vc = 0;   /* the first (candidate, VC) with the best */
         for (i = 0; i < n; i++) {
             if (!((classes >> c[i].cls) & 1) || (c[i].cls == SR_CLASS_ESCAPE) != round) continue;
-            for (v = c[i].vc_lo; v <= c[i].vc_hi && v < vcs; v++) {
-                int32_t k = credits[(size_t)c[i].port * (size_t)vcs + (size_t)v];
+            for (v = c[i].vc_lo; v <= c[i].vc_hi; v++) {
+                int32_t k = credit(ctx, c[i].port, v);
                 if (k <= 0 || k < best) continue;
-                if (k > best) { best = k; ties = 0; }
+                if (k > best) { best = k; ties = 0; first = i; first_vc = v; }
                 ties++;
             }
         }
         if (!ties) continue;
+        if (ties == 1) {                /* the pick below would find it */
+            if (vc) *vc = first_vc;
+            return first;
+        }
         pick = (uint32_t)(((random >> 32) * (uint64_t)ties) >> 32);
         for (i = 0; i < n; i++) {
             if (!((classes >> c[i].cls) & 1) || (c[i].cls == SR_CLASS_ESCAPE) != round) continue;
-            for (v = c[i].vc_lo; v <= c[i].vc_hi && v < vcs; v++)
-                if (credits[(size_t)c[i].port * (size_t)vcs + (size_t)v] == best && pick-- == 0) {
+            for (v = c[i].vc_lo; v <= c[i].vc_hi; v++)
+                if (credit(ctx, c[i].port, v) == best && pick-- == 0) {
                     if (vc) *vc = v;
                     return i;
                 }
         }
     }
     return -1;
+}
+
+/* sr_route_select's view of its array: credits and VCs per port. */
+typedef struct sr__credit_array {
+    const int32_t *credits;
+    int vcs;
+} sr__credit_array;
+
+SR_API int32_t sr__credit_of_array(const void *ctx, int port, int vc) {
+    const sr__credit_array *a = (const sr__credit_array *)ctx;
+    return vc < a->vcs ? a->credits[(size_t)port * (size_t)a->vcs + (size_t)vc] : 0;
+}
+
+/**
+ * Selection among candidates by credits from an array of every (port,
+ * VC): sr_route_select_by over ``credits[port * vcs + vc]`` (VCs at or
+ * above ``vcs`` count as unavailable).
+ *
+ * :param c: the candidates.
+ * :param n: how many.
+ * :param classes: a mask of the classes to consider, bit 1 << class, 0
+ *     for all.
+ * :param credits: free credits of every (port, VC), at port * vcs + vc
+ *     (0 or less: not available).
+ * :param vcs: VCs per port in ``credits``.
+ * :param random: a uniformly random 64-bit number.
+ * :param vc: out (may be NULL), the VC chosen.
+ * :returns: the index of the candidate chosen, or -1 when none is
+ *     available (also for NULL c or credits, or vcs below 1).
+ * :paper: seed 003 line 63 (JSQ); seed 004 Section 5.5.2.1.
+ */
+SR_API int sr_route_select(const sr_candidate *c, int n, unsigned classes, const int32_t *credits, int vcs,
+                           uint64_t random, int *vc) {
+    sr__credit_array a;
+    if (!c || !credits || vcs < 1) return -1;
+    a.credits = credits;
+    a.vcs = vcs;
+    return sr_route_select_by(c, n, classes, sr__credit_of_array, &a, random, vc);
 }
 
 /* >>rverify ============================================================

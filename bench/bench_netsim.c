@@ -146,6 +146,7 @@ static void case_nc(int c, bn_result *r, sim_progress *pg) {
     }
     if (sr_net_init(&topo, &d) != SR_OK) { fprintf(stderr, "bench_netsim: bad network\n"); exit(1); }
     p.max_packet_flits = 1;
+    p.wake_ahead = iq_wake_ahead(&ip, p.max_packet_flits);   /* as netsim does */
     err = nc_net_init(&b.net, &topo, &p, &t, 1);
     if (!err) err = iq_init(&b.m, &b.net, &ip, 1);
     if (err) { fprintf(stderr, "bench_netsim: %s\n", err); exit(1); }

@@ -580,7 +580,7 @@ static void parse(opts *o, int argc, char **argv) {
         snprintf(num, sizeof num, "%d", o->p.max_packet_flits);
         cli_bad_value(&c, "--max-packet", num, "a packet of --sizes is larger (%d flits)", max_size);
     }
-    o->p.wake_ahead = o->ip.pipeline + o->ip.speedup * o->p.max_packet_flits + 2;
+    o->p.wake_ahead = iq_wake_ahead(&o->ip, o->p.max_packet_flits);
     for (i = 1; i < SR_PORT_KIND_COUNT; i++)
         if (o->p.buf_flits[i] < o->p.max_packet_flits)
             cli_fail(&c, "--buffer: %s input buffers of %d flits cannot hold a %d-flit packet (virtual cut-through)",
@@ -606,6 +606,13 @@ static void parse(opts *o, int argc, char **argv) {
         if (cli_given(&c, "--inter") && o->desc.kind != SR_NET_DRAGONFLY)
             cli_fail(&c, "--inter chooses a dragonfly's intermediates: it needs --topo dragonfly:...");
         need = sr_routing_vcs_needed(&o->net, &o->ip.routing);
+        if (need == SR_ROUTE_VCS_NONE) {
+            if (!o->unsafe)
+                cli_fail(&c, "--routing %s with --df-vcs globals deadlocks with any number of VCs (two local hops "
+                         "share a VC level): use --df-vcs local (--unsafe runs it anyway)", routing_names[o->routing]);
+            o->ip.routing.flags |= SR_ROUTE_FEWER_VCS;
+            need = cli_given(&c, "--vcs") ? o->p.vcs : 0;     /* 0: sr_routing_init's levels */
+        }
         if (need < 0)
             cli_fail(&c, "--routing %s is not defined on --topo %s (or an option of it does not apply there)",
                      routing_names[o->routing], o->topo_spec);
@@ -617,6 +624,7 @@ static void parse(opts *o, int argc, char **argv) {
         o->ip.routing.vcs = o->p.vcs;
         rr = sr_routing_init(&rt, &o->net, &o->ip.routing);
         if (rr != SR_OK) cli_fail(&c, "--routing %s: %s", routing_names[o->routing], sr_result_string(rr));
+        o->p.vcs = o->ip.routing.vcs = rt.vcs;
         if (o->verify) verify(&c, o, &rt);
         if (o->net.radix * o->p.vcs > SA_SWITCH_MAX)
             cli_fail(&c, "--vcs %d: routers of %d ports would need a %d x %d VC allocator (at most 512)", o->p.vcs,

@@ -138,7 +138,7 @@ static const row rows[] = {
     { DF9, "ugal to a router (VC = global channels crossed)", SR_ALG_UGAL, 3, IR, 0, 0, 0, "refuted" },
     { DF9, "valiant to a router (a VC per local hop after a local hop)", SR_ALG_VALIANT, 4, IR, SR_DF_VC_LOCAL, 0,
       0, "proven" },
-    { DF9, "par (VC = global channels crossed)", SR_ALG_PAR, 3, 0, 0, 0, 0, "refuted" },
+    { DF9, "par (VC = global channels crossed)", SR_ALG_PAR, 3, FEW, 0, 0, 0, "refuted" },
     { DF9, "par (a VC per local hop after a local hop)", SR_ALG_PAR, 4, 0, SR_DF_VC_LOCAL, 0, 0, "proven" },
     { DF9, "par (a VC per local hop after a local hop)", SR_ALG_PAR, 3, FEW, SR_DF_VC_LOCAL, 0, 0, "refuted" },
     { DF33, "ugal", SR_ALG_UGAL, 3, 0, 0, 0, 0, "proven" },

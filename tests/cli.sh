@@ -239,7 +239,8 @@ refuse $N --alltoall         --router bgl --alltoall whole --load 0.2
 if accept $N --topo dragonfly:2,4,2 --routing valiant --vcs 2 --unsafe --verify --cycles 10 --warmup 0 --quiet \
    && grep -q "refuted: deadlock cycle" "$tmp/err"; then ok
 else bad "netsim --verify --unsafe reports a refuted routing and runs it"; fi
-refuse $N --verify    --topo dragonfly:2,4,2 --routing par --df-vcs globals --verify
+refuse $N --verify    --topo dragonfly:2,4,2 --routing valiant --inter router --verify
+refuse $N --df-vcs    --topo dragonfly:2,4,2 --routing par --df-vcs globals
 if accept $N --topo torus:4x4 --cycles 200 --warmup 0 --csv --quiet --label 'a"b,c' \
    && grep -q '^"a""b,c",torus:4x4,dor,2,uniform,' "$tmp/out"; then ok
 else cat "$tmp/out" >> "$tmp/err"; bad "netsim escapes a CSV label"; fi

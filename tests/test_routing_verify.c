@@ -291,7 +291,11 @@ ST_TEST(routing_verify_dragonfly_proofs_and_refutations) {
     ST_CHECK(ru_routing(&rt, &net, SR_ALG_VALIANT, 3, SR_ROUTE_INTER_ROUTER, 0, 0));      ST_EQ(0, rv_verdict(&rt, 0));
     ST_CHECK(ru_routing(&rt, &net, SR_ALG_UGAL, 3, SR_ROUTE_INTER_ROUTER, 0, 0));         ST_EQ(0, rv_verdict(&rt, 0));
     ST_CHECK(ru_routing(&rt, &net, SR_ALG_VALIANT, 4, SR_ROUTE_INTER_ROUTER, SR_DF_VC_LOCAL, 0)); ST_EQ(1, rv_verdict(&rt, 0));
-    ST_CHECK(ru_routing(&rt, &net, SR_ALG_PAR, 3, 0, 0, 0));                              ST_EQ(0, rv_verdict(&rt, 0));
+    ST_CHECK(ru_routing(&rt, &net, SR_ALG_PAR, 3, SR_ROUTE_FEWER_VCS, 0, 0));             ST_EQ(0, rv_verdict(&rt, 0));
+    /* PAR on the seed's VC levels: more VCs per level do not help
+     * (sr_routing_vcs_needed: SR_ROUTE_VCS_NONE) */
+    ST_CHECK(ru_routing(&rt, &net, SR_ALG_PAR, 6, SR_ROUTE_FEWER_VCS, 0, 0));             ST_EQ(0, rv_verdict(&rt, 0));
+    ST_CHECK(!ru_routing(&rt, &net, SR_ALG_PAR, 6, 0, 0, 0));
     ST_CHECK(ru_routing(&rt, &net, SR_ALG_PAR, 3, SR_ROUTE_FEWER_VCS, SR_DF_VC_LOCAL, 0)); ST_EQ(0, rv_verdict(&rt, 0));
     ST_CHECK(ru_routing(&rt, &net, SR_ALG_PAR, 4, 0, SR_DF_VC_LOCAL, 0));                 ST_EQ(1, rv_verdict(&rt, 0));
     /* the palm-tree arrangement and a smaller dragonfly (2 channels
@@ -363,7 +367,7 @@ ST_TEST(routing_verify_agrees_with_a_naive_dependency_graph) {
     ST_CHECK(ru_routing(&rt, &df, SR_ALG_UGAL, 3, 0, 0, 0));                               RU_CALL(nv_agree(st__ctx, &rt, 0, 0));
     ST_CHECK(ru_routing(&rt, &df, SR_ALG_UGAL, 2, SR_ROUTE_FEWER_VCS, 0, 0));             RU_CALL(nv_agree(st__ctx, &rt, 0, 1));
     ST_CHECK(ru_routing(&rt, &df, SR_ALG_VALIANT, 3, SR_ROUTE_INTER_ROUTER, 0, 0));       RU_CALL(nv_agree(st__ctx, &rt, 0, 1));
-    ST_CHECK(ru_routing(&rt, &df, SR_ALG_PAR, 3, 0, 0, 0));                                RU_CALL(nv_agree(st__ctx, &rt, 0, 1));
+    ST_CHECK(ru_routing(&rt, &df, SR_ALG_PAR, 3, SR_ROUTE_FEWER_VCS, 0, 0));               RU_CALL(nv_agree(st__ctx, &rt, 0, 1));
     ST_CHECK(ru_routing(&rt, &df2, SR_ALG_PAR, 4, 0, SR_DF_VC_LOCAL, 0));                 RU_CALL(nv_agree(st__ctx, &rt, 0, 0));
     ST_CHECK(ru_routing(&rt, &clos, SR_ALG_UPDOWN, 1, 0, 0, 0));                           RU_CALL(nv_agree(st__ctx, &rt, 0, 0));
 }

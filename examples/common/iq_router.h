@@ -13,7 +13,7 @@
  *   - routing: the packet at the head of a VC asks seastar_route.h for
  *     its candidates (output port, VC range, class, sr_route_candidates)
  *     and picks a candidate and a VC by the credits of this router's free
- *     output VCs (sr_route_select); a packet whose routing has not decided
+ *     output VCs (sr_route_select_by); a packet whose routing has not decided
  *     between its minimal and non-minimal paths (UGAL at its source
  *     router, PAR in its source group) first decides by UGAL's rule
  *     (sr_ugal_minimal) on the queues of this router's output ports
@@ -116,12 +116,6 @@ typedef struct iq_model {
     iq_ivc *ivc;                /**< [r][port][vc] */
     uint64_t *busy;             /**< [r][wv words]: input VCs with a packet */
     int32_t *ocred;             /**< [r][port][vc]: credits of output VCs */
-    int32_t *ones;              /**< [port][vc]: 1 each (what IQ_SELECT_RANDOM
-                                     selects by: every candidate VC alike) */
-    int32_t *sel;               /**< [r][port][vc]: the credits of the VCs
-                                     not held, 0 for a held one (what
-                                     sr_route_select chooses by); a large
-                                     number for an ejection port's free VCs */
     sim_rng *rng;               /**< one stream per router: intermediates,
                                      selection ties */
     uint64_t *held;             /**< [r][port]: output VCs held (bit vc) */
@@ -157,6 +151,13 @@ typedef struct iq_model {
 /** The header of packet pi. */
 static inline sr_header *iq_hdr(const iq_model *m, uint32_t pi) { return (sr_header *)m->hdr + pi; }
 
+/** The nc_params.wake_ahead the model needs: its pipeline and output
+ *  queues (speedup x the largest packet) reach this far; the timing
+ *  wheel's memory grows with it. */
+static inline int iq_wake_ahead(const iq_params *p, int max_packet_flits) {
+    return p->pipeline + p->speedup * max_packet_flits + 2;
+}
+
 /** Bytes the model allocates per router of a network (for netsim's
  *  memory check). */
 static inline double iq_memory_bytes(const sr_net *n, int vcs, const iq_params *p) {
@@ -179,13 +180,23 @@ static inline double iq_memory_bytes(const sr_net *n, int vcs, const iq_params *
  * buffer's, so that a packet at its router always may leave. */
 #define IQ_EJECT_CREDITS 0x40000000
 
-/* Output VC (o, v) of router r is held, or free again: what
- * sr_route_select sees of it. */
-static inline void iq__sel_update(iq_model *m, const nc_net *net, uint32_t r, int o, int v) {
-    size_t k = ((size_t)r * (uint32_t)m->P + (uint32_t)o) * (uint32_t)m->V + (uint32_t)v;
-    if ((m->held[(size_t)r * (uint32_t)m->P + (uint32_t)o] >> v) & 1u) m->sel[k] = 0;
-    else m->sel[k] = nc_port_kind(net, r, o) == SR_PORT_TERMINAL ? IQ_EJECT_CREDITS : m->ocred[k];
+/* What sr_route_select_by sees of router r's output VCs: the credits of
+ * a VC not held, 0 for a held one, IQ_EJECT_CREDITS for an ejection
+ * port's free VC (IQ_SELECT_CREDITS); 1 for every VC (IQ_SELECT_RANDOM). */
+typedef struct iq__sel {
+    const uint64_t *held;   /* [port]: the router's held output VCs */
+    const int32_t *oc;      /* [port][vc]: its output credits */
+    const nc_chan *chan;    /* [port]: its channels */
+    int V;
+} iq__sel;
+
+static inline int32_t iq__sel_credits(const void *ctx, int o, int v) {
+    const iq__sel *x = (const iq__sel *)ctx;
+    if ((x->held[o] >> v) & 1u) return 0;
+    return x->chan[o].kind == SR_PORT_TERMINAL ? IQ_EJECT_CREDITS : x->oc[o * x->V + v];
 }
+
+static inline int32_t iq__sel_any(const void *ctx, int o, int v) { (void)ctx; (void)o; (void)v; return 1; }
 
 static inline void iq__arrive(void *self, nc_net *net, uint32_t r, int in_port, uint32_t pi) {
     iq_model *m = (iq_model *)self;
@@ -216,7 +227,6 @@ static inline void iq__credit(void *self, nc_net *net, uint32_t r, int out_port,
     int32_t *oc = &m->ocred[((size_t)r * (uint32_t)m->P + (uint32_t)out_port) * (uint32_t)m->V + (uint32_t)vc];
     int w, waited = *oc < net->p.max_packet_flits;
     *oc += (int32_t)flits;
-    iq__sel_update(m, net, r, out_port, vc);
     /* only a VC below the largest packet's credits can have kept a head
      * waiting (a step without a better reason to run again sleeps) */
     if (waited)
@@ -242,10 +252,11 @@ static inline uint32_t iq_queue(const iq_model *m, const nc_net *net, uint32_t r
 static inline uint32_t iq__ugal_queue(const iq_model *m, const nc_net *net, uint32_t r, const sr_candidate *c,
                                       const sr_header *h) {
     if (m->p.ugal == IQ_UGAL_GLOBAL && net->net.kind == SR_NET_DRAGONFLY) {
-        uint32_t g = sr_route_global_channel(&m->rt, r, c, h), hh = (uint32_t)net->net.desc.dragonfly.h;
-        if (g != SR_NO_NODE)
-            return iq_queue(m, net, g / hh,
-                            net->net.desc.dragonfly.p + net->net.desc.dragonfly.a - 1 + (int)(g % hh));
+        uint32_t g = sr_route_global_channel(&m->rt, r, c, h), gr = 0;
+        if (g != SR_NO_NODE) {
+            int port = sr_route_global_port(&m->rt, g, &gr);
+            return iq_queue(m, net, gr, port);
+        }
     }
     return iq_queue(m, net, r, c->port);
 }
@@ -273,22 +284,28 @@ static inline int iq__ugal(iq_model *m, const nc_net *net, uint32_t r, const sr_
 /* Route the head packet pi of input VC (in_port, vc) of router r: its
  * candidates (sr_route_candidates), UGAL's decision if its routing has
  * not made it, then a candidate and a free VC by credits
- * (sr_route_select).  Returns 1 with the candidate in *c and the VC in
+ * (sr_route_select_by).  Returns 1 with the candidate in *c and the VC in
  * *ovc, 0 when none of its VCs is free now. */
 static inline int iq__route(iq_model *m, const nc_net *net, uint32_t r, int in_port, int vc, uint32_t pi,
                             sr_candidate *c, int *ovc) {
     const sr_header *h = iq_hdr(m, pi);
     unsigned classes = 0;
     int n = 0, k;
-    sr_result rr = sr_route_candidates(&m->rt, r, in_port, vc, h, m->cand, m->max_cand, &n);
+    iq__sel x;
+    sr_result rr = sr_route_candidates_trusted(&m->rt, r, in_port, vc, h, m->cand, m->max_cand, &n);
     if (rr != SR_OK || n < 1) {
         fprintf(stderr, "iq_router: router %u gives no route to terminal %u (%s)\n", r, h->dest, sr_result_string(rr));
         sim_die("routing failed");
     }
     if (h->phase == SR_PHASE_UNDECIDED) classes = 1u << iq__ugal(m, net, r, h, n);
-    k = sr_route_select(m->cand, n, classes,
-                        m->p.select == IQ_SELECT_RANDOM ? m->ones : m->sel + (size_t)r * (uint32_t)(m->P * m->V),
-                        m->V, sim_rng_next(&m->rng[r]), ovc);
+    x.held = m->held + (size_t)r * (uint32_t)m->P;
+    x.oc = m->ocred + (size_t)r * (uint32_t)(m->P * m->V);
+    x.chan = nc_out_chan(net, r, 0);
+    x.V = m->V;
+    if (m->p.select == IQ_SELECT_RANDOM)
+        k = sr_route_select_by(m->cand, n, classes, iq__sel_any, &x, sim_rng_next(&m->rng[r]), ovc);
+    else
+        k = sr_route_select_by(m->cand, n, classes, iq__sel_credits, &x, sim_rng_next(&m->rng[r]), ovc);
     if (k < 0) return 0;
     *c = m->cand[k];
     return 1;
@@ -325,7 +342,6 @@ static inline void iq__send(iq_model *m, nc_net *net, uint32_t r, int p, int v) 
     iv->out_port = IQ_NONE;
     m->held[oi] &= ~((uint64_t)1 << ov);
     if (nc_port_kind(net, r, o) != SR_PORT_TERMINAL) m->ocred[oi * (uint32_t)m->V + (uint32_t)ov] -= pk->size;
-    iq__sel_update(m, net, r, o, ov);
     depart = m->out_free[oi] > now ? m->out_free[oi] : now;
     m->out_free[oi] = depart + pk->size;
     {
@@ -334,7 +350,8 @@ static inline void iq__send(iq_model *m, nc_net *net, uint32_t r, int p, int v) 
         m->xin_last[x] = (uint8_t)v;
     }
     if (h->hops == 0 && iv->cand.cls == SR_CLASS_NONMINIMAL) m->routed_nonmin++;
-    if (sr_route_advance(&m->rt, r, &iv->cand, ov, h) != SR_OK) sim_die("iq_router: sr_route_advance failed");
+    if (nc_port_kind(net, r, o) != SR_PORT_TERMINAL && sr_route_advance_trusted(&m->rt, r, &iv->cand, ov, h) != SR_OK)
+        sim_die("iq_router: sr_route_advance failed");
     nc_free_input(net, r, p, v, pk->size, now + pk->size - 1);
     nc_send(net, r, o, pi, ov, depart);
     m->moved++;
@@ -416,7 +433,6 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
             ivc[i].out_port = (int16_t)o;
             ivc[i].out_vc = (uint8_t)v;
             held[o] |= (uint64_t)1 << v;
-            iq__sel_update(m, net, r, o, v);
         }
     }
     /* 2. switch allocation */
@@ -446,7 +462,7 @@ static inline void iq__step(void *self, nc_net *net, uint32_t r) {
             if (xfree[xin] < next) next = xfree[xin];
         }
     }
-    if (nsw) memset(m->asked, 0, (size_t)m->wv * sizeof(uint64_t));
+    if (nsw) for (w = 0; w < m->wv; w++) m->asked[w] = 0;
     if (poll) next = now + 1;
     if (next != NC_NEVER) nc_wake(net, r, next > now ? next : now + 1);
 }
@@ -524,7 +540,7 @@ static inline const char *iq_credits_home(const iq_model *m, const nc_net *net) 
 
 /** Free the model's memory. */
 static inline void iq_free(iq_model *m) {
-    free(m->ivc); free(m->busy); free(m->ocred); free(m->sel); free(m->ones); free(m->rng); free(m->cand); free(m->held); free(m->out_free);
+    free(m->ivc); free(m->busy); free(m->ocred); free(m->rng); free(m->cand); free(m->held); free(m->out_free);
     free(m->xin_free); free(m->xin_last); free(m->va); free(m->sw); free(m->alloc_mem); free(m->hdr);
     free(m->va_req); free(m->sw_req); free(m->va_rows); free(m->sw_rows);
     free(m->ready); free(m->asked); free(m->port_of_xin); free(m->port_of); free(m->vc_of); free(m->xin_of);
@@ -565,10 +581,7 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
     m->ivc = (iq_ivc *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(iq_ivc));
     m->busy = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->wv, sizeof(uint64_t));
     m->ocred = (int32_t *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(int32_t));
-    m->sel = (int32_t *)sim_calloc((size_t)N * (uint32_t)(P * V), sizeof(int32_t));
     m->rng = (sim_rng *)sim_calloc(N, sizeof(sim_rng));
-    m->ones = (int32_t *)sim_calloc((size_t)(P * V), sizeof(int32_t));
-    for (o = 0; o < P * V; o++) m->ones[o] = 1;
     m->held = (uint64_t *)sim_calloc((size_t)N * (uint32_t)P, sizeof(uint64_t));
     m->out_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)P, sizeof(uint64_t));
     m->xin_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)(P * S), sizeof(uint64_t));
@@ -608,7 +621,6 @@ static inline const char *iq_init(iq_model *m, nc_net *net, const iq_params *p, 
                 sim_fifo_init(&m->ivc[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v].q);
                 m->ocred[((size_t)r * (uint32_t)P + (uint32_t)o) * (uint32_t)V + (uint32_t)v] =
                     o < net->nports[r] ? (int32_t)nc_out_room(net, r, o) : 0;
-                if (o < net->nports[r] && nc_out_chan(net, r, o)->to != SR_NO_NODE) iq__sel_update(m, net, r, o, v);
             }
         }
         sim_rng_stream(&m->rng[r], seed ^ 0x5EED0F1A7E5ull, r);

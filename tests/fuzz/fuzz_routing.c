@@ -148,10 +148,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (r != SR_OK) {
         FZ_CHECK(r == SR_ERR_ALGORITHM || r == SR_ERR_OPTION || r == SR_ERR_VCS ||
                  (r == SR_ERR_NULL && d.algorithm == SR_ALG_CUSTOM), "init gave %d", r);
-        if (r == SR_ERR_VCS) FZ_CHECK(need > 0, "SR_ERR_VCS for a routing that is not defined");
+        if (r == SR_ERR_VCS) FZ_CHECK(need > 0 || need == SR_ROUTE_VCS_NONE, "SR_ERR_VCS for a routing that is not defined");
         return 0;
     }
-    FZ_CHECK(need >= 1 && (rt.vcs >= need || (d.flags & SR_ROUTE_FEWER_VCS)), "VCs %d, needed %d", rt.vcs, need);
+    FZ_CHECK((need >= 1 && (rt.vcs >= need || (d.flags & SR_ROUTE_FEWER_VCS))) ||
+             (need == SR_ROUTE_VCS_NONE && (d.flags & SR_ROUTE_FEWER_VCS)), "VCs %d, needed %d", rt.vcs, need);
     exact = d.algorithm == SR_ALG_DOR || d.algorithm == SR_ALG_MIN_ADAPTIVE || d.algorithm == SR_ALG_UPDOWN ||
             d.algorithm == SR_ALG_DEST_TAG;
     /* walks from injection headers */
