@@ -3750,7 +3750,9 @@ SA_API int sa_bgl_slq_sender(int ack_pending, uint64_t requests, uint64_t inject
  *   sa__pim_sse2_small      sa__pim                   n <= 16 and m <= 8
  *   sa__pim64               sa__pim                   up to 64 x 64
  *   sa__pim_words           sa__pim                   larger
- *   sa__separable_keys      sa__separable_input       up to 64 x 64 (OPF, separable input-first)
+ *   sa__separable_keys      sa__separable_input       up to 64 x 64 (OPF, separable input-first;
+ *                                                     sa__separable_keys64 at 64 x 64 without
+ *                                                     priorities)
  *   sa__separable_words     sa__separable_input       larger
  *   sa__mcm_word            sa__mcm                   up to 64 x 64
  *   sa__mcm_words           sa__mcm                   larger
@@ -5016,9 +5018,61 @@ SA_API void sa__nominate_key(const sa_switch *a, uint64_t *best, uint64_t *outs,
     *outs |= ((uint64_t)1 << j) & live;
 }
 
+#if SA__FAST_MAX >= 64
+/* sa__separable_keys at 64 x 64 without priorities: the round-robin
+ * distance is a difference modulo 64, so a key fits 16 bits, (63 - d) + 64
+ * (never 0: an output without a nomination keeps 0), and the outputs'
+ * winners, input_of entries and pointers come eight outputs at a time from
+ * the keys; only the winners' own entries are written one by one. */
+SA_API int sa__separable_keys64(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    const uint64_t *connect = a->connect;
+    uint16_t *in_ptr = a->in_ptr, *out_ptr = a->out_ptr, best[64], win[64];
+    const __m128i zero = _mm_setzero_si128(), low6 = _mm_set1_epi16(63);
+    uint64_t outs = 0, ins = 0, o;
+    int i, size = 0;
+    for (i = 0; i < 64; i += 8) SA__ST(best + i, zero);
+    for (i = 0; i < 64; i++) {
+        uint64_t r = req[i] & connect[i];
+        int p = in_ptr[i], j;
+        uint64_t rot = (r >> p) | (r << ((64 - p) & 63));
+        unsigned key, b;
+        j = (p + sa__ctz64(rot | (uint64_t)1 << 63)) & 63; /* any j when r is 0 */
+        key = ((unsigned)(out_ptr[j] + 63 - i) & 63) + 64;
+        key &= 0u - (unsigned)(rot != 0); /* no candidate: 0 changes nothing */
+        b = best[j];
+        best[j] = (uint16_t)(key > b ? key : b);
+    }
+    sa__match_clear_fast(a, mt);
+    for (i = 0; i < 64; i += 8) {
+        __m128i k = SA__LD(best + i), ptr = SA__LD(out_ptr + i), none = _mm_cmpeq_epi16(k, zero), w;
+        w = _mm_and_si128(_mm_sub_epi16(_mm_add_epi16(ptr, low6), _mm_and_si128(k, low6)), low6);
+        SA__ST(win + i, w);
+        SA__ST(mt->input_of + i, _mm_or_si128(w, none));
+        w = _mm_and_si128(_mm_sub_epi16(w, _mm_cmpeq_epi16(zero, zero)), low6); /* w + 1 mod 64 */
+        SA__ST(out_ptr + i, _mm_or_si128(_mm_and_si128(none, ptr), _mm_andnot_si128(none, w)));
+        outs |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_packs_epi16(none, none)) << i & ((uint64_t)0xFF << i);
+    }
+    outs = ~outs; /* the outputs with a nomination */
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o), w = win[j];
+        mt->output_of[w] = (int16_t)j;
+        ins |= (uint64_t)1 << w;
+        size++;
+        in_ptr[w] = (uint16_t)((j + 1) & 63);
+    }
+    mt->inputs[0] = ins;
+    mt->outputs[0] = outs;
+    mt->size = size;
+    return size;
+}
+#endif
+
 SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
     uint64_t best[SA__FAST_MAX + 1], outs = 0, ins = 0, o;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
+#if SA__FAST_MAX >= 64
+    if (prio == NULL && n == 64 && m == 64) return sa__separable_keys64(a, req, mt);
+#endif
     for (i = 0; i < m; i += 2) SA__ST(best + i, _mm_setzero_si128());
     if (prio == NULL) {
         /* (the nominations with the state's arrays in locals: no store
