@@ -167,10 +167,11 @@ $(B)/examples/%: examples/cpp/%.cpp $(HEADERS) $(CXX_HEADERS)
 
 examples: $(EX_BIN) $(EX_CXX_BIN)
 
-# Every program in examples/, bench_route and bench_sim against hostile
-# command lines (tests/cli.sh).
+# Every program in examples/, and bench_route, bench_sim, bench_aging and
+# bench_alpha, against hostile command lines (tests/cli.sh).
 LOGS += $(B)/cli.log
-$(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) $(B)/bench/bench_route $(B)/bench/bench_sim tests/cli.sh
+$(B)/cli.log: $(EX_BIN) $(EX_CXX_BIN) $(B)/bench/bench_route $(B)/bench/bench_sim $(B)/bench/bench_aging \
+              $(B)/bench/bench_alpha tests/cli.sh
 	@sh tests/step.sh run cli $@ sh tests/cli.sh $(B)/examples
 
 # The network simulator built with other compilers and flags prints what
@@ -468,6 +469,7 @@ study: $(B)/examples/matching_study
 # ------------------------------------------ Alpha 21364 timing model (issue 6)
 # bench_alpha and bench_sim include the models of examples/common/.
 $(B)/bench/bench_alpha $(B)/bench/bench_sim $(B)/bench/bench_netsim: $(wildcard examples/common/*.h)
+$(B)/bench/bench_aging: examples/common/cli.h
 
 # Figures 10 and 11 of seed 002: the sweeps (CSV in docs/data/), then PNGs
 # in docs/img/ (installs Debian's python3-matplotlib if it is missing).

@@ -3750,9 +3750,12 @@ SA_API int sa_bgl_slq_sender(int ack_pending, uint64_t requests, uint64_t inject
  *   sa__pim_sse2_small      sa__pim                   n <= 16 and m <= 8
  *   sa__pim64               sa__pim                   up to 64 x 64
  *   sa__pim_words           sa__pim                   larger
- *   sa__separable_keys      sa__separable_input       up to 64 x 64 (OPF, separable input-first)
+ *   sa__separable_keys      sa__separable_input       up to 64 x 64 (OPF, separable input-first;
+ *                                                     sa__separable_keys64 at 64 x 64 without
+ *                                                     priorities)
  *   sa__separable_words     sa__separable_input       larger
- *   sa__mcm_words           sa__mcm                   all
+ *   sa__mcm_word            sa__mcm                   up to 64 x 64
+ *   sa__mcm_words           sa__mcm                   larger
  *
  * The kernels above 64 (the word-general ones) are compiled only where
  * SA_SWITCH_MAX is above 64.  The output arbiter has no kernel.  Without
@@ -3810,13 +3813,18 @@ SA_API void sa__fill_none(int16_t *p, int count) {
     }
 }
 
-/* sa__match_clear in vector stores (the kernels' empty matching). */
+/* sa__match_clear in vector stores (the kernels' empty matching).  The
+ * first words are stored on their own: a loop over one word compiles to a
+ * string store whose start-up costs more than the rest of a small
+ * allocation. */
 SA_API void sa__match_clear_fast(const sa_switch *a, sa_match *mt) {
     int w;
     sa__fill_none(mt->output_of, sa__n(a));
     sa__fill_none(mt->input_of, sa__m(a));
-    for (w = 0; w < SA_WORDS(sa__n(a)); w++) mt->inputs[w] = 0;
-    for (w = 0; w < SA_WORDS(sa__m(a)); w++) mt->outputs[w] = 0;
+    mt->inputs[0] = 0;
+    mt->outputs[0] = 0;
+    for (w = 1; w < SA_WORDS(sa__n(a)); w++) mt->inputs[w] = 0;
+    for (w = 1; w < SA_WORDS(sa__m(a)); w++) mt->outputs[w] = 0;
     mt->size = 0;
 }
 
@@ -4698,23 +4706,28 @@ SA_API int sa__fast_empty(const sa_switch *a, const uint64_t *req) {
  * the reference, with each row and the set of taken columns in one word. */
 
 /* The rows of `rows` in cyclic order from r, each taking its first free
- * requested column at or after c (col_of[i]; taken: the columns taken),
- * without a branch on the requests; returns the rows that took one. */
+ * requested column at or after c (cyclically; taken: the columns taken),
+ * written into mt's entries; returns the rows that took one.  A row
+ * without a free request is skipped by a branch: at the densities
+ * simulators see it is well predicted, and it costs fewer operations than
+ * a branch-free row (measured with bench_alloc). */
 SA_API uint64_t sa__wfa_word_rows(const sa_switch *a, const uint64_t *req, uint64_t rows, int r, int c,
-                                  uint64_t *taken, int8_t *col_of) {
+                                  uint64_t *taken, sa_match *mt) {
+    const uint64_t *connect = a->connect;
     uint64_t x, part[2], t = *taken, from = ~(uint64_t)0 << c, got = 0;
     int k;
     part[0] = rows & ~sa__low_mask(r); /* rows r..n-1, then 0..r-1 */
     part[1] = rows & sa__low_mask(r);
     for (k = 0; k < 2; k++)
         for (x = part[k]; x; x &= x - 1) {
-            int i = sa__ctz64(x);
-            uint64_t v = req[i] & a->connect[i] & ~t, h = v & from, bit;
-            h |= v & ~sa__mask_if(h != 0);
-            bit = h & (0 - h);
-            t |= bit;
-            got |= (uint64_t)(bit != 0) << i;
-            col_of[i] = (int8_t)sa__ctz64(bit | ((uint64_t)1 << 63));
+            int i = sa__ctz64(x), j;
+            uint64_t v = req[i] & connect[i] & ~t, h = v & from;
+            if (v == 0) continue;
+            j = sa__ctz64(h ? h : v);
+            t |= (uint64_t)1 << j;
+            got |= (uint64_t)1 << i;
+            mt->output_of[i] = (int16_t)j;
+            mt->input_of[j] = (int16_t)i;
         }
     *taken = t;
     return got;
@@ -4837,16 +4850,16 @@ SA_API int sa__wfa_word(sa_switch *a, const uint64_t *req, sa_match *mt) {
     sa__match_clear_fast(a, mt);
     if (m < n) {
         got = sa__wfa_word_cols(a, req, rotary ? net : all, r, c, &taken, col_of);
+        for (x = got; x; x &= x - 1) {
+            int i = sa__ctz64(x), j = col_of[i];
+            mt->output_of[i] = (int16_t)j;
+            mt->input_of[j] = (int16_t)i;
+        }
     } else if (rotary) {
-        got = sa__wfa_word_rows(a, req, net, r, c, &taken, col_of);
-        got |= sa__wfa_word_rows(a, req, all & ~net, r, c, &taken, col_of);
+        got = sa__wfa_word_rows(a, req, net, r, c, &taken, mt);
+        got |= sa__wfa_word_rows(a, req, all & ~net, r, c, &taken, mt);
     } else {
-        got = sa__wfa_word_rows(a, req, all, r, c, &taken, col_of);
-    }
-    for (x = got; x; x &= x - 1) {
-        int i = sa__ctz64(x), j = col_of[i];
-        mt->output_of[i] = (int16_t)j;
-        mt->input_of[j] = (int16_t)i;
+        got = sa__wfa_word_rows(a, req, all, r, c, &taken, mt);
     }
     mt->inputs[0] = got;
     mt->outputs[0] = taken;
@@ -5005,14 +5018,75 @@ SA_API void sa__nominate_key(const sa_switch *a, uint64_t *best, uint64_t *outs,
     *outs |= ((uint64_t)1 << j) & live;
 }
 
+#if SA__FAST_MAX >= 64
+/* sa__separable_keys at 64 x 64 without priorities: the round-robin
+ * distance is a difference modulo 64, so a key fits 16 bits, (63 - d) + 64
+ * (never 0: an output without a nomination keeps 0), and the outputs'
+ * winners, input_of entries and pointers come eight outputs at a time from
+ * the keys; only the winners' own entries are written one by one. */
+SA_API int sa__separable_keys64(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    const uint64_t *connect = a->connect;
+    uint16_t *in_ptr = a->in_ptr, *out_ptr = a->out_ptr, best[64], win[64];
+    const __m128i zero = _mm_setzero_si128(), low6 = _mm_set1_epi16(63);
+    uint64_t outs = 0, ins = 0, o;
+    int i, size = 0;
+    for (i = 0; i < 64; i += 8) SA__ST(best + i, zero);
+    for (i = 0; i < 64; i++) {
+        uint64_t r = req[i] & connect[i];
+        int p = in_ptr[i], j;
+        uint64_t rot = (r >> p) | (r << ((64 - p) & 63));
+        unsigned key, b;
+        j = (p + sa__ctz64(rot | (uint64_t)1 << 63)) & 63; /* any j when r is 0 */
+        key = ((unsigned)(out_ptr[j] + 63 - i) & 63) + 64;
+        key &= 0u - (unsigned)(rot != 0); /* no candidate: 0 changes nothing */
+        b = best[j];
+        best[j] = (uint16_t)(key > b ? key : b);
+    }
+    sa__match_clear_fast(a, mt);
+    for (i = 0; i < 64; i += 8) {
+        __m128i k = SA__LD(best + i), ptr = SA__LD(out_ptr + i), none = _mm_cmpeq_epi16(k, zero), w;
+        w = _mm_and_si128(_mm_sub_epi16(_mm_add_epi16(ptr, low6), _mm_and_si128(k, low6)), low6);
+        SA__ST(win + i, w);
+        SA__ST(mt->input_of + i, _mm_or_si128(w, none));
+        w = _mm_and_si128(_mm_sub_epi16(w, _mm_cmpeq_epi16(zero, zero)), low6); /* w + 1 mod 64 */
+        SA__ST(out_ptr + i, _mm_or_si128(_mm_and_si128(none, ptr), _mm_andnot_si128(none, w)));
+        outs |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_packs_epi16(none, none)) << i & ((uint64_t)0xFF << i);
+    }
+    outs = ~outs; /* the outputs with a nomination */
+    for (o = outs; o; o &= o - 1) {
+        int j = sa__ctz64(o), w = win[j];
+        mt->output_of[w] = (int16_t)j;
+        ins |= (uint64_t)1 << w;
+        size++;
+        in_ptr[w] = (uint16_t)((j + 1) & 63);
+    }
+    mt->inputs[0] = ins;
+    mt->outputs[0] = outs;
+    mt->size = size;
+    return size;
+}
+#endif
+
 SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
     uint64_t best[SA__FAST_MAX + 1], outs = 0, ins = 0, o;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
+#if SA__FAST_MAX >= 64
+    if (prio == NULL && n == 64 && m == 64) return sa__separable_keys64(a, req, mt);
+#endif
     for (i = 0; i < m; i += 2) SA__ST(best + i, _mm_setzero_si128());
     if (prio == NULL) {
+        /* (the nominations with the state's arrays in locals: no store
+         * here can change them) */
+        const uint64_t *connect = a->connect;
+        const uint16_t *in_ptr = a->in_ptr, *out_ptr = a->out_ptr;
         for (i = 0; i < n; i++) {
-            uint64_t r = req[i] & a->connect[i];
-            sa__nominate_key(a, best, &outs, i, sa__first_from_bf(r, a->in_ptr[i]), r, 0);
+            uint64_t r = req[i] & connect[i], live = sa__mask_if(r != 0), key, b;
+            int j = sa__first_from_bf(r, in_ptr[i]), d = i + n - out_ptr[j];
+            d -= d >= n ? n : 0;
+            key = (uint64_t)(255 - d) & live;
+            b = best[j];
+            best[j] = key > b ? key : b;
+            outs |= ((uint64_t)1 << j) & live;
         }
     } else {
         for (i = 0; i < n; i++) {
@@ -6292,6 +6366,55 @@ SA_API int sa__separable_words(sa_switch *a, const uint64_t *req, const int32_t 
  * outputs in one operation, the first free one ending the search, the
  * matched ones before it queued in increasing order.  An input with a free
  * requested output takes the first (the search's first step). */
+/* sa__mcm_words with a row in one word (up to 64 outputs): the sets in
+ * locals, which no store into mt can change. */
+SA_API int sa__mcm_word(const sa_switch *a, const uint64_t *req, sa_match *mt) {
+    const uint64_t *connect = a->connect;
+    int16_t via[64], queue[65];
+    uint64_t ins = 0, outs = 0;
+    int u, n = sa__n(a), m = sa__m(a), size = 0;
+    sa__match_clear_fast(a, mt);
+    for (u = 0; u < n && size < m; u++) {
+        uint64_t f = req[u] & connect[u] & ~outs, seen = 0;
+        int head = 0, tail = 0, found = -1, j;
+        if (f) { /* a free output in u's own row */
+            j = sa__ctz64(f);
+            mt->output_of[u] = (int16_t)j;
+            mt->input_of[j] = (int16_t)u;
+            ins |= (uint64_t)1 << u;
+            outs |= (uint64_t)1 << j;
+            size++;
+            continue;
+        }
+        queue[tail++] = (int16_t)u;
+        while (head < tail && found < 0) {
+            int x = queue[head++];
+            uint64_t v = req[x] & connect[x] & ~seen, g = v & ~outs;
+            if (g) { /* the first free one ends the search; the matched before it are queued */
+                g &= 0 - g;
+                v &= g - 1;
+                found = sa__ctz64(g);
+                via[found] = (int16_t)x;
+            }
+            seen |= v;
+            for (; v; v &= v - 1) {
+                j = sa__ctz64(v);
+                via[j] = (int16_t)x;
+                queue[tail++] = mt->input_of[j];
+            }
+        }
+        if (found < 0) continue;
+        ins |= (uint64_t)1 << u;
+        outs |= (uint64_t)1 << found;
+        size++;
+        sa__mcm_flip(mt, via, u, found);
+    }
+    mt->inputs[0] = ins;
+    mt->outputs[0] = outs;
+    mt->size = size;
+    return size;
+}
+
 SA_API int sa__mcm_words(const sa_switch *a, const uint64_t *req, sa_match *mt) {
     uint64_t seen[SA_WORDS(SA_SWITCH_MAX)] = { 0 };
     int16_t via[SA_SWITCH_MAX], queue[SA_SWITCH_MAX];
@@ -6579,7 +6702,8 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         return 1;
     case SA_SWITCH_MCM:
         if (!SA__KIND_ON(SA_SWITCH_MCM)) return 0;
-        sa__mcm_words(a, req, match);
+        if (word) sa__mcm_word(a, req, match);
+        else sa__mcm_words(a, req, match);
         return 1;
     default:
         (void)small;

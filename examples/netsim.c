@@ -640,6 +640,10 @@ traffic:
         snprintf(num, sizeof num, "%u", o->t.hotspot);
         cli_bad_value(&c, "--hotspot", num, "not one of the %u terminals of --topo", o->net.num_terminals);
     }
+    if (o->wl.workload == SJ_WL_NONE) {
+        char note[320];
+        if (sim_traffic_note(&o->t, o->net.num_terminals, note, sizeof note)) fprintf(stderr, "netsim: note: %s\n", note);
+    }
     if (o->t.pattern == SIM_GROUP_SHIFT && o->desc.kind != SR_NET_DRAGONFLY)
         cli_fail(&c, "--pattern groupshift sends to the next group of a dragonfly: it needs --topo dragonfly:...");
     if ((o->t.pattern == SIM_TORNADO || o->t.pattern == SIM_NEIGHBOR) &&

@@ -98,11 +98,11 @@ static const cli_opt options[] = {
     { "--tie", NULL, "RULE", CLI_CHOICE, 0, 0, 0, 0, "plus|balanced", "balanced",
       "torus routes of exactly k/2 hops: all + (Abts and Weisser, SC'07, Fig 4(b)) or\n"
       "seastar_route.h's balanced split" },
-    { "--fault-link", NULL, "N:P", CLI_TEXT, 0, 0, 0, 0,
+    { "--fault-link", NULL, "N:P", CLI_TEXT | CLI_MANY, 0, 0, 0, 0,
       "NODE:PORT, NODE a node of --topo, PORT 0-5 or +x,-x,+y,-y,+z,-z of a link that exists", "none",
       "fail the link of node N at port P (repeatable, up to 256 links;\n"
       "a link named twice, from either end, counts once)" },
-    { "--fault-node", NULL, "N", CLI_INT, 0, 32767, 0, 0, "a node of --topo (0 to nodes-1)", "none",
+    { "--fault-node", NULL, "N", CLI_INT | CLI_MANY, 0, 32767, 0, 0, "a node of --topo (0 to nodes-1)", "none",
       "fail node N (repeatable, up to 256 nodes)" },
     { "--random-link-faults", NULL, "K", CLI_INT, 0, 256, 0, 0,
       "0 to 256, and no more than the links of --topo not failed by --fault-link", "0",
@@ -433,6 +433,7 @@ static void parse(opts *o, int argc, char **argv) {
     if (o->per_source && (o->compare || o->num_loads)) cli_fail(&c, "--per-source takes a single run (no --compare or --loads)");
     if (o->label && !o->csv && !o->num_loads) cli_fail(&c, "--label names a CSV line: it needs --csv or --loads");
     if (o->t.pattern == SIM_PERMUTATION && !o->perm_path) cli_fail(&c, "--pattern perm needs --perm FILE");
+    if (o->per_source) cli_check_output(&c, "--per-source", o->per_source);
     if (o->seeds > 1 && !o->csv) cli_fail(&c, "--seeds N prints one CSV line per seed: it needs --csv");
     if (o->seeds > 1 && (o->compare || o->num_loads || o->per_source))
         cli_fail(&c, "--seeds takes single runs (no --compare, --loads or --per-source)");
@@ -443,6 +444,20 @@ static void parse(opts *o, int argc, char **argv) {
     }
     if (o->perm_path && o->t.pattern != SIM_PERMUTATION) cli_fail(&c, "--perm FILE needs --pattern perm");
     if (cli_given(&c, "--hotspot") && o->t.pattern != SIM_HOTSPOT) cli_fail(&c, "--hotspot N needs --pattern hotspot");
+    if (o->t.pattern == SIM_HOTSPOT && o->wl.workload == SJ_WL_NONE) {
+        int i;
+        for (i = 0; i < o->p.num_fault_nodes; i++)
+            if (o->p.fault_node[i] == o->t.hotspot) {
+                char num[32];
+                snprintf(num, sizeof num, "%u", o->t.hotspot);
+                cli_bad_value(&c, "--hotspot", num, "node %u%s is failed by --fault-node, so no packet could be sent",
+                              o->t.hotspot, cli_given(&c, "--hotspot") ? "" : " (the default)");
+            }
+    }
+    if (o->wl.workload == SJ_WL_NONE) {
+        char note[320];
+        if (sim_traffic_note(&o->t, num_nodes(&o->p), note, sizeof note)) fprintf(stderr, "seastar_sim: note: %s\n", note);
+    }
     if (o->p.table_gen == SS_TABLES_DOR && (o->p.num_fault_links || o->p.num_fault_nodes))
         cli_fail(&c, "--tables dor cannot route around faults (use search or seastar)");
     if (o->p.table_gen == SS_TABLES_SEASTAR && o->p.dims != 3)

@@ -109,6 +109,11 @@ refuse $S --perm      --pattern perm
 refuse $S --hotspot   --hotspot 3
 refuse $S --tables    --tables dor --fault-link 0:+x
 refuse $S --tables    --topo 8x8 --tables seastar
+refuse $S --topo      --topo 8x8x8 --topo 4x4x4     # took the last one
+refuse $S --quiet     --quiet --quiet
+refuse $S --per-source --topo 4 --cycles 100000000 --per-source /nonexistent/dir/x.csv   # found out after the run
+refuse $S --hotspot   --topo 4x4x4 --fault-node 0 --pattern hotspot --hotspot 0        # ran, delivered nothing
+refuse $S --hotspot   --topo 4x4x4 --fault-node 0 --pattern hotspot                    # the default hotspot
 printf '1\n0\n3\n3\n' > "$tmp/dup.txt"; printf '1\n0\n3x\n2\n' > "$tmp/junk.txt"
 printf '1\n0\n3\n2\n0\n' > "$tmp/long.txt"; printf '1\n0\n3\n' > "$tmp/short.txt"
 for f in dup junk long short; do refuse $S --perm --topo 4 --pattern perm --perm "$tmp/$f.txt"; done
@@ -335,6 +340,28 @@ if accept $M --cycles 2000 --period 8 --bias 1 && grep -q "period 8, bias 1" "$t
    && ! grep -q "Jain index of the mesh" "$tmp/out"; then ok
 else cat "$tmp/out" >> "$tmp/err"; bad "merging --cycles --period --bias runs the table without the sweep"; fi
 
+# An option given twice is refused by every program of the shared parser.
+refuse $M --cycles    --cycles 10 --cycles 20
+refuse $Q --arbs      --arbs 1 --arbs 2
+refuse $A --seed      --seed 1 --seed 2
+refuse $F --out       --out a --out b
+refuse $N --topo      --topo torus:4 --topo torus:8
+refuse $N --csv       --csv --csv
+refuse $P --out       --out a --out b
+refuse bubble_check --nodes --nodes 3 --nodes 4
+# The bit patterns on a node count that is not a power of two take results
+# modulo N (examples/common/sim_traffic.h): the run says so.  Bit reversal
+# on 5 bits maps the palindromes 0, 4, 10, 14, 17, 21 (all below 27) to
+# themselves, and no other node below 27 to itself plus 27.
+if accept $S --topo 3x3x3 --pattern bitrev --cycles 200 --warmup 0 --quiet \
+   && grep -q "^seastar_sim: note: --pattern bitrev on 27 terminals .*: 6 terminals map to themselves" "$tmp/err"; then ok
+else bad "seastar_sim explains bitrev on 3x3x3"; fi
+if accept $N --topo torus:3x3x3 --pattern bitrev --cycles 200 --warmup 0 --quiet \
+   && grep -q "^netsim: note: --pattern bitrev on 27 terminals .*: 6 terminals map to themselves" "$tmp/err"; then ok
+else bad "netsim explains bitrev on 3x3x3"; fi
+if accept $S --topo 4x4x4 --pattern bitrev --cycles 200 --warmup 0 --quiet && ! grep -q "note:" "$tmp/err"; then ok
+else bad "seastar_sim runs bitrev on 4x4x4 (a permutation) without a note"; fi
+
 # bubble_check (examples/bubble_check.c): the grid, or one configuration.
 U=bubble_check
 refuse $U --nodes     --nodes 1 --chunks 16 --sizes 1,8
@@ -388,6 +415,26 @@ if [ -x "$bin/$R" ]; then
 else
     echo "no $bin/$R" > "$tmp/err"; bad "$R is built"
 fi
+bin=$bin_ex
+
+# bench_aging and bench_alpha (build/bench): a strict command line, and a
+# short valid run that prints every row.
+bin_ex=$bin; bin="$bin/../bench"
+for b in bench_aging bench_alpha; do
+    refuse $b unknown   --bogus
+    refuse $b unexpected 5
+    refuse $b --runs    --runs 0
+    refuse $b --runs    --runs abc
+    refuse $b --runs    --runs 1 --runs 2
+    if accept $b --help && grep -q -e "--runs" "$tmp/out"; then ok; else bad "$b --help exits 0 and lists --runs"; fi
+done
+refuse bench_aging --ops --ops 10k
+refuse bench_alpha --cycles --cycles -1              # ran on
+refuse bench_alpha --warmup --warmup 1e3
+if accept bench_aging --runs 1 --ops 1000 && [ "$(wc -l < "$tmp/out")" -eq 10 ]; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "bench_aging --runs 1 --ops 1000 prints its nine rows"; fi
+if accept bench_alpha --runs 1 --warmup 0 --cycles 2 && [ "$(grep -c '^alpha_model,8x8,' "$tmp/out")" -gt 1 ]; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "bench_alpha --runs 1 --warmup 0 --cycles 2 prints its rows"; fi
 bin=$bin_ex
 
 # bench_sim (build/bench, next to build/examples): a strict command line

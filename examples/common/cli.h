@@ -11,7 +11,9 @@
  *   - whole numbers are decimal digits, or 0x and hexadecimal digits; no
  *     sign, no spaces, no trailing text, no overflow;
  *   - real numbers are finite (no nan, no inf), with no trailing text;
- *   - a value outside the option's range is refused, never clamped.
+ *   - a value outside the option's range is refused, never clamped;
+ *   - an option given twice is refused, unless its kind carries CLI_MANY
+ *     (an option that adds one item to a list each time, such as a fault).
  *
  * Every error is one line on stderr that names the program, the option and
  * the value, says what is wrong and what the option accepts:
@@ -39,6 +41,7 @@
 #ifndef SIM_CLI_H
 #define SIM_CLI_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,12 +60,20 @@ enum {
     CLI_TEXT    /**< any text (a file name, a label) */
 };
 
+/** Or'ed into an option's kind (CLI_TEXT | CLI_MANY): the option may be
+ *  given more than once, each time adding to a list.  Any other option
+ *  given twice stops the program. */
+#define CLI_MANY 0x100
+
+/* The kind of an option without CLI_MANY. */
+#define CLI__KIND(o) ((o)->kind & ~CLI_MANY)
+
 /** One option of a program. */
 typedef struct cli_opt {
     const char *name;   /**< "--cycles" */
     const char *alias;  /**< a short spelling ("-q"), or NULL */
     const char *meta;   /**< the value's placeholder in --help ("N"); NULL for a flag */
-    int kind;           /**< CLI_FLAG, CLI_INT, ... */
+    int kind;           /**< CLI_FLAG, CLI_INT, ..., with CLI_MANY if repeatable */
     uint64_t lo, hi;    /**< CLI_INT: the accepted range (of each list item) */
     double rlo, rhi;    /**< CLI_REAL: the accepted range (of each list item) */
     const char *accept; /**< CLI_CHOICE: "a|b|c"; otherwise NULL (the range
@@ -85,12 +96,13 @@ typedef struct cli {
     const cli_opt *opt;     /**< the option just read by cli_next */
     const char *val;        /**< its value (NULL for a flag) */
     unsigned char seen[64]; /**< seen[i]: option i was given */
+    int seen_at[64];        /**< the argv index where option i was first given */
 } cli;
 
 /* The accepted values of an option, as text. */
 static inline const char *cli__accept(const cli_opt *o, char *buf, size_t n) {
     if (o->accept) {
-        if (o->kind != CLI_CHOICE) return o->accept;
+        if (CLI__KIND(o) != CLI_CHOICE) return o->accept;
         {
             size_t k = 0;
             const char *s;
@@ -102,9 +114,9 @@ static inline const char *cli__accept(const cli_opt *o, char *buf, size_t n) {
             return buf;
         }
     }
-    if (o->kind == CLI_INT)
+    if (CLI__KIND(o) == CLI_INT)
         snprintf(buf, n, "%llu to %llu", (unsigned long long)o->lo, (unsigned long long)o->hi);
-    else if (o->kind == CLI_REAL)
+    else if (CLI__KIND(o) == CLI_REAL)
         snprintf(buf, n, "%g to %g", o->rlo, o->rhi);
     else
         snprintf(buf, n, "any text");
@@ -130,13 +142,15 @@ static inline void cli_help(const cli *c, FILE *f) {
             if (*h == '\n') fprintf(f, "  %-22s", "");
         }
         fputc('\n', f);
-        if (o->kind != CLI_FLAG) {
+        if (CLI__KIND(o) != CLI_FLAG) {
             fprintf(f, "  %-22s[%s", "", cli__accept(o, acc, sizeof acc));
             if (o->def) fprintf(f, "; default %s", o->def);
+            if (o->kind & CLI_MANY) fprintf(f, "; may be repeated");
             fprintf(f, "]\n");
         }
     }
-    fputs("\nWhole numbers are decimal, or hexadecimal after 0x.  A bad value stops the\n"
+    fputs("\nWhole numbers are decimal, or hexadecimal after 0x.  A bad value, or an\n"
+          "option given twice that is not marked \"may be repeated\", stops the\n"
           "program with one line on stderr and exit status 2.\n", f);
     if (c->notes) { fputc('\n', f); fputs(c->notes, f); }
 }
@@ -175,7 +189,8 @@ static inline void cli_bad_value(const cli *c, const char *opt, const char *valu
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    if (o && o->kind != CLI_FLAG) fprintf(stderr, "; accepted: %s", cli__accept(o, acc, sizeof acc));
+    if (o && CLI__KIND(o) != CLI_FLAG && !(CLI__KIND(o) == CLI_TEXT && !o->accept))
+        fprintf(stderr, "; accepted: %s", cli__accept(o, acc, sizeof acc));
     fprintf(stderr, "\n");
     exit(CLI_EXIT_USAGE);
 }
@@ -200,8 +215,9 @@ static inline void cli_init(cli *c, const char *prog, const char *usage, const c
 }
 
 /** Read the next option and its value.  Answers --help / -h (exit 0) and
- *  stops on an unknown option, a missing value or a stray argument (exit
- *  2).  Returns the option, or NULL when argv is used up. */
+ *  stops on an unknown option, a missing value, a stray argument or an
+ *  option given a second time without CLI_MANY (exit 2).  Returns the
+ *  option, or NULL when argv is used up. */
 static inline const cli_opt *cli_next(cli *c) {
     const char *a;
     if (c->next >= c->argc) { c->opt = NULL; c->val = NULL; return NULL; }
@@ -212,11 +228,21 @@ static inline const cli_opt *cli_next(cli *c) {
         if (a[0] == '-') cli_fail(c, "unknown option \"%s\"", a);
         cli_fail(c, "unexpected argument \"%s\" (every value follows its option)", a);
     }
-    c->seen[c->opt - c->opts] = 1;
     c->val = NULL;
-    if (c->opt->kind != CLI_FLAG) {
+    if (CLI__KIND(c->opt) != CLI_FLAG) {
         if (c->next >= c->argc) cli_bad_value(c, c->opt->name, NULL, "missing value");
         c->val = c->argv[c->next++];
+    }
+    {
+        int i = (int)(c->opt - c->opts), first = c->seen_at[i];
+        if (c->seen[i] && !(c->opt->kind & CLI_MANY)) {
+            if (c->val)
+                cli_fail(c, "%s given twice (\"%s\", then \"%s\"); give it once", c->opt->name,
+                         c->argv[first + 1], c->val);
+            cli_fail(c, "%s given twice; give it once", c->opt->name);
+        }
+        if (!c->seen[i]) c->seen_at[i] = c->next - (c->val ? 2 : 1);
+        c->seen[i] = 1;
     }
     return c->opt;
 }
@@ -244,6 +270,20 @@ static inline int cli_given(const cli *c, const char *name) {
 static inline void cli_unhandled(const cli *c) {
     fprintf(stderr, "%s: internal error: option %s is not handled\n", c->prog, c->opt->name);
     abort();
+}
+
+/** Check, before a long run, that the file `path` named by option `opt`
+ *  can be written: stop with one line (exit 2) if not.  An existing file is
+ *  left as it is; a file this check creates is removed again. */
+static inline void cli_check_output(const cli *c, const char *opt, const char *path) {
+    FILE *f = fopen(path, "r");
+    int existed = f != NULL;
+    if (f) fclose(f);
+    if (!*path) cli_bad_value(c, opt, path, "an empty file name");
+    f = fopen(path, "a");
+    if (!f) cli_bad_value(c, opt, path, "cannot be written (%s)", strerror(errno));
+    fclose(f);
+    if (!existed) remove(path);
 }
 
 /* Parse s[0..len) as a whole number: decimal, or 0x hexadecimal.  Returns

@@ -28,6 +28,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "sim_pool.h"
 
@@ -313,6 +314,38 @@ static inline uint32_t sim_alltoall_dest(const sim_shape *s, int scope, uint32_t
     rank /= s->conc;
     for (d = g - 1; d >= 0; d--) { c[d] = (int)(rank % (uint32_t)s->radix[d]); rank /= (uint32_t)s->radix[d]; }
     return sim_node(s, c) * s->conc + local;
+}
+
+/** What a bit pattern does on `nodes` terminals that are not a power of
+ *  two (the header's definition: results of N or more taken modulo N), as
+ *  one sentence in buf for a program to print before its run: how many
+ *  terminals map to themselves and send nothing, so what fraction of the
+ *  offered load is generated, and how many sources the busiest
+ *  destination has.  Returns 0 (buf untouched) for the other patterns and
+ *  for a power of two, where the bit patterns are permutations. */
+static inline int sim_traffic_note(const sim_traffic *t, uint32_t nodes, char *buf, size_t size) {
+    sim_shape s;
+    uint32_t src, idle = 0, most = 0, *into;
+    int dims = 1, radix = 1;
+    if ((t->pattern != SIM_BITREV && t->pattern != SIM_BITCOMP && t->pattern != SIM_TRANSPOSE &&
+         t->pattern != SIM_SHUFFLE) || nodes < 2 || (nodes & (nodes - 1)) == 0)
+        return 0;
+    /* the bit patterns read only the terminal count and its bits */
+    sim_shape_init_conc(&s, dims, &radix, NULL, nodes);
+    into = (uint32_t *)calloc(nodes, sizeof *into);
+    if (into == NULL) return 0;
+    for (src = 0; src < nodes; src++) {
+        uint32_t d = sim_traffic_dest(t, &s, src, NULL);
+        if (d == src) idle++;
+        else if (++into[d] > most) most = into[d];
+    }
+    free(into);
+    snprintf(buf, size,
+             "--pattern %s on %u terminals (not a power of two) takes destinations of %u and more modulo %u, "
+             "so it is not a permutation: %u terminals map to themselves and send nothing (%.3f of the offered "
+             "load is generated), and the busiest destination has %u sources",
+             sim_pattern_name(t->pattern), nodes, nodes, nodes, idle, (double)(nodes - idle) / nodes, most);
+    return 1;
 }
 
 /** The Bernoulli draw of source src for one cycle, then its destination:
