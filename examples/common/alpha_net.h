@@ -47,7 +47,17 @@
  * dimension, VC1 after.  A packet on an escape VC may return to the
  * adaptive VC at the next router.  Classes: requests, forwards, block
  * responses (separate VC groups, so a request never blocks a response); the
- * local ports always accept (the consumption assumption).
+ * local ports always accept (the consumption assumption), unless mc_slots
+ * bounds the memory controllers.
+ *
+ * Finite memory controllers (mc_slots, 0 = unbounded, the default): a
+ * memory controller holds at most mc_slots requests at once, from the
+ * dispatch of a request to its local output until its 73 ns access ends.
+ * While it is full the local output does not accept requests for it: they
+ * wait in the home router's input buffers and hold their VC buffers there,
+ * so the back-pressure reaches the network.  Seed 002 gives no number for
+ * the 21364's memory-controller queues; the bound is a knob, not the
+ * paper's.  Responses and forwards to the cache are still always accepted.
  *
  * Buffers (Section 2.1): "buffer space for 316 packets per input port",
  * over 19 VCs: the adaptive VC, VC0 and VC1 of six coherence classes, and
@@ -171,6 +181,7 @@ typedef struct al_params {
     int buf_escape;        /**< packets per input port and class, VC0 and VC1 each (1) */
     int color_period;      /**< anti-starvation colouring period, cycles (512; 0 off) */
     int color_threshold;   /**< old packets that trigger a drain (24) */
+    int mc_slots;          /**< requests a memory controller holds at once (0: unbounded) */
     uint64_t seed;         /**< the run's seed */
 } al_params;
 
@@ -221,6 +232,7 @@ static inline const char *al_params_check(const al_params *p) {
         p->mem_ticks < 1 || p->l2_ticks < 1) return "delays must be positive";
     if (p->mem_ticks > 4000 || p->l2_ticks > 4000 || p->link_ticks > 400) return "delays too long";
     if (p->color_period < 0 || p->color_threshold < 0) return "colouring parameters must be >= 0";
+    if (p->mc_slots < 0 || p->mc_slots > 1000) return "memory-controller slots must be 0..1000";
     if ((int)p->pattern < 0 || p->pattern >= SIM_PATTERN_COUNT || p->pattern == SIM_PERMUTATION)
         return "unsupported pattern";
     return NULL;
@@ -266,6 +278,7 @@ typedef struct al_router {
     int16_t nom_out[AL_PIPE][AL_ARBS];   /**< SPAA nominations in flight */
     uint32_t nom_pkt[AL_PIPE][AL_ARBS];  /**< their packets */
     int noms;                  /**< nominations in flight */
+    uint32_t mc_busy[2];       /**< requests each memory controller holds (mc_slots) */
 } al_router;
 
 /** Measurement counters of a window. */
@@ -421,7 +434,14 @@ static inline uint32_t al__route(const al_net *net, const al_router *rt, uint32_
     int cls = net->ext[pi].cls, wx = 0, wy = 0, dx, dy, esc, evc;
     int tx = (int)(pk->dst % (uint32_t)net->p.kx), ty = (int)(pk->dst / (uint32_t)net->p.kx);
     uint32_t m = 0;
-    if ((int)pk->dst == rt->y * net->p.kx + rt->x) return net->ext[pi].sink;
+    if ((int)pk->dst == rt->y * net->p.kx + rt->x) {
+        uint32_t sink = net->ext[pi].sink;
+        if (cls == AL_REQ && net->p.mc_slots) {      /* a full memory controller refuses */
+            if (rt->mc_busy[0] >= (uint32_t)net->p.mc_slots) sink &= ~(1u << AL_L0);
+            if (rt->mc_busy[1] >= (uint32_t)net->p.mc_slots) sink &= ~(1u << AL_L1);
+        }
+        return sink;
+    }
     dx = al__dir(rt->x, tx, net->p.kx, net->ext[pi].tie & 1, &wx);
     dy = al__dir(rt->y, ty, net->p.ky, (net->ext[pi].tie >> 1) & 1, &wy);
     if (dx && rt->credits[dx > 0 ? AL_E : AL_W][cls][AL_VC_ADAPTIVE]) {
@@ -492,6 +512,7 @@ static inline void al__dispatch(al_net *net, uint32_t r, uint32_t pi, int j, int
         al__at_tick(net, h, AL_EV_ARRIVE, pi, rt->nbr[j] * 8u + (uint32_t)(j ^ 1));
         pk->t_hop = h;
     } else {
+        if (e->cls == AL_REQ) rt->mc_busy[j - AL_L0]++;     /* j is L0 or L1: a memory controller */
         pk->state = AL_EJECTING;
         pk->out_port = (uint8_t)j;
         e->done = end + (uint64_t)net->p.d_lout * (uint64_t)sc * (uint64_t)R;
@@ -577,6 +598,8 @@ static inline void al__miss(al_net *net, uint32_t r, uint64_t tick) {
 static inline void al__memory(al_net *net, uint32_t t, uint64_t tick) {
     al_txn *tx = &net->txn[t];
     int b = AL_IN_MC0 + tx->mc, sink = (1 << AL_L0) | (1 << AL_L1);
+    if (net->rt[tx->home].mc_busy[tx->mc] == 0) sim_die("memory controller count underflow");
+    net->rt[tx->home].mc_busy[tx->mc]--;
     if (tx->three_hop) al__create(net, t, AL_FWD, tx->home, b, tx->owner, sink, tick);
     else al__create(net, t, AL_RSP, tx->home, b, tx->requester, sink, tick);
 }
@@ -965,13 +988,16 @@ static inline uint64_t al_in_flight(const al_net *net) { return net->created - n
  *  created = delivered + found; every outstanding miss has exactly one live
  *  packet or pending memory/L2 access and no other transaction has any; for
  *  every link, VC and class, free buffers + packets holding one + credits on
- *  their way back = the buffer size.  NULL or a message. */
+ *  their way back = the buffer size; each memory controller's count of
+ *  requests (mc_busy) = its requests ejecting + its accesses pending.  NULL
+ *  or a message. */
 static inline const char *al_audit(const al_net *net) {
     static char msg[200];
     uint32_t used = net->pool.used, i, r, cnt = 0, nt = (uint32_t)net->n * (uint32_t)net->p.outstanding;
     uint8_t *seen = (uint8_t *)sim_calloc(used ? used : 1, 1);
     uint8_t *tcount = (uint8_t *)sim_calloc(nt, 1);
     uint32_t *hold = (uint32_t *)sim_calloc((size_t)net->n * 4 * AL_CLASSES * AL_VCS, sizeof(uint32_t));
+    uint32_t *mcount = (uint32_t *)sim_calloc((size_t)net->n * 2, sizeof(uint32_t));
     const sim_packet *pk = net->pool.pkt;
     const char *err = NULL;
     uint64_t outstanding = 0;
@@ -999,8 +1025,18 @@ static inline const char *al_audit(const al_net *net) {
             if (t == AL_EV_ARRIVE) {
                 AL__SEE(a, pk[a].state == AL_ON_LINK);
                 AL__HOLD(net->rt[pay >> 3].nbr[pay & 7u], (pay & 7u) ^ 1u, net->ext[a].cls, pk[a].vc)++;
-            } else if (t == AL_EV_DELIVER) AL__SEE(a, pk[a].state == AL_EJECTING);
-            else if (t == AL_EV_MEMORY || t == AL_EV_L2) { if (a >= nt) { err = "bad event"; goto done; } tcount[a]++; }
+            } else if (t == AL_EV_DELIVER) {
+                AL__SEE(a, pk[a].state == AL_EJECTING);
+                if (net->ext[a].cls == AL_REQ) {
+                    if (pk[a].out_port != AL_L0 && pk[a].out_port != AL_L1) { err = "request ejected by no memory controller"; goto done; }
+                    mcount[pk[a].dst * 2 + (uint32_t)(pk[a].out_port - AL_L0)]++;
+                }
+            }
+            else if (t == AL_EV_MEMORY || t == AL_EV_L2) {
+                if (a >= nt) { err = "bad event"; goto done; }
+                tcount[a]++;
+                if (t == AL_EV_MEMORY) mcount[net->txn[a].home * 2 + net->txn[a].mc]++;
+            }
             else if (t == AL_EV_CREDIT) AL__HOLD(a >> 2, a & 3u, pay / AL_VCS, pay % AL_VCS)++;
         }
     }
@@ -1021,6 +1057,8 @@ static inline const char *al_audit(const al_net *net) {
                     uint32_t cap = (uint32_t)(v == AL_VC_ADAPTIVE ? net->p.buf_adaptive : net->p.buf_escape);
                     if (net->rt[r].credits[j][k][v] + AL__HOLD(r, j, k, v) != cap) { err = "buffer credits lost or duplicated"; goto done; }
                 }
+        for (j = 0; j < 2; j++)
+            if (net->rt[r].mc_busy[j] != mcount[r * 2 + j]) { err = "memory-controller request count wrong"; goto done; }
     }
 done:
 #undef AL__SEE
@@ -1028,6 +1066,7 @@ done:
     free(seen);
     free(tcount);
     free(hold);
+    free(mcount);
     if (err) {
         snprintf(msg, sizeof msg, "audit failed at cycle %llu: %s (created %llu, delivered %llu, found %u)",
                  (unsigned long long)net->wheel.now, err, (unsigned long long)net->created,
