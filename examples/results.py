@@ -454,7 +454,7 @@ def run_all(runs, out_raw, jobs, s, use_cache=True):
     for r, o in zip(runs, outs):
         if o is None:
             continue
-        if r.exp in ("alpha", "alpha_patterns"):          # key and seed in front of each row
+        if r.exp in ("alpha", "alpha_patterns", "alpha_mc"):  # key and seed in front of each row
             o = ("key,seed," + o[0], ["%s,%d,%s" % (r.key, r.seed, line) for line in o[1]], None)
         by_exp.setdefault(r.exp, []).append((r, o))
     for exp, items in by_exp.items():
