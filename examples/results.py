@@ -107,7 +107,8 @@ ALPHA_PATTERNS = dict(seeds=3, patterns=["bitrev", "shuffle"])
 # network near saturation instead of the local ports always accepting.  The
 # paper gives no controller queue depth; one slot is the bound that bites
 # at Figure 11b's load (two controllers serve 2 requests per 73 ns).
-ALPHA_MC = dict(seeds=2, slots=1, algs=["WFA-base", "WFA-rotary", "SPAA-base", "SPAA-rotary"])
+ALPHA_MC = dict(seeds=2, slots=1, algs=["WFA-base", "WFA-rotary", "SPAA-base", "SPAA-rotary"],
+                outstanding={"11b": 64, "10": 16})
 # The comparisons seed 002 quotes: (figure, size, better, worse, latency ns,
 # the paper's gain, the sentence)
 ALPHA_CLAIMS = [
@@ -323,13 +324,13 @@ def runs_of(s, only):
                                   "--cycles", str(s["alpha_cycles"]), "--warmup", str(s["alpha_warmup"]),
                                   "--seed", str(seed), "-q"], "alpha8x8"))
     if want("alpha_mc") and s is not SMALL:
-        for alg in ALPHA_MC["algs"]:
-            for seed in range(1, ALPHA_MC["seeds"] + 1):
-                R.append(Run("alpha_mc", "11b_8x8_mc%d:%s" % (ALPHA_MC["slots"], alg), seed,
-                             [ALPHA, "--label", "11b", "--size", "8x8", "--pattern", "uniform", "--pipeline", "1",
-                              "--outstanding", "64", "--alg", alg, "--rates", s["alpha_rates"],
-                              "--cycles", str(s["alpha_cycles"]), "--warmup", str(s["alpha_warmup"]),
-                              "--mc-slots", str(ALPHA_MC["slots"]), "--seed", str(seed), "-q"], "alpha8x8"))
+        for fig, alg, seed in [(f, a_, k) for f in ("11b", "10") for a_ in ALPHA_MC["algs"]
+                               for k in range(1, ALPHA_MC["seeds"] + 1)]:
+            R.append(Run("alpha_mc", "%s_8x8_mc%d:%s" % (fig, ALPHA_MC["slots"], alg), seed,
+                         [ALPHA, "--label", fig, "--size", "8x8", "--pattern", "uniform", "--pipeline", "1",
+                          "--outstanding", str(ALPHA_MC["outstanding"][fig]), "--alg", alg, "--rates", s["alpha_rates"],
+                          "--cycles", str(s["alpha_cycles"]), "--warmup", str(s["alpha_warmup"]),
+                          "--mc-slots", str(ALPHA_MC["slots"]), "--seed", str(seed), "-q"], "alpha8x8"))
     if want("netsim"):
         R += netsim_runs(s is SMALL, seeds)
     if want("matching"):
@@ -1742,41 +1743,45 @@ def tables(out, s, small):
         mpath = os.path.join(raw_dir, "alpha_mc.csv")
         if os.path.exists(mpath):
             mc = alpha_curves(mpath)
-            panel = "11b_8x8_mc%d" % ALPHA_MC["slots"]
-            for better, worse, L, base_panel, paper_gain in (("SPAA-rotary", "WFA-rotary", 200, "11b_8x8", 0.13),
-                                                             ("WFA-rotary", "WFA-base", 280, "10o_8x8", 0.16),
-                                                             ("SPAA-rotary", "SPAA-base", 280, "10o_8x8", 0.43)):
+
+            def gain(cb, cw, L):
+                """Gain at latency L (None where a seed never reaches it) and at saturation."""
+                ks = sorted(set(cb) & set(cw))
+                g = [thr_at(cb[k], L) / thr_at(cw[k], L) - 1 for k in ks if thr_at(cb[k], L) and thr_at(cw[k], L)]
+                gs = [max(t for _, t, _ in cb[k]) / max(t for _, t, _ in cw[k]) - 1 for k in ks]
+                return (mean_ci(g) if len(g) == len(ks) else (float("nan"), float("nan"))), mean_ci(gs), len(ks)
+            # (figure, better, worse, latency, the main runs' panels of better and worse, the paper's gain)
+            for fig, better, worse, L, main_b, main_w, paper_gain in (
+                    ("11b", "SPAA-rotary", "WFA-rotary", 200, "11b_8x8", "11b_8x8", 0.13),
+                    ("11b", "WFA-rotary", "WFA-base", 280, "11b_8x8", "10o_8x8", 0.16),
+                    ("11b", "SPAA-rotary", "SPAA-base", 280, "11b_8x8", "10o_8x8", 0.43),
+                    ("10", "WFA-rotary", "WFA-base", 280, "10_8x8", "10_8x8", 0.16),
+                    ("10", "SPAA-rotary", "SPAA-base", 280, "10_8x8", "10_8x8", 0.43)):
+                panel = "%s_8x8_mc%d" % (fig, ALPHA_MC["slots"])
                 if (panel, better) not in mc or (panel, worse) not in mc:
                     continue
-
-                def gain(cb, cw):
-                    ks = sorted(set(cb) & set(cw))
-                    g = [thr_at(cb[k], L) / thr_at(cw[k], L) - 1 for k in ks if thr_at(cb[k], L) and thr_at(cw[k], L)]
-                    gs = [max(t for _, t, _ in cb[k]) / max(t for _, t, _ in cw[k]) - 1 for k in ks]
-                    return (mean_ci(g) if len(g) == len(ks) else (float("nan"), float("nan"))), mean_ci(gs), len(ks)
-                (gm, gh), (sm, sh_), n_ = gain(mc[(panel, better)], mc[(panel, worse)])
-                bw = (base_panel if worse.endswith("base") else "11b_8x8", worse)
+                (gm, gh), (sm, sh_), n_ = gain(mc[(panel, better)], mc[(panel, worse)], L)
                 before = ""
-                if ("11b_8x8", better) in curves and bw in curves:
-                    (bm, bh), _, bn = gain(curves[("11b_8x8", better)], curves[bw])
-                    before = " With the local ports always accepting (the main runs, %d seeds) the same gain is %s +/- %s." % (
-                        bn, pct(bm), pct(bh)[1:])
+                if (main_b, better) in curves and (main_w, worse) in curves:
+                    (bm, bh), _, bn = gain(curves[(main_b, better)], curves[(main_w, worse)], L)
+                    before = " With the local ports always accepting (the main runs, %d seeds) the same gain is %s." % (
+                        bn, "%s +/- %s" % (pct(bm), pct(bh)[1:]) if bm == bm else "not defined (%d ns never reached)" % L)
                 lat_max = max(l for v in mc[(panel, worse)].values() for _, _, l in v)
-                F("f11b_8x8_mc%d_%s_vs_%s" % (ALPHA_MC["slots"], better.lower().replace("-", "_"),
-                                               worse.lower().replace("-", "_")), "",
+                F("f%s_8x8_mc%d_%s_vs_%s" % (fig, ALPHA_MC["slots"], better.lower().replace("-", "_"),
+                                              worse.lower().replace("-", "_")), "",
                   "%s at %d ns" % (pct(gm) if gm == gm else "never reached", L), pct(gh)[1:] if gm == gm else "",
                   "throughput gain at equal average latency (%d ns), memory controllers of one slot" % L,
                   "002 Section 5 (the paper's claim at %d ns: %s; its controllers are not described)" % (
                       L, pct(paper_gain, 0)),
                   cmd("alpha_mc", "%s:%s" % (panel, better)), "sensitivity",
-                  "Figure 11b's 8x8 with 64 outstanding misses and each memory controller holding one request at a "
+                  "Figure %s's 8x8 with %d outstanding misses and each memory controller holding one request at a "
                   "time (--mc-slots %d), so requests wait in the network when the memory is busy. %d seeds. At "
                   "saturation the gain is %s +/- %s; %s's highest mean latency is %s ns.%s Not the paper's "
-                  "configuration: a sensitivity row." % (ALPHA_MC["slots"], n_, pct(sm), pct(sh_)[1:], worse,
-                                                          fmt(lat_max, 0), before))
-            runs_rows.append(["alpha_mc", "Alpha 21364 timing model, 8x8, 64 outstanding misses, memory controllers "
-                              "of %d slot (--mc-slots)" % ALPHA_MC["slots"], s["alpha_warmup"],
-                              s["alpha_cycles"] - s["alpha_warmup"], ALPHA_MC["seeds"],
+                  "configuration: a sensitivity row." % (fig, ALPHA_MC["outstanding"][fig], ALPHA_MC["slots"], n_,
+                                                          pct(sm), pct(sh_)[1:], worse, fmt(lat_max, 0), before))
+            runs_rows.append(["alpha_mc", "Alpha 21364 timing model, 8x8, Figure 10 (16 outstanding misses) and 11b "
+                              "(64), memory controllers of %d slot (--mc-slots)" % ALPHA_MC["slots"],
+                              s["alpha_warmup"], s["alpha_cycles"] - s["alpha_warmup"], ALPHA_MC["seeds"],
                               "WFA and SPAA, base and rotary; a sensitivity study"])
         runs_rows.append(["alpha", "Alpha 21364 timing model, uniform traffic (examples/alpha21364.c)",
                           s["alpha_warmup"], s["alpha_cycles"] - s["alpha_warmup"], s["seeds"],
