@@ -309,3 +309,47 @@ ST_TEST(alpha_finite_memory_controllers_bound_throughput) {
                   al_algorithm_name((al_algorithm)a), thr[0], bound);
     }
 }
+
+/* Shared adaptive buffers (buf_shared): every request goes to node 0
+ * (hotspot) and node 0's memory controllers hold one request each, so
+ * requests pile up in node 0's input buffers.  Counted from the queues
+ * themselves: with per-class buffers no input port ever holds more than
+ * buf_adaptive (50) requests on its adaptive VC; with the shared pool one
+ * class takes more than that, and never more than the pool (303).  Both
+ * conserve every packet and complete every miss. */
+ST_TEST(alpha_shared_buffers_let_one_class_take_the_pool) {
+    int shared;
+    for (shared = 0; shared <= 1; shared++) {
+        al_params p;
+        al_net net;
+        const char *err;
+        uint32_t most = 0;
+        int t;
+        al_params_default(&p, 4, 4, AL_SPAA_ROTARY);
+        p.pattern = SIM_HOTSPOT;
+        p.outstanding = 64;
+        p.miss_rate = 0.3;
+        p.mc_slots = 1;
+        p.buf_shared = shared;
+        p.seed = 3;
+        ST_CHECK(al_net_init(&net, &p) == NULL);
+        for (t = 1; t <= 3000; t++) {
+            uint32_t b, k;
+            al_step(&net);
+            for (b = 0; b < 4; b++) {
+                uint32_t reqs = 0;
+                for (k = 0; k < net.rt[0].qn[b]; k++) {
+                    uint32_t pi = net.rt[0].q[b][k];
+                    reqs += net.ext[pi].cls == AL_REQ && net.pool.pkt[pi].vc == AL_VC_ADAPTIVE;
+                }
+                if (reqs > most) most = reqs;
+            }
+            if (t % 500 == 0) ST_CHECKF((err = al_audit(&net)) == NULL, "%s", err ? err : "");
+        }
+        if (shared) ST_CHECKF(most > 50 && most <= 303, "shared: at most %u requests on one port's adaptive VC", most);
+        else ST_CHECKF(most <= 50, "per class: %u requests on one port's adaptive VC, more than 50", most);
+        err = alpha_run_and_drain(&net, 0, 1, 100000, 200000);
+        ST_CHECKF(err == NULL, "shared %d: %s", shared, err ? err : "");
+        al_net_free(&net);
+    }
+}

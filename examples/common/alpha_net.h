@@ -68,7 +68,12 @@
  * al_adaptive_buffers).  The traffic of Section 4.2 uses three of the six
  * classes (request, forward, block response), so the model keeps their
  * 3 x 52 = 156 buffers; the other classes' 160 stay empty and are not
- * modelled.
+ * modelled.  With buf_shared (off by default) the adaptive VCs of an input
+ * port instead share one pool of 316 - 1 - 6 x 2 x buf_escape packets (303
+ * with one escape buffer), taken by whichever class arrives, while VC0 and
+ * VC1 stay reserved per class, so that the escape channels still guarantee
+ * progress; the traffic of Section 4.2 uses three classes, so they share
+ * the whole pool.
  *
  * Traffic (Section 4.2): each processor starts a miss with probability
  * miss_rate per ns while it has fewer than `outstanding` misses; the home
@@ -179,6 +184,8 @@ typedef struct al_params {
     int req_flits, fwd_flits, rsp_flits; /**< 3, 3, 19 */
     int buf_adaptive;      /**< packets per input port and class, adaptive VC (50) */
     int buf_escape;        /**< packets per input port and class, VC0 and VC1 each (1) */
+    int buf_shared;        /**< 1: the adaptive VCs of an input port share one pool
+                                (al_shared_buffers); buf_adaptive is then unused */
     int color_period;      /**< anti-starvation colouring period, cycles (512; 0 off) */
     int color_threshold;   /**< old packets that trigger a drain (24) */
     int mc_slots;          /**< requests a memory controller holds at once (0: unbounded) */
@@ -192,6 +199,17 @@ typedef struct al_params {
 static inline int al_adaptive_buffers(int escape) {
     return (AL_BUFFERS_PER_PORT - 1 - AL_CLASSES_21364 * 2 * escape) / AL_CLASSES_21364;
 }
+
+/** Packets in the pool the adaptive VCs of an input port share when
+ *  buf_shared is set: AL_BUFFERS_PER_PORT less the special class's buffer
+ *  and `escape` each for VC0 and VC1 of the six classes (303 with one). */
+static inline int al_shared_buffers(int escape) {
+    return AL_BUFFERS_PER_PORT - 1 - AL_CLASSES_21364 * 2 * escape;
+}
+
+/* Which class's counter of credits[][][] holds a (class, VC): the
+ * shared pool is counted under class 0. */
+#define AL__CCLS(net, cls, vc) ((net)->p.buf_shared && (vc) == AL_VC_ADAPTIVE ? 0 : (cls))
 
 /** The paper's parameters on a kx x ky torus with algorithm alg. */
 static inline void al_params_default(al_params *p, int kx, int ky, al_algorithm alg) {
@@ -226,6 +244,8 @@ static inline const char *al_params_check(const al_params *p) {
     if (!(p->three_hop >= 0 && p->three_hop <= 1)) return "3-hop fraction must be in 0..1";
     if (p->buf_adaptive < 1 || p->buf_escape < 1 || p->buf_adaptive > 1000 || p->buf_escape > 1000)
         return "buffers must be 1..1000 packets";
+    if (p->buf_shared != 0 && p->buf_shared != 1) return "buf_shared must be 0 or 1";
+    if (p->buf_shared && al_shared_buffers(p->buf_escape) < 1) return "no shared adaptive buffers left";
     if (p->req_flits < 1 || p->fwd_flits < 1 || p->rsp_flits < 1 ||
         p->req_flits > 255 || p->fwd_flits > 255 || p->rsp_flits > 255) return "packet sizes must be 1..255";
     if (p->d_in < 0 || p->d_out < 0 || p->d_lin < 0 || p->d_lout < 0 || p->link_ticks < 1 ||
@@ -444,11 +464,11 @@ static inline uint32_t al__route(const al_net *net, const al_router *rt, uint32_
     }
     dx = al__dir(rt->x, tx, net->p.kx, net->ext[pi].tie & 1, &wx);
     dy = al__dir(rt->y, ty, net->p.ky, (net->ext[pi].tie >> 1) & 1, &wy);
-    if (dx && rt->credits[dx > 0 ? AL_E : AL_W][cls][AL_VC_ADAPTIVE]) {
+    if (dx && rt->credits[dx > 0 ? AL_E : AL_W][AL__CCLS(net, cls, AL_VC_ADAPTIVE)][AL_VC_ADAPTIVE]) {
         m |= 1u << (dx > 0 ? AL_E : AL_W);
         vc_of[dx > 0 ? AL_E : AL_W] = AL_VC_ADAPTIVE;
     }
-    if (dy && rt->credits[dy > 0 ? AL_N : AL_S][cls][AL_VC_ADAPTIVE]) {
+    if (dy && rt->credits[dy > 0 ? AL_N : AL_S][AL__CCLS(net, cls, AL_VC_ADAPTIVE)][AL_VC_ADAPTIVE]) {
         m |= 1u << (dy > 0 ? AL_N : AL_S);
         vc_of[dy > 0 ? AL_N : AL_S] = AL_VC_ADAPTIVE;
     }
@@ -476,7 +496,8 @@ static inline void al__dispatch(al_net *net, uint32_t r, uint32_t pi, int j, int
     uint64_t F = pk->size, out_flit = j < 4 ? AL_NET_TICKS : (uint64_t)R;
     uint64_t pre = (uint64_t)(b < 4 ? net->p.d_in : net->p.d_lin) * (uint64_t)sc * (uint64_t)R;
     uint64_t s = D, end;
-    if (j < 4 && (vc < 0 || rt->credits[j][e->cls][vc] == 0)) sim_die("dispatch without a downstream buffer");
+    if (j < 4 && (vc < 0 || rt->credits[j][AL__CCLS(net, e->cls, vc)][vc] == 0))
+        sim_die("dispatch without a downstream buffer");
     if (!((rt->alloc.connect[al__read_port(rt, b, j)] >> j) & 1u)) sim_die("no crossbar connection");
     al__q_remove(rt, b, pi);
     if (e->epoch != rt->epoch) {
@@ -501,7 +522,7 @@ static inline void al__dispatch(al_net *net, uint32_t r, uint32_t pi, int j, int
     if (pk->hops == 0 && pk->t_inject == 0) pk->t_inject = s;
     if (j < 4) {
         uint64_t h = s + (uint64_t)net->p.d_out * (uint64_t)sc * (uint64_t)R + (uint64_t)net->p.link_ticks;
-        rt->credits[j][e->cls][vc]--;
+        rt->credits[j][AL__CCLS(net, e->cls, vc)][vc]--;
         pk->vc = (uint8_t)vc;
         pk->out_port = (uint8_t)j;
         pk->hops++;
@@ -818,7 +839,9 @@ static inline const char *al_net_init(al_net *net, const al_params *p) {
         for (j = 0; j < 4; j++)
             for (k = 0; k < AL_CLASSES; k++)
                 for (v = 0; v < AL_VCS; v++)
-                    rt->credits[j][k][v] = (uint16_t)(v == AL_VC_ADAPTIVE ? p->buf_adaptive : p->buf_escape);
+                    rt->credits[j][k][v] = (uint16_t)(v != AL_VC_ADAPTIVE ? p->buf_escape
+                                                     : !p->buf_shared ? p->buf_adaptive
+                                                     : k == 0 ? al_shared_buffers(p->buf_escape) : 0);
         kind = p->alg == AL_PIM1 ? SA_SWITCH_PIM
              : p->alg >= AL_SPAA_BASE ? SA_SWITCH_SPAA
              : p->wfa_wrapped ? SA_SWITCH_WFA_WRAPPED : SA_SWITCH_WFA;
@@ -906,7 +929,7 @@ static inline void al_step(al_net *net) {
         }
         case AL_EV_CREDIT: {
             al_router *rt = &net->rt[e.a >> 2];
-            uint16_t *cr = &rt->credits[e.a & 3u][pay / AL_VCS][pay % AL_VCS];
+            uint16_t *cr = &rt->credits[e.a & 3u][AL__CCLS(net, pay / AL_VCS, pay % AL_VCS)][pay % AL_VCS];
             (*cr)++;
             break;
         }
@@ -1054,8 +1077,19 @@ static inline const char *al_audit(const al_net *net) {
         for (j = 0; j < 4; j++)
             for (k = 0; k < AL_CLASSES; k++)
                 for (v = 0; v < AL_VCS; v++) {
-                    uint32_t cap = (uint32_t)(v == AL_VC_ADAPTIVE ? net->p.buf_adaptive : net->p.buf_escape);
-                    if (net->rt[r].credits[j][k][v] + AL__HOLD(r, j, k, v) != cap) { err = "buffer credits lost or duplicated"; goto done; }
+                    uint32_t cap = (uint32_t)(v == AL_VC_ADAPTIVE ? net->p.buf_adaptive : net->p.buf_escape), held;
+                    held = AL__HOLD(r, j, k, v);
+                    if (net->p.buf_shared && v == AL_VC_ADAPTIVE) {
+                        /* the pool, counted under class 0, holds every class's packets */
+                        uint32_t k2;
+                        if (k > 0) continue;
+                        cap = (uint32_t)al_shared_buffers(net->p.buf_escape);
+                        for (k2 = 1; k2 < AL_CLASSES; k2++) {
+                            held += AL__HOLD(r, j, k2, v);
+                            if (net->rt[r].credits[j][k2][v] != 0) { err = "shared buffer credits under a class"; goto done; }
+                        }
+                    }
+                    if (net->rt[r].credits[j][k][v] + held != cap) { err = "buffer credits lost or duplicated"; goto done; }
                 }
         for (j = 0; j < 2; j++)
             if (net->rt[r].mc_busy[j] != mcount[r * 2 + j]) { err = "memory-controller request count wrong"; goto done; }
