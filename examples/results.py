@@ -107,8 +107,14 @@ ALPHA_PATTERNS = dict(seeds=3, patterns=["bitrev", "shuffle"])
 # network near saturation instead of the local ports always accepting.  The
 # paper gives no controller queue depth; one slot is the bound that bites
 # at Figure 11b's load (two controllers serve 2 requests per 73 ns).
-ALPHA_MC = dict(seeds=2, slots=1, algs=["WFA-base", "WFA-rotary", "SPAA-base", "SPAA-rotary"],
-                outstanding={"11b": 64, "10": 16})
+# Also Figure 10's 8x8 and 4x4 (16 outstanding misses), and the 8x8 with the
+# adaptive buffers of an input port shared by its classes (--buf-shared).
+# Panels: (key, figure, size, outstanding misses, algorithms, extra options).
+ALPHA_MC = dict(seeds=2, slots=1, panels=[
+    ("11b_8x8_mc1", "11b", "8x8", 64, ["WFA-base", "WFA-rotary", "SPAA-base", "SPAA-rotary"], []),
+    ("10_8x8_mc1", "10", "8x8", 16, ["WFA-base", "WFA-rotary", "SPAA-base", "SPAA-rotary"], []),
+    ("10_4x4_mc1", "10", "4x4", 16, ["PIM1", "WFA-base", "SPAA-base"], []),
+    ("10_8x8_mc1_shared", "10", "8x8", 16, ["WFA-base", "WFA-rotary", "SPAA-base", "SPAA-rotary"], ["--buf-shared"])])
 # The comparisons seed 002 quotes: (figure, size, better, worse, latency ns,
 # the paper's gain, the sentence)
 ALPHA_CLAIMS = [
@@ -324,13 +330,13 @@ def runs_of(s, only):
                                   "--cycles", str(s["alpha_cycles"]), "--warmup", str(s["alpha_warmup"]),
                                   "--seed", str(seed), "-q"], "alpha8x8"))
     if want("alpha_mc") and s is not SMALL:
-        for fig, alg, seed in [(f, a_, k) for f in ("11b", "10") for a_ in ALPHA_MC["algs"]
-                               for k in range(1, ALPHA_MC["seeds"] + 1)]:
-            R.append(Run("alpha_mc", "%s_8x8_mc%d:%s" % (fig, ALPHA_MC["slots"], alg), seed,
-                         [ALPHA, "--label", fig, "--size", "8x8", "--pattern", "uniform", "--pipeline", "1",
-                          "--outstanding", str(ALPHA_MC["outstanding"][fig]), "--alg", alg, "--rates", s["alpha_rates"],
-                          "--cycles", str(s["alpha_cycles"]), "--warmup", str(s["alpha_warmup"]),
-                          "--mc-slots", str(ALPHA_MC["slots"]), "--seed", str(seed), "-q"], "alpha8x8"))
+        for key, fig, size, outst, algs, extra in ALPHA_MC["panels"]:
+            for alg, seed in [(a_, k) for a_ in algs for k in range(1, ALPHA_MC["seeds"] + 1)]:
+                R.append(Run("alpha_mc", "%s:%s" % (key, alg), seed,
+                             [ALPHA, "--label", fig, "--size", size, "--pattern", "uniform", "--pipeline", "1",
+                              "--outstanding", str(outst), "--alg", alg, "--rates", s["alpha_rates"],
+                              "--cycles", str(s["alpha_cycles"]), "--warmup", str(s["alpha_warmup"]),
+                              "--mc-slots", str(ALPHA_MC["slots"]), "--seed", str(seed), "-q"] + extra, "alpha" + size))
     if want("netsim"):
         R += netsim_runs(s is SMALL, seeds)
     if want("matching"):
@@ -786,6 +792,8 @@ PAPER_T6 = {"ffte": 0.124, "alltoall": 0.363, "allreduce": 0.124}
 # GHz) and the local-port pipeline of examples/common/alpha_net.h
 # (d_lin 3 + d_lout 2 router cycles, al_params_default).
 ALPHA_ROUTER_GHZ, ALPHA_LINK_GHZ, ALPHA_LOCAL_CYCLES = 1.2, 0.8, 5
+# The pool of alpha_net.h's al_shared_buffers(1): 316 - 1 - 6 x 2.
+AL_SHARED_POOL = 316 - 1 - 6 * 2
 # A SeaStar cycle of the simulator is one 8-byte flit on a 4.8 GB/s link.
 NS_PER_CYCLE = 8 / 4.8
 MESH_RR = [1 / 64, 1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2]
@@ -1750,16 +1758,20 @@ def tables(out, s, small):
                 g = [thr_at(cb[k], L) / thr_at(cw[k], L) - 1 for k in ks if thr_at(cb[k], L) and thr_at(cw[k], L)]
                 gs = [max(t for _, t, _ in cb[k]) / max(t for _, t, _ in cw[k]) - 1 for k in ks]
                 return (mean_ci(g) if len(g) == len(ks) else (float("nan"), float("nan"))), mean_ci(gs), len(ks)
-            # (figure, better, worse, latency, the main runs' panels of better and worse, the paper's gain)
-            for fig, better, worse, L, main_b, main_w, paper_gain in (
-                    ("11b", "SPAA-rotary", "WFA-rotary", 200, "11b_8x8", "11b_8x8", 0.13),
-                    ("11b", "WFA-rotary", "WFA-base", 280, "11b_8x8", "10o_8x8", 0.16),
-                    ("11b", "SPAA-rotary", "SPAA-base", 280, "11b_8x8", "10o_8x8", 0.43),
-                    ("10", "WFA-rotary", "WFA-base", 280, "10_8x8", "10_8x8", 0.16),
-                    ("10", "SPAA-rotary", "SPAA-base", 280, "10_8x8", "10_8x8", 0.43)):
-                panel = "%s_8x8_mc%d" % (fig, ALPHA_MC["slots"])
+            outst = {k: o for k, _, _, o, _, _ in ALPHA_MC["panels"]}
+            # (panel, better, worse, latency, the main runs' panels of better and worse, the paper's gain)
+            for panel, better, worse, L, main_b, main_w, paper_gain in (
+                    ("11b_8x8_mc1", "SPAA-rotary", "WFA-rotary", 200, "11b_8x8", "11b_8x8", 0.13),
+                    ("11b_8x8_mc1", "WFA-rotary", "WFA-base", 280, "11b_8x8", "10o_8x8", 0.16),
+                    ("11b_8x8_mc1", "SPAA-rotary", "SPAA-base", 280, "11b_8x8", "10o_8x8", 0.43),
+                    ("10_8x8_mc1", "WFA-rotary", "WFA-base", 280, "10_8x8", "10_8x8", 0.16),
+                    ("10_8x8_mc1", "SPAA-rotary", "SPAA-base", 280, "10_8x8", "10_8x8", 0.43),
+                    ("10_8x8_mc1_shared", "WFA-rotary", "WFA-base", 280, "10_8x8", "10_8x8", 0.16),
+                    ("10_8x8_mc1_shared", "SPAA-rotary", "SPAA-base", 280, "10_8x8", "10_8x8", 0.43)):
                 if (panel, better) not in mc or (panel, worse) not in mc:
                     continue
+                fig = panel.split("_")[0]
+                shared = panel.endswith("_shared")
                 (gm, gh), (sm, sh_), n_ = gain(mc[(panel, better)], mc[(panel, worse)], L)
                 before = ""
                 if (main_b, better) in curves and (main_w, worse) in curves:
@@ -1767,20 +1779,41 @@ def tables(out, s, small):
                     before = " With the local ports always accepting (the main runs, %d seeds) the same gain is %s." % (
                         bn, "%s +/- %s" % (pct(bm), pct(bh)[1:]) if bm == bm else "not defined (%d ns never reached)" % L)
                 lat_max = max(l for v in mc[(panel, worse)].values() for _, _, l in v)
-                F("f%s_8x8_mc%d_%s_vs_%s" % (fig, ALPHA_MC["slots"], better.lower().replace("-", "_"),
-                                              worse.lower().replace("-", "_")), "",
+                F("f%s_%s_vs_%s" % (panel,
+                                    better.lower().replace("-", "_"), worse.lower().replace("-", "_")), "",
                   "%s at %d ns" % (pct(gm) if gm == gm else "never reached", L), pct(gh)[1:] if gm == gm else "",
-                  "throughput gain at equal average latency (%d ns), memory controllers of one slot" % L,
+                  "throughput gain at equal average latency (%d ns), memory controllers of one slot%s" % (
+                      L, ", shared adaptive buffers" if shared else ""),
                   "002 Section 5 (the paper's claim at %d ns: %s; its controllers are not described)" % (
                       L, pct(paper_gain, 0)),
                   cmd("alpha_mc", "%s:%s" % (panel, better)), "sensitivity",
                   "Figure %s's 8x8 with %d outstanding misses and each memory controller holding one request at a "
-                  "time (--mc-slots %d), so requests wait in the network when the memory is busy. %d seeds. At "
+                  "time (--mc-slots %d), so requests wait in the network when the memory is busy%s. %d seeds. At "
                   "saturation the gain is %s +/- %s; %s's highest mean latency is %s ns.%s Not the paper's "
-                  "configuration: a sensitivity row." % (fig, ALPHA_MC["outstanding"][fig], ALPHA_MC["slots"], n_,
-                                                          pct(sm), pct(sh_)[1:], worse, fmt(lat_max, 0), before))
-            runs_rows.append(["alpha_mc", "Alpha 21364 timing model, 8x8, Figure 10 (16 outstanding misses) and 11b "
-                              "(64), memory controllers of %d slot (--mc-slots)" % ALPHA_MC["slots"],
+                  "configuration: a sensitivity row." % (
+                      fig, outst[panel], ALPHA_MC["slots"],
+                      "; the adaptive VCs of an input port share one pool of %d buffers (--buf-shared)" % (
+                          AL_SHARED_POOL) if shared else "", n_,
+                      pct(sm), pct(sh_)[1:], worse, fmt(lat_max, 0), before))
+            for panel, algs in (("10_4x4_mc1", ("PIM1", "WFA-base", "SPAA-base")),
+                                ("10_8x8_mc1", ("WFA-base", "SPAA-base"))):
+                if any((panel, a) not in mc for a in algs):
+                    continue
+                ds = {a: mean_ci([last(v) / sat(v) - 1 for v in mc[(panel, a)].values()]) for a in algs}
+                F("f%s_saturation" % panel, "", ", ".join("%s %s" % (a, pct(d[0])) for a, d in ds.items()),
+                  " / ".join(pct(d[1])[1:] for d in ds.values()),
+                  "throughput change from the peak to the highest load, memory controllers of one slot",
+                  "002 Section 5.2 (the paper: \"The 4x4 network does not show saturation behavior\"; the 8x8 does)",
+                  cmd("alpha_mc", "%s:%s" % (panel, algs[0])), "sensitivity",
+                  "Figure 10's %s with one-slot memory controllers (--mc-slots %d), %d seeds. A curve that keeps its "
+                  "throughput drops by less than %g%%, the interval included: %s. Not the paper's configuration: "
+                  "a sensitivity row." % (panel.split("_")[1], ALPHA_MC["slots"], ALPHA_MC["seeds"],
+                                          100 * TOL["keep"], ", ".join(
+                                              "%s %s" % (a, "keeps" if d[0] - d[1] > -TOL["keep"] else "not shown to keep")
+                                              for a, d in ds.items())))
+            runs_rows.append(["alpha_mc", "Alpha 21364 timing model, memory controllers of %d slot (--mc-slots): "
+                              "Figure 10's 8x8 and 4x4, Figure 11b's 8x8, Figure 10's 8x8 with shared adaptive "
+                              "buffers" % ALPHA_MC["slots"],
                               s["alpha_warmup"], s["alpha_cycles"] - s["alpha_warmup"], ALPHA_MC["seeds"],
                               "WFA and SPAA, base and rotary; a sensitivity study"])
         runs_rows.append(["alpha", "Alpha 21364 timing model, uniform traffic (examples/alpha21364.c)",
