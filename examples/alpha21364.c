@@ -102,6 +102,12 @@ static const cli_opt options[] = {
     { "--color-period", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "512",
       "anti-starvation colouring period in cycles, 0 off" },
     { "--color-threshold", NULL, "N", CLI_INT, 0, 1000000, 0, 0, NULL, "24", "old packets that start a drain" },
+    { "--buf-shared", NULL, NULL, CLI_FLAG, 0, 0, 0, 0, NULL, NULL,
+      "the adaptive VCs of an input port share one pool of 316 - 1 - 12 x\n"
+      "the escape buffers (303); VC0 and VC1 stay reserved per class" },
+    { "--mc-slots", NULL, "N", CLI_INT, 0, 1000, 0, 0, NULL, "0 = unbounded",
+      "requests a memory controller holds at once (from its local output\n"
+      "to the end of its 73 ns access); full, it refuses requests (back-pressure)" },
     { "--audit", NULL, "N", CLI_INT, 0, 100000000, 0, 0, NULL, "0: at the end only",
       "conservation audit every N cycles" },
     { "-o", NULL, "FILE", CLI_TEXT, 0, 0, 0, 0, NULL, "stdout", "write the CSV to FILE" },
@@ -131,7 +137,7 @@ int main(int argc, char **argv) {
     const char *figure = NULL, *out_path = NULL;
     double rates[64], total_work = 0;
     int nrates = 0, cycles = 75000, warmup = 10000, quiet = 0, audit = 0, wrapped = 0;
-    int buf_adaptive = 50, buf_escape = 1, color_period = 512, color_threshold = 24;
+    int buf_adaptive = 50, buf_escape = 1, color_period = 512, color_threshold = 24, mc_slots = 0, buf_shared = 0;
     int arb_cycles = 0, arb_interval = 0;
     unsigned long long seed = 1;
     FILE *out = stdout;
@@ -167,6 +173,8 @@ int main(int argc, char **argv) {
         else if (cli_is(&cl, "--buf-escape")) buf_escape = (int)cli_uint(&cl);
         else if (cli_is(&cl, "--color-period")) color_period = (int)cli_uint(&cl);
         else if (cli_is(&cl, "--color-threshold")) color_threshold = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--mc-slots")) mc_slots = (int)cli_uint(&cl);
+        else if (cli_is(&cl, "--buf-shared")) buf_shared = 1;
         else if (cli_is(&cl, "--audit")) audit = (int)cli_uint(&cl);
         else if (cli_is(&cl, "-o")) out_path = cl.val;
         else if (cli_is(&cl, "--quiet")) quiet = 1;
@@ -230,6 +238,8 @@ int main(int argc, char **argv) {
                 p.buf_escape = buf_escape;
                 p.color_period = color_period;
                 p.color_threshold = color_threshold;
+                p.mc_slots = mc_slots;
+                p.buf_shared = buf_shared;
                 p.arb_cycles = arb_cycles;
                 p.arb_interval = arb_interval;
                 if ((err = al_net_init(&net, &p)) != NULL) { fprintf(stderr, "alpha21364: %s\n", err); return 2; }

@@ -67,6 +67,8 @@ typedef struct opts {
     const char *label;
     sim_progress *progress;       /* over every run of the invocation */
     sj_opts wl;                   /* --workload and its companions (sim_jobs.h) */
+    uint32_t nid_scatter;         /* --nid-scatter: runs of NIDs dealt out at random (0: none) */
+    int rsp_bias[3], rsp_bias_given; /* --rsp-bias: RSP_AGE_BIAS of the x, y, z ports */
     int seeds;
 } opts;
 
@@ -129,6 +131,8 @@ static const cli_opt options[] = {
     { "--bias", NULL, "X,Y,Z", CLI_INT, 0, 7, 0, 0, "three values 0 to 7, separated by commas",
       "1,1,1 (the reset value)", "age bias of the x, y and z ports" },
     { "--proc-bias", NULL, "N", CLI_INT, 0, 7, 0, 0, NULL, "1", "age bias of the processor port" },
+    { "--rsp-bias", NULL, "X,Y,Z", CLI_INT, 0, 7, 0, 0, "three values 0 to 7, separated by commas",
+      "--bias", "RSP_AGE_BIAS of the x, y and z ports (packets on the response VCs)" },
     /* traffic */
     { "--pattern", NULL, "NAME", CLI_CHOICE, 0, 0, 0, 0,
       "uniform|hotspot|neighbor|bitrev|bitcomp|transpose|tornado|shuffle|perm", "uniform",
@@ -138,7 +142,8 @@ static const cli_opt options[] = {
       "a sweep: one CSV line per load" },
     { "--sizes", NULL, "N[,N...]", CLI_INT, 1, 9, 0, 0, "1 to 8 sizes 1 to 9, separated by commas", "9",
       "packet sizes in flits, drawn uniformly" },
-    { "--rsp", NULL, "F", CLI_REAL, 0, 0, 0, 1, NULL, "0", "fraction of packets on the response VCs" },
+    { "--rsp", NULL, "F", CLI_REAL, 0, 0, 0, 1, NULL, "0",
+      "fraction of packets on the response VCs (random traffic and --workload mix)" },
     { "--hotspot", NULL, "N", CLI_INT, 0, 32767, 0, 0, "a node of --topo (0 to nodes-1)", "0",
       "destination of --pattern hotspot" },
     { "--perm", NULL, "FILE", CLI_TEXT, 0, 0, 0, 0, NULL, NULL,
@@ -147,6 +152,9 @@ static const cli_opt options[] = {
       "cap each source queue at N packets" },
     /* application workloads (examples/common/sim_jobs.h) */
     SJ_CLI_OPTIONS,
+    { "--nid-scatter", NULL, "N", CLI_INT, 0, 32767, 0, 0, NULL, "0 = contiguous",
+      "mix: deal the node-ID order out in runs of N node IDs, in a\n"
+      "random order (the free nodes of a machine that has run for days)" },
     /* run */
     { "--warmup", NULL, "N", CLI_INT, 0, 10000000000ull, 0, 0, NULL, "2000", "cycles before measuring" },
     { "--cycles", NULL, "N", CLI_INT, 1, 10000000000ull, 0, 0, NULL, "10000", "measured cycles" },
@@ -382,6 +390,14 @@ static void parse(opts *o, int argc, char **argv) {
             for (i = 0; i < o->t.num_sizes; i++) o->t.sizes[i] = (int)z[i];
         }
         else if (cli_is(&c, "--rsp")) o->t.rsp_fraction = cli_real(&c);
+        else if (cli_is(&c, "--rsp-bias")) {
+            uint64_t b[3];
+            int d3;
+            cli_uint_list(&c, ',', 3, 3, b);
+            for (d3 = 0; d3 < 3; d3++) o->rsp_bias[d3] = (int)b[d3];
+            o->rsp_bias_given = 1;
+        }
+        else if (cli_is(&c, "--nid-scatter")) o->nid_scatter = (uint32_t)cli_uint(&c);
         else if (cli_is(&c, "--hotspot")) o->t.hotspot = (uint32_t)cli_uint(&c);
         else if (cli_is(&c, "--perm")) o->perm_path = c.val;
         else if (cli_is(&c, "--srcq")) o->t.src_queue_max = (uint32_t)cli_uint(&c);
@@ -438,9 +454,18 @@ static void parse(opts *o, int argc, char **argv) {
     if (o->seeds > 1 && (o->compare || o->num_loads || o->per_source))
         cli_fail(&c, "--seeds takes single runs (no --compare, --loads or --per-source)");
     {
-        static const char *const traffic[] = { "--pattern", "--load", "--loads", "--sizes", "--rsp", "--hotspot",
+        static const char *const traffic[] = { "--pattern", "--load", "--loads", "--sizes", "--hotspot",
                                                "--perm", "--srcq", "--compare", "--per-source" };
         sj_opts_check(&c, &o->wl, num_nodes(&o->p), traffic, (int)(sizeof traffic / sizeof traffic[0]));
+    }
+    /* a production mix sends requests and responses (--rsp); the benchmarks
+     * send requests only */
+    if (o->wl.workload >= SJ_WL_ALLTOALL && cli_given(&c, "--rsp"))
+        cli_fail(&c, "--workload %s sends requests only: it takes no --rsp", sj_workload_name(o->wl.workload));
+    if (cli_given(&c, "--nid-scatter") && o->wl.workload != SJ_WL_MIX) cli_fail(&c, "--nid-scatter needs --workload mix");
+    if (o->rsp_bias_given) {
+        int d6;
+        for (d6 = 0; d6 < 6; d6++) o->p.age.rsp_age_bias[d6] = (uint8_t)o->rsp_bias[d6 / 2];
     }
     if (o->perm_path && o->t.pattern != SIM_PERMUTATION) cli_fail(&c, "--perm FILE needs --pattern perm");
     if (cli_given(&c, "--hotspot") && o->t.pattern != SIM_HOTSPOT) cli_fail(&c, "--hotspot N needs --pattern hotspot");
@@ -498,10 +523,16 @@ static void run_one(opts *o, const ss_params *p, double load, ss_summary *s, ss_
 
 /* ---- application workloads (sim_jobs.h) --------------------------- */
 
+/* What the jobs' sends need: the network, and for --rsp the fraction of
+ * packets sent on the response VCs and the random stream that picks them
+ * (a stream of its own, so the jobs and their timing draw as without). */
+typedef struct wl_sender { ss_net *net; double rsp; sim_rng rng; } wl_sender;
+
 static void wl_send(void *ctx, uint32_t src, uint32_t dst, int size, uint32_t tag) {
-    ss_net *net = (ss_net *)ctx;
-    uint32_t pi = ss_send(net, src, dst, size, 0);
-    net->pool.pkt[pi].tag = tag;
+    wl_sender *ws = (wl_sender *)ctx;
+    int vc = ws->rsp > 0 && (double)(sim_rng_next(&ws->rng) >> 11) * (1.0 / 9007199254740992.0) < ws->rsp ? 2 : 0;
+    uint32_t pi = ss_send(ws->net, src, dst, size, vc);
+    ws->net->pool.pkt[pi].tag = tag;
 }
 
 static void wl_step(void *ctx) { ss_step((ss_net *)ctx); }
@@ -514,6 +545,7 @@ static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary 
     ss_net net;
     sj_model m;
     sj_network n;
+    wl_sender ws;
     sim_traffic t = o->t;
     ss_params pw = *p;
     const char *err;
@@ -527,8 +559,12 @@ static void run_workload(opts *o, const ss_params *p, uint64_t seed, ss_summary 
     if (err) { fprintf(stderr, "seastar_sim: %s\n", err); exit(1); }
     sj_init(&m, net.n, seed, o->wl.jitter);
     sj_place_nids(&m, &net.shape, o->wl.nid_x);
+    sj_scatter_nids(&m, o->nid_scatter, seed);
+    ws.net = &net;
+    ws.rsp = o->t.rsp_fraction;
+    sim_rng_stream(&ws.rng, seed, 0x7E5Bu);
     m.send = wl_send;
-    m.ctx = &net;
+    m.ctx = &ws;
     net.on_deliver = sj_on_deliver;
     net.on_deliver_ctx = &m;
     snprintf(label, sizeof label, "%s %s seed %llu", sj_workload_name(o->wl.workload),

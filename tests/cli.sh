@@ -73,6 +73,12 @@ refuse $S --proc-bias --proc-bias 8
 refuse $S --bias      --bias 1,2
 refuse $S --bias      --bias 1,2,8
 refuse $S --rsp       --rsp 2                   # accepted
+refuse $S --rsp       --topo 4x4x4 --workload alltoall --rsp 0.5   # the benchmarks send requests only
+refuse $S --rsp-bias  --rsp-bias 1,2
+refuse $S --rsp-bias  --rsp-bias 1,2,8
+refuse $S --nid-scatter --nid-scatter 4                      # no mix
+refuse $S --nid-scatter --workload mix --nid-scatter -1
+refuse $S --nid-scatter --workload mix --nid-scatter 4x
 refuse $S --random-link-faults --topo 4x4x4 --random-link-faults 100000   # "256 failed links" of 192
 refuse $S --random-link-faults --topo 4x4x4 --random-link-faults 193
 refuse $S --random-link-faults --topo 4x4x4 --fault-link 0:+x --random-link-faults 192
@@ -328,6 +334,10 @@ else cat "$tmp/out" >> "$tmp/err"; bad "alpha21364 escapes a CSV label"; fi
 if accept $A --size 6x4 --rates 0.01 --alg PIM1 --cycles 300 --warmup 100 -q \
    && grep -q '^-,6x4,' "$tmp/out"; then ok
 else cat "$tmp/out" >> "$tmp/err"; bad "alpha21364 --size 6x4 runs 6x4"; fi
+# A production mix with requests and responses on scattered node IDs runs.
+if accept $S --topo 4x4x4 --workload mix --jobs 8,16 --rsp 0.5 --rsp-bias 2,2,2 --nid-scatter 8 \
+     --warmup 200 --cycles 800 --csv --quiet && grep -q '^"",4x4x4,uniform,age,' "$tmp/out"; then ok
+else cat "$tmp/out" >> "$tmp/err"; bad "seastar_sim runs --workload mix with --rsp, --rsp-bias and --nid-scatter"; fi
 printf '# a permutation\n1\n0\n\n3\n2\n' > "$tmp/perm.txt"
 if accept $S --topo 4 --pattern perm --perm "$tmp/perm.txt" --cycles 500 --warmup 0 --quiet; then ok
 else bad "seastar_sim runs a valid --perm file"; fi

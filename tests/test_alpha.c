@@ -267,3 +267,89 @@ ST_TEST(alpha_params_rejected) {
     ST_CHECK(al_net_init(&net, &p) == NULL);
     al_net_free(&net);
 }
+
+/* Finite memory controllers (mc_slots): with one slot each, a controller
+ * serves at most one request per 73 ns access (seed 002 Section 4.2), so a
+ * router's two controllers complete at most 2 / 73 transactions per ns and
+ * the delivered flits are at most that times 25 (3 + 3 + 19 flits for a
+ * 3-hop miss, the most).  Unbounded controllers carry more than the bound
+ * at the same offered load (so the bound bites), and with the bound every
+ * packet is still conserved and every miss completes, for each algorithm. */
+ST_TEST(alpha_finite_memory_controllers_bound_throughput) {
+    int a;
+    const double bound = 2.0 / (175 / AL_TICKS_PER_NS) * 25;   /* flits per router per ns */
+    for (a = 0; a < AL_ALG_COUNT; a += AL_ALG_COUNT - 1) {      /* PIM1 and SPAA-rotary */
+        double thr[2];
+        int slots;
+        for (slots = 0; slots <= 1; slots++) {
+            al_params p;
+            al_net net;
+            al_result res;
+            const char *err;
+            int t;
+            al_params_default(&p, 4, 4, (al_algorithm)a);
+            p.miss_rate = 0.2;
+            p.mc_slots = slots;
+            p.seed = 5;
+            ST_CHECK(al_net_init(&net, &p) == NULL);
+            for (t = 0; t < 3000; t++) {
+                if (t == 1000) al_stats_reset(&net);
+                al_step(&net);
+                if (t % 250 == 0) ST_CHECKF((err = al_audit(&net)) == NULL, "%s", err ? err : "");
+            }
+            al_result_get(&net, &res);
+            thr[slots] = res.throughput;
+            err = alpha_run_and_drain(&net, 0, 1, 100000, 40000);
+            ST_CHECKF(err == NULL, "%s, mc_slots %d: %s", al_algorithm_name((al_algorithm)a), slots, err ? err : "");
+            al_net_free(&net);
+        }
+        ST_CHECKF(thr[1] <= bound, "%s: %.3f flits/router/ns with one slot, above the bound %.3f",
+                  al_algorithm_name((al_algorithm)a), thr[1], bound);
+        ST_CHECKF(thr[0] > bound, "%s: unbounded controllers carry %.3f, not above the bound %.3f",
+                  al_algorithm_name((al_algorithm)a), thr[0], bound);
+    }
+}
+
+/* Shared adaptive buffers (buf_shared): every request goes to node 0
+ * (hotspot) and node 0's memory controllers hold one request each, so
+ * requests pile up in node 0's input buffers.  Counted from the queues
+ * themselves: with per-class buffers no input port ever holds more than
+ * buf_adaptive (50) requests on its adaptive VC; with the shared pool one
+ * class takes more than that, and never more than the pool (303).  Both
+ * conserve every packet and complete every miss. */
+ST_TEST(alpha_shared_buffers_let_one_class_take_the_pool) {
+    int shared;
+    for (shared = 0; shared <= 1; shared++) {
+        al_params p;
+        al_net net;
+        const char *err;
+        uint32_t most = 0;
+        int t;
+        al_params_default(&p, 4, 4, AL_SPAA_ROTARY);
+        p.pattern = SIM_HOTSPOT;
+        p.outstanding = 64;
+        p.miss_rate = 0.3;
+        p.mc_slots = 1;
+        p.buf_shared = shared;
+        p.seed = 3;
+        ST_CHECK(al_net_init(&net, &p) == NULL);
+        for (t = 1; t <= 3000; t++) {
+            uint32_t b, k;
+            al_step(&net);
+            for (b = 0; b < 4; b++) {
+                uint32_t reqs = 0;
+                for (k = 0; k < net.rt[0].qn[b]; k++) {
+                    uint32_t pi = net.rt[0].q[b][k];
+                    reqs += net.ext[pi].cls == AL_REQ && net.pool.pkt[pi].vc == AL_VC_ADAPTIVE;
+                }
+                if (reqs > most) most = reqs;
+            }
+            if (t % 500 == 0) ST_CHECKF((err = al_audit(&net)) == NULL, "%s", err ? err : "");
+        }
+        if (shared) ST_CHECKF(most > 50 && most <= 303, "shared: at most %u requests on one port's adaptive VC", most);
+        else ST_CHECKF(most <= 50, "per class: %u requests on one port's adaptive VC, more than 50", most);
+        err = alpha_run_and_drain(&net, 0, 1, 100000, 200000);
+        ST_CHECKF(err == NULL, "shared %d: %s", shared, err ? err : "");
+        al_net_free(&net);
+    }
+}

@@ -47,7 +47,17 @@
  * dimension, VC1 after.  A packet on an escape VC may return to the
  * adaptive VC at the next router.  Classes: requests, forwards, block
  * responses (separate VC groups, so a request never blocks a response); the
- * local ports always accept (the consumption assumption).
+ * local ports always accept (the consumption assumption), unless mc_slots
+ * bounds the memory controllers.
+ *
+ * Finite memory controllers (mc_slots, 0 = unbounded, the default): a
+ * memory controller holds at most mc_slots requests at once, from the
+ * dispatch of a request to its local output until its 73 ns access ends.
+ * While it is full the local output does not accept requests for it: they
+ * wait in the home router's input buffers and hold their VC buffers there,
+ * so the back-pressure reaches the network.  Seed 002 gives no number for
+ * the 21364's memory-controller queues; the bound is a knob, not the
+ * paper's.  Responses and forwards to the cache are still always accepted.
  *
  * Buffers (Section 2.1): "buffer space for 316 packets per input port",
  * over 19 VCs: the adaptive VC, VC0 and VC1 of six coherence classes, and
@@ -58,7 +68,12 @@
  * al_adaptive_buffers).  The traffic of Section 4.2 uses three of the six
  * classes (request, forward, block response), so the model keeps their
  * 3 x 52 = 156 buffers; the other classes' 160 stay empty and are not
- * modelled.
+ * modelled.  With buf_shared (off by default) the adaptive VCs of an input
+ * port instead share one pool of 316 - 1 - 6 x 2 x buf_escape packets (303
+ * with one escape buffer), taken by whichever class arrives, while VC0 and
+ * VC1 stay reserved per class, so that the escape channels still guarantee
+ * progress; the traffic of Section 4.2 uses three classes, so they share
+ * the whole pool.
  *
  * Traffic (Section 4.2): each processor starts a miss with probability
  * miss_rate per ns while it has fewer than `outstanding` misses; the home
@@ -169,8 +184,11 @@ typedef struct al_params {
     int req_flits, fwd_flits, rsp_flits; /**< 3, 3, 19 */
     int buf_adaptive;      /**< packets per input port and class, adaptive VC (50) */
     int buf_escape;        /**< packets per input port and class, VC0 and VC1 each (1) */
+    int buf_shared;        /**< 1: the adaptive VCs of an input port share one pool
+                                (al_shared_buffers); buf_adaptive is then unused */
     int color_period;      /**< anti-starvation colouring period, cycles (512; 0 off) */
     int color_threshold;   /**< old packets that trigger a drain (24) */
+    int mc_slots;          /**< requests a memory controller holds at once (0: unbounded) */
     uint64_t seed;         /**< the run's seed */
 } al_params;
 
@@ -181,6 +199,17 @@ typedef struct al_params {
 static inline int al_adaptive_buffers(int escape) {
     return (AL_BUFFERS_PER_PORT - 1 - AL_CLASSES_21364 * 2 * escape) / AL_CLASSES_21364;
 }
+
+/** Packets in the pool the adaptive VCs of an input port share when
+ *  buf_shared is set: AL_BUFFERS_PER_PORT less the special class's buffer
+ *  and `escape` each for VC0 and VC1 of the six classes (303 with one). */
+static inline int al_shared_buffers(int escape) {
+    return AL_BUFFERS_PER_PORT - 1 - AL_CLASSES_21364 * 2 * escape;
+}
+
+/* Which class's counter of credits[][][] holds a (class, VC): the
+ * shared pool is counted under class 0. */
+#define AL__CCLS(net, cls, vc) ((net)->p.buf_shared && (vc) == AL_VC_ADAPTIVE ? 0 : (cls))
 
 /** The paper's parameters on a kx x ky torus with algorithm alg. */
 static inline void al_params_default(al_params *p, int kx, int ky, al_algorithm alg) {
@@ -215,12 +244,15 @@ static inline const char *al_params_check(const al_params *p) {
     if (!(p->three_hop >= 0 && p->three_hop <= 1)) return "3-hop fraction must be in 0..1";
     if (p->buf_adaptive < 1 || p->buf_escape < 1 || p->buf_adaptive > 1000 || p->buf_escape > 1000)
         return "buffers must be 1..1000 packets";
+    if (p->buf_shared != 0 && p->buf_shared != 1) return "buf_shared must be 0 or 1";
+    if (p->buf_shared && al_shared_buffers(p->buf_escape) < 1) return "no shared adaptive buffers left";
     if (p->req_flits < 1 || p->fwd_flits < 1 || p->rsp_flits < 1 ||
         p->req_flits > 255 || p->fwd_flits > 255 || p->rsp_flits > 255) return "packet sizes must be 1..255";
     if (p->d_in < 0 || p->d_out < 0 || p->d_lin < 0 || p->d_lout < 0 || p->link_ticks < 1 ||
         p->mem_ticks < 1 || p->l2_ticks < 1) return "delays must be positive";
     if (p->mem_ticks > 4000 || p->l2_ticks > 4000 || p->link_ticks > 400) return "delays too long";
     if (p->color_period < 0 || p->color_threshold < 0) return "colouring parameters must be >= 0";
+    if (p->mc_slots < 0 || p->mc_slots > 1000) return "memory-controller slots must be 0..1000";
     if ((int)p->pattern < 0 || p->pattern >= SIM_PATTERN_COUNT || p->pattern == SIM_PERMUTATION)
         return "unsupported pattern";
     return NULL;
@@ -266,6 +298,7 @@ typedef struct al_router {
     int16_t nom_out[AL_PIPE][AL_ARBS];   /**< SPAA nominations in flight */
     uint32_t nom_pkt[AL_PIPE][AL_ARBS];  /**< their packets */
     int noms;                  /**< nominations in flight */
+    uint32_t mc_busy[2];       /**< requests each memory controller holds (mc_slots) */
 } al_router;
 
 /** Measurement counters of a window. */
@@ -421,14 +454,21 @@ static inline uint32_t al__route(const al_net *net, const al_router *rt, uint32_
     int cls = net->ext[pi].cls, wx = 0, wy = 0, dx, dy, esc, evc;
     int tx = (int)(pk->dst % (uint32_t)net->p.kx), ty = (int)(pk->dst / (uint32_t)net->p.kx);
     uint32_t m = 0;
-    if ((int)pk->dst == rt->y * net->p.kx + rt->x) return net->ext[pi].sink;
+    if ((int)pk->dst == rt->y * net->p.kx + rt->x) {
+        uint32_t sink = net->ext[pi].sink;
+        if (cls == AL_REQ && net->p.mc_slots) {      /* a full memory controller refuses */
+            if (rt->mc_busy[0] >= (uint32_t)net->p.mc_slots) sink &= ~(1u << AL_L0);
+            if (rt->mc_busy[1] >= (uint32_t)net->p.mc_slots) sink &= ~(1u << AL_L1);
+        }
+        return sink;
+    }
     dx = al__dir(rt->x, tx, net->p.kx, net->ext[pi].tie & 1, &wx);
     dy = al__dir(rt->y, ty, net->p.ky, (net->ext[pi].tie >> 1) & 1, &wy);
-    if (dx && rt->credits[dx > 0 ? AL_E : AL_W][cls][AL_VC_ADAPTIVE]) {
+    if (dx && rt->credits[dx > 0 ? AL_E : AL_W][AL__CCLS(net, cls, AL_VC_ADAPTIVE)][AL_VC_ADAPTIVE]) {
         m |= 1u << (dx > 0 ? AL_E : AL_W);
         vc_of[dx > 0 ? AL_E : AL_W] = AL_VC_ADAPTIVE;
     }
-    if (dy && rt->credits[dy > 0 ? AL_N : AL_S][cls][AL_VC_ADAPTIVE]) {
+    if (dy && rt->credits[dy > 0 ? AL_N : AL_S][AL__CCLS(net, cls, AL_VC_ADAPTIVE)][AL_VC_ADAPTIVE]) {
         m |= 1u << (dy > 0 ? AL_N : AL_S);
         vc_of[dy > 0 ? AL_N : AL_S] = AL_VC_ADAPTIVE;
     }
@@ -456,7 +496,8 @@ static inline void al__dispatch(al_net *net, uint32_t r, uint32_t pi, int j, int
     uint64_t F = pk->size, out_flit = j < 4 ? AL_NET_TICKS : (uint64_t)R;
     uint64_t pre = (uint64_t)(b < 4 ? net->p.d_in : net->p.d_lin) * (uint64_t)sc * (uint64_t)R;
     uint64_t s = D, end;
-    if (j < 4 && (vc < 0 || rt->credits[j][e->cls][vc] == 0)) sim_die("dispatch without a downstream buffer");
+    if (j < 4 && (vc < 0 || rt->credits[j][AL__CCLS(net, e->cls, vc)][vc] == 0))
+        sim_die("dispatch without a downstream buffer");
     if (!((rt->alloc.connect[al__read_port(rt, b, j)] >> j) & 1u)) sim_die("no crossbar connection");
     al__q_remove(rt, b, pi);
     if (e->epoch != rt->epoch) {
@@ -481,7 +522,7 @@ static inline void al__dispatch(al_net *net, uint32_t r, uint32_t pi, int j, int
     if (pk->hops == 0 && pk->t_inject == 0) pk->t_inject = s;
     if (j < 4) {
         uint64_t h = s + (uint64_t)net->p.d_out * (uint64_t)sc * (uint64_t)R + (uint64_t)net->p.link_ticks;
-        rt->credits[j][e->cls][vc]--;
+        rt->credits[j][AL__CCLS(net, e->cls, vc)][vc]--;
         pk->vc = (uint8_t)vc;
         pk->out_port = (uint8_t)j;
         pk->hops++;
@@ -492,6 +533,7 @@ static inline void al__dispatch(al_net *net, uint32_t r, uint32_t pi, int j, int
         al__at_tick(net, h, AL_EV_ARRIVE, pi, rt->nbr[j] * 8u + (uint32_t)(j ^ 1));
         pk->t_hop = h;
     } else {
+        if (e->cls == AL_REQ) rt->mc_busy[j - AL_L0]++;     /* j is L0 or L1: a memory controller */
         pk->state = AL_EJECTING;
         pk->out_port = (uint8_t)j;
         e->done = end + (uint64_t)net->p.d_lout * (uint64_t)sc * (uint64_t)R;
@@ -577,6 +619,8 @@ static inline void al__miss(al_net *net, uint32_t r, uint64_t tick) {
 static inline void al__memory(al_net *net, uint32_t t, uint64_t tick) {
     al_txn *tx = &net->txn[t];
     int b = AL_IN_MC0 + tx->mc, sink = (1 << AL_L0) | (1 << AL_L1);
+    if (net->rt[tx->home].mc_busy[tx->mc] == 0) sim_die("memory controller count underflow");
+    net->rt[tx->home].mc_busy[tx->mc]--;
     if (tx->three_hop) al__create(net, t, AL_FWD, tx->home, b, tx->owner, sink, tick);
     else al__create(net, t, AL_RSP, tx->home, b, tx->requester, sink, tick);
 }
@@ -795,7 +839,9 @@ static inline const char *al_net_init(al_net *net, const al_params *p) {
         for (j = 0; j < 4; j++)
             for (k = 0; k < AL_CLASSES; k++)
                 for (v = 0; v < AL_VCS; v++)
-                    rt->credits[j][k][v] = (uint16_t)(v == AL_VC_ADAPTIVE ? p->buf_adaptive : p->buf_escape);
+                    rt->credits[j][k][v] = (uint16_t)(v != AL_VC_ADAPTIVE ? p->buf_escape
+                                                     : !p->buf_shared ? p->buf_adaptive
+                                                     : k == 0 ? al_shared_buffers(p->buf_escape) : 0);
         kind = p->alg == AL_PIM1 ? SA_SWITCH_PIM
              : p->alg >= AL_SPAA_BASE ? SA_SWITCH_SPAA
              : p->wfa_wrapped ? SA_SWITCH_WFA_WRAPPED : SA_SWITCH_WFA;
@@ -883,7 +929,7 @@ static inline void al_step(al_net *net) {
         }
         case AL_EV_CREDIT: {
             al_router *rt = &net->rt[e.a >> 2];
-            uint16_t *cr = &rt->credits[e.a & 3u][pay / AL_VCS][pay % AL_VCS];
+            uint16_t *cr = &rt->credits[e.a & 3u][AL__CCLS(net, pay / AL_VCS, pay % AL_VCS)][pay % AL_VCS];
             (*cr)++;
             break;
         }
@@ -965,13 +1011,16 @@ static inline uint64_t al_in_flight(const al_net *net) { return net->created - n
  *  created = delivered + found; every outstanding miss has exactly one live
  *  packet or pending memory/L2 access and no other transaction has any; for
  *  every link, VC and class, free buffers + packets holding one + credits on
- *  their way back = the buffer size.  NULL or a message. */
+ *  their way back = the buffer size; each memory controller's count of
+ *  requests (mc_busy) = its requests ejecting + its accesses pending.  NULL
+ *  or a message. */
 static inline const char *al_audit(const al_net *net) {
     static char msg[200];
     uint32_t used = net->pool.used, i, r, cnt = 0, nt = (uint32_t)net->n * (uint32_t)net->p.outstanding;
     uint8_t *seen = (uint8_t *)sim_calloc(used ? used : 1, 1);
     uint8_t *tcount = (uint8_t *)sim_calloc(nt, 1);
     uint32_t *hold = (uint32_t *)sim_calloc((size_t)net->n * 4 * AL_CLASSES * AL_VCS, sizeof(uint32_t));
+    uint32_t *mcount = (uint32_t *)sim_calloc((size_t)net->n * 2, sizeof(uint32_t));
     const sim_packet *pk = net->pool.pkt;
     const char *err = NULL;
     uint64_t outstanding = 0;
@@ -999,8 +1048,18 @@ static inline const char *al_audit(const al_net *net) {
             if (t == AL_EV_ARRIVE) {
                 AL__SEE(a, pk[a].state == AL_ON_LINK);
                 AL__HOLD(net->rt[pay >> 3].nbr[pay & 7u], (pay & 7u) ^ 1u, net->ext[a].cls, pk[a].vc)++;
-            } else if (t == AL_EV_DELIVER) AL__SEE(a, pk[a].state == AL_EJECTING);
-            else if (t == AL_EV_MEMORY || t == AL_EV_L2) { if (a >= nt) { err = "bad event"; goto done; } tcount[a]++; }
+            } else if (t == AL_EV_DELIVER) {
+                AL__SEE(a, pk[a].state == AL_EJECTING);
+                if (net->ext[a].cls == AL_REQ) {
+                    if (pk[a].out_port != AL_L0 && pk[a].out_port != AL_L1) { err = "request ejected by no memory controller"; goto done; }
+                    mcount[pk[a].dst * 2 + (uint32_t)(pk[a].out_port - AL_L0)]++;
+                }
+            }
+            else if (t == AL_EV_MEMORY || t == AL_EV_L2) {
+                if (a >= nt) { err = "bad event"; goto done; }
+                tcount[a]++;
+                if (t == AL_EV_MEMORY) mcount[net->txn[a].home * 2 + net->txn[a].mc]++;
+            }
             else if (t == AL_EV_CREDIT) AL__HOLD(a >> 2, a & 3u, pay / AL_VCS, pay % AL_VCS)++;
         }
     }
@@ -1018,9 +1077,22 @@ static inline const char *al_audit(const al_net *net) {
         for (j = 0; j < 4; j++)
             for (k = 0; k < AL_CLASSES; k++)
                 for (v = 0; v < AL_VCS; v++) {
-                    uint32_t cap = (uint32_t)(v == AL_VC_ADAPTIVE ? net->p.buf_adaptive : net->p.buf_escape);
-                    if (net->rt[r].credits[j][k][v] + AL__HOLD(r, j, k, v) != cap) { err = "buffer credits lost or duplicated"; goto done; }
+                    uint32_t cap = (uint32_t)(v == AL_VC_ADAPTIVE ? net->p.buf_adaptive : net->p.buf_escape), held;
+                    held = AL__HOLD(r, j, k, v);
+                    if (net->p.buf_shared && v == AL_VC_ADAPTIVE) {
+                        /* the pool, counted under class 0, holds every class's packets */
+                        uint32_t k2;
+                        if (k > 0) continue;
+                        cap = (uint32_t)al_shared_buffers(net->p.buf_escape);
+                        for (k2 = 1; k2 < AL_CLASSES; k2++) {
+                            held += AL__HOLD(r, j, k2, v);
+                            if (net->rt[r].credits[j][k2][v] != 0) { err = "shared buffer credits under a class"; goto done; }
+                        }
+                    }
+                    if (net->rt[r].credits[j][k][v] + held != cap) { err = "buffer credits lost or duplicated"; goto done; }
                 }
+        for (j = 0; j < 2; j++)
+            if (net->rt[r].mc_busy[j] != mcount[r * 2 + j]) { err = "memory-controller request count wrong"; goto done; }
     }
 done:
 #undef AL__SEE
@@ -1028,6 +1100,7 @@ done:
     free(seen);
     free(tcount);
     free(hold);
+    free(mcount);
     if (err) {
         snprintf(msg, sizeof msg, "audit failed at cycle %llu: %s (created %llu, delivered %llu, found %u)",
                  (unsigned long long)net->wheel.now, err, (unsigned long long)net->created,

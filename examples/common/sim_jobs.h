@@ -225,6 +225,37 @@ static inline void sj_place_nids(sj_model *m, const sim_shape *s, int x_first) {
     }
 }
 
+/** Scatter the NIDs of a long-running machine: cut the NID order made by
+ *  sj_place_nids into runs of `chunk` consecutive NIDs and deal the runs
+ *  out in a random order drawn from seed (the order of the last, shorter
+ *  run included), so that a job's contiguous NID range covers runs spread
+ *  over the machine, as the free nodes of a machine that has run jobs for
+ *  days are.  Seed 000 says only that Table 5 ran "a mix of production
+ *  jobs over a period of several days"; the run length is the model's
+ *  knob for how far a job's traffic leaves its x rows.  chunk 0 (or at
+ *  least the node count) keeps the order.  Uses its own random stream, so
+ *  the jobs sj_mix draws do not change.  Call after sj_place_nids and
+ *  before adding jobs. */
+static inline void sj_scatter_nids(sj_model *m, uint32_t chunk, uint64_t seed) {
+    uint32_t runs, r, i, k = 0, *perm, *old;
+    sim_rng rng;
+    if (chunk == 0 || chunk >= m->nodes) return;
+    runs = (m->nodes + chunk - 1) / chunk;
+    perm = (uint32_t *)sim_calloc(runs, sizeof(uint32_t));
+    old = (uint32_t *)sim_calloc(m->nodes, sizeof(uint32_t));
+    memcpy(old, m->nid_node, m->nodes * sizeof(uint32_t));
+    for (r = 0; r < runs; r++) perm[r] = r;
+    sim_rng_stream(&rng, seed, 0x5CA7u);
+    for (r = runs - 1; r > 0; r--) {             /* Fisher-Yates */
+        uint32_t j = sim_rng_below(&rng, r + 1), t = perm[r];
+        perm[r] = perm[j]; perm[j] = t;
+    }
+    for (r = 0; r < runs; r++)
+        for (i = perm[r] * chunk; i < m->nodes && i < (perm[r] + 1) * chunk; i++) m->nid_node[k++] = old[i];
+    free(perm);
+    free(old);
+}
+
 /* The most nearly cubic grid of p ranks (largest factor first). */
 static inline void sj__grid(uint32_t p, int *g) {
     uint32_t a, b, best = 0xFFFFFFFFu;
