@@ -216,6 +216,8 @@ typedef struct bgl_model {
     uint64_t *rx_free;       /**< [r][NP]: reception buses */
     bgl_ack *acks;           /**< [r][NP][BGL_MAX_ACKS] */
     uint8_t *nacks;          /**< [r][NP] */
+    uint64_t *ack_first;     /**< [r][NP]: the earliest due of the
+                                  token-acks owed (read while some are) */
     uint32_t *owed;          /**< [r]: ports with a token-ack owed (bit) */
     uint64_t *waits;         /**< [r][NP]: VCs (bit) whose tokens a ready head
                                   waits for (the unblocking statistics) */
@@ -373,6 +375,7 @@ static inline void bgl__owe(bgl_model *m, nc_net *net, uint32_t r, int p, int vc
     if (m->nacks[k] >= BGL_MAX_ACKS) sim_die("bgl_router: too many token-acks owed");
     a = &m->acks[k * BGL_MAX_ACKS + m->nacks[k]++];
     a->due = due; a->vc = (uint8_t)vc; a->chunks = (uint8_t)chunks;
+    if (m->nacks[k] == 1 || due < m->ack_first[k]) m->ack_first[k] = due;
     m->owed[r] |= 1u << p;
     nc_wake(net, r, due);
 }
@@ -454,6 +457,10 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         int i, best = -1;
         o = sim_ctz64(rest);
         kk = (size_t)r * (uint32_t)NP + (uint32_t)o;
+        if (m->ack_first[kk] > now) {           /* none due yet */
+            if (m->ack_first[kk] < next) next = m->ack_first[kk];
+            continue;
+        }
         a = m->acks + kk * BGL_MAX_ACKS;
         for (i = 0; i < m->nacks[kk]; i++) if (a[i].due <= now && (best < 0 || a[i].due < a[best].due)) best = i;
         if (best < 0 || lf[o] > now) {
@@ -468,6 +475,8 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         nc_free_input(net, r, o, a[best].vc, a[best].chunks, now + (uint64_t)(m->ack_flits ? m->ack_flits - 1 : 0));
         a[best] = a[--m->nacks[kk]];
         if (!m->nacks[kk]) m->owed[r] &= ~(1u << o);
+        for (i = 0, m->ack_first[kk] = NC_NEVER; i < m->nacks[kk]; i++)
+            if (a[i].due < m->ack_first[kk]) m->ack_first[kk] = a[i].due;
         sent |= 1u << o;
         if (m->nacks[kk]) next = now + 1;
     }
@@ -551,9 +560,17 @@ static inline const char *bgl__audit(void *self, const nc_net *net, uint32_t r, 
             if (p < m->NP && v < m->NV && ch > (uint32_t)sr_bgl_vc_chunks(&m->p.cfg, v))
                 return "bgl_router: a VC FIFO holds more than its buffer";
         }
-    for (p = 0; p < m->NP; p++)
-        if (sr_bgl_link_check(&m->p.cfg, &m->tok[(size_t)r * (uint32_t)m->NP + (uint32_t)p]) != SR_OK)
+    for (p = 0; p < m->NP; p++) {
+        size_t k = (size_t)r * (uint32_t)m->NP + (uint32_t)p;
+        uint64_t first = NC_NEVER;
+        int i;
+        if (sr_bgl_link_check(&m->p.cfg, &m->tok[k]) != SR_OK)
             return "bgl_router: a link's token counters are invalid";
+        for (i = 0; i < m->nacks[k]; i++)
+            if (m->acks[k * BGL_MAX_ACKS + (size_t)i].due < first) first = m->acks[k * BGL_MAX_ACKS + (size_t)i].due;
+        if (((m->owed[r] >> p) & 1u) != (m->nacks[k] != 0) || (m->nacks[k] && first != m->ack_first[k]))
+            return "bgl_router: a port's token-acks owed are out of step with its owed bit or earliest due";
+    }
     return NULL;
 }
 
@@ -597,14 +614,14 @@ static inline const char *bgl_tokens_home(const bgl_model *m, const nc_net *net)
 /** Free the model's memory. */
 static inline void bgl_free(bgl_model *m) {
     free(m->fifo); free(m->busy); free(m->tok); free(m->link_free); free(m->bus_free); free(m->rx_free); free(m->acks);
-    free(m->nacks); free(m->owed); free(m->waits); free(m->link_flits); free(m->cut); free(m->rng); free(m->slq); free(m->netc); free(m->hdr);
+    free(m->nacks); free(m->ack_first); free(m->owed); free(m->waits); free(m->link_flits); free(m->cut); free(m->rng); free(m->slq); free(m->netc); free(m->hdr);
     memset(m, 0, sizeof *m);
 }
 
 /** Bytes the model allocates for a network (netsim's memory check). */
 static inline double bgl_memory_bytes(const sr_net *n, int vcs) {
     double P = n->radix, R = n->num_routers;
-    return R * (P * vcs * sizeof(bgl_fifo) + (P - 1) * (sizeof(sr_bgl_link) + 8.0 * (2 + BGL_MAX_PATHS) +
+    return R * (P * vcs * sizeof(bgl_fifo) + (P - 1) * (sizeof(sr_bgl_link) + 8.0 * (3 + BGL_MAX_PATHS) +
                 BGL_MAX_ACKS * sizeof(bgl_ack) + 1 + 16) + sizeof(sr_bgl_cutoffs) + 8 + 2 * sizeof(sa_bgl_cycles));
 }
 
@@ -642,6 +659,7 @@ static inline const char *bgl_init(bgl_model *m, nc_net *net, const bgl_params *
     m->rx_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->acks = (bgl_ack *)sim_calloc((size_t)N * (uint32_t)m->NP * BGL_MAX_ACKS, sizeof(bgl_ack));
     m->nacks = (uint8_t *)sim_calloc((size_t)N * (uint32_t)m->NP, 1);
+    m->ack_first = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->owed = (uint32_t *)sim_calloc(N, sizeof(uint32_t));
     m->waits = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->link_flits = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
