@@ -180,6 +180,10 @@ typedef struct bgl_fifo {
     sim_fifo q;           /**< its packets */
     uint64_t free_at;     /**< first cycle its next packet may leave (the
                                one before has left by then) */
+    uint64_t head_at;     /**< first cycle its head may request: the later
+                               of free_at and the head's t_ready (kept
+                               here so that a step need not read the
+                               packet) */
     uint32_t chunks;      /**< chunks of the packets in it */
     uint8_t bypass;       /**< its head is on the bypass */
     uint8_t spare[3];
@@ -288,7 +292,8 @@ static inline void bgl__arrive(void *self, nc_net *net, uint32_t r, int in_port,
     if (f->q.head == pi) {
         m->busy[r] |= (uint64_t)1 << (in_port * m->V + pk->vc);
         f->bypass = (uint8_t)empty;
-        nc_wake(net, r, pk->t_ready > f->free_at ? pk->t_ready : f->free_at);
+        f->head_at = pk->t_ready > f->free_at ? pk->t_ready : f->free_at;
+        nc_wake(net, r, f->head_at);
     }
 }
 
@@ -406,7 +411,8 @@ static inline void bgl__grant(bgl_model *m, nc_net *net, uint32_t r, const bgl__
     }
     if (f->q.head != SIM_NIL) {
         const sim_packet *nx = &net->pool.pkt[f->q.head];
-        nc_wake(net, r, nx->t_ready > f->free_at ? nx->t_ready : f->free_at);
+        f->head_at = nx->t_ready > f->free_at ? nx->t_ready : f->free_at;
+        nc_wake(net, r, f->head_at);
     } else m->busy[r] &= ~((uint64_t)1 << (q->port * m->V + q->vc));
     if (q->out == m->NP) {                                  /* delivery */
         nc_send(net, r, m->t.proc_port, q->pi, 0, now);
@@ -432,8 +438,7 @@ static inline void bgl__grant(bgl_model *m, nc_net *net, uint32_t r, const bgl__
  * done and the packet before it has left; else *next gets the cycle it
  * may. */
 static inline int bgl__head_ready(const nc_net *net, const bgl_fifo *f, uint64_t *next) {
-    const sim_packet *pk = &net->pool.pkt[f->q.head];
-    uint64_t t = pk->t_ready > f->free_at ? pk->t_ready : f->free_at;
+    uint64_t t = f->head_at;
     if (t <= net->now) return 1;
     if (t < *next) *next = t;
     return 0;
@@ -459,6 +464,10 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         kk = (size_t)r * (uint32_t)NP + (uint32_t)o;
         if (m->ack_first[kk] > now) {           /* none due yet */
             if (m->ack_first[kk] < next) next = m->ack_first[kk];
+            continue;
+        }
+        if (lf[o] > now && m->nacks[kk] == 1) {  /* the one owed is due; the link is busy */
+            if (lf[o] < next) next = lf[o];
             continue;
         }
         a = m->acks + kk * BGL_MAX_ACKS;
@@ -556,6 +565,9 @@ static inline const char *bgl__audit(void *self, const nc_net *net, uint32_t r, 
             if (!sim_audit_fifo(a, &f->q, BGL_IN_FIFO)) return a->err;
             for (j = f->q.head; j != SIM_NIL; j = net->pool.pkt[j].next) ch += net->pool.pkt[j].size / BGL_CHUNK_FLITS;
             if (ch != f->chunks) return "bgl_router: a FIFO's chunk count is wrong";
+            if (f->q.head != SIM_NIL && f->head_at != (net->pool.pkt[f->q.head].t_ready > f->free_at
+                                                       ? net->pool.pkt[f->q.head].t_ready : f->free_at))
+                return "bgl_router: a FIFO's head_at is not the later of free_at and its head's t_ready";
             if (((m->busy[r] >> (p * m->V + v)) & 1u) != (f->q.head != SIM_NIL)) return "bgl_router: a FIFO's busy bit is wrong";
             if (p < m->NP && v < m->NV && ch > (uint32_t)sr_bgl_vc_chunks(&m->p.cfg, v))
                 return "bgl_router: a VC FIFO holds more than its buffer";
