@@ -218,7 +218,9 @@ typedef struct bgl_model {
     uint64_t *link_free;     /**< [r][NP]: first cycle the link is free */
     uint64_t *bus_free;      /**< [r][NP][paths]: receiver transfer buses */
     uint64_t *rx_free;       /**< [r][NP]: reception buses */
-    bgl_ack *acks;           /**< [r][NP][BGL_MAX_ACKS] */
+    bgl_ack *acks;           /**< [BGL_MAX_ACKS][r][NP] (bgl__ack): the
+                                  first of every port's side by side */
+    size_t ports;            /**< routers times NP (the stride of acks) */
     uint8_t *nacks;          /**< [r][NP] */
     uint64_t *ack_first;     /**< [r][NP]: the earliest due of the
                                   token-acks owed (read while some are) */
@@ -242,6 +244,9 @@ typedef struct bgl_model {
 
 /** The header of packet pi. */
 static inline sr_header *bgl_hdr(const bgl_model *m, uint32_t pi) { return (sr_header *)m->hdr + pi; }
+
+/* Token-ack i of port k (= r * NP + p). */
+static inline bgl_ack *bgl__ack(const bgl_model *m, size_t k, int i) { return &m->acks[(size_t)i * m->ports + k]; }
 
 static inline bgl_fifo *bgl__fifo(bgl_model *m, uint32_t r, int p, int v) {
     return &m->fifo[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->V + (uint32_t)v];
@@ -378,7 +383,7 @@ static inline void bgl__owe(bgl_model *m, nc_net *net, uint32_t r, int p, int vc
     size_t k = (size_t)r * (uint32_t)m->NP + (uint32_t)p;
     bgl_ack *a;
     if (m->nacks[k] >= BGL_MAX_ACKS) sim_die("bgl_router: too many token-acks owed");
-    a = &m->acks[k * BGL_MAX_ACKS + m->nacks[k]++];
+    a = bgl__ack(m, k, m->nacks[k]++);
     a->due = due; a->vc = (uint8_t)vc; a->chunks = (uint8_t)chunks;
     if (m->nacks[k] == 1 || due < m->ack_first[k]) m->ack_first[k] = due;
     m->owed[r] |= 1u << p;
@@ -458,7 +463,6 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
     /* token-acks first (line 65) */
     for (rest = m->owed[r]; rest; rest &= rest - 1) {
         size_t kk;
-        bgl_ack *a;
         int i, best = -1;
         o = sim_ctz64(rest);
         kk = (size_t)r * (uint32_t)NP + (uint32_t)o;
@@ -470,22 +474,29 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
             if (lf[o] < next) next = lf[o];
             continue;
         }
-        a = m->acks + kk * BGL_MAX_ACKS;
-        for (i = 0; i < m->nacks[kk]; i++) if (a[i].due <= now && (best < 0 || a[i].due < a[best].due)) best = i;
+        for (i = 0; i < m->nacks[kk]; i++) {
+            uint64_t due = bgl__ack(m, kk, i)->due;
+            if (due <= now && (best < 0 || due < bgl__ack(m, kk, best)->due)) best = i;
+        }
         if (best < 0 || lf[o] > now) {
             uint64_t t = best >= 0 ? lf[o] : NC_NEVER;
-            for (i = 0; i < m->nacks[kk]; i++) if (a[i].due > now && a[i].due < t) t = a[i].due;
+            for (i = 0; i < m->nacks[kk]; i++) {
+                uint64_t due = bgl__ack(m, kk, i)->due;
+                if (due > now && due < t) t = due;
+            }
             if (t < next) next = t;
             continue;
         }
         lf[o] = now + (uint64_t)m->ack_flits;
         m->st.ack_flits += (uint64_t)m->ack_flits;
         m->link_flits[(size_t)r * (uint32_t)NP + (uint32_t)o] += (uint64_t)m->ack_flits;
-        nc_free_input(net, r, o, a[best].vc, a[best].chunks, now + (uint64_t)(m->ack_flits ? m->ack_flits - 1 : 0));
-        a[best] = a[--m->nacks[kk]];
+        nc_free_input(net, r, o, bgl__ack(m, kk, best)->vc, bgl__ack(m, kk, best)->chunks,
+                      now + (uint64_t)(m->ack_flits ? m->ack_flits - 1 : 0));
+        --m->nacks[kk];
+        *bgl__ack(m, kk, best) = *bgl__ack(m, kk, m->nacks[kk]);
         if (!m->nacks[kk]) m->owed[r] &= ~(1u << o);
         for (i = 0, m->ack_first[kk] = NC_NEVER; i < m->nacks[kk]; i++)
-            if (a[i].due < m->ack_first[kk]) m->ack_first[kk] = a[i].due;
+            if (bgl__ack(m, kk, i)->due < m->ack_first[kk]) m->ack_first[kk] = bgl__ack(m, kk, i)->due;
         sent |= 1u << o;
         if (m->nacks[kk]) next = now + 1;
     }
@@ -579,7 +590,7 @@ static inline const char *bgl__audit(void *self, const nc_net *net, uint32_t r, 
         if (sr_bgl_link_check(&m->p.cfg, &m->tok[k]) != SR_OK)
             return "bgl_router: a link's token counters are invalid";
         for (i = 0; i < m->nacks[k]; i++)
-            if (m->acks[k * BGL_MAX_ACKS + (size_t)i].due < first) first = m->acks[k * BGL_MAX_ACKS + (size_t)i].due;
+            if (bgl__ack(m, k, i)->due < first) first = bgl__ack(m, k, i)->due;
         if (((m->owed[r] >> p) & 1u) != (m->nacks[k] != 0) || (m->nacks[k] && first != m->ack_first[k]))
             return "bgl_router: a port's token-acks owed are out of step with its owed bit or earliest due";
     }
@@ -669,7 +680,8 @@ static inline const char *bgl_init(bgl_model *m, nc_net *net, const bgl_params *
     m->link_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->bus_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP * BGL_MAX_PATHS, sizeof(uint64_t));
     m->rx_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
-    m->acks = (bgl_ack *)sim_calloc((size_t)N * (uint32_t)m->NP * BGL_MAX_ACKS, sizeof(bgl_ack));
+    m->ports = (size_t)N * (uint32_t)m->NP;
+    m->acks = (bgl_ack *)sim_calloc(m->ports * BGL_MAX_ACKS, sizeof(bgl_ack));
     m->nacks = (uint8_t *)sim_calloc((size_t)N * (uint32_t)m->NP, 1);
     m->ack_first = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->owed = (uint32_t *)sim_calloc(N, sizeof(uint32_t));
