@@ -568,6 +568,25 @@ ST_TEST(bgl_candidates_brute_force) {
             }
 }
 
+/* The escape direction of every hint byte (the lowest set bit, or the
+ * first plus direction, found by a scan of the bits). */
+ST_TEST(bgl_escape_port_every_hint_byte) {
+    unsigned h;
+    int p;
+    ST_EQ(-1, sr_bgl_escape_port(SR_BGL_ORDER_DIMENSION, 0));
+    ST_EQ(-1, sr_bgl_escape_port(SR_BGL_ORDER_DIRECTION, 0));
+    for (h = 1; h < 256; h++) {
+        int low = -1, plus = -1, minus = -1;
+        for (p = 7; p >= 0; p--)
+            if ((h >> p) & 1u) {
+                low = p;
+                if (p & 1) minus = p; else plus = p;
+            }
+        ST_EQ(low, sr_bgl_escape_port(SR_BGL_ORDER_DIMENSION, (uint8_t)h));
+        ST_EQ(plus >= 0 ? plus : minus, sr_bgl_escape_port(SR_BGL_ORDER_DIRECTION, (uint8_t)h));
+    }
+}
+
 ST_TEST(bgl_candidates_impossible_headers) {
     sr_topology t;
     sr_bgl_config cfg;

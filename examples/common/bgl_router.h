@@ -180,6 +180,10 @@ typedef struct bgl_fifo {
     sim_fifo q;           /**< its packets */
     uint64_t free_at;     /**< first cycle its next packet may leave (the
                                one before has left by then) */
+    uint64_t head_at;     /**< first cycle its head may request: the later
+                               of free_at and the head's t_ready (kept
+                               here so that a step need not read the
+                               packet) */
     uint32_t chunks;      /**< chunks of the packets in it */
     uint8_t bypass;       /**< its head is on the bypass */
     uint8_t spare[3];
@@ -214,8 +218,12 @@ typedef struct bgl_model {
     uint64_t *link_free;     /**< [r][NP]: first cycle the link is free */
     uint64_t *bus_free;      /**< [r][NP][paths]: receiver transfer buses */
     uint64_t *rx_free;       /**< [r][NP]: reception buses */
-    bgl_ack *acks;           /**< [r][NP][BGL_MAX_ACKS] */
+    bgl_ack *acks;           /**< [BGL_MAX_ACKS][r][NP] (bgl__ack): the
+                                  first of every port's side by side */
+    size_t ports;            /**< routers times NP (the stride of acks) */
     uint8_t *nacks;          /**< [r][NP] */
+    uint64_t *ack_first;     /**< [r][NP]: the earliest due of the
+                                  token-acks owed (read while some are) */
     uint32_t *owed;          /**< [r]: ports with a token-ack owed (bit) */
     uint64_t *waits;         /**< [r][NP]: VCs (bit) whose tokens a ready head
                                   waits for (the unblocking statistics) */
@@ -236,6 +244,9 @@ typedef struct bgl_model {
 
 /** The header of packet pi. */
 static inline sr_header *bgl_hdr(const bgl_model *m, uint32_t pi) { return (sr_header *)m->hdr + pi; }
+
+/* Token-ack i of port k (= r * NP + p). */
+static inline bgl_ack *bgl__ack(const bgl_model *m, size_t k, int i) { return &m->acks[(size_t)i * m->ports + k]; }
 
 static inline bgl_fifo *bgl__fifo(bgl_model *m, uint32_t r, int p, int v) {
     return &m->fifo[((size_t)r * (uint32_t)m->P + (uint32_t)p) * (uint32_t)m->V + (uint32_t)v];
@@ -286,7 +297,8 @@ static inline void bgl__arrive(void *self, nc_net *net, uint32_t r, int in_port,
     if (f->q.head == pi) {
         m->busy[r] |= (uint64_t)1 << (in_port * m->V + pk->vc);
         f->bypass = (uint8_t)empty;
-        nc_wake(net, r, pk->t_ready > f->free_at ? pk->t_ready : f->free_at);
+        f->head_at = pk->t_ready > f->free_at ? pk->t_ready : f->free_at;
+        nc_wake(net, r, f->head_at);
     }
 }
 
@@ -371,8 +383,9 @@ static inline void bgl__owe(bgl_model *m, nc_net *net, uint32_t r, int p, int vc
     size_t k = (size_t)r * (uint32_t)m->NP + (uint32_t)p;
     bgl_ack *a;
     if (m->nacks[k] >= BGL_MAX_ACKS) sim_die("bgl_router: too many token-acks owed");
-    a = &m->acks[k * BGL_MAX_ACKS + m->nacks[k]++];
+    a = bgl__ack(m, k, m->nacks[k]++);
     a->due = due; a->vc = (uint8_t)vc; a->chunks = (uint8_t)chunks;
+    if (m->nacks[k] == 1 || due < m->ack_first[k]) m->ack_first[k] = due;
     m->owed[r] |= 1u << p;
     nc_wake(net, r, due);
 }
@@ -403,7 +416,8 @@ static inline void bgl__grant(bgl_model *m, nc_net *net, uint32_t r, const bgl__
     }
     if (f->q.head != SIM_NIL) {
         const sim_packet *nx = &net->pool.pkt[f->q.head];
-        nc_wake(net, r, nx->t_ready > f->free_at ? nx->t_ready : f->free_at);
+        f->head_at = nx->t_ready > f->free_at ? nx->t_ready : f->free_at;
+        nc_wake(net, r, f->head_at);
     } else m->busy[r] &= ~((uint64_t)1 << (q->port * m->V + q->vc));
     if (q->out == m->NP) {                                  /* delivery */
         nc_send(net, r, m->t.proc_port, q->pi, 0, now);
@@ -429,8 +443,7 @@ static inline void bgl__grant(bgl_model *m, nc_net *net, uint32_t r, const bgl__
  * done and the packet before it has left; else *next gets the cycle it
  * may. */
 static inline int bgl__head_ready(const nc_net *net, const bgl_fifo *f, uint64_t *next) {
-    const sim_packet *pk = &net->pool.pkt[f->q.head];
-    uint64_t t = pk->t_ready > f->free_at ? pk->t_ready : f->free_at;
+    uint64_t t = f->head_at;
     if (t <= net->now) return 1;
     if (t < *next) *next = t;
     return 0;
@@ -450,24 +463,40 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
     /* token-acks first (line 65) */
     for (rest = m->owed[r]; rest; rest &= rest - 1) {
         size_t kk;
-        bgl_ack *a;
         int i, best = -1;
         o = sim_ctz64(rest);
         kk = (size_t)r * (uint32_t)NP + (uint32_t)o;
-        a = m->acks + kk * BGL_MAX_ACKS;
-        for (i = 0; i < m->nacks[kk]; i++) if (a[i].due <= now && (best < 0 || a[i].due < a[best].due)) best = i;
+        if (m->ack_first[kk] > now) {           /* none due yet */
+            if (m->ack_first[kk] < next) next = m->ack_first[kk];
+            continue;
+        }
+        if (lf[o] > now && m->nacks[kk] == 1) {  /* the one owed is due; the link is busy */
+            if (lf[o] < next) next = lf[o];
+            continue;
+        }
+        for (i = 0; i < m->nacks[kk]; i++) {
+            uint64_t due = bgl__ack(m, kk, i)->due;
+            if (due <= now && (best < 0 || due < bgl__ack(m, kk, best)->due)) best = i;
+        }
         if (best < 0 || lf[o] > now) {
             uint64_t t = best >= 0 ? lf[o] : NC_NEVER;
-            for (i = 0; i < m->nacks[kk]; i++) if (a[i].due > now && a[i].due < t) t = a[i].due;
+            for (i = 0; i < m->nacks[kk]; i++) {
+                uint64_t due = bgl__ack(m, kk, i)->due;
+                if (due > now && due < t) t = due;
+            }
             if (t < next) next = t;
             continue;
         }
         lf[o] = now + (uint64_t)m->ack_flits;
         m->st.ack_flits += (uint64_t)m->ack_flits;
         m->link_flits[(size_t)r * (uint32_t)NP + (uint32_t)o] += (uint64_t)m->ack_flits;
-        nc_free_input(net, r, o, a[best].vc, a[best].chunks, now + (uint64_t)(m->ack_flits ? m->ack_flits - 1 : 0));
-        a[best] = a[--m->nacks[kk]];
+        nc_free_input(net, r, o, bgl__ack(m, kk, best)->vc, bgl__ack(m, kk, best)->chunks,
+                      now + (uint64_t)(m->ack_flits ? m->ack_flits - 1 : 0));
+        --m->nacks[kk];
+        *bgl__ack(m, kk, best) = *bgl__ack(m, kk, m->nacks[kk]);
         if (!m->nacks[kk]) m->owed[r] &= ~(1u << o);
+        for (i = 0, m->ack_first[kk] = NC_NEVER; i < m->nacks[kk]; i++)
+            if (bgl__ack(m, kk, i)->due < m->ack_first[kk]) m->ack_first[kk] = bgl__ack(m, kk, i)->due;
         sent |= 1u << o;
         if (m->nacks[kk]) next = now + 1;
     }
@@ -547,13 +576,24 @@ static inline const char *bgl__audit(void *self, const nc_net *net, uint32_t r, 
             if (!sim_audit_fifo(a, &f->q, BGL_IN_FIFO)) return a->err;
             for (j = f->q.head; j != SIM_NIL; j = net->pool.pkt[j].next) ch += net->pool.pkt[j].size / BGL_CHUNK_FLITS;
             if (ch != f->chunks) return "bgl_router: a FIFO's chunk count is wrong";
+            if (f->q.head != SIM_NIL && f->head_at != (net->pool.pkt[f->q.head].t_ready > f->free_at
+                                                       ? net->pool.pkt[f->q.head].t_ready : f->free_at))
+                return "bgl_router: a FIFO's head_at is not the later of free_at and its head's t_ready";
             if (((m->busy[r] >> (p * m->V + v)) & 1u) != (f->q.head != SIM_NIL)) return "bgl_router: a FIFO's busy bit is wrong";
             if (p < m->NP && v < m->NV && ch > (uint32_t)sr_bgl_vc_chunks(&m->p.cfg, v))
                 return "bgl_router: a VC FIFO holds more than its buffer";
         }
-    for (p = 0; p < m->NP; p++)
-        if (sr_bgl_link_check(&m->p.cfg, &m->tok[(size_t)r * (uint32_t)m->NP + (uint32_t)p]) != SR_OK)
+    for (p = 0; p < m->NP; p++) {
+        size_t k = (size_t)r * (uint32_t)m->NP + (uint32_t)p;
+        uint64_t first = NC_NEVER;
+        int i;
+        if (sr_bgl_link_check(&m->p.cfg, &m->tok[k]) != SR_OK)
             return "bgl_router: a link's token counters are invalid";
+        for (i = 0; i < m->nacks[k]; i++)
+            if (bgl__ack(m, k, i)->due < first) first = bgl__ack(m, k, i)->due;
+        if (((m->owed[r] >> p) & 1u) != (m->nacks[k] != 0) || (m->nacks[k] && first != m->ack_first[k]))
+            return "bgl_router: a port's token-acks owed are out of step with its owed bit or earliest due";
+    }
     return NULL;
 }
 
@@ -597,14 +637,14 @@ static inline const char *bgl_tokens_home(const bgl_model *m, const nc_net *net)
 /** Free the model's memory. */
 static inline void bgl_free(bgl_model *m) {
     free(m->fifo); free(m->busy); free(m->tok); free(m->link_free); free(m->bus_free); free(m->rx_free); free(m->acks);
-    free(m->nacks); free(m->owed); free(m->waits); free(m->link_flits); free(m->cut); free(m->rng); free(m->slq); free(m->netc); free(m->hdr);
+    free(m->nacks); free(m->ack_first); free(m->owed); free(m->waits); free(m->link_flits); free(m->cut); free(m->rng); free(m->slq); free(m->netc); free(m->hdr);
     memset(m, 0, sizeof *m);
 }
 
 /** Bytes the model allocates for a network (netsim's memory check). */
 static inline double bgl_memory_bytes(const sr_net *n, int vcs) {
     double P = n->radix, R = n->num_routers;
-    return R * (P * vcs * sizeof(bgl_fifo) + (P - 1) * (sizeof(sr_bgl_link) + 8.0 * (2 + BGL_MAX_PATHS) +
+    return R * (P * vcs * sizeof(bgl_fifo) + (P - 1) * (sizeof(sr_bgl_link) + 8.0 * (3 + BGL_MAX_PATHS) +
                 BGL_MAX_ACKS * sizeof(bgl_ack) + 1 + 16) + sizeof(sr_bgl_cutoffs) + 8 + 2 * sizeof(sa_bgl_cycles));
 }
 
@@ -640,8 +680,10 @@ static inline const char *bgl_init(bgl_model *m, nc_net *net, const bgl_params *
     m->link_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->bus_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP * BGL_MAX_PATHS, sizeof(uint64_t));
     m->rx_free = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
-    m->acks = (bgl_ack *)sim_calloc((size_t)N * (uint32_t)m->NP * BGL_MAX_ACKS, sizeof(bgl_ack));
+    m->ports = (size_t)N * (uint32_t)m->NP;
+    m->acks = (bgl_ack *)sim_calloc(m->ports * BGL_MAX_ACKS, sizeof(bgl_ack));
     m->nacks = (uint8_t *)sim_calloc((size_t)N * (uint32_t)m->NP, 1);
+    m->ack_first = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->owed = (uint32_t *)sim_calloc(N, sizeof(uint32_t));
     m->waits = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
     m->link_flits = (uint64_t *)sim_calloc((size_t)N * (uint32_t)m->NP, sizeof(uint64_t));
