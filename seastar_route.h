@@ -4321,10 +4321,10 @@ SR_API uint32_t sr_route_global_channel(const sr_routing *rt, uint32_t router, c
  * caller reads the channel's queue without knowing the port layout).
  *
  * :param rt: a dragonfly routing.
- * :param channel: a channel, < num_routers * h.
+ * :param channel: a channel, below ``num_routers * h``.
  * :param router: out (may be NULL), the router it leaves.
  * :returns: the output port, or -1 (not a dragonfly, or channel out of
- *     range; *router untouched).
+ *     range; ``*router`` untouched).
  * :paper: seed 004 Section 5.4 (UGAL-G reads the queues of the global
  *     channels).
  */
