@@ -3754,7 +3754,8 @@ SA_API int sa_bgl_slq_sender(int ack_pending, uint64_t requests, uint64_t inject
  *   sa__pim_words           sa__pim                   larger
  *   sa__separable_keys      sa__separable_input       up to 64 x 64 (OPF, separable input-first;
  *                                                     sa__separable_keys64 at 64 x 64 without
- *                                                     priorities)
+ *                                                     priorities; a row's priorities compared as
+ *                                                     bytes when all are in 0..255 and m >= 16)
  *   sa__separable_words     sa__separable_input       larger
  *   sa__mcm_word            sa__mcm                   up to 64 x 64
  *   sa__mcm_words           sa__mcm                   larger
@@ -5254,6 +5255,46 @@ SA_API int sa__separable_keys64(sa_switch *a, const uint64_t *req, sa_match *mt)
 }
 #endif
 
+#if SA__FAST_MAX >= 16
+/* The members of r holding the highest of the row's m (16..64) priorities
+ * p[0..m), compared as bytes: when every one of the m is in 0..255 (the
+ * ranks of ages, say) they are packed to bytes in 16-byte chunks, each
+ * chunk's non-members cleared, the maximum folded into every byte and the
+ * ties taken by a byte compare; the same members as a comparison of the
+ * int32_t values.  Otherwise *fits is 0 (and the result 0). */
+SA_API uint64_t sa__top_bytes_sse2(uint64_t r, const int32_t *p, int m, int *fits) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i v[4], q[4], any = zero, mx = zero;
+    uint64_t ties = 0;
+    int c, t, chunks = (m + 15) >> 4;
+    for (c = 0; c < chunks; c++) {
+        for (t = 0; t < 4; t++) {
+            int o = c * 16 + t * 4;
+            if (o + 4 <= m) {
+                q[t] = SA__LD(p + o);
+            } else { /* the row's end: zeros beyond it (non-members) */
+                int32_t tail[4] = { 0, 0, 0, 0 };
+                int u;
+                for (u = 0; o + u < m; u++) tail[u] = p[o + u];
+                q[t] = SA__LD(tail);
+            }
+            any = _mm_or_si128(any, q[t]);
+        }
+        v[c] = _mm_packus_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3]));
+        mx = _mm_max_epu8(mx, _mm_and_si128(v[c], sa__expand_low16_sse2(_mm_cvtsi32_si128((int)((r >> (c * 16)) & 0xFFFFu)))));
+    }
+    *fits = _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(any, _mm_set1_epi32(~0xFF)), zero)) == 0xFFFF;
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, _MM_SHUFFLE(1, 0, 3, 2)));
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, _MM_SHUFFLE(2, 3, 0, 1)));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi32(mx, 16), _mm_slli_epi32(mx, 16)));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
+    for (c = 0; c < chunks; c++)
+        ties |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], mx)) << (c * 16);
+    /* (a non-member's byte is 0 only in mx's fold, never in the ties) */
+    return *fits ? ties & r : 0;
+}
+#endif
+
 SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
     uint64_t best[SA__FAST_MAX + 1], outs = 0, ins = 0, o;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
@@ -5279,7 +5320,14 @@ SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, const int32_t *
         for (i = 0; i < n; i++) {
             uint64_t r = req[i] & a->connect[i];
             const int32_t *p = prio + (size_t)i * (size_t)m;
-            int j = sa__first_top_word(r, p, a->in_ptr[i]);
+            int j = 0, fits = 0;
+#if SA__FAST_MAX >= 16
+            if (m >= 16) {
+                uint64_t top = sa__top_bytes_sse2(r, p, m, &fits);
+                j = sa__first_from_bf(top, a->in_ptr[i]);
+            }
+#endif
+            if (!fits) j = sa__first_top_word(r, p, a->in_ptr[i]);
             sa__nominate_key(a, best, &outs, i, j, r, (uint64_t)((uint32_t)p[j] ^ 0x80000000u) << 8);
         }
     }
