@@ -5264,23 +5264,23 @@ SA_API int sa__separable_keys64(sa_switch *a, const uint64_t *req, sa_match *mt)
  * int32_t values.  Otherwise *fits is 0 (and the result 0). */
 SA_API uint64_t sa__top_bytes_sse2(uint64_t r, const int32_t *p, int m, int *fits) {
     const __m128i zero = _mm_setzero_si128();
-    __m128i v[4], q[4], any = zero, mx = zero;
+    __m128i v[4], any = zero, mx = zero;
+    int32_t tail[16];
     uint64_t ties = 0;
-    int c, t, chunks = (m + 15) >> 4;
+    int c, u, chunks = (m + 15) >> 4;
     for (c = 0; c < chunks; c++) {
-        for (t = 0; t < 4; t++) {
-            int o = c * 16 + t * 4;
-            if (o + 4 <= m) {
-                q[t] = SA__LD(p + o);
-            } else { /* the row's end: zeros beyond it (non-members) */
-                int32_t tail[4] = { 0, 0, 0, 0 };
-                int u;
-                for (u = 0; o + u < m; u++) tail[u] = p[o + u];
-                q[t] = SA__LD(tail);
-            }
-            any = _mm_or_si128(any, q[t]);
+        const int32_t *q = p + c * 16;
+        __m128i q0, q1, q2, q3;
+        if (c * 16 + 16 > m) { /* the row's end: zeros beyond it (non-members) */
+            for (u = 0; u < 16; u++) tail[u] = c * 16 + u < m ? q[u] : 0;
+            q = tail;
         }
-        v[c] = _mm_packus_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3]));
+        q0 = SA__LD(q);
+        q1 = SA__LD(q + 4);
+        q2 = SA__LD(q + 8);
+        q3 = SA__LD(q + 12);
+        any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(q0, q1), _mm_or_si128(q2, q3)));
+        v[c] = _mm_packus_epi16(_mm_packs_epi32(q0, q1), _mm_packs_epi32(q2, q3));
         mx = _mm_max_epu8(mx, _mm_and_si128(v[c], sa__expand_low16_sse2(_mm_cvtsi32_si128((int)((r >> (c * 16)) & 0xFFFFu)))));
     }
     *fits = _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(any, _mm_set1_epi32(~0xFF)), zero)) == 0xFFFF;
@@ -5290,7 +5290,7 @@ SA_API uint64_t sa__top_bytes_sse2(uint64_t r, const int32_t *p, int m, int *fit
     mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
     for (c = 0; c < chunks; c++)
         ties |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], mx)) << (c * 16);
-    /* (a non-member's byte is 0 only in mx's fold, never in the ties) */
+    /* (a non-member's byte may equal the maximum: r masks the ties) */
     return *fits ? ties & r : 0;
 }
 #endif
