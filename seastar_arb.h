@@ -3738,7 +3738,9 @@ SA_API int sa_bgl_slq_sender(int ack_pending, uint64_t requests, uint64_t inject
  * reference in one run (docs/data/bench_alloc.csv):
  *
  *   kernel                  equals                    sizes
- *   sa__fast_spaa           sa__spaa                  up to 64 x 64 (bit-sliced banks)
+ *   sa__fast_spaa           sa__spaa                  up to 64 x 64 (bit-sliced banks; in registers
+ *                                                     up to 16 x 16: sa__spaa_reg_sse2_*,
+ *                                                     sa__spaa_mid_sse2_*)
  *   sa__spaa_stamps         sa__spaa                  larger (and with priorities there)
  *   sa__wfa_word            sa__wfa                   up to 64 x 64 (sa__wfa16_sse2 at 16 x 4..8)
  *   sa__wfa_wrapped_diag    sa__wfa_wrapped           up to 64 x 64, both diagonals
@@ -3752,7 +3754,8 @@ SA_API int sa_bgl_slq_sender(int ack_pending, uint64_t requests, uint64_t inject
  *   sa__pim_words           sa__pim                   larger
  *   sa__separable_keys      sa__separable_input       up to 64 x 64 (OPF, separable input-first;
  *                                                     sa__separable_keys64 at 64 x 64 without
- *                                                     priorities)
+ *                                                     priorities; a row's priorities compared as
+ *                                                     bytes when all are in 0..255 and m >= 16)
  *   sa__separable_words     sa__separable_input       larger
  *   sa__mcm_word            sa__mcm                   up to 64 x 64
  *   sa__mcm_words           sa__mcm                   larger
@@ -3884,10 +3887,10 @@ SA_API int sa__lane_lw(int size) {
 
 /* The form of a SPAA allocator's fast state: 1, bit-sliced banks of
  * lanes as narrow as the sizes allow, for the kernels in registers (up to
- * 16 inputs x 8 outputs); 2, bit-sliced banks of 64-bit lanes (both sizes
+ * 16 inputs x 16 outputs); 2, bit-sliced banks of 64-bit lanes (both sizes
  * up to 64); 3, stamps (the word-general kernel, sa__spaa_stamps). */
 SA_API int sa__spaa_form(int n, int m) {
-    if (SA__FAST_MAX >= 16 && n <= 16 && m <= 8) return 1;
+    if (SA__FAST_MAX >= 16 && n <= 16 && m <= 16) return 1;
     return SA__FAST_MAX > 32 && n <= 64 && m <= 64 ? 2 : 3;
 }
 
@@ -4188,6 +4191,191 @@ SA_API int sa__spaa_reg_sse2_4(sa_switch *a, const uint64_t *req, sa_match *mt)
 #undef SA__UPD1
 #undef SA__FLIP
 #undef SA__NEWBIT
+
+#if SA__FAST_MAX >= 16
+/* ---- SPAA up to 16 inputs x 9..16 outputs, in SSE2 registers: equals
+ * sa__spaa without priorities or read-port views.  The input bank is 16
+ * lanes of 16 bits, two registers per plane (inputs 0-7, 8-15); the output
+ * bank 16 lanes of 8 bits (n <= 8, one register per plane) or of 16 bits
+ * (two registers per plane). */
+
+/* Bits 0..15 of e (its low two bytes) spread over the 16 bytes: all ones
+ * in byte i when bit i is set. */
+SA_API __m128i sa__expand_low16_sse2(__m128i e) {
+    const __m128i sel = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+    e = _mm_unpacklo_epi8(e, e);
+    e = _mm_unpacklo_epi16(e, e);
+    e = _mm_unpacklo_epi32(e, e);
+    return _mm_cmpeq_epi8(_mm_and_si128(e, sel), sel);
+}
+
+/* Bank select on the lanes x of one register, its planes in p[0..lw):
+ * keeps each lane's least recently selected candidate (as SA__SEL1), and
+ * k[b] all ones in a lane whose winner has rank bit b (or that is empty). */
+SA_API __m128i sa__select_regs_sse2(const __m128i *p, __m128i x, __m128i *k, int lw) {
+    int b;
+    for (b = lw - 1; b >= 0; b--) {
+        __m128i z = _mm_andnot_si128(p[b], x);
+        k[b] = sa__lanes_zero_sse2(z, lw);
+        x = _mm_or_si128(z, _mm_and_si128(k[b], x));
+    }
+    return x;
+}
+
+/* Bank update of one register of lanes, planes p[0..lw), winners g
+ * (one-hot lanes) with rank bits k: the ranks above the winner's move down
+ * one, the winner takes size - 1. */
+SA_API void sa__update_regs_sse2(__m128i *p, __m128i g, const __m128i *k, int lw, int size) {
+    __m128i eq = _mm_andnot_si128(sa__lanes_zero_sse2(g, lw), _mm_set1_epi8(-1));
+    __m128i gt = _mm_setzero_si128(), bo;
+    int b;
+    for (b = lw - 1; b >= 0; b--) {
+        gt = _mm_or_si128(gt, _mm_and_si128(eq, _mm_andnot_si128(k[b], p[b])));
+        if (b > 0) eq = _mm_andnot_si128(_mm_xor_si128(p[b], k[b]), eq);
+    }
+    bo = gt;
+    for (b = 0; b < lw; b++) {
+        __m128i x = _mm_xor_si128(p[b], bo);
+        bo = _mm_andnot_si128(p[b], bo);
+        p[b] = ((size - 1) >> b) & 1 ? _mm_or_si128(x, g) : _mm_andnot_si128(g, x);
+    }
+}
+
+/* m[t] = bit t of every byte of x, as a 16-bit mask (movemask after 7 - t
+ * doublings). */
+SA_API void sa__byte_bit_masks_sse2(__m128i x, uint64_t *m) {
+    int t;
+    for (t = 7; t >= 0; t--) {
+        m[t] = (unsigned)_mm_movemask_epi8(x);
+        x = _mm_add_epi8(x, x);
+    }
+}
+
+/* Rows req[0..8) (low 16 bits) as eight 16-bit lanes (biased by 2^15 so
+ * that the signed saturating pack is exact). */
+SA_API __m128i sa__rows8_16_sse2(const uint64_t *req) {
+    const __m128i lo16 = _mm_set1_epi64x(0xFFFF), bias = _mm_set1_epi32(0x8000);
+    __m128i r[4];
+    int h;
+    for (h = 0; h < 4; h++)
+        r[h] = _mm_sub_epi32(_mm_shuffle_epi32(_mm_and_si128(SA__LD(req + 2 * h), lo16), _MM_SHUFFLE(3, 1, 2, 0)),
+                             bias);
+    return _mm_add_epi16(_mm_packs_epi32(_mm_unpacklo_epi64(r[0], r[1]), _mm_unpacklo_epi64(r[2], r[3])),
+                         _mm_set1_epi16(-0x8000));
+}
+
+/* The whole allocation; LWO is the output bank's lane width (3 or 4). */
+#define SA__SPAA_MID_BODY(LWO) { \
+    const int S = SA__SPAA_WORDS; \
+    sa__banks *k_ = SA__BANKS(a); \
+    int n = a->num_inputs, i; \
+    __m128i pa[4], pb[4], qa[4], qb[4], ka[4], kb[4], koa[4], kob[4]; \
+    __m128i xa, xb, ca, cb, ga, gb, h, e, gia, gib; \
+    uint64_t w[4], mc[16]; \
+    unsigned gbits, outs; \
+    for (i = 0; i < 4; i++) { \
+        pa[i] = SA__LD(k_->in + i * S); \
+        pb[i] = SA__LD(k_->in + i * S + 2); \
+        qa[i] = qb[i] = _mm_setzero_si128(); \
+    } \
+    for (i = 0; i < (LWO); i++) { \
+        qa[i] = SA__LD(k_->out + i * S); \
+        if ((LWO) == 4) qb[i] = SA__LD(k_->out + i * S + 2); \
+    } \
+    /* Step 1: the rows in 16-bit lanes (bits at or above m dropped by the \
+     * connections), nominations. */ \
+    if (n == 16) { \
+        xa = sa__rows8_16_sse2(req); \
+        xb = sa__rows8_16_sse2(req + 8); \
+    } else { \
+        w[0] = w[1] = w[2] = w[3] = 0; \
+        for (i = 0; i < n; i++) w[i >> 2] |= (req[i] & 0xFFFF) << ((i & 3) << 4); \
+        xa = _mm_set_epi64x((long long)w[1], (long long)w[0]); \
+        xb = _mm_set_epi64x((long long)w[3], (long long)w[2]); \
+    } \
+    xa = _mm_and_si128(xa, SA__LD(k_->connect)); \
+    xb = _mm_and_si128(xb, SA__LD(k_->connect + 2)); \
+    xa = sa__select_regs_sse2(pa, xa, ka, 4); \
+    xb = sa__select_regs_sse2(pb, xb, kb, 4); \
+    /* The output bank's lanes: outputs 0-7 from the low bytes of the \
+     * nominations, 8-15 from the high bytes. */ \
+    sa__byte_bit_masks_sse2(_mm_packus_epi16(_mm_and_si128(xa, _mm_set1_epi16(0xFF)), \
+                                             _mm_and_si128(xb, _mm_set1_epi16(0xFF))), mc); \
+    sa__byte_bit_masks_sse2(_mm_packus_epi16(_mm_srli_epi16(xa, 8), _mm_srli_epi16(xb, 8)), mc + 8); \
+    if ((LWO) == 4) { \
+        ca = _mm_set_epi64x((long long)(mc[4] | (mc[5] << 16) | (mc[6] << 32) | (mc[7] << 48)), \
+                            (long long)(mc[0] | (mc[1] << 16) | (mc[2] << 32) | (mc[3] << 48))); \
+        cb = _mm_set_epi64x((long long)(mc[12] | (mc[13] << 16) | (mc[14] << 32) | (mc[15] << 48)), \
+                            (long long)(mc[8] | (mc[9] << 16) | (mc[10] << 32) | (mc[11] << 48))); \
+    } else { \
+        ca = _mm_set_epi64x((long long)((mc[8] | (mc[9] << 8)) | ((mc[10] << 16) | (mc[11] << 24)) | \
+                                        ((mc[12] << 32) | (mc[13] << 40)) | ((mc[14] << 48) | (mc[15] << 56))), \
+                            (long long)((mc[0] | (mc[1] << 8)) | ((mc[2] << 16) | (mc[3] << 24)) | \
+                                        ((mc[4] << 32) | (mc[5] << 40)) | ((mc[6] << 48) | (mc[7] << 56)))); \
+        cb = _mm_setzero_si128(); \
+    } \
+    if (a->rotary && a->network_inputs[0]) { \
+        __m128i nw = (LWO) == 4 ? _mm_set1_epi16((short)a->network_inputs[0]) \
+                                : _mm_set1_epi8((char)a->network_inputs[0]); \
+        __m128i cn = _mm_and_si128(ca, nw); \
+        ca = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), ca)); \
+        cn = _mm_and_si128(cb, nw); \
+        cb = _mm_or_si128(cn, _mm_and_si128(sa__lanes_zero_sse2(cn, (LWO)), cb)); \
+    } \
+    /* Step 2: grants, recorded in the output bank. */ \
+    ga = sa__select_regs_sse2(qa, ca, koa, (LWO)); \
+    sa__update_regs_sse2(qa, ga, koa, (LWO), n); \
+    gb = _mm_setzero_si128(); \
+    if ((LWO) == 4) { \
+        gb = sa__select_regs_sse2(qb, cb, kob, (LWO)); \
+        sa__update_regs_sse2(qb, gb, kob, (LWO), n); \
+        h = _mm_or_si128(ga, gb); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 8)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 4)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 2)); \
+    } else { \
+        h = _mm_or_si128(ga, _mm_srli_si128(ga, 8)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 4)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 2)); \
+        h = _mm_or_si128(h, _mm_srli_si128(h, 1)); \
+    } \
+    /* Granted inputs, spread over the input lanes; recorded in the input \
+     * bank. */ \
+    gbits = (unsigned)_mm_cvtsi128_si32(h) & ((LWO) == 4 ? 0xFFFFu : 0xFFu); \
+    e = sa__expand_low16_sse2(h); \
+    gia = _mm_and_si128(xa, _mm_unpacklo_epi8(e, e)); \
+    gib = _mm_and_si128(xb, _mm_unpackhi_epi8(e, e)); \
+    sa__update_regs_sse2(pa, gia, ka, 4, a->num_outputs); \
+    sa__update_regs_sse2(pb, gib, kb, 4, a->num_outputs); \
+    for (i = 0; i < 4; i++) { \
+        SA__ST(k_->in + i * S, pa[i]); \
+        SA__ST(k_->in + i * S + 2, pb[i]); \
+    } \
+    for (i = 0; i < (LWO); i++) { \
+        SA__ST(k_->out + i * S, qa[i]); \
+        if ((LWO) == 4) SA__ST(k_->out + i * S + 2, qb[i]); \
+    } \
+    /* The matching. */ \
+    sa__store_i16(mt->output_of, _mm_unpacklo_epi64(sa__bit_index16_sse2(gia), sa__bit_index16_sse2(gib))); \
+    if ((LWO) == 4) { \
+        sa__store_i16(mt->input_of, _mm_unpacklo_epi64(sa__bit_index16_sse2(ga), sa__bit_index16_sse2(gb))); \
+        outs = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(ga, _mm_setzero_si128()), \
+                                                            _mm_cmpeq_epi16(gb, _mm_setzero_si128()))) & 0xFFFFu; \
+    } else { \
+        sa__store_i16(mt->input_of, sa__bit_index8_sse2(ga)); \
+        outs = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(ga, _mm_setzero_si128())) & 0xFFFFu; \
+    } \
+    mt->inputs[0] = gbits; \
+    mt->outputs[0] = outs; \
+    mt->size = sa__popcount64(gbits); \
+    return mt->size; \
+}
+SA_API int sa__spaa_mid_sse2_3(sa_switch *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_MID_BODY(3)
+SA_API int sa__spaa_mid_sse2_4(sa_switch *a, const uint64_t *req, sa_match *mt)
+    SA__SPAA_MID_BODY(4)
+#undef SA__SPAA_MID_BODY
+#endif
 
 #if SA__FAST_MAX > 32
 /* ---- SPAA from 33 to 64 inputs and outputs (64-bit lanes: arbiter r is
@@ -5067,6 +5255,46 @@ SA_API int sa__separable_keys64(sa_switch *a, const uint64_t *req, sa_match *mt)
 }
 #endif
 
+#if SA__FAST_MAX >= 16
+/* The members of r holding the highest of the row's m (16..64) priorities
+ * p[0..m), compared as bytes: when every one of the m is in 0..255 (the
+ * ranks of ages, say) they are packed to bytes in 16-byte chunks, each
+ * chunk's non-members cleared, the maximum folded into every byte and the
+ * ties taken by a byte compare; the same members as a comparison of the
+ * int32_t values.  Otherwise *fits is 0 (and the result 0). */
+SA_API uint64_t sa__top_bytes_sse2(uint64_t r, const int32_t *p, int m, int *fits) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i v[4], any = zero, mx = zero;
+    int32_t tail[16];
+    uint64_t ties = 0;
+    int c, u, chunks = (m + 15) >> 4;
+    for (c = 0; c < chunks; c++) {
+        const int32_t *q = p + c * 16;
+        __m128i q0, q1, q2, q3;
+        if (c * 16 + 16 > m) { /* the row's end: zeros beyond it (non-members) */
+            for (u = 0; u < 16; u++) tail[u] = c * 16 + u < m ? q[u] : 0;
+            q = tail;
+        }
+        q0 = SA__LD(q);
+        q1 = SA__LD(q + 4);
+        q2 = SA__LD(q + 8);
+        q3 = SA__LD(q + 12);
+        any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(q0, q1), _mm_or_si128(q2, q3)));
+        v[c] = _mm_packus_epi16(_mm_packs_epi32(q0, q1), _mm_packs_epi32(q2, q3));
+        mx = _mm_max_epu8(mx, _mm_and_si128(v[c], sa__expand_low16_sse2(_mm_cvtsi32_si128((int)((r >> (c * 16)) & 0xFFFFu)))));
+    }
+    *fits = _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(any, _mm_set1_epi32(~0xFF)), zero)) == 0xFFFF;
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, _MM_SHUFFLE(1, 0, 3, 2)));
+    mx = _mm_max_epu8(mx, _mm_shuffle_epi32(mx, _MM_SHUFFLE(2, 3, 0, 1)));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi32(mx, 16), _mm_slli_epi32(mx, 16)));
+    mx = _mm_max_epu8(mx, _mm_or_si128(_mm_srli_epi16(mx, 8), _mm_slli_epi16(mx, 8)));
+    for (c = 0; c < chunks; c++)
+        ties |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[c], mx)) << (c * 16);
+    /* (a non-member's byte may equal the maximum: r masks the ties) */
+    return *fits ? ties & r : 0;
+}
+#endif
+
 SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, const int32_t *prio, sa_match *mt) {
     uint64_t best[SA__FAST_MAX + 1], outs = 0, ins = 0, o;
     int i, n = a->num_inputs, m = a->num_outputs, size = 0;
@@ -5092,7 +5320,14 @@ SA_API int sa__separable_keys(sa_switch *a, const uint64_t *req, const int32_t *
         for (i = 0; i < n; i++) {
             uint64_t r = req[i] & a->connect[i];
             const int32_t *p = prio + (size_t)i * (size_t)m;
-            int j = sa__first_top_word(r, p, a->in_ptr[i]);
+            int j = 0, fits = 0;
+#if SA__FAST_MAX >= 16
+            if (m >= 16) {
+                uint64_t top = sa__top_bytes_sse2(r, p, m, &fits);
+                j = sa__first_from_bf(top, a->in_ptr[i]);
+            }
+#endif
+            if (!fits) j = sa__first_top_word(r, p, a->in_ptr[i]);
             sa__nominate_key(a, best, &outs, i, j, r, (uint64_t)((uint32_t)p[j] ^ 0x80000000u) << 8);
         }
     }
@@ -6556,6 +6791,7 @@ SA_API int sa__fast_spaa(sa_switch *a, const uint64_t *req, sa_match *mt) {
     sa__spaa_hold(a);
 #if SA__FAST_MAX >= 16
     if (n <= 16 && m <= 8) return n > 8 ? sa__spaa_reg_sse2_4(a, req, mt) : sa__spaa_reg_sse2_3(a, req, mt);
+    if (n <= 16 && m <= 16) return n > 8 ? sa__spaa_mid_sse2_4(a, req, mt) : sa__spaa_mid_sse2_3(a, req, mt);
 #endif
 #if SA__FAST_MAX > 32
     return sa__spaa6_sse2(a, req, mt);

@@ -17,6 +17,7 @@
  * What the configurations cover: every size from 1 x 1 to 64 x 64 (one
  * configuration each per round, the kind rotating), and the sizes
  * simulators use (16 x 7, 8 x 8, 5 x 5, 7 x 7, 16 x 16, 63 x 63, 64 x 64 ...)
+ * and the corners of SPAA's register kernels (8 x 9, 13 x 16)
  * with every kind in six variants each; densities 0.01 to 1, uniform,
  * skewed per row, very sparse (one to three cells), very dense, hot
  * columns, none at all; unconnected cells (scattered, whole rows and
@@ -59,7 +60,8 @@
  * variants. */
 static const int ad_sizes[][2] = {
     { 16, 7 }, { 8, 8 }, { 5, 5 }, { 7, 7 }, { 16, 16 }, { 63, 63 }, { 64, 64 }, { 1, 1 },
-    { 16, 8 }, { 64, 32 }, { 33, 64 }, { 48, 48 }, { 63, 64 }, { 64, 63 }, { 1, 64 }, { 64, 1 } };
+    { 16, 8 }, { 64, 32 }, { 33, 64 }, { 48, 48 }, { 63, 64 }, { 64, 63 }, { 1, 64 }, { 64, 1 },
+    { 8, 9 }, { 13, 16 } };
 /* The sizes of the wide configurations: beyond one word, each with every
  * entry of ad_wide_kinds. */
 static const int ad_wide_sizes[][2] = {
