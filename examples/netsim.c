@@ -1026,16 +1026,10 @@ int main(int argc, char **argv) {
     sim_progress prog;
     int runs, k, i;
 #ifdef NC_MPI
-    int err_fd = -1;
+    int err_fd;
     MPI_Init(&argc, &argv);
     sim_mpi_init(&g_mpi);
-    /* Rank 0 prints; the others compute silently, and report only errors
-     * found after the command line (which every rank reads alike). */
-    if (g_mpi.rank != 0) {
-        if (freopen("/dev/null", "w", stdout) == NULL) sim_die("cannot silence a rank's output");
-        err_fd = dup(2);
-        if (err_fd < 0 || dup2(fileno(stdout), 2) < 0) sim_die("cannot silence a rank's output");
-    }
+    err_fd = sim_mpi_mute(g_mpi.rank);
 #endif
     set_defaults(&o);
     parse(&o, argc, argv);
@@ -1061,7 +1055,8 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         exit(2);
     }
-    if (g_mpi.rank != 0) { o.quiet = 1; if (dup2(err_fd, 2) < 0) sim_die("cannot restore stderr"); close(err_fd); }
+    if (g_mpi.rank != 0) o.quiet = 1;
+    sim_mpi_unmute(g_mpi.rank, err_fd);
 #endif
     if (o.t.pattern == SIM_PERMUTATION) {
         char err[256];

@@ -787,16 +787,10 @@ int main(int argc, char **argv) {
     opts o;
     sim_progress prog;
 #ifdef SS_MPI
-    int err_fd = -1;
+    int err_fd;
     MPI_Init(&argc, &argv);
     ss_mpi_init(&g_mpi);
-    /* Rank 0 prints; the others compute silently, and report only errors
-     * found after the command line (which every rank reads alike). */
-    if (g_mpi.rank != 0) {
-        if (freopen("/dev/null", "w", stdout) == NULL) sim_die("cannot silence a rank's output");
-        err_fd = dup(2);
-        if (err_fd < 0 || dup2(fileno(stdout), 2) < 0) sim_die("cannot silence a rank's output");
-    }
+    err_fd = sim_mpi_mute(g_mpi.rank);
 #endif
     if (argc == 1) {
         clock_t t0 = clock();
@@ -828,7 +822,8 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         exit(2);
     }
-    if (g_mpi.rank != 0) { o.quiet = 1; if (dup2(err_fd, 2) < 0) sim_die("cannot restore stderr"); close(err_fd); }
+    if (g_mpi.rank != 0) o.quiet = 1;
+    sim_mpi_unmute(g_mpi.rank, err_fd);
 #endif
     if (o.estimate) {
         sa_period_desc pd;

@@ -25,20 +25,19 @@ typedef struct tr_case {
 static sr_net tr_net(const tr_case *k) {
     sr_net_desc d;
     sr_net n;
-    memset(&d, 0, sizeof d);
-    d.kind = k->kind;
+    int two[2], mesh[2], up[2];
+    two[0] = k->a; two[1] = k->b;
+    mesh[0] = mesh[1] = k->c;
     switch (k->kind) {
-    case SR_NET_CUBE:
-        d.cube.num_dims = 2; d.cube.radix[0] = k->a; d.cube.radix[1] = k->b; d.cube.mesh[0] = d.cube.mesh[1] = k->c;
-        break;
-    case SR_NET_HYPERX:
-        d.hyperx.num_dims = 2; d.hyperx.size[0] = k->a; d.hyperx.size[1] = k->b; d.hyperx.terminals = k->c;
-        break;
-    case SR_NET_DRAGONFLY: d.dragonfly.p = k->a; d.dragonfly.a = k->b; d.dragonfly.h = k->c; break;
+    case SR_NET_CUBE: sr_net_desc_cube(&d, 2, two, mesh); break;
+    case SR_NET_HYPERX: sr_net_desc_hyperx(&d, 2, two, k->c); break;
+    case SR_NET_DRAGONFLY: sr_net_desc_dragonfly(&d, k->a, k->b, k->c, 0, 0); break;
     case SR_NET_CLOS:
-        d.clos.levels = 2; d.clos.down[0] = k->a; d.clos.up[0] = k->b; d.clos.down[1] = k->c;
+        two[1] = k->c;                        /* down ports of levels 0 and 1 */
+        up[0] = k->b; up[1] = 0;
+        sr_net_desc_clos(&d, 2, two, up);
         break;
-    default: d.butterfly.k = k->a; d.butterfly.n = k->b; break;
+    default: sr_net_desc_butterfly(&d, k->a, k->b); break;
     }
     if (sr_net_init(&n, &d) != SR_OK) sim_die("tr_net: bad description");
     return n;

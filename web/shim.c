@@ -245,47 +245,17 @@ WS_EXPORT(al_draw) int al_draw(uint32_t seed, int density) {
 }
 
 /* PIM1's grants, which sa_switch_allocate does not report, worked out
- * from the allocator's sa_rng by the draw protocol the >>pim section of
- * seastar_arb.h documents (each stage a fresh generator output; lane l's
- * 16-bit draw is field l mod 4 of the stage's output l / 4; c candidates:
- * number (u c) >> 16 in increasing order, drawn again from the outputs
- * after the block while the low 16 bits of u c are below 65536 mod c).
- * al_allocate shows them only when the accepts worked out the same way are
- * the library's matching, cell for cell. */
-typedef struct al_draws { sa_rng rng; uint64_t word; int left; } al_draws;
-
-static uint32_t al_draw16(al_draws *d) {
-    uint32_t u;
-    if (d->left == 0) {
-        d->word = sa_rng_next(&d->rng);
-        d->left = 4;
-    }
-    u = (uint32_t)(d->word & 0xFFFFu);
-    d->word >>= 16;
-    d->left--;
-    return u;
-}
-
-/* One stage's block of draws, one per lane; the redraws start afresh. */
-static void al_block(al_draws *d, int lanes, uint32_t *u) {
-    int l;
-    d->left = 0;
-    for (l = 0; l < lanes; l++) u[l] = al_draw16(d);
-    d->left = 0;
-}
-
-/* One of c candidates (cand[], increasing) for the draw u. */
-static int al_pick(al_draws *d, uint32_t u, const int *cand, uint32_t c) {
-    while (((u * c) & 0xFFFFu) < 65536u % c) u = al_draw16(d);
-    return cand[(u * c) >> 16];
-}
-
+ * from the allocator's sa_rng by the draw protocol of the >>pim section of
+ * seastar_arb.h, with its own draw helpers (sa__draws_begin,
+ * sa__draw_block, sa__draw_index).  al_allocate shows them only when the
+ * accepts worked out the same way are the library's matching, cell for
+ * cell. */
 /* PIM1 on the request set: grant_of[j] the input output j grants (-1),
  * accepted[i] the output input i accepts (-1); rng is the allocator's
  * generator before the allocation. */
 static void al_pim1(const sa_switch *a, sa_rng rng, int16_t *grant_of, int16_t *accepted) {
-    al_draws d;
-    uint32_t u[SA_SWITCH_MAX];
+    sa__draws d;
+    uint16_t u[SA_SWITCH_MAX];
     int cand[SA_SWITCH_MAX], n = a->num_inputs, m = a->num_outputs, i, j, c, net, any = 0;
     for (j = 0; j < m; j++) grant_of[j] = -1;
     for (i = 0; i < n; i++) accepted[i] = -1;
@@ -293,9 +263,8 @@ static void al_pim1(const sa_switch *a, sa_rng rng, int16_t *grant_of, int16_t *
         for (j = 0; j < m; j++) any |= ws_bit(al.req + (size_t)i * (size_t)a->row_words, j) &&
                                       ws_bit(a->connect + (size_t)i * (size_t)a->row_words, j);
     if (!any) return;                                /* no iteration, no draws */
-    d.rng = rng;
-    d.left = 0;
-    al_block(&d, m, u);                              /* 2. grant */
+    sa__draws_begin(&d, &rng);
+    sa__draw_block(&d, m, u);                        /* 2. grant */
     for (j = 0; j < m; j++) {
         for (c = net = i = 0; i < n; i++)
             if (ws_bit(al.req + (size_t)i * (size_t)a->row_words, j) &&
@@ -309,13 +278,13 @@ static void al_pim1(const sa_switch *a, sa_rng rng, int16_t *grant_of, int16_t *
                 if (ws_bit(a->network_inputs, cand[k])) cand[kept++] = cand[k];
             c = kept;
         }
-        if (c > 0) grant_of[j] = (int16_t)al_pick(&d, u[j], cand, (uint32_t)c);
+        if (c > 0) grant_of[j] = (int16_t)cand[sa__draw_index(&d, u[j], (uint32_t)c)];
     }
-    al_block(&d, n, u);                              /* 3. accept */
+    sa__draw_block(&d, n, u);                        /* 3. accept */
     for (i = 0; i < n; i++) {
         for (c = j = 0; j < m; j++)
             if (grant_of[j] == i) cand[c++] = j;
-        if (c > 0) accepted[i] = (int16_t)al_pick(&d, u[i], cand, (uint32_t)c);
+        if (c > 0) accepted[i] = (int16_t)cand[sa__draw_index(&d, u[i], (uint32_t)c)];
     }
 }
 

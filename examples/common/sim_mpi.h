@@ -18,6 +18,8 @@
 #define SIM_MPI_H
 
 #include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
 #include "sim_part.h"
 #include "sim_stats.h"
 
@@ -34,6 +36,27 @@ typedef struct sim_mpi {
                                     exchanges (waiting for the peers and
                                     moving the data) */
 } sim_mpi;
+
+/** Rank 0 prints; the others compute silently: on a rank other than 0,
+ *  stdout and stderr go to /dev/null (errors found while every rank reads
+ *  the same command line are rank 0's to print).  Returns the saved stderr
+ *  for sim_mpi_unmute, or -1 on rank 0. */
+static inline int sim_mpi_mute(int rank) {
+    int err_fd;
+    if (rank == 0) return -1;
+    if (freopen("/dev/null", "w", stdout) == NULL) sim_die("cannot silence a rank's output");
+    err_fd = dup(2);
+    if (err_fd < 0 || dup2(fileno(stdout), 2) < 0) sim_die("cannot silence a rank's output");
+    return err_fd;
+}
+
+/** After the command line: stderr back on a rank other than 0, so that it
+ *  reports the errors only it finds (err_fd from sim_mpi_mute). */
+static inline void sim_mpi_unmute(int rank, int err_fd) {
+    if (rank == 0) return;
+    if (dup2(err_fd, 2) < 0) sim_die("cannot restore stderr");
+    close(err_fd);
+}
 
 /** Fill m with this process's rank and the number of ranks (after
  *  MPI_Init); no peers yet. */
