@@ -108,6 +108,11 @@ static const cli_opt options[] = {
     { "--mc-slots", NULL, "N", CLI_INT, 0, 1000, 0, 0, NULL, "0 = unbounded",
       "requests a memory controller holds at once (from its local output\n"
       "to the end of its 73 ns access); full, it refuses requests (back-pressure)" },
+    { "--sink-slots", NULL, "N", CLI_INT, 0, 1000, 0, 0, NULL, "0 = always accepts",
+      "packets each local output's sink (memory controller and cache) holds\n"
+      "at once: a request to the end of its memory access, a forward to the\n"
+      "end of its L2 access, a response until delivered; full, it refuses\n"
+      "every class (back-pressure)" },
     { "--audit", NULL, "N", CLI_INT, 0, 100000000, 0, 0, NULL, "0: at the end only",
       "conservation audit every N cycles" },
     { "-o", NULL, "FILE", CLI_TEXT, 0, 0, 0, 0, NULL, "stdout", "write the CSV to FILE" },
@@ -137,7 +142,7 @@ int main(int argc, char **argv) {
     const char *figure = NULL, *out_path = NULL;
     double rates[64], total_work = 0;
     int nrates = 0, cycles = 75000, warmup = 10000, quiet = 0, audit = 0, wrapped = 0;
-    int buf_adaptive = 50, buf_escape = 1, color_period = 512, color_threshold = 24, mc_slots = 0, buf_shared = 0;
+    int buf_adaptive = 50, buf_escape = 1, color_period = 512, color_threshold = 24, mc_slots = 0, buf_shared = 0, sink_slots = 0;
     int arb_cycles = 0, arb_interval = 0;
     unsigned long long seed = 1;
     FILE *out = stdout;
@@ -175,6 +180,7 @@ int main(int argc, char **argv) {
         else if (cli_is(&cl, "--color-threshold")) color_threshold = (int)cli_uint(&cl);
         else if (cli_is(&cl, "--mc-slots")) mc_slots = (int)cli_uint(&cl);
         else if (cli_is(&cl, "--buf-shared")) buf_shared = 1;
+        else if (cli_is(&cl, "--sink-slots")) sink_slots = (int)cli_uint(&cl);
         else if (cli_is(&cl, "--audit")) audit = (int)cli_uint(&cl);
         else if (cli_is(&cl, "-o")) out_path = cl.val;
         else if (cli_is(&cl, "--quiet")) quiet = 1;
@@ -240,6 +246,7 @@ int main(int argc, char **argv) {
                 p.color_threshold = color_threshold;
                 p.mc_slots = mc_slots;
                 p.buf_shared = buf_shared;
+                p.sink_slots = sink_slots;
                 p.arb_cycles = arb_cycles;
                 p.arb_interval = arb_interval;
                 if ((err = al_net_init(&net, &p)) != NULL) { fprintf(stderr, "alpha21364: %s\n", err); return 2; }

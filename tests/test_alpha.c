@@ -264,6 +264,11 @@ ST_TEST(alpha_params_rejected) {
     p.pattern = SIM_PERMUTATION;
     ST_CHECK(al_net_init(&net, &p) != NULL);
     al_params_default(&p, 4, 4, AL_SPAA_BASE);
+    p.sink_slots = -1;
+    ST_CHECK(al_net_init(&net, &p) != NULL);
+    p.sink_slots = 1001;
+    ST_CHECK(al_net_init(&net, &p) != NULL);
+    al_params_default(&p, 4, 4, AL_SPAA_BASE);
     ST_CHECK(al_net_init(&net, &p) == NULL);
     al_net_free(&net);
 }
@@ -352,4 +357,49 @@ ST_TEST(alpha_shared_buffers_let_one_class_take_the_pool) {
         ST_CHECKF(err == NULL, "shared %d: %s", shared, err ? err : "");
         al_net_free(&net);
     }
+}
+
+/* Local-port sinks (sink_slots): with one buffer each, a sink holds one
+ * packet at a time, a request for at least its 73 ns memory access, a
+ * forward for its 25-cycle L2 access, a block response for its 19 flits at
+ * one per router cycle (seed 002 Sections 2.1 and 4.2).  Per transaction
+ * the two sinks it uses are held at least 175 + 38 ticks (2-hop, 22 flits)
+ * or 175 + 50 + 38 (3-hop, 25 flits); so a router's two sinks deliver at
+ * most 2 x 22 / 213 flits per tick.  Counted from outside the model, no
+ * sink ever has more than one packet ejecting through it; always-accepting
+ * sinks carry more than the bound at the same load (so it bites); every
+ * packet is conserved and every miss completes. */
+ST_TEST(alpha_local_port_sinks_bound_throughput) {
+    const double bound = 2.0 * 22.0 / 213.0 * AL_TICKS_PER_NS;   /* flits per router per ns */
+    double thr[2];
+    int slots;
+    for (slots = 0; slots <= 1; slots++) {
+        al_params p;
+        al_net net;
+        al_result res;
+        const char *err;
+        int t;
+        al_params_default(&p, 4, 4, slots ? AL_SPAA_ROTARY : AL_PIM1);
+        p.miss_rate = 0.2;
+        p.sink_slots = slots;
+        p.seed = 7;
+        ST_CHECK(al_net_init(&net, &p) == NULL);
+        for (t = 0; t < 3000; t++) {
+            uint32_t i, ej[16 * 2] = { 0 };
+            if (t == 1000) al_stats_reset(&net);
+            al_step(&net);
+            for (i = 0; slots && i < net.pool.used; i++) {
+                const sim_packet *pk = &net.pool.pkt[i];
+                if (pk->state == AL_EJECTING) ST_CHECK(++ej[pk->dst * 2 + (uint32_t)(pk->out_port - AL_L0)] <= 1);
+            }
+            if (t % 250 == 0) ST_CHECKF((err = al_audit(&net)) == NULL, "%s", err ? err : "");
+        }
+        al_result_get(&net, &res);
+        thr[slots] = res.throughput;
+        err = alpha_run_and_drain(&net, 0, 1, 100000, 40000);
+        ST_CHECKF(err == NULL, "sink_slots %d: %s", slots, err ? err : "");
+        al_net_free(&net);
+    }
+    ST_CHECKF(thr[1] <= bound, "%.3f flits/router/ns with one-packet sinks, above the bound %.3f", thr[1], bound);
+    ST_CHECKF(thr[0] > bound, "always-accepting sinks carry %.3f, not above the bound %.3f", thr[0], bound);
 }

@@ -48,7 +48,7 @@
  * adaptive VC at the next router.  Classes: requests, forwards, block
  * responses (separate VC groups, so a request never blocks a response); the
  * local ports always accept (the consumption assumption), unless mc_slots
- * bounds the memory controllers.
+ * bounds the memory controllers or sink_slots the local-port sinks.
  *
  * Finite memory controllers (mc_slots, 0 = unbounded, the default): a
  * memory controller holds at most mc_slots requests at once, from the
@@ -58,6 +58,21 @@
  * so the back-pressure reaches the network.  Seed 002 gives no number for
  * the 21364's memory-controller queues; the bound is a knob, not the
  * paper's.  Responses and forwards to the cache are still always accepted.
+ *
+ * Local-port sinks (sink_slots, 0 = always accept, the default): "the two
+ * memory controller ports are also tied to the internal cache and, hence,
+ * there is no separate explicit cache output port" (Section 2.1), so each
+ * local output L0, L1 feeds one sink, its memory controller and the cache
+ * behind it, with sink_slots packet buffers.  A packet takes a buffer when
+ * it is dispatched to the output and gives it back when the sink is done
+ * with it: a block response when its tail is delivered, a forward when its
+ * 25-cycle L2 access ends, a request when its 73 ns memory access ends
+ * (the sink's buffer is where the packet waits while it is served; our
+ * reading).  While a sink is full its output accepts no packet of any
+ * class: they wait in the router's input buffers and hold their VC
+ * buffers, so the back-pressure reaches the network.  No deadlock: a full
+ * sink always empties, each of its packets ending after a fixed delay.
+ * The paper gives no depth; the bound is a knob, not the paper's.
  *
  * Buffers (Section 2.1): "buffer space for 316 packets per input port",
  * over 19 VCs: the adaptive VC, VC0 and VC1 of six coherence classes, and
@@ -189,6 +204,7 @@ typedef struct al_params {
     int color_period;      /**< anti-starvation colouring period, cycles (512; 0 off) */
     int color_threshold;   /**< old packets that trigger a drain (24) */
     int mc_slots;          /**< requests a memory controller holds at once (0: unbounded) */
+    int sink_slots;        /**< packets a local output's sink holds at once (0: always accepts) */
     uint64_t seed;         /**< the run's seed */
 } al_params;
 
@@ -253,6 +269,7 @@ static inline const char *al_params_check(const al_params *p) {
     if (p->mem_ticks > 4000 || p->l2_ticks > 4000 || p->link_ticks > 400) return "delays too long";
     if (p->color_period < 0 || p->color_threshold < 0) return "colouring parameters must be >= 0";
     if (p->mc_slots < 0 || p->mc_slots > 1000) return "memory-controller slots must be 0..1000";
+    if (p->sink_slots < 0 || p->sink_slots > 1000) return "sink_slots (local-port sink buffers) must be 0..1000";
     if ((int)p->pattern < 0 || p->pattern >= SIM_PATTERN_COUNT || p->pattern == SIM_PERMUTATION)
         return "unsupported pattern";
     return NULL;
@@ -276,6 +293,7 @@ typedef struct al_txn {
     uint32_t requester, home, owner; /**< nodes (owner only for 3-hop) */
     uint8_t mc;                      /**< home memory controller 0/1 */
     uint8_t three_hop;               /**< 1: request, forward, response */
+    uint8_t fwd_sink;                /**< the owner's sink (0/1) its forward took */
     uint8_t busy;                    /**< slot in use */
 } al_txn;
 
@@ -299,6 +317,7 @@ typedef struct al_router {
     uint32_t nom_pkt[AL_PIPE][AL_ARBS];  /**< their packets */
     int noms;                  /**< nominations in flight */
     uint32_t mc_busy[2];       /**< requests each memory controller holds (mc_slots) */
+    uint32_t sink_busy[2];     /**< packets each local output's sink holds (sink_slots) */
 } al_router;
 
 /** Measurement counters of a window. */
@@ -460,6 +479,10 @@ static inline uint32_t al__route(const al_net *net, const al_router *rt, uint32_
             if (rt->mc_busy[0] >= (uint32_t)net->p.mc_slots) sink &= ~(1u << AL_L0);
             if (rt->mc_busy[1] >= (uint32_t)net->p.mc_slots) sink &= ~(1u << AL_L1);
         }
+        if (net->p.sink_slots) {                      /* a full sink refuses every class */
+            if (rt->sink_busy[0] >= (uint32_t)net->p.sink_slots) sink &= ~(1u << AL_L0);
+            if (rt->sink_busy[1] >= (uint32_t)net->p.sink_slots) sink &= ~(1u << AL_L1);
+        }
         return sink;
     }
     dx = al__dir(rt->x, tx, net->p.kx, net->ext[pi].tie & 1, &wx);
@@ -534,6 +557,8 @@ static inline void al__dispatch(al_net *net, uint32_t r, uint32_t pi, int j, int
         pk->t_hop = h;
     } else {
         if (e->cls == AL_REQ) rt->mc_busy[j - AL_L0]++;     /* j is L0 or L1: a memory controller */
+        if (e->cls == AL_FWD) net->txn[e->txn].fwd_sink = (uint8_t)(j - AL_L0);
+        rt->sink_busy[j - AL_L0]++;
         pk->state = AL_EJECTING;
         pk->out_port = (uint8_t)j;
         e->done = end + (uint64_t)net->p.d_lout * (uint64_t)sc * (uint64_t)R;
@@ -554,6 +579,12 @@ static inline void al__txn_done(al_net *net, uint32_t t) {
     net->st.txns++;
 }
 
+/* Sink k (local output L0 + k) of router r is done with a packet. */
+static inline void al__sink_release(al_net *net, uint32_t r, int k) {
+    if (net->rt[r].sink_busy[k] == 0) sim_die("sink count underflow");
+    net->rt[r].sink_busy[k]--;
+}
+
 static inline void al__deliver(al_net *net, uint32_t pi) {
     sim_packet *pk = &net->pool.pkt[pi];
     al_pkt_ext *e = &net->ext[pi];
@@ -566,7 +597,10 @@ static inline void al__deliver(al_net *net, uint32_t pi) {
     net->delivered++;
     if (e->cls == AL_REQ) al__at_tick(net, e->done + (uint64_t)net->p.mem_ticks, AL_EV_MEMORY, t, 0);
     else if (e->cls == AL_FWD) al__at_tick(net, e->done + (uint64_t)net->p.l2_ticks, AL_EV_L2, t, 0);
-    else al__txn_done(net, t);
+    else {
+        al__sink_release(net, pk->dst, pk->out_port - AL_L0);   /* a response: consumed */
+        al__txn_done(net, t);
+    }
     (void)tx;
     sim_pool_release(&net->pool, pi);
 }
@@ -621,6 +655,7 @@ static inline void al__memory(al_net *net, uint32_t t, uint64_t tick) {
     int b = AL_IN_MC0 + tx->mc, sink = (1 << AL_L0) | (1 << AL_L1);
     if (net->rt[tx->home].mc_busy[tx->mc] == 0) sim_die("memory controller count underflow");
     net->rt[tx->home].mc_busy[tx->mc]--;
+    al__sink_release(net, tx->home, tx->mc);
     if (tx->three_hop) al__create(net, t, AL_FWD, tx->home, b, tx->owner, sink, tick);
     else al__create(net, t, AL_RSP, tx->home, b, tx->requester, sink, tick);
 }
@@ -923,6 +958,7 @@ static inline void al_step(al_net *net) {
         case AL_EV_MEMORY: al__memory(net, e.a, tick); break;
         case AL_EV_L2: {
             al_txn *tx = &net->txn[e.a];
+            al__sink_release(net, tx->owner, tx->fwd_sink);
             al__create(net, e.a, AL_RSP, tx->owner, AL_IN_CACHE, tx->requester,
                        (1 << AL_L0) | (1 << AL_L1), tick);
             break;
@@ -1012,7 +1048,9 @@ static inline uint64_t al_in_flight(const al_net *net) { return net->created - n
  *  packet or pending memory/L2 access and no other transaction has any; for
  *  every link, VC and class, free buffers + packets holding one + credits on
  *  their way back = the buffer size; each memory controller's count of
- *  requests (mc_busy) = its requests ejecting + its accesses pending.  NULL
+ *  requests (mc_busy) = its requests ejecting + its accesses pending; each
+ *  local-port sink's count (sink_busy) = its packets ejecting + its memory
+ *  and L2 accesses pending, and at most sink_slots when that is set.  NULL
  *  or a message. */
 static inline const char *al_audit(const al_net *net) {
     static char msg[200];
@@ -1021,6 +1059,7 @@ static inline const char *al_audit(const al_net *net) {
     uint8_t *tcount = (uint8_t *)sim_calloc(nt, 1);
     uint32_t *hold = (uint32_t *)sim_calloc((size_t)net->n * 4 * AL_CLASSES * AL_VCS, sizeof(uint32_t));
     uint32_t *mcount = (uint32_t *)sim_calloc((size_t)net->n * 2, sizeof(uint32_t));
+    uint32_t *scount = (uint32_t *)sim_calloc((size_t)net->n * 2, sizeof(uint32_t));
     const sim_packet *pk = net->pool.pkt;
     const char *err = NULL;
     uint64_t outstanding = 0;
@@ -1050,6 +1089,8 @@ static inline const char *al_audit(const al_net *net) {
                 AL__HOLD(net->rt[pay >> 3].nbr[pay & 7u], (pay & 7u) ^ 1u, net->ext[a].cls, pk[a].vc)++;
             } else if (t == AL_EV_DELIVER) {
                 AL__SEE(a, pk[a].state == AL_EJECTING);
+                if (pk[a].out_port != AL_L0 && pk[a].out_port != AL_L1) { err = "ejecting by no local output"; goto done; }
+                scount[pk[a].dst * 2 + (uint32_t)(pk[a].out_port - AL_L0)]++;
                 if (net->ext[a].cls == AL_REQ) {
                     if (pk[a].out_port != AL_L0 && pk[a].out_port != AL_L1) { err = "request ejected by no memory controller"; goto done; }
                     mcount[pk[a].dst * 2 + (uint32_t)(pk[a].out_port - AL_L0)]++;
@@ -1059,6 +1100,8 @@ static inline const char *al_audit(const al_net *net) {
                 if (a >= nt) { err = "bad event"; goto done; }
                 tcount[a]++;
                 if (t == AL_EV_MEMORY) mcount[net->txn[a].home * 2 + net->txn[a].mc]++;
+                if (t == AL_EV_MEMORY) scount[net->txn[a].home * 2 + net->txn[a].mc]++;
+                else scount[net->txn[a].owner * 2 + net->txn[a].fwd_sink]++;
             }
             else if (t == AL_EV_CREDIT) AL__HOLD(a >> 2, a & 3u, pay / AL_VCS, pay % AL_VCS)++;
         }
@@ -1093,6 +1136,11 @@ static inline const char *al_audit(const al_net *net) {
                 }
         for (j = 0; j < 2; j++)
             if (net->rt[r].mc_busy[j] != mcount[r * 2 + j]) { err = "memory-controller request count wrong"; goto done; }
+        for (j = 0; j < 2; j++)
+            if (net->rt[r].sink_busy[j] != scount[r * 2 + j] ||
+                (net->p.sink_slots && scount[r * 2 + j] > (uint32_t)net->p.sink_slots)) {
+                err = "local-port sink count wrong or above sink_slots"; goto done;
+            }
     }
 done:
 #undef AL__SEE
@@ -1101,6 +1149,7 @@ done:
     free(tcount);
     free(hold);
     free(mcount);
+    free(scount);
     if (err) {
         snprintf(msg, sizeof msg, "audit failed at cycle %llu: %s (created %llu, delivered %llu, found %u)",
                  (unsigned long long)net->wheel.now, err, (unsigned long long)net->created,
