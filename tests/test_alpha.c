@@ -273,6 +273,42 @@ ST_TEST(alpha_params_rejected) {
     al_net_free(&net);
 }
 
+/* Run model p for 3000 cycles, measuring the last 2000, auditing every 250
+ * and checking from outside the model that no local output has more
+ * packets ejecting through it than p->sink_slots (when set); then drain.
+ * *thr receives the delivered flits per router per ns.  NULL or a message. */
+static const char *alpha_bounded_run(const al_params *p, double *thr) {
+    static char msg[200];
+    al_net net;
+    al_result res;
+    const char *err = al_net_init(&net, p);
+    uint32_t *ej;
+    int t;
+    if (err) return err;
+    ej = (uint32_t *)sim_calloc((size_t)net.n * 2, sizeof(uint32_t));
+    for (t = 0; t < 3000 && err == NULL; t++) {
+        uint32_t i;
+        memset(ej, 0, (size_t)net.n * 2 * sizeof(uint32_t));
+        if (t == 1000) al_stats_reset(&net);
+        al_step(&net);
+        for (i = 0; p->sink_slots && i < net.pool.used; i++) {
+            const sim_packet *pk = &net.pool.pkt[i];
+            if (pk->state == AL_EJECTING && ++ej[pk->dst * 2 + (uint32_t)(pk->out_port - AL_L0)] > (uint32_t)p->sink_slots) {
+                snprintf(msg, sizeof msg, "cycle %d: node %u's sink %d has more than %d packets ejecting", t,
+                         (unsigned)pk->dst, pk->out_port - AL_L0, p->sink_slots);
+                err = msg;
+            }
+        }
+        if (err == NULL && t % 250 == 0) err = al_audit(&net);
+    }
+    al_result_get(&net, &res);
+    *thr = res.throughput;
+    if (err == NULL) err = alpha_run_and_drain(&net, 0, 1, 100000, 40000);
+    free(ej);
+    al_net_free(&net);
+    return err;
+}
+
 /* Finite memory controllers (mc_slots): with one slot each, a controller
  * serves at most one request per 73 ns access (seed 002 Section 4.2), so a
  * router's two controllers complete at most 2 / 73 transactions per ns and
@@ -288,25 +324,13 @@ ST_TEST(alpha_finite_memory_controllers_bound_throughput) {
         int slots;
         for (slots = 0; slots <= 1; slots++) {
             al_params p;
-            al_net net;
-            al_result res;
             const char *err;
-            int t;
             al_params_default(&p, 4, 4, (al_algorithm)a);
             p.miss_rate = 0.2;
             p.mc_slots = slots;
             p.seed = 5;
-            ST_CHECK(al_net_init(&net, &p) == NULL);
-            for (t = 0; t < 3000; t++) {
-                if (t == 1000) al_stats_reset(&net);
-                al_step(&net);
-                if (t % 250 == 0) ST_CHECKF((err = al_audit(&net)) == NULL, "%s", err ? err : "");
-            }
-            al_result_get(&net, &res);
-            thr[slots] = res.throughput;
-            err = alpha_run_and_drain(&net, 0, 1, 100000, 40000);
+            err = alpha_bounded_run(&p, &thr[slots]);
             ST_CHECKF(err == NULL, "%s, mc_slots %d: %s", al_algorithm_name((al_algorithm)a), slots, err ? err : "");
-            al_net_free(&net);
         }
         ST_CHECKF(thr[1] <= bound, "%s: %.3f flits/router/ns with one slot, above the bound %.3f",
                   al_algorithm_name((al_algorithm)a), thr[1], bound);
@@ -375,30 +399,13 @@ ST_TEST(alpha_local_port_sinks_bound_throughput) {
     int slots;
     for (slots = 0; slots <= 1; slots++) {
         al_params p;
-        al_net net;
-        al_result res;
         const char *err;
-        int t;
         al_params_default(&p, 4, 4, slots ? AL_SPAA_ROTARY : AL_PIM1);
         p.miss_rate = 0.2;
         p.sink_slots = slots;
         p.seed = 7;
-        ST_CHECK(al_net_init(&net, &p) == NULL);
-        for (t = 0; t < 3000; t++) {
-            uint32_t i, ej[16 * 2] = { 0 };
-            if (t == 1000) al_stats_reset(&net);
-            al_step(&net);
-            for (i = 0; slots && i < net.pool.used; i++) {
-                const sim_packet *pk = &net.pool.pkt[i];
-                if (pk->state == AL_EJECTING) ST_CHECK(++ej[pk->dst * 2 + (uint32_t)(pk->out_port - AL_L0)] <= 1);
-            }
-            if (t % 250 == 0) ST_CHECKF((err = al_audit(&net)) == NULL, "%s", err ? err : "");
-        }
-        al_result_get(&net, &res);
-        thr[slots] = res.throughput;
-        err = alpha_run_and_drain(&net, 0, 1, 100000, 40000);
+        err = alpha_bounded_run(&p, &thr[slots]);
         ST_CHECKF(err == NULL, "sink_slots %d: %s", slots, err ? err : "");
-        al_net_free(&net);
     }
     ST_CHECKF(thr[1] <= bound, "%.3f flits/router/ns with one-packet sinks, above the bound %.3f", thr[1], bound);
     ST_CHECKF(thr[0] > bound, "always-accepting sinks carry %.3f, not above the bound %.3f", thr[0], bound);
