@@ -132,7 +132,7 @@ ALPHA_ARB = dict(seeds=5, cycles=[4, 5, 6])
 # main runs leave out.  The paper gives no sink depth: one packet makes the
 # sinks the bottleneck, two barely bind at the 16-miss plateau.
 # Panels: (key, figure, size, outstanding misses, algorithms).
-ALPHA_SINK = dict(seeds=2, depths=[1, 2], panels=[
+ALPHA_SINK = dict(seeds=5, depths=[1, 2], panels=[
     ("10_8x8", "10", "8x8", 16, ["WFA-base", "WFA-rotary", "SPAA-base", "SPAA-rotary"]),
     ("10_4x4", "10", "4x4", 16, ["PIM1", "WFA-base", "SPAA-base"]),
     ("11b_8x8", "11b", "8x8", 64, ["PIM1", "WFA-rotary", "SPAA-rotary"])])
