@@ -20,7 +20,10 @@
  *     nc_free_input, and the core returns the credit to the sender (a
  *     router's output port, or a terminal) over the channel's latency;
  *   - terminals: Bernoulli injection at an offered load (sim_traffic.h:
- *     one random stream per terminal), unbounded source queues, injection
+ *     one random stream per terminal; each terminal's next packet is
+ *     scheduled by drawing the gap to it from the geometric distribution,
+ *     the same process as a draw every cycle at a draw per packet),
+ *     unbounded source queues, injection
  *     at one flit per cycle into the router's terminal input port on the
  *     VC with the most room, delivery of every packet that reaches its
  *     terminal; scripted traffic (sim_jobs.h) through nc_send_packet and
@@ -71,6 +74,8 @@
 /** Most channels plus terminals (channel ids travel in 28-bit event
  *  payloads). */
 #define NC_MAX_CHANNELS (1u << 28)
+/** Cycles ahead the generation calendar holds (nc_net.gen). */
+#define NC_GEN_HORIZON 1022u
 
 /** Packet states (sim_packet.state), used by the conservation audit; a
  *  model numbers its own from NC_PKT_MODEL. */
@@ -145,6 +150,7 @@ typedef struct nc_term {
     uint64_t inj_free;    /**< first cycle the injection channel is free */
     uint64_t next_wake;   /**< pending wake-up or NC_NEVER */
     uint64_t dirty_at;    /**< cycle last put on the injection list */
+    uint64_t next_gen;    /**< cycle of its next Bernoulli success */
 } nc_term;
 
 struct nc_net;
@@ -211,7 +217,15 @@ typedef struct nc_net {
     sim_rng *rng;              /**< one stream per terminal */
     sim_traffic traffic;
     sim_shape shape;           /**< for the traffic patterns */
-    uint64_t inj_threshold;    /**< Bernoulli threshold per terminal and cycle */
+    uint64_t inj_threshold;    /**< Bernoulli threshold per terminal and
+                                    cycle; set it to 0 to stop generation
+                                    (any change takes effect next cycle) */
+    uint64_t gen_threshold;    /**< the threshold the pending gaps were
+                                    drawn for */
+    double gen_log1m_p;        /**< ln(1 - p) of gen_threshold */
+    sim_wheel gen;             /**< terminals by cycle of their next
+                                    success (far ones parked at the
+                                    horizon and put back when reached) */
     uint64_t created, injected, delivered; /**< since the start (this part) */
     uint64_t last_move;        /**< last cycle a packet was injected or sent
                                     on by a router (the stall check) */
@@ -436,6 +450,7 @@ static inline const char *nc_net_init_part(nc_net *net, const sr_net *topo, cons
         if (net->shape.nodes != T) { nc_net_free(net); return "terminals are not evenly spread over the routers"; }
     }
     net->inj_threshold = sim_bernoulli_threshold(t->load / sim_traffic_mean_size(t));
+    sim_wheel_init(&net->gen, NC_GEN_HORIZON);
     return NULL;
 }
 
@@ -455,6 +470,7 @@ static inline void nc_net_free(nc_net *net) {
     free(net->term); free(net->term_credits); free(net->rng); free(net->my_terms); free(net->inject);
     free(net->work); free(net->listed_at); free(net->next_wake);
     if (net->wheel.slot) sim_wheel_free(&net->wheel);
+    if (net->gen.slot) sim_wheel_free(&net->gen);
     if (net->pool.pkt) sim_pool_free(&net->pool);
     if (net->st.src_flits) sim_window_free(&net->st);
     memset(net, 0, sizeof *net);
@@ -568,18 +584,68 @@ static inline uint32_t nc__new_packet(nc_net *net, uint32_t src, uint32_t dst, i
 }
 
 /* This cycle's packets at the terminals of this part (Bernoulli each). */
-static inline void nc__generate(nc_net *net) {
-    uint32_t k;
-    const sim_traffic *t = &net->traffic;
-    uint64_t th = net->inj_threshold;
-    if (th == 0) return;
-    for (k = 0; k < net->n_my_terms; k++) {
-        uint32_t src = net->my_terms[k], dst;
-        int rsp;
-        dst = sim_traffic_draw(t, &net->shape, src, &net->rng[src], th, &net->term[src].srcq_len);
-        if (dst == SIM_NIL) continue;
-        nc__enqueue(net, src, nc__new_packet(net, src, dst, sim_traffic_size(t, &net->rng[src], &rsp)));
+/* Put terminal i in the calendar at its next success (next_gen), or at
+ * the calendar's horizon if that is farther (it is put back then). */
+static inline void nc__gen_at(nc_net *net, uint32_t i) {
+    uint64_t t = net->term[i].next_gen, last = net->now + net->gen.mask - 1u;
+    sim_wheel_at_or_now(&net->gen, t < last ? t : last, i, 0);
+}
+
+/* Draw terminal i's next success: the failed trials after cycle `after`
+ * (after + 1 is the first trial), from its own stream. */
+static inline void nc__gen_draw(nc_net *net, uint32_t i, uint64_t after) {
+    net->term[i].next_gen = after + 1u + sim_geometric_gap(&net->rng[i], net->gen_log1m_p);
+    nc__gen_at(net, i);
+}
+
+/* The threshold changed (or this is the first cycle): empty the calendar
+ * and draw every terminal's next success from this cycle on.  The process
+ * is memoryless, so nothing drawn before matters. */
+static inline void nc__gen_rearm(nc_net *net) {
+    uint32_t k, j;
+    for (j = 0; j <= net->gen.mask; j++) net->gen.slot[j].n = 0;
+    net->gen.pending = 0;
+    net->gen.now = net->now;
+    net->gen_threshold = net->inj_threshold;
+    if (net->gen_threshold == 0) return;
+    net->gen_log1m_p = sim_geometric_log1m(net->gen_threshold);
+    for (k = 0; k < net->n_my_terms; k++) nc__gen_draw(net, net->my_terms[k], net->now - 1u);
+}
+
+/* Sort one cycle's terminals by number (few; usually in order already), so
+ * they create their packets in the order of their numbers. */
+static inline void nc__gen_sort(sim_event *ev, uint32_t n) {
+    uint32_t i, j;
+    for (i = 1; i < n; i++) {
+        sim_event e = ev[i];
+        for (j = i; j > 0 && ev[j - 1].a > e.a; j--) ev[j] = ev[j - 1];
+        ev[j] = e;
     }
+}
+
+/* New packets at the terminals whose Bernoulli trial succeeds this cycle:
+ * the calendar's slot of this cycle, in terminal order. */
+static inline void nc__generate(nc_net *net) {
+    uint32_t k, n;
+    sim_slot *s;
+    const sim_traffic *t = &net->traffic;
+    if (net->inj_threshold != net->gen_threshold || net->gen.now != net->now) nc__gen_rearm(net);
+    if (net->gen_threshold == 0) return;
+    s = sim_wheel_current(&net->gen);
+    n = s->n;
+    s->n = 0;
+    net->gen.pending -= n;
+    nc__gen_sort(s->ev, n);
+    for (k = 0; k < n; k++) {
+        uint32_t src = s->ev[k].a, dst;
+        int rsp;
+        if (net->term[src].next_gen != net->now) { nc__gen_at(net, src); continue; }  /* parked */
+        dst = sim_traffic_pick(t, &net->shape, src, &net->rng[src], &net->term[src].srcq_len);
+        if (dst != SIM_NIL)
+            nc__enqueue(net, src, nc__new_packet(net, src, dst, sim_traffic_size(t, &net->rng[src], &rsp)));
+        nc__gen_draw(net, src, net->now);
+    }
+    net->gen.now++;
 }
 
 /** Add a packet from terminal src to terminal dst to src's source queue
