@@ -5921,13 +5921,18 @@ SR_API uint8_t sr_bgl_hint_leave(const sr_topology *t, uint32_t node, int port, 
     return hint;
 }
 
-/* Index of the lowest set bit of a nonzero byte (halving the byte: three
- * tests, no loop; it runs for every candidate of every head). */
+/* Index of the lowest set bit of a nonzero byte (it runs for every
+ * candidate of every head): the compiler's count of trailing zeros where
+ * there is one, else three halvings of the byte. */
 SR_API int sr__bgl_low_bit(unsigned x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(x);
+#else
     int i = 0;
     if (!(x & 0x0Fu)) { x >>= 4; i += 4; }
     if (!(x & 0x03u)) { x >>= 2; i += 2; }
     return (x & 1u) ? i : i + 1;
+#endif
 }
 
 /**
@@ -6398,7 +6403,11 @@ SR_API sr_result sr_bgl_requests(const sr_topology *t, const sr_bgl_config *cfg,
         if (c->vc_hi >= nv || c->vc_lo > c->vc_hi || (int)c->port * nv + c->vc_hi > 63) return SR_ERR_BGL_VC_RANGE;
         for (vc = c->vc_lo; vc <= c->vc_hi; vc++) {
             int bit = c->port * nv + vc;
-            int ok = sr_bgl_may_send(cfg, &links[c->port], vc, sr_bgl_move_kind(cfg, in_port, in_vc, c->port, vc));
+            /* a dynamic VC needs a full-size packet's tokens whatever the
+             * move (sr_bgl_tokens_needed), the common case in one compare */
+            int ok = vc < cfg->num_dynamic
+                         ? links[c->port].tokens[vc] >= SR_BGL_FULL_CHUNKS
+                         : sr_bgl_may_send(cfg, &links[c->port], vc, sr_bgl_move_kind(cfg, in_port, in_vc, c->port, vc));
             if (c->cls == SR_CLASS_ESCAPE) *escape = bit;
             else *possible |= (uint64_t)1 << bit;
             if (ok) *available |= (uint64_t)1 << bit;

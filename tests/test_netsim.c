@@ -289,6 +289,94 @@ ST_TEST(netsim_parts_deliver_as_sequential) {
     free(ref.rec);
 }
 
+/* The creation times of every packet delivered, by source (on_deliver). */
+typedef struct tn_created { uint64_t *t; uint32_t n, cap; } tn_created;
+static void tn_on_create_log(void *ctx, const sim_packet *pk, uint64_t now) {
+    tn_created *c = (tn_created *)ctx + pk->src;
+    (void)now;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        c->t = (uint64_t *)realloc(c->t, c->cap * sizeof(uint64_t));
+        if (c->t == NULL) sim_die("out of memory");
+    }
+    c->t[c->n++] = pk->t_create;
+}
+static int tn_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Each terminal creates a packet in a cycle with probability p, the same
+ * every cycle and independent of the past (Bernoulli trials), whatever
+ * the core does to draw them.  Oracles from the binomial and geometric
+ * laws: the packets created over C cycles by T terminals (mean TCp), the
+ * share of packets created the cycle after the one before at the same
+ * terminal (p), the mean gap between them (1/p), each within 5 standard
+ * errors; and a threshold set to 0 mid-run stops creation at once, a
+ * threshold set back starts it again at the same rate. */
+ST_TEST(netsim_generation_is_bernoulli_per_terminal) {
+    static const int k2[2] = { 4, 4 };
+    static const double ps[2] = { 0.02, 0.25 };
+    sr_net topo = tn_cube(2, k2, 0);
+    int which;
+    for (which = 0; which < 2; which++) {
+        const double pr = ps[which];
+        const uint64_t C = which == 0 ? 20000 : 3000, stop_at = C, resume_at = C + 500, end = 2 * C + 500;
+        tn_created log[16];
+        nc_params p;
+        iq_params ip;
+        sim_traffic t;
+        nc_net net;
+        iq_model m;
+        uint64_t th, created = 0, adjacent = 0, gaps = 0, gap_sum = 0, in_stop = 0;
+        double mean, sd;
+        uint32_t i, k;
+        memset(log, 0, sizeof log);
+        tn_quiet(&p, &ip, &t, 1, 1);
+        t.load = pr;                          /* one-flit packets: p = load */
+        ST_CHECK(tn_build(&net, &m, &topo, &p, &ip, &t, 11 + (uint64_t)which, 0, 1) == NULL);
+        net.on_deliver = tn_on_create_log;
+        net.on_deliver_ctx = log;
+        th = net.inj_threshold;
+        nc_run(&net, stop_at, NULL, NULL);
+        net.inj_threshold = 0;
+        nc_run(&net, resume_at - stop_at, NULL, NULL);
+        net.inj_threshold = th;
+        nc_run(&net, end - resume_at, NULL, NULL);
+        net.inj_threshold = 0;
+        for (k = 0; k < 100 && nc_in_flight(&net) > 0; k++) nc_run(&net, 100, NULL, NULL);
+        ST_EQ(0, (long long)nc_in_flight(&net));
+        for (i = 0; i < 16; i++) {
+            qsort(log[i].t, log[i].n, sizeof(uint64_t), tn_cmp_u64);
+            created += log[i].n;
+            for (k = 0; k < log[i].n; k++) {
+                if (log[i].t[k] >= stop_at && log[i].t[k] < resume_at) in_stop++;
+                if (k > 0 && log[i].t[k - 1] >= resume_at) {   /* gaps of the second run */
+                    uint64_t g = log[i].t[k] - log[i].t[k - 1];
+                    adjacent += g == 1;
+                    gap_sum += g;
+                    gaps++;
+                }
+            }
+            free(log[i].t);
+        }
+        ST_EQ(0, (long long)in_stop);
+        ST_EQ((long long)net.created, (long long)created);
+        mean = 16.0 * (double)(2 * C) * pr;
+        sd = sqrt(16.0 * (double)(2 * C) * pr * (1 - pr));
+        ST_CHECKF(fabs((double)created - mean) < 5 * sd, "p %.2f: %llu created, mean %.0f sd %.1f", pr,
+                  (unsigned long long)created, mean, sd);
+        sd = sqrt(pr * (1 - pr) / (double)gaps);
+        ST_CHECKF(fabs((double)adjacent / (double)gaps - pr) < 5 * sd, "p %.2f: %.4f of gaps are 1", pr,
+                  (double)adjacent / (double)gaps);
+        sd = sqrt((1 - pr) / (pr * pr) / (double)gaps);
+        ST_CHECKF(fabs((double)gap_sum / (double)gaps - 1 / pr) < 5 * sd, "p %.2f: mean gap %.3f", pr,
+                  (double)gap_sum / (double)gaps);
+        iq_free(&m);
+        nc_net_free(&net);
+    }
+}
+
 /* A torus routed in dimension order on one VC deadlocks at high load (the
  * verifier refutes it: a ring of channels waiting on each other); the
  * stall check says so, and the waiting packet is described.  With its

@@ -234,6 +234,10 @@ typedef struct bgl_model {
     uint32_t tok_bounds[SR_BGL_MAX_VCS][3];  /**< JSQ's ranges per VC */
     uint32_t fill_bounds[SR_BGL_MAX_VCS][3]; /**< SLQ's fullness ranges */
     uint32_t inj_bounds[3];
+    uint8_t fifo_port[64];   /**< the port of FIFO bit b (b / V) */
+    uint8_t pair_port[64], pair_vc[64]; /**< the (port, VC) of request
+                                  pair bit b (b / NV, b % NV) */
+    uint64_t recv_bits;      /**< the FIFO bits of the receivers */
     void *hdr;               /**< sr_header per packet (nc_model.side) */
     uint32_t hdr_cap;
     bgl_stats st;
@@ -336,8 +340,8 @@ static inline int bgl__jsq(bgl_model *m, nc_net *net, uint32_t r, int p, int v, 
     sr_candidate cand[SR_BGL_MAX_CANDIDATES];
     const sr_bgl_link *links = m->tok + (size_t)r * (uint32_t)m->NP;
     const uint64_t *lf = m->link_free + (size_t)r * (uint32_t)m->NP;
-    uint64_t possible, available, linkmask = 0, wait;
-    uint8_t range[64] = { 0 };
+    uint64_t possible, available, linkmask = 0, wait, rest;
+    uint8_t range[64];                  /* read only at the pairs set below */
     int n, escape, pair, o, k, nv = m->NV, in_vc = p == m->NP ? 0 : v;
     n = sr_bgl_candidates(&m->t, &m->p.cfg, r, p, in_vc, h, cand, SR_BGL_MAX_CANDIDATES);
     if (n < 1) sim_die("bgl_router: a header without candidates");
@@ -348,21 +352,22 @@ static inline int bgl__jsq(bgl_model *m, nc_net *net, uint32_t r, int p, int v, 
         q->out = m->NP; q->ovc = 0;
         return 1;
     }
-    if (sr_bgl_requests(&m->t, &m->p.cfg, cand, n, p, in_vc, links, &possible, &available, &escape) != SR_OK)
-        sim_die("bgl_router: sr_bgl_requests failed");
     for (k = 0; k < n; k++) {
         o = cand[k].port;
         if (lf[o] <= now) linkmask |= (((uint64_t)1 << nv) - 1) << (o * nv);
         else if (lf[o] < *next) *next = lf[o];
     }
+    /* every link it may take is busy: nothing is available (sa_bgl_jsq
+     * would return -1 without a draw) and no token is waited for */
+    if (!linkmask) return 0;
+    if (sr_bgl_requests(&m->t, &m->p.cfg, cand, n, p, in_vc, links, &possible, &available, &escape) != SR_OK)
+        sim_die("bgl_router: sr_bgl_requests failed");
     wait = (possible | (escape >= 0 ? (uint64_t)1 << escape : 0)) & linkmask & ~available;
     available &= linkmask;
-    for (k = 0; k < n; k++) {
-        int vc;
-        for (vc = cand[k].vc_lo; vc <= cand[k].vc_hi; vc++) {
-            int b = cand[k].port * nv + vc;
-            range[b] = (uint8_t)(m->p.jsq ? sa_bgl_range(links[cand[k].port].tokens[vc], m->tok_bounds[vc]) : 0);
-        }
+    /* the indicators JSQ compares: those of the pairs it chooses among */
+    for (rest = possible & available; rest; rest &= rest - 1) {
+        int b = sim_ctz64(rest), vc = m->pair_vc[b];
+        range[b] = (uint8_t)(m->p.jsq ? sa_bgl_range(links[m->pair_port[b]].tokens[vc], m->tok_bounds[vc]) : 0);
     }
     pair = sa_bgl_jsq(possible, available, range, escape, &m->rng[r]);
     if (pair < 0) {
@@ -458,18 +463,22 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
     bgl__req req[64];                   /* one per receiver, one per injection FIFO */
     int nreq = 0, p, v, o, k, lost = 0, slq_cycle = sa_bgl_cycles_next(&m->slq[r]);
     int net_cycle = sa_bgl_cycles_next(&m->netc[r]);
-    unsigned sent = 0;                  /* senders busy this cycle (bit o) */
+    unsigned sent = 0, due_ports = 0;   /* senders busy this cycle, ports with a
+                                           token-ack due (bit o) */
     uint64_t rest, busy = m->busy[r];
-    /* token-acks first (line 65) */
+    /* token-acks first (line 65): the ports with one due */
     for (rest = m->owed[r]; rest; rest &= rest - 1) {
+        uint64_t first;
+        o = sim_ctz64(rest);
+        first = m->ack_first[(size_t)r * (uint32_t)NP + (uint32_t)o];
+        due_ports |= (unsigned)(first <= now) << o;
+        next = first > now && first < next ? first : next;   /* none due yet */
+    }
+    for (rest = due_ports; rest; rest &= rest - 1) {
         size_t kk;
         int i, best = -1;
         o = sim_ctz64(rest);
         kk = (size_t)r * (uint32_t)NP + (uint32_t)o;
-        if (m->ack_first[kk] > now) {           /* none due yet */
-            if (m->ack_first[kk] < next) next = m->ack_first[kk];
-            continue;
-        }
         if (lf[o] > now && m->nacks[kk] == 1) {  /* the one owed is due; the link is busy */
             if (lf[o] < next) next = lf[o];
             continue;
@@ -501,13 +510,16 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         if (m->nacks[kk]) next = now + 1;
     }
     /* phases 1 and 2: each receiver's request */
-    for (p = 0; p < NP; p++) {
+    for (rest = busy & m->recv_bits; rest;) {
         bgl__req cand[SR_BGL_MAX_VCS];
-        uint64_t reqmask = 0, hp = 0, *bus = m->bus_free + ((size_t)r * (uint32_t)NP + (uint32_t)p) * BGL_MAX_PATHS;
-        uint64_t here = (busy >> (p * m->V)) & (((uint64_t)1 << m->V) - 1);
+        const uint64_t vmask = ((uint64_t)1 << m->V) - 1;
+        uint64_t reqmask = 0, hp = 0, *bus, here;
         uint8_t full[SR_BGL_MAX_VCS];
         int path_free = 0, bypass = -1, w;
-        if (!here) { if (!(busy >> (p * m->V))) break; continue; }
+        p = m->fifo_port[sim_ctz64(rest)];       /* the receivers with a packet, in order */
+        here = (busy >> (p * m->V)) & vmask;
+        rest &= ~(vmask << (p * m->V));
+        bus = m->bus_free + ((size_t)r * (uint32_t)NP + (uint32_t)p) * BGL_MAX_PATHS;
         for (k = 0; k < m->p.paths; k++) {
             if (bus[k] <= now) path_free = 1;
             else if (bus[k] < next) next = bus[k];
@@ -526,7 +538,7 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         }
         if (!reqmask) continue;
         w = sa_bgl_slq_receiver(reqmask, hp, full, bypass, slq_cycle, &m->rng[r]);
-        for (v = 0; v < m->NV; v++) if ((reqmask >> v) & 1u) bgl__fifo(m, r, p, v)->bypass = 0;
+        for (here = reqmask; here; here &= here - 1) bgl__fifo(m, r, p, sim_ctz64(here))->bypass = 0;
         if (reqmask & ~((uint64_t)1 << w)) lost = 1;
         if (cand[w].out == NP) { bgl__grant(m, net, r, &cand[w]); continue; }   /* its own reception bus */
         req[nreq++] = cand[w];
@@ -539,25 +551,28 @@ static inline void bgl__step(void *self, nc_net *net, uint32_t r) {
         if (!bgl__head_ready(net, f, &next)) continue;
         if (bgl__jsq(m, net, r, NP, v, f->q.head, &req[nreq], &next)) nreq++;
     }
-    /* phase 3: each sender chooses */
-    for (o = 0; o < NP && nreq; o++) {
-        uint64_t rq = 0, inj = 0, hp = 0;
+    /* phase 3: each sender chooses among the requests for it */
+    if (nreq) {
+        uint64_t rq[SR_BGL_MAX_DIMS * 2] = { 0 }, inj[SR_BGL_MAX_DIMS * 2] = { 0 }, hp[SR_BGL_MAX_DIMS * 2] = { 0 };
         uint8_t full[64];
+        unsigned outs = 0;                           /* senders with requests */
         int i, w;
-        if ((sent >> o) & 1u) { lost = 1; continue; }
         for (i = 0; i < nreq; i++) {
-            const bgl_fifo *f;
-            if (req[i].out != o) continue;
-            rq |= (uint64_t)1 << i;
-            if (req[i].port == NP) inj |= (uint64_t)1 << i;
-            if (bgl_hdr(m, req[i].pi)->vclass & SR_BGL_CLASS_PRIORITY) hp |= (uint64_t)1 << i;
-            f = bgl__fifo(m, r, req[i].port, req[i].vc);
+            const bgl_fifo *f = bgl__fifo(m, r, req[i].port, req[i].vc);
+            o = req[i].out;
+            outs |= 1u << o;
+            rq[o] |= (uint64_t)1 << i;
+            if (req[i].port == NP) inj[o] |= (uint64_t)1 << i;
+            if (bgl_hdr(m, req[i].pi)->vclass & SR_BGL_CLASS_PRIORITY) hp[o] |= (uint64_t)1 << i;
             full[i] = (uint8_t)sa_bgl_range(f->chunks, req[i].port == NP ? m->inj_bounds : m->fill_bounds[req[i].vc]);
         }
-        if (!rq) continue;
-        w = sa_bgl_slq_sender(0, rq, inj, hp, full, net_cycle, slq_cycle, &m->rng[r]);
-        if (rq & ~((uint64_t)1 << w)) lost = 1;
-        bgl__grant(m, net, r, &req[w]);
+        if (sent) lost = 1;                          /* a sender sent a token-ack */
+        for (outs &= ~sent; outs; outs &= outs - 1) {
+            o = sim_ctz64(outs);
+            w = sa_bgl_slq_sender(0, rq[o], inj[o], hp[o], full, net_cycle, slq_cycle, &m->rng[r]);
+            if (rq[o] & ~((uint64_t)1 << w)) lost = 1;
+            bgl__grant(m, net, r, &req[w]);
+        }
     }
     if (lost && now + 1 < next) next = now + 1;
     if (next != NC_NEVER) nc_wake(net, r, next > now ? next : now + 1);
@@ -667,6 +682,12 @@ static inline const char *bgl_init(bgl_model *m, nc_net *net, const bgl_params *
     m->P = net->radix; m->NP = m->t.proc_port; m->V = net->vcs; m->NV = sr_bgl_num_vcs(&p->cfg); m->F = net->vcs;
     if (m->NP + m->F > 64 || m->NP * m->NV > 64 || m->P * m->V > 64)
         return "too many ports or VCs for the arbiters' 64-bit masks";
+    for (v = 0; v < 64; v++) {
+        m->fifo_port[v] = (uint8_t)(v / m->V);
+        m->pair_port[v] = (uint8_t)(v / m->NV);
+        m->pair_vc[v] = (uint8_t)(v % m->NV);
+    }
+    m->recv_bits = m->NP * m->V == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (m->NP * m->V)) - 1;
     m->crc_flits = p->crc_bytes / BGL_FLIT_BYTES;
     m->ack_flits = p->ack_bytes / BGL_FLIT_BYTES;
     if (net->p.max_packet_flits < SR_BGL_MAX_PACKET_BYTES / BGL_FLIT_BYTES &&

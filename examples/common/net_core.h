@@ -20,7 +20,10 @@
  *     nc_free_input, and the core returns the credit to the sender (a
  *     router's output port, or a terminal) over the channel's latency;
  *   - terminals: Bernoulli injection at an offered load (sim_traffic.h:
- *     one random stream per terminal), unbounded source queues, injection
+ *     one random stream per terminal; each terminal's next packet is
+ *     scheduled by drawing the gap to it from the geometric distribution,
+ *     the same process as a draw every cycle at a draw per packet),
+ *     unbounded source queues, injection
  *     at one flit per cycle into the router's terminal input port on the
  *     VC with the most room, delivery of every packet that reaches its
  *     terminal; scripted traffic (sim_jobs.h) through nc_send_packet and
@@ -63,6 +66,7 @@
 #include "sim_stats.h"
 #include "sim_progress.h"
 #include "sim_part.h"
+#include "sim_bits.h"
 
 /** Most VCs per port. */
 #define NC_MAX_VCS 64
@@ -71,6 +75,9 @@
 /** Most channels plus terminals (channel ids travel in 28-bit event
  *  payloads). */
 #define NC_MAX_CHANNELS (1u << 28)
+/** Cycles ahead the generation calendar holds (nc_net.gen_head), a power
+ *  of two. */
+#define NC_GEN_SLOTS 1024u
 
 /** Packet states (sim_packet.state), used by the conservation audit; a
  *  model numbers its own from NC_PKT_MODEL. */
@@ -145,6 +152,7 @@ typedef struct nc_term {
     uint64_t inj_free;    /**< first cycle the injection channel is free */
     uint64_t next_wake;   /**< pending wake-up or NC_NEVER */
     uint64_t dirty_at;    /**< cycle last put on the injection list */
+    uint64_t next_gen;    /**< cycle of its next Bernoulli success */
 } nc_term;
 
 struct nc_net;
@@ -211,7 +219,21 @@ typedef struct nc_net {
     sim_rng *rng;              /**< one stream per terminal */
     sim_traffic traffic;
     sim_shape shape;           /**< for the traffic patterns */
-    uint64_t inj_threshold;    /**< Bernoulli threshold per terminal and cycle */
+    uint64_t inj_threshold;    /**< Bernoulli threshold per terminal and
+                                    cycle; set it to 0 to stop generation
+                                    (any change takes effect next cycle) */
+    uint64_t gen_threshold;    /**< the threshold the pending gaps were
+                                    drawn for */
+    double gen_log1m_p;        /**< ln(1 - p) of gen_threshold */
+    uint32_t *gen_head;        /**< the generation calendar: per cycle
+                                    modulo NC_GEN_SLOTS, the first of the
+                                    terminals whose next success is then
+                                    (far ones parked at the horizon and
+                                    put back when reached) */
+    uint32_t *gen_link;        /**< per terminal: the next of its list */
+    uint32_t *gen_order;       /**< scratch: one cycle's terminals */
+    uint64_t *gen_bits;        /**< scratch: one bit per terminal */
+    uint64_t gen_now;          /**< the cycle the calendar is at */
     uint64_t created, injected, delivered; /**< since the start (this part) */
     uint64_t last_move;        /**< last cycle a packet was injected or sent
                                     on by a router (the stall check) */
@@ -436,6 +458,10 @@ static inline const char *nc_net_init_part(nc_net *net, const sr_net *topo, cons
         if (net->shape.nodes != T) { nc_net_free(net); return "terminals are not evenly spread over the routers"; }
     }
     net->inj_threshold = sim_bernoulli_threshold(t->load / sim_traffic_mean_size(t));
+    net->gen_head = (uint32_t *)sim_calloc(NC_GEN_SLOTS, sizeof(uint32_t));
+    net->gen_link = (uint32_t *)sim_calloc(T, sizeof(uint32_t));
+    net->gen_order = (uint32_t *)sim_calloc(T, sizeof(uint32_t));
+    net->gen_bits = (uint64_t *)sim_calloc((T + 63) / 64, sizeof(uint64_t));
     return NULL;
 }
 
@@ -455,6 +481,7 @@ static inline void nc_net_free(nc_net *net) {
     free(net->term); free(net->term_credits); free(net->rng); free(net->my_terms); free(net->inject);
     free(net->work); free(net->listed_at); free(net->next_wake);
     if (net->wheel.slot) sim_wheel_free(&net->wheel);
+    free(net->gen_head); free(net->gen_link); free(net->gen_order); free(net->gen_bits);
     if (net->pool.pkt) sim_pool_free(&net->pool);
     if (net->st.src_flits) sim_window_free(&net->st);
     memset(net, 0, sizeof *net);
@@ -568,18 +595,77 @@ static inline uint32_t nc__new_packet(nc_net *net, uint32_t src, uint32_t dst, i
 }
 
 /* This cycle's packets at the terminals of this part (Bernoulli each). */
-static inline void nc__generate(nc_net *net) {
+/* Put terminal i in the calendar at its next success (next_gen), or at
+ * the calendar's horizon if that is farther (it is put back then). */
+static inline void nc__gen_at(nc_net *net, uint32_t i) {
+    uint64_t t = net->term[i].next_gen, last = net->now + NC_GEN_SLOTS - 1u;
+    uint32_t *head = &net->gen_head[(t < last ? t : last) & (NC_GEN_SLOTS - 1u)];
+    net->gen_link[i] = *head;
+    *head = i;
+}
+
+/* Draw terminal i's next success: the failed trials after cycle `after`
+ * (after + 1 is the first trial), from its own stream. */
+static inline void nc__gen_draw(nc_net *net, uint32_t i, uint64_t after) {
+    net->term[i].next_gen = after + 1u + sim_geometric_gap(&net->rng[i], net->gen_log1m_p);
+    nc__gen_at(net, i);
+}
+
+/* The threshold changed (or this is the first cycle): empty the calendar
+ * and draw every terminal's next success from this cycle on.  The process
+ * is memoryless, so nothing drawn before matters. */
+static inline void nc__gen_rearm(nc_net *net) {
     uint32_t k;
-    const sim_traffic *t = &net->traffic;
-    uint64_t th = net->inj_threshold;
-    if (th == 0) return;
-    for (k = 0; k < net->n_my_terms; k++) {
-        uint32_t src = net->my_terms[k], dst;
-        int rsp;
-        dst = sim_traffic_draw(t, &net->shape, src, &net->rng[src], th, &net->term[src].srcq_len);
-        if (dst == SIM_NIL) continue;
-        nc__enqueue(net, src, nc__new_packet(net, src, dst, sim_traffic_size(t, &net->rng[src], &rsp)));
+    for (k = 0; k < NC_GEN_SLOTS; k++) net->gen_head[k] = SIM_NIL;
+    net->gen_now = net->now;
+    net->gen_threshold = net->inj_threshold;
+    if (net->gen_threshold == 0) return;
+    net->gen_log1m_p = sim_geometric_log1m(net->gen_threshold);
+    for (k = 0; k < net->n_my_terms; k++) nc__gen_draw(net, net->my_terms[k], net->now - 1u);
+}
+
+/* This cycle's terminals, taken off the calendar into gen_order in the
+ * order of their numbers; returns how many.  A few are sorted by
+ * insertion, many through a bitmap of the terminals. */
+static inline uint32_t nc__gen_take(nc_net *net) {
+    uint32_t *head = &net->gen_head[net->now & (NC_GEN_SLOTS - 1u)], *o = net->gen_order, n = 0, i, j;
+    for (i = *head; i != SIM_NIL; i = net->gen_link[i]) o[n++] = i;
+    *head = SIM_NIL;
+    if (n <= 32) {
+        for (i = 1; i < n; i++) {
+            uint32_t x = o[i];
+            for (j = i; j > 0 && o[j - 1] > x; j--) o[j] = o[j - 1];
+            o[j] = x;
+        }
+        return n;
     }
+    for (i = 0; i < n; i++) net->gen_bits[o[i] >> 6] |= (uint64_t)1 << (o[i] & 63u);
+    for (i = 0, j = 0; j < n; i++) {
+        uint64_t w = net->gen_bits[i];
+        net->gen_bits[i] = 0;
+        for (; w; w &= w - 1) o[j++] = i * 64u + (uint32_t)sim_ctz64(w);
+    }
+    return n;
+}
+
+/* New packets at the terminals whose Bernoulli trial succeeds this cycle,
+ * in the order of their numbers. */
+static inline void nc__generate(nc_net *net) {
+    uint32_t k, n;
+    const sim_traffic *t = &net->traffic;
+    if (net->inj_threshold != net->gen_threshold || net->gen_now != net->now) nc__gen_rearm(net);
+    if (net->gen_threshold == 0) return;
+    n = nc__gen_take(net);
+    for (k = 0; k < n; k++) {
+        uint32_t src = net->gen_order[k], dst;
+        int rsp;
+        if (net->term[src].next_gen != net->now) { nc__gen_at(net, src); continue; }  /* parked */
+        dst = sim_traffic_pick(t, &net->shape, src, &net->rng[src], &net->term[src].srcq_len);
+        if (dst != SIM_NIL)
+            nc__enqueue(net, src, nc__new_packet(net, src, dst, sim_traffic_size(t, &net->rng[src], &rsp)));
+        nc__gen_draw(net, src, net->now);
+    }
+    net->gen_now++;
 }
 
 /** Add a packet from terminal src to terminal dst to src's source queue

@@ -26,6 +26,7 @@
 #ifndef SIM_TRAFFIC_H
 #define SIM_TRAFFIC_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,13 +354,47 @@ static inline int sim_traffic_note(const sim_traffic *t, uint32_t nodes, char *b
  *  generates none (the draw failed, its queue holds src_queue_max packets
  *  -- *queued is read only then -- or the pattern maps it to itself).
  *  The draws a generated packet then needs come from sim_traffic_size. */
+static inline uint32_t sim_traffic_pick(const sim_traffic *t, const sim_shape *s, uint32_t src,
+                                        sim_rng *rng, const uint32_t *queued);
+
 static inline uint32_t sim_traffic_draw(const sim_traffic *t, const sim_shape *s, uint32_t src,
                                         sim_rng *rng, uint64_t threshold, const uint32_t *queued) {
-    uint32_t dst;
     if (sim_rng_next(rng) >= threshold) return SIM_NIL;
+    return sim_traffic_pick(t, s, src, rng, queued);
+}
+
+/** The destination of the packet node src creates now, once the arrival
+ *  process has said it creates one (sim_traffic_draw's second half):
+ *  SIM_NIL if its queue holds src_queue_max packets (*queued is read only
+ *  then) or the pattern maps it to itself. */
+static inline uint32_t sim_traffic_pick(const sim_traffic *t, const sim_shape *s, uint32_t src,
+                                        sim_rng *rng, const uint32_t *queued) {
+    uint32_t dst;
     if (t->src_queue_max && *queued >= t->src_queue_max) return SIM_NIL;
     dst = sim_traffic_dest(t, s, src, rng);
     return dst == src ? SIM_NIL : dst;
+}
+
+/** The number of failed trials before the next success of a Bernoulli
+ *  process whose trials succeed with probability threshold / 2^64 (the
+ *  threshold of sim_bernoulli_threshold): a geometric variate drawn by
+ *  inversion from one draw, floor(ln U / ln(1 - p)) with U uniform on
+ *  (0, 1].  log1m_p is ln(1 - p) (sim_geometric_log1m); a threshold of
+ *  2^64 - 1 gives 0 always, and gaps beyond 2^62 are clamped there.  One
+ *  draw per success instead of one per trial: the same process as
+ *  sim_traffic_draw's, on another random stream.  threshold > 0. */
+static inline uint64_t sim_geometric_gap(sim_rng *rng, double log1m_p) {
+    double u = (double)((sim_rng_next(rng) >> 11) + 1) * (1.0 / 9007199254740992.0), k;
+    if (!(log1m_p < 0.0)) return 0;
+    k = floor(log(u) / log1m_p);
+    return k >= 4611686018427387904.0 ? (uint64_t)4611686018427387904ull : (uint64_t)k;
+}
+
+/** ln(1 - p) for sim_geometric_gap, p = threshold / 2^64 (0 for a
+ *  threshold of 2^64 - 1, which succeeds on every trial). */
+static inline double sim_geometric_log1m(uint64_t threshold) {
+    if (threshold == ~(uint64_t)0) return 0.0;
+    return log1p(-(double)threshold * (1.0 / 18446744073709551616.0));
 }
 
 /** The size in flits of a packet sim_traffic_draw generated, drawn
