@@ -9,6 +9,7 @@
  * rule, the dateline pair), with packets of every size. */
 #include "st_test.h"
 #include "../examples/common/bgl_router.h"
+#include "nc_parts_util.h"
 
 /* A k x k x k torus. */
 static sr_net tb_torus(int k) {
@@ -135,61 +136,28 @@ static void tb_overload(st_ctx *st__ctx, int escape, int order, int dynamic) {
 ST_TEST(bgl_sim_overload_bubble) { tb_overload(st__ctx, SR_BGL_ESCAPE_BUBBLE, SR_BGL_ORDER_DIMENSION, 1); }
 ST_TEST(bgl_sim_overload_dateline) { tb_overload(st__ctx, SR_BGL_ESCAPE_DATELINE, SR_BGL_ORDER_DIRECTION, 2); }
 
-/* A delivered packet, as the parts test compares them. */
-typedef struct tb_rec { uint64_t t_create, t_inject, t_deliver; uint32_t src, dst, hops; } tb_rec;
-typedef struct tb_log { tb_rec *rec; size_t n, cap; } tb_log;
-
-static void tb_log_deliver(void *ctx, const sim_packet *pk, uint64_t now) {
-    tb_log *l = (tb_log *)ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 1024;
-        l->rec = (tb_rec *)realloc(l->rec, l->cap * sizeof(tb_rec));
-        if (!l->rec) sim_die("out of memory");
-    }
-    memset(&l->rec[l->n], 0, sizeof(tb_rec));
-    l->rec[l->n].t_create = pk->t_create; l->rec[l->n].t_inject = pk->t_inject; l->rec[l->n].t_deliver = now;
-    l->rec[l->n].src = pk->src; l->rec[l->n].dst = pk->dst; l->rec[l->n].hops = pk->hops;
-    l->n++;
-}
-
-static int tb_rec_cmp(const void *a, const void *b) {
-    const tb_rec *x = (const tb_rec *)a, *y = (const tb_rec *)b;
-    if (x->t_create != y->t_create) return x->t_create < y->t_create ? -1 : 1;
-    return x->src < y->src ? -1 : x->src > y->src;
-}
-
 /* Run the model on topo in `parts` parts in turn in one process, handing
  * the outboxes over at every multiple of the lookahead; the sorted
  * delivery log in *log and the model's counters summed over the parts in
  * *st.  Returns 0, or -1 when an audit fails or packets were lost in the
  * hand-overs. */
 static int tb_run_parts(const sr_net *topo, const bgl_params *bp, const sim_traffic *t, int parts,
-                        uint64_t cycles, tb_log *log, bgl_stats *st) {
+                        uint64_t cycles, nc_tlog *log, bgl_stats *st) {
     nc_net net[3];
     bgl_model m[3];
     nc_params p;
     uint64_t c, ex = 0, im = 0;
-    int q, q2, bad = 0;
+    int q, bad = 0;
     memset(log, 0, sizeof *log);
     memset(st, 0, sizeof *st);
     bgl_nc_params(&p, bp, 0);
     for (q = 0; q < parts; q++) {
         if (nc_net_init_part(&net[q], topo, &p, t, 5, q, parts) != NULL) return -1;
         if (bgl_init(&m[q], &net[q], bp, 5) != NULL) return -1;
-        net[q].on_deliver = tb_log_deliver;
+        net[q].on_deliver = nc_tlog_deliver;
         net[q].on_deliver_ctx = log;
     }
-    for (c = 0; c < cycles; c++) {
-        for (q = 0; q < parts; q++) nc_run(&net[q], 1, NULL, NULL);
-        if (net[0].now % net[0].lookahead == 0 || c + 1 == cycles)
-            for (q = 0; q < parts; q++)
-                for (q2 = 0; q2 < parts; q2++) {
-                    sim_outbox *b = &net[q].outbox[q2];
-                    if (q2 == q) { bad |= b->len != 0; continue; }
-                    nc_import(&net[q2], b->buf, b->len);
-                    b->len = 0;
-                }
-    }
+    for (c = 0; c < cycles; c++) bad |= nc_tparts_cycle(net, parts, c + 1 == cycles);
     for (q = 0; q < parts; q++) {
         bad |= nc_audit(&net[q]) != NULL;
         ex += net[q].exported;
@@ -203,7 +171,7 @@ static int tb_run_parts(const sr_net *topo, const bgl_params *bp, const sim_traf
         bgl_free(&m[q]);
         nc_net_free(&net[q]);
     }
-    qsort(log->rec, log->n, sizeof(tb_rec), tb_rec_cmp);
+    nc_tlog_sort(log);
     return bad || ex != im || (parts > 1 && ex == 0) ? -1 : 0;
 }
 
@@ -220,7 +188,7 @@ ST_TEST(bgl_sim_parts_deliver_as_sequential) {
     for (cfg = 0; cfg < 2; cfg++) {
         bgl_params bp;
         sim_traffic t;
-        tb_log ref, got;
+        nc_tlog ref, got;
         bgl_stats sref, sgot;
         int parts, i;
         bgl_params_default(&bp);
@@ -236,7 +204,7 @@ ST_TEST(bgl_sim_parts_deliver_as_sequential) {
             size_t k, diff = 0;
             ST_CHECK(tb_run_parts(&topo, &bp, &t, parts, 1500, &got, &sgot) == 0);
             ST_EQ((long long)ref.n, (long long)got.n);
-            for (k = 0; k < ref.n && k < got.n; k++) diff += memcmp(&ref.rec[k], &got.rec[k], sizeof(tb_rec)) != 0;
+            for (k = 0; k < ref.n && k < got.n; k++) diff += memcmp(&ref.rec[k], &got.rec[k], sizeof(nc_trec)) != 0;
             free(got.rec);
             ST_EQ(0, (long long)diff);
             ST_EQ((long long)sref.hops, (long long)sgot.hops);

@@ -10,6 +10,7 @@
  * VCs and none with them. */
 #include "st_test.h"
 #include "../examples/common/iq_router.h"
+#include "nc_parts_util.h"
 
 /* A cube network: radices k[0..dims), mesh if mesh != 0. */
 static sr_net tn_cube(int dims, const int *k, int mesh) {
@@ -198,55 +199,23 @@ ST_TEST(netsim_conservation_and_credits_return) {
 }
 
 /* What a delivery shows of a packet. */
-typedef struct tn_rec { uint64_t t_create, t_inject, t_deliver; uint32_t src, dst, hops; } tn_rec;
-typedef struct tn_log { tn_rec *rec; size_t n, cap; } tn_log;
-
-static void tn_log_deliver(void *ctx, const sim_packet *pk, uint64_t now) {
-    tn_log *l = (tn_log *)ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 1024;
-        l->rec = (tn_rec *)realloc(l->rec, l->cap * sizeof(tn_rec));
-        if (!l->rec) sim_die("out of memory");
-    }
-    memset(&l->rec[l->n], 0, sizeof(tn_rec));
-    l->rec[l->n].t_create = pk->t_create; l->rec[l->n].t_inject = pk->t_inject; l->rec[l->n].t_deliver = now;
-    l->rec[l->n].src = pk->src; l->rec[l->n].dst = pk->dst; l->rec[l->n].hops = pk->hops;
-    l->n++;
-}
-
-static int tn_rec_cmp(const void *a, const void *b) {
-    const tn_rec *x = (const tn_rec *)a, *y = (const tn_rec *)b;
-    if (x->t_create != y->t_create) return x->t_create < y->t_create ? -1 : 1;
-    return x->src < y->src ? -1 : x->src > y->src;
-}
-
 /* Run topo in `parts` parts in turn in one process, handing the outboxes
  * over at every multiple of the lookahead; the sorted delivery log in
  * *log.  Returns 0, or -1 when an audit fails or packets were lost in
  * the hand-overs. */
 static int tn_run_parts(const sr_net *topo, const nc_params *p, const iq_params *ip, const sim_traffic *t,
-                        int parts, uint64_t cycles, tn_log *log) {
+                        int parts, uint64_t cycles, nc_tlog *log) {
     nc_net net[4];
     iq_model m[4];
     uint64_t c, ex = 0, im = 0;
-    int q, q2, bad = 0;
+    int q, bad = 0;
     memset(log, 0, sizeof *log);
     for (q = 0; q < parts; q++) {
         if (tn_build(&net[q], &m[q], topo, p, ip, t, 5, q, parts) != NULL) return -1;
-        net[q].on_deliver = tn_log_deliver;
+        net[q].on_deliver = nc_tlog_deliver;
         net[q].on_deliver_ctx = log;
     }
-    for (c = 0; c < cycles; c++) {
-        for (q = 0; q < parts; q++) nc_run(&net[q], 1, NULL, NULL);
-        if (net[0].now % net[0].lookahead == 0 || c + 1 == cycles)
-            for (q = 0; q < parts; q++)
-                for (q2 = 0; q2 < parts; q2++) {
-                    sim_outbox *b = &net[q].outbox[q2];
-                    if (q2 == q) { bad |= b->len != 0; continue; }
-                    nc_import(&net[q2], b->buf, b->len);
-                    b->len = 0;
-                }
-    }
+    for (c = 0; c < cycles; c++) bad |= nc_tparts_cycle(net, parts, c + 1 == cycles);
     for (q = 0; q < parts; q++) {
         bad |= nc_audit(&net[q]) != NULL;
         ex += net[q].exported;
@@ -254,7 +223,7 @@ static int tn_run_parts(const sr_net *topo, const nc_params *p, const iq_params 
         iq_free(&m[q]);
         nc_net_free(&net[q]);
     }
-    qsort(log->rec, log->n, sizeof(tn_rec), tn_rec_cmp);
+    nc_tlog_sort(log);
     return bad || ex != im || (parts > 1 && ex == 0) ? -1 : 0;
 }
 
@@ -266,7 +235,7 @@ ST_TEST(netsim_parts_deliver_as_sequential) {
     nc_params p;
     iq_params ip;
     sim_traffic t;
-    tn_log ref, got;
+    nc_tlog ref, got;
     int parts;
     nc_params_default(&p);
     p.latency[SR_PORT_DIM] = 3;
@@ -282,7 +251,7 @@ ST_TEST(netsim_parts_deliver_as_sequential) {
         size_t k, diff = 0;
         ST_CHECK(tn_run_parts(&topo, &p, &ip, &t, parts, 1500, &got) == 0);
         ST_EQ((long long)ref.n, (long long)got.n);
-        for (k = 0; k < ref.n; k++) diff += memcmp(&ref.rec[k], &got.rec[k], sizeof(tn_rec)) != 0;
+        for (k = 0; k < ref.n; k++) diff += memcmp(&ref.rec[k], &got.rec[k], sizeof(nc_trec)) != 0;
         free(got.rec);
         ST_EQ(0, (long long)diff);
     }
