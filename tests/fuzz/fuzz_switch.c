@@ -212,7 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (p < model.low) model.low = p;
             if (p > model.high) model.high = p;
         }
-        rows = rq.rows;
+        rows = sa_requests_rows(&rq);
         prio = sa_requests_priorities(&rq); /* (the cells' priorities, where they differ) */
         for (i = 0; i < n; i++)
             for (j = 0; j < m; j++) {
