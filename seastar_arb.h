@@ -2525,27 +2525,25 @@ SA_API void sa__keep_top_column(const sa_switch *a, uint64_t *inputs, const int3
  * Request sets built as a simulator builds them
  *
  * A simulator learns its requests one (input, output) pair at a time, from
- * its buffers.  sa_requests keeps them in memory the caller provides, in
- * one of two forms, so that an add is one store while every priority
- * added since the last clear is the same:
- * - pairs: an add appends the pair to a list; the request rows that
- *   sa_switch_allocate reads are built from the list when they are asked
- *   for (sa_requests_rows), a run of pairs in one row word at a time.  A
- *   clear zeroes only the row words built since the last clear (or all
- *   rows when that is cheaper), so its cost follows the requests.  A full
- *   list (num_inputs x num_outputs entries) is rewritten from the rows,
- *   each cell once.
- * - columns: an add sets the cell's bit in its output's column (the
- *   request set transposed), which is what the word-general PIM kernel
- *   reads; sa_requests_rows builds the rows from the columns, and a clear
- *   zeroes the columns (num_outputs x SA_WORDS(num_inputs) words).
- * The form is the pairs until sa_switch_allocate_requests finds that its
- * allocator reads columns; a clear then switches, and switches back when
- * an allocator reads rows.  Both forms give the same rows and decisions.
- * The first priority that differs writes the common value into the cells
- * requested before it; from then on each add also looks up whether its
- * cell is requested, so that adding a cell again keeps the larger
- * priority.
+ * its buffers.  sa_requests keeps them in memory the caller provides, as
+ * bits in one of two forms:
+ * - rows: the request rows that sa_switch_allocate reads; an add sets the
+ *   cell's bit in its row (consecutive adds of one input to one row word
+ *   wait for each other);
+ * - columns: the request set transposed, which the word-general PIM kernel
+ *   reads; an add sets the cell's bit in its output's column (consecutive
+ *   adds of one input touch different words), and sa_requests_rows builds
+ *   the rows from the columns when they are asked for.
+ * A set starts in rows; a clear switches it to columns once
+ * sa_switch_allocate_requests has found that its allocator reads columns,
+ * and back when an allocator reads rows.  Both forms give the same rows
+ * and decisions.  A clear zeroes the form's words (num_inputs x
+ * SA_WORDS(num_outputs) of rows, or num_outputs x SA_WORDS(num_inputs) of
+ * columns: a 64th of the matrix).  While every priority added since the
+ * last clear is the same, an add writes no priority; the first that
+ * differs writes the common value into the cells requested before it, and
+ * from then on each add writes its cell's priority (the larger, for a cell
+ * added again).
  * ====================================================================== */
 
 /** A request set being built (see >>requests).  Read
@@ -2556,27 +2554,25 @@ typedef struct sa_requests {
     int num_outputs;      /**< columns */
     int row_words;        /**< SA_WORDS(num_outputs) */
     int col_words;        /**< SA_WORDS(num_inputs) */
-    uint64_t *row_bits;   /**< the request rows, as far as built */
+    uint64_t *row_bits;   /**< the request rows (in the columns form, as
+                               last built by sa_requests_rows) */
     uint64_t *cols;       /**< the columns form: word j * col_words + w
                                holds the inputs 64 w.. requesting output j */
+    uint64_t *bits;       /**< where an add sets its bit: row_bits or cols */
+    int bits_stride;      /**< words of one row or column */
+    int by_output;        /**< 1 in the columns form */
+    int rows_built;       /**< columns form: row_bits holds rows (a clear
+                               zeroes them) */
+    int want_columns;     /**< the form the next clear switches to */
     int32_t *prio;        /**< each cell's priority (valid where requested
                                once two priorities differ) */
-    uint32_t *list;       /**< the pairs form: input << 16 | output, in the
-                               order added (a cell may repeat) */
-    long long count;      /**< entries of list (0 in the columns form) */
-    long long built;      /**< pairs form: entries of list set in
-                               row_bits; columns form: 1 when row_bits
-                               holds rows, else 0 */
-    long long capacity;   /**< num_inputs x num_outputs */
     long long same;       /**< the one priority added since the last clear;
                                SA__REQUESTS_NONE before the first add,
                                SA__REQUESTS_MIXED once two differ */
-    int in_columns;       /**< 1: the columns form, 0: the pairs form */
-    int want_columns;     /**< the form the next clear switches to */
 } sa_requests;
 
 /* A function kept out of its callers' loops (the request builder's rare
- * paths), so that the common path stays small. */
+ * path), so that the common path stays small. */
 #if defined(__GNUC__) || defined(__clang__)
 #define SA__COLD __attribute__((cold))
 #else
@@ -2587,20 +2583,18 @@ typedef struct sa_requests {
 #define SA__REQUESTS_NONE ((long long)1 << 40)
 #define SA__REQUESTS_MIXED (-((long long)1 << 40))
 
-/* Bytes of sa_requests_init's memory before the columns (the rows), before
- * the list (the rows and the columns) and before the priorities (and the
- * list, 8-byte aligned). */
+/* Bytes of sa_requests_init's memory before the columns (the rows) and
+ * before the priorities (the rows and the columns). */
 SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * (size_t)SA_WORDS(m) * sizeof(uint64_t); }
-SA_API size_t sa__requests_list_at(int n, int m) {
+SA_API size_t sa__requests_prio_at(int n, int m) {
     return sa__requests_rows_bytes(n, m) + (size_t)m * (size_t)SA_WORDS(n) * sizeof(uint64_t);
 }
-SA_API size_t sa__requests_prio_at(int n, int m) {
-    return sa__requests_list_at(n, m) + ((size_t)n * (size_t)m + 1) / 2 * 8;
-}
 
-/* The row word of a list entry. */
-SA_API size_t sa__requests_word(const sa_requests *r, uint32_t e) {
-    return (size_t)(e >> 16) * (size_t)r->row_words + (size_t)((e & 0xFFFFu) >> 6);
+/* Set the form (1: columns, 0: rows) of an empty set. */
+SA_API void sa__requests_form(sa_requests *r, int columns) {
+    r->by_output = columns;
+    r->bits = columns ? r->cols : r->row_bits;
+    r->bits_stride = columns ? r->col_words : r->row_words;
 }
 
 /**
@@ -2640,122 +2634,59 @@ SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_output
     r->col_words = SA_WORDS(num_inputs);
     r->row_bits = (uint64_t *)memory;
     r->cols = (uint64_t *)(void *)(base + sa__requests_rows_bytes(num_inputs, num_outputs));
-    r->list = (uint32_t *)(void *)(base + sa__requests_list_at(num_inputs, num_outputs));
     r->prio = (int32_t *)(void *)(base + sa__requests_prio_at(num_inputs, num_outputs));
-    r->count = 0;
-    r->built = 0;
-    r->capacity = (long long)num_inputs * (long long)num_outputs;
     r->same = SA__REQUESTS_NONE;
-    r->in_columns = 0;
-    r->want_columns = 0;
+    sa__requests_form(r, 0);
     return SA_OK;
 }
 
 /**
- * Remove every request.  The cost follows the requests: one store per
- * request whose row was built (at most one per row word); in the columns
- * form (see >>requests) one store per column word.
+ * Remove every request: the form's words zeroed (see >>requests), a 64th
+ * of the request matrix, and no priority.
  *
  * :param r: the request set.
  */
 SA_API void sa_requests_clear(sa_requests *r) {
-    long long k, words = (long long)r->num_inputs * (long long)r->row_words;
-    if (r->in_columns) {
+    size_t rows = (size_t)r->num_inputs * (size_t)r->row_words * sizeof(uint64_t);
+    if (r->by_output) {
         memset(r->cols, 0, (size_t)r->num_outputs * (size_t)r->col_words * sizeof(uint64_t));
-        if (r->built) memset(r->row_bits, 0, (size_t)words * sizeof(uint64_t));
-    } else if (r->built > words) {
-        memset(r->row_bits, 0, (size_t)words * sizeof(uint64_t));
+        if (r->rows_built) memset(r->row_bits, 0, rows);
+        r->rows_built = 0;
     } else {
-        for (k = 0; k < r->built; k++) r->row_bits[sa__requests_word(r, r->list[k])] = 0;
+        memset(r->row_bits, 0, rows);
     }
-    r->count = 0;
-    r->built = 0;
     r->same = SA__REQUESTS_NONE;
-    r->in_columns = r->want_columns;
+    if (r->want_columns != r->by_output) sa__requests_form(r, r->want_columns);
 }
 
-/* Pairs form: set the row bits of the pairs listed but not built, OR-ing
- * each run of pairs in one row word into it at once. */
-SA_API void sa__requests_build(sa_requests *r) {
-    long long k = r->built;
-    size_t at;
-    uint64_t acc = 0;
-    if (k == r->count) return;
-    at = sa__requests_word(r, r->list[k]);
-    for (; k < r->count; k++) {
-        size_t w = sa__requests_word(r, r->list[k]);
-        if (w != at) {
-            r->row_bits[at] |= acc;
-            acc = 0;
-            at = w;
-        }
-        acc |= (uint64_t)1 << (r->list[k] & 63u);
-    }
-    r->row_bits[at] |= acc;
-    r->built = r->count;
+/* The word and bit of cell (i, j) in the request set's form. */
+SA_API uint64_t *sa__requests_cell(const sa_requests *r, int i, int j, uint64_t *bit) {
+    int a = r->by_output ? j : i, b = i + j - a;
+    *bit = (uint64_t)1 << (b & 63);
+    return r->bits + (size_t)a * (size_t)r->bits_stride + (size_t)(b >> 6);
 }
 
-/* Pairs form: a full list rewritten from the rows, each requested cell
- * once. */
-SA_API void sa__requests_compact(sa_requests *r) {
-    int i, w;
-    sa__requests_build(r);
-    r->count = 0;
-    for (i = 0; i < r->num_inputs; i++)
-        for (w = 0; w < r->row_words; w++) {
-            uint64_t x;
-            for (x = r->row_bits[(size_t)i * (size_t)r->row_words + (size_t)w]; x; x &= x - 1)
-                r->list[r->count++] = (uint32_t)i << 16 | (uint32_t)(64 * w + sa__ctz64(x));
-        }
-    r->built = r->count;
-}
-
-/* The word and bit of cell (i, j) in the request set's form (the rows
- * built first in the pairs form). */
-SA_API uint64_t *sa__requests_cell(sa_requests *r, int i, int j, uint64_t *bit) {
-    if (r->in_columns) {
-        *bit = (uint64_t)1 << (i & 63);
-        return r->cols + (size_t)j * (size_t)r->col_words + (size_t)(i >> 6);
-    }
-    sa__requests_build(r);
-    *bit = (uint64_t)1 << (j & 63);
-    return r->row_bits + (size_t)i * (size_t)r->row_words + (size_t)(j >> 6);
-}
-
-/* An add that differs from r->same or finds the list full: is the cell
- * requested already?  Then the first priority, the first that differs (the
- * common value is written into the cells requested before it), or any
- * once they differ (keep the larger). */
+/* The first priority added since the clear, or the first that differs:
+ * the common value is written into the cells requested before it. */
 SA__COLD SA_API void sa__requests_add_slow(sa_requests *r, int input, int output, int32_t priority) {
     int32_t *p = r->prio + (size_t)input * (size_t)r->num_outputs + (size_t)output;
     uint64_t bit, *word = sa__requests_cell(r, input, output, &bit);
-    int was_set = (*word & bit) != 0, i, j, w;
-    long long e;
-    if (!was_set && !r->in_columns) {
-        if (r->count == r->capacity) sa__requests_compact(r); /* (then not full: this cell is missing) */
-        r->list[r->count++] = (uint32_t)input << 16 | (uint32_t)output;
-        r->built = r->count;
-    }
+    int was_set = (*word & bit) != 0, a, w, lines = r->by_output ? r->num_outputs : r->num_inputs;
     *word |= bit;
-    if ((long long)priority == r->same) return;
     if (r->same == SA__REQUESTS_NONE) {
         r->same = priority;
         return;
     }
-    if (r->same != SA__REQUESTS_MIXED) {
-        for (e = 0; e < r->count; e++)
-            r->prio[(size_t)(r->list[e] >> 16) * (size_t)r->num_outputs + (size_t)(r->list[e] & 0xFFFFu)] =
-                (int32_t)r->same;
-        for (j = 0; r->in_columns && j < r->num_outputs; j++)
-            for (w = 0; w < r->col_words; w++) {
-                uint64_t x;
-                for (x = r->cols[(size_t)j * (size_t)r->col_words + (size_t)w]; x; x &= x - 1) {
-                    i = 64 * w + sa__ctz64(x);
-                    r->prio[(size_t)i * (size_t)r->num_outputs + (size_t)j] = (int32_t)r->same;
-                }
+    for (a = 0; a < lines; a++)
+        for (w = 0; w < r->bits_stride; w++) {
+            uint64_t x;
+            for (x = r->bits[(size_t)a * (size_t)r->bits_stride + (size_t)w]; x; x &= x - 1) {
+                size_t b = (size_t)(64 * w + sa__ctz64(x));
+                r->prio[r->by_output ? b * (size_t)r->num_outputs + (size_t)a : (size_t)a * (size_t)r->num_outputs + b] =
+                    (int32_t)r->same;
             }
-        r->same = SA__REQUESTS_MIXED;
-    }
+        }
+    r->same = SA__REQUESTS_MIXED;
     if (!was_set || *p < priority) *p = priority;
 }
 
@@ -2764,7 +2695,8 @@ SA__COLD SA_API void sa__requests_add_slow(sa_requests *r, int input, int output
  * priority ``priority`` (larger goes first; use one value throughout when
  * priorities do not matter).  Adding a cell again keeps the larger
  * priority.  While every priority added since the last clear is the same,
- * an add is one store (see >>requests) and nothing else.
+ * an add sets one bit and does nothing else; once they differ it also
+ * writes the cell's priority.
  *
  * :param r: the request set.
  * :param input: 0..num_inputs-1.
@@ -2772,13 +2704,17 @@ SA__COLD SA_API void sa__requests_add_slow(sa_requests *r, int input, int output
  * :param priority: any int32_t.
  */
 SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t priority) {
+    uint64_t bit, *word;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
-    if ((long long)priority != r->same || r->count == r->capacity) {
-        sa__requests_add_slow(r, input, output, priority);
-    } else if (r->in_columns) {
-        r->cols[(size_t)output * (size_t)r->col_words + (size_t)(input >> 6)] |= (uint64_t)1 << (input & 63);
+    word = sa__requests_cell(r, input, output, &bit);
+    if ((long long)priority == r->same) {
+        *word |= bit;
+    } else if (r->same == SA__REQUESTS_MIXED) { /* (keep the larger priority of a cell added again) */
+        int32_t *p = r->prio + (size_t)input * (size_t)r->num_outputs + (size_t)output;
+        if ((*word & bit) == 0 || *p < priority) *p = priority;
+        *word |= bit;
     } else {
-        r->list[r->count++] = (uint32_t)input << 16 | (uint32_t)output;
+        sa__requests_add_slow(r, input, output, priority);
     }
 }
 
@@ -2786,44 +2722,31 @@ SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t prior
  * Remove a request (nothing happens if it was not there).  The priorities
  * seen since the last clear still count for sa_requests_priorities, which
  * may then return the array although the cells left are all equal: the
- * decisions are the same, only the equal-priority fast path is lost.  In
- * the pairs form (see >>requests) a remove builds the rows and searches
- * the whole list (its cost follows the requests).
+ * decisions are the same, only the equal-priority fast path is lost.
  *
  * :param r: the request set.
  * :param input: 0..num_inputs-1.
  * :param output: 0..num_outputs-1.
  */
 SA_API void sa_requests_remove(sa_requests *r, int input, int output) {
-    uint32_t pair = (uint32_t)input << 16 | (uint32_t)output;
     uint64_t bit, *word;
-    long long e;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
     word = sa__requests_cell(r, input, output, &bit);
-    if ((*word & bit) == 0) return;
     *word &= ~bit;
-    if (r->in_columns) return;
-    for (e = r->count - 1; e >= 0; e--) /* (every copy of the pair; the order of the others does not matter) */
-        if (r->list[e] == pair) r->list[e] = r->list[--r->count];
-    r->built = r->count;
 }
 
 /**
  * The request rows to pass to sa_switch_allocate: num_inputs rows of
  * SA_WORDS(num_outputs) words holding every request added since the last
- * clear and not removed.  They are built on this call (from the pairs
- * added since the last call, or in the columns form from the columns);
- * they stay valid until the next add, remove or clear.
+ * clear and not removed.  In the columns form (see >>requests) they are
+ * built on this call; they stay valid until the next add, remove or clear.
  *
  * :param r: the request set.
  * :returns: the rows (in r's memory).
  */
 SA_API const uint64_t *sa_requests_rows(sa_requests *r) {
     int i, j, w;
-    if (!r->in_columns) {
-        sa__requests_build(r);
-        return r->row_bits;
-    }
+    if (!r->by_output) return r->row_bits;
     memset(r->row_bits, 0, (size_t)r->num_inputs * (size_t)r->row_words * sizeof(uint64_t));
     for (j = 0; j < r->num_outputs; j++)
         for (w = 0; w < r->col_words; w++) {
@@ -2833,7 +2756,7 @@ SA_API const uint64_t *sa_requests_rows(sa_requests *r) {
                 r->row_bits[(size_t)i * (size_t)r->row_words + (size_t)(j >> 6)] |= (uint64_t)1 << (j & 63);
             }
         }
-    r->built = 1;
+    r->rows_built = 1;
     return r->row_bits;
 }
 
@@ -3620,8 +3543,9 @@ SA_API int sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *
  * Allocate on a request set: the same decisions and state as
  * sa_switch_allocate(a, sa_requests_rows(r), sa_requests_priorities(r),
  * bufs, match), which is what it calls, except where a kernel works from
- * the set's list of pairs without building the rows (PIM above 64 ports,
- * without priorities or read-port views).
+ * the set's columns (see >>requests) without building the rows (PIM above
+ * 64 ports on a fully connected switch, without priorities or read-port
+ * views).
  *
  * :param a: the allocator.
  * :param r: the requests, of the allocator's sizes.
@@ -6554,7 +6478,7 @@ SA_API int sa__kth_and_counted(const uint64_t *x, const uint64_t *y, const int *
         before = past ? sum : before;
     }
     v = x[at] & y[at];
-    return (at << 6) + sa__select_bit_counted(v, sa__prefix_counts(v), k - before);
+    return (at << 6) + sa__pim_select(v, sa__prefix_counts(v), k - before);
 }
 
 /* The iterations on request columns (sa__columns_words, sa__columns_list,
@@ -6652,8 +6576,10 @@ SA_API int sa__pim_cols(sa_switch *a, const uint64_t *cols, sa_match *mt) {
             uint64_t o;
             for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
                 int j = 64 * w + sa__ctz64(o), i = pick[j];
+                int take;
                 if (i < 0) continue;
-                chosen[i] = seen[i] == want[i] ? (int16_t)j : chosen[i];
+                take = -(int)(seen[i] == want[i]); /* (no branch: which grant is taken is random) */
+                chosen[i] = (int16_t)((j & take) | (chosen[i] & ~take));
                 seen[i]++;
             }
         }
@@ -6668,16 +6594,6 @@ SA_API int sa__pim_cols(sa_switch *a, const uint64_t *cols, sa_match *mt) {
 SA_API int sa__pim_words(sa_switch *a, const uint64_t *req, sa_match *mt) {
     sa__columns_words(a, req, a->fast);
     return sa__pim_cols(a, a->fast, mt);
-}
-
-/* sa__columns_words of a fully connected switch from a request set's list
- * of pairs (input << 16 | output, in any order, repeats allowed). */
-SA_API void sa__columns_list(const sa_switch *a, const uint32_t *list, long long count, uint64_t *cols) {
-    int cw = SA_WORDS(sa__n(a));
-    long long k;
-    memset(cols, 0, (size_t)sa__m(a) * (size_t)cw * sizeof(uint64_t));
-    for (k = 0; k < count; k++)
-        cols[(size_t)(list[k] & 0xFFFFu) * (size_t)cw + (list[k] >> 22)] |= (uint64_t)1 << ((list[k] >> 16) & 63u);
 }
 
 /* Whether every cell of the switch is connected. */
@@ -7212,13 +7128,8 @@ SA_API int sa__fast_allocate_requests(sa_switch *a, sa_requests *r, const sa_rea
     int n = a->num_inputs, m = a->num_outputs;
     r->want_columns = SA__KIND_ON(SA_SWITCH_PIM) && a->kind == SA_SWITCH_PIM && !a->read_port_pairs &&
                       (n > SA__FAST_MAX || m > SA__FAST_MAX) && a->fast[(size_t)m * (size_t)SA_WORDS(n)] != 0;
-    if (!r->want_columns || bufs != NULL || sa_requests_priorities(r) != NULL) return 0;
-    if (r->in_columns) {
-        sa__pim_cols(a, r->cols, match);
-    } else {
-        sa__columns_list(a, r->list, r->count, a->fast);
-        sa__pim_cols(a, a->fast, match);
-    }
+    if (!r->by_output || bufs != NULL || sa_requests_priorities(r) != NULL) return 0;
+    sa__pim_cols(a, r->cols, match);
     return 1;
 #else
     (void)a;

@@ -54,11 +54,10 @@ public:
         Check(sa_requests_init(&requests_, desc_.num_inputs, desc_.num_outputs, requests_memory_.data(),
                                Bytes(requests_memory_)));
         std::memcpy(requests_memory_.data(), o.requests_memory_.data(), Bytes(requests_memory_));
-        requests_.count = o.requests_.count;
-        requests_.built = o.requests_.built;
         requests_.same = o.requests_.same;
-        requests_.in_columns = o.requests_.in_columns;
+        requests_.rows_built = o.requests_.rows_built;
         requests_.want_columns = o.requests_.want_columns;
+        sa__requests_form(&requests_, o.requests_.by_output);
     }
 
     /** Become an independent copy of o. */

@@ -31,8 +31,8 @@ static int ad_requests_make(ad_alloc *x) {
 }
 
 /* Two of every three allocations without request bits beyond the outputs
- * go through the request set (made afresh for every fourth call, so that
- * its first form meets every allocator): cleared, the requests added (rows in
+ * go through the request set (made afresh, in rows, for every fourth call,
+ * so that both forms meet every allocator): cleared, the requests added (rows in
  * increasing or decreasing order, each with its cell's priority or 0),
  * the first one again with a lower priority, and an unrequested cell added
  * and removed; then sa_switch_allocate_requests.  The set's form follows
@@ -44,7 +44,7 @@ static int ad_via_requests(ad_alloc *x, const uint64_t *req, const int32_t *prio
     if (x->calls++ % 3 == 0) return -1;
     for (i = 0; i < n; i++)
         if (req[(size_t)i * (size_t)rw + (size_t)(rw - 1)] >> 1 >> ((m - 1) & 63)) return -1;
-    if (x->calls % 4 == 2) /* a fresh set, in the pairs form whatever the allocator reads */
+    if (x->calls % 4 == 2) /* a fresh set, in rows whatever the allocator reads */
         sa_requests_init(&x->r, n, m, x->r_memory, sa_requests_memory_size(n, m));
     sa_requests_clear(&x->r);
     for (k = 0; k < n; k++) {

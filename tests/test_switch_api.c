@@ -32,10 +32,10 @@ static void *sw_make(sa_switch *a, sa_switch_kind kind, int n, int m, int iterat
     return mem;
 }
 
-/* The builder in its two forms (see >>requests): the pairs form while the
- * set feeds an allocator that reads rows (iSLIP), and feeds PIM above 64
- * ports until the first clear after PIM's first allocation (rounds 0-4),
- * the columns form from then on.  After each round of random adds, removes
+/* The builder in its two forms (see >>requests): rows while the set feeds
+ * an allocator that reads rows (iSLIP), and feeds PIM above 64 ports until
+ * the first clear after PIM's first allocation (rounds 0-4), columns from
+ * then on.  After each round of random adds, removes
  * and clears: the rows (sa_requests_rows) and priorities against a dense
  * oracle, and sa_switch_allocate_requests against sa_switch_allocate on
  * the oracle's rows in a copy of the allocator (same matching, same
@@ -70,7 +70,7 @@ ST_TEST(switch_requests_builder_matches_a_dense_oracle) {
                     memset(cell, 0, sizeof cell);
                 }
 #ifdef SA_SIMD_SSE2
-                ST_EQ(form && (n > 64 || m > 64) && round >= 5, r.in_columns); /* (PIM's first allocation asks for columns) */
+                ST_EQ(form && (n > 64 || m > 64) && round >= 5, r.by_output); /* (PIM's first allocation asks for columns) */
 #endif
                 for (k = 0; k < ops; k++) {
                     int32_t p = round % 3 == 0 ? 4 : (int32_t)st_rand_below(&seed, 3);
