@@ -2704,13 +2704,15 @@ SA__COLD SA_API void sa__requests_add_slow(sa_requests *r, int input, int output
  * :param priority: any int32_t.
  */
 SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t priority) {
-    uint64_t bit, *word;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
-    word = sa__requests_cell(r, input, output, &bit);
     if ((long long)priority == r->same) {
-        *word |= bit;
+        if (r->by_output)
+            r->cols[(size_t)output * (size_t)r->col_words + (size_t)(input >> 6)] |= (uint64_t)1 << (input & 63);
+        else
+            r->row_bits[(size_t)input * (size_t)r->row_words + (size_t)(output >> 6)] |= (uint64_t)1 << (output & 63);
     } else if (r->same == SA__REQUESTS_MIXED) { /* (keep the larger priority of a cell added again) */
         int32_t *p = r->prio + (size_t)input * (size_t)r->num_outputs + (size_t)output;
+        uint64_t bit, *word = sa__requests_cell(r, input, output, &bit);
         if ((*word & bit) == 0 || *p < priority) *p = priority;
         *word |= bit;
     } else {
