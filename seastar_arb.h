@@ -5073,10 +5073,10 @@ SA_API uint64_t sa__wfa_word_cols(const sa_switch *a, const uint64_t *req, uint6
  * byte k of w, which is rotated into input_of at the end. */
 SA_API void sa__wfa16_sse2(const sa_switch *a, const uint64_t *req, int r, int c, sa_match *mt) {
     int m = a->num_outputs;
-    uint64_t all = 0xFFFF, hi = all & ~sa__low_mask(r), fr = all, w = 0, y, jj, lo8 = ~(uint64_t)0 >> (64 - 8 * m);
+    uint64_t all = 0xFFFF, hi = all & ~sa__low_mask(r), fr = all, w = 0, y, jj;
+    uint64_t lo8 = ~(uint64_t)0 >> (64 - 8 * m);
     int8_t out8[32];
-    int16_t in16[8];
-    __m128i v0, v4, b = sa__req_bytes16(a, req);
+    __m128i v0, v4, b = _mm_and_si128(sa__pack_bytes16_sse2(req, 16), SA__LD(a->fast)); /* (16 rows) */
     SA__ST(out8, _mm_set1_epi8(-1));
     SA__ST(out8 + 16, _mm_set1_epi8(-1));
     v0 = _mm_unpacklo_epi8(b, _mm_setzero_si128());
@@ -5117,15 +5117,31 @@ SA_API void sa__wfa16_sse2(const sa_switch *a, const uint64_t *req, int r, int c
     w = ((((w & lo8) << (8 * c)) | (((w & lo8) >> 1) >> (8 * (m - c) - 1))) & lo8) | (w & ~lo8);
     w |= ((w >> 4) & 0x0101010101010101ull) * 0xFF;
     {
-        __m128i x = _mm_cvtsi64_si128((long long)w);
-        SA__ST(in16, _mm_unpacklo_epi8(x, _mm_cmplt_epi8(x, _mm_setzero_si128())));
+        /* entries 0..3 and m-4..m-1, from registers (nothing read back) */
+        __m128i x = _mm_cvtsi64_si128((long long)w), v = _mm_unpacklo_epi8(x, _mm_cmplt_epi8(x, _mm_setzero_si128()));
+        uint64_t q0 = (uint64_t)_mm_cvtsi128_si64(v), q1 = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+        uint64_t tail = m == 4 ? q0 : m == 8 ? q1 : (q0 >> (16 * (m - 4))) | (q1 << (64 - 16 * (m - 4)));
+        memcpy(mt->input_of, &q0, 8);
+        memcpy(mt->input_of + m - 4, &tail, 8);
     }
-    memcpy(mt->input_of, in16, 8); /* entries 0..3 and m-4..m-1 */
-    memcpy(mt->input_of + m - 4, in16 + m - 4, 8);
     y = (~w >> 7) & 0x0101010101010101ull & lo8;
     mt->outputs[0] = (y * 0x0102040810204080ull) >> 56;
     mt->size = (int)((y * 0x0101010101010101ull) >> 56);
     mt->inputs[0] = all & ~fr;
+}
+
+/* sa__wfa_word at 16 x 4..8 without the Rotary Rule, idling as
+ * SA_IDLE_ADVANCE: sa__wfa16_sse2, then the next start cell (a call of
+ * its own, so that the 21364's size pays for no other set-up). */
+SA_API void sa__wfa16(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    int r = a->start_row, c = a->start_col;
+    sa__wfa16_sse2(a, req, r, c, mt);
+    if (++r == 16) {
+        r = 0;
+        c = c + 1 == a->num_outputs ? 0 : c + 1;
+    }
+    a->start_row = r;
+    a->start_col = c;
 }
 #endif
 
@@ -7051,6 +7067,12 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
     case SA_SWITCH_WFA:
         if (!SA__KIND_ON(SA_SWITCH_WFA)) return 0;
         if (!word) return 0;
+#if SA__FAST_MAX >= 16
+        if (n == 16 && m >= 4 && m <= 8 && a->idle != SA_IDLE_HOLD && !(a->rotary && a->network_inputs[0] != 0)) {
+            sa__wfa16(a, req, match);
+            return 1;
+        }
+#endif
         sa__wfa_word(a, req, match);
         return 1;
     case SA_SWITCH_SPAA:
