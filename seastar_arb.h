@@ -4979,8 +4979,9 @@ SA_API int sa__islip16x8_sse2(sa_switch *a, const uint64_t *req, int rrm, int it
         }
         acc = _mm_or_si128(acc, ac);
         if (it + 1 == iterations) break;
-        /* drop the matched rows and columns */
+        /* drop the matched rows and columns; none left, no new match */
         b = _mm_andnot_si128(sa__bytes_or_all(acc), _mm_and_si128(b, _mm_cmpeq_epi8(acc, z)));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(b, z)) == 0xFFFF) break;
     }
     if (later) {
         col = sa__bytes_to_columns(acc);
