@@ -112,10 +112,12 @@
  *               void      sa_requests_clear(sa_requests *r)
  *               void      sa_requests_add(sa_requests *r, int input, int output, int32_t priority)
  *               void      sa_requests_remove(sa_requests *r, int input, int output)
+ *               const uint64_t * sa_requests_rows(sa_requests *r)
  *               const int32_t * sa_requests_priorities(const sa_requests *r)
  *   >>spaa      int       sa_spaa_nominate(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs, int16_t *nomination)
  *               int       sa_spaa_grant(sa_switch *a, const int16_t *nomination, sa_match *match)
  *   >>allocate  int       sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs, sa_match *match)
+ *               int       sa_switch_allocate_requests(sa_switch *a, sa_requests *r, const sa_read_buffer *bufs, sa_match *match)
  *   >>bgl       sa_result sa_bgl_cycles_init(sa_bgl_cycles *c, uint32_t num, uint32_t den)
  *               sa_result sa_bgl_cycles_check(const sa_bgl_cycles *c)
  *               int       sa_bgl_cycles_next(sa_bgl_cycles *c)
@@ -2523,45 +2525,76 @@ SA_API void sa__keep_top_column(const sa_switch *a, uint64_t *inputs, const int3
  * Request sets built as a simulator builds them
  *
  * A simulator learns its requests one (input, output) pair at a time, from
- * its buffers.  sa_requests keeps the rows and priorities that
- * sa_switch_allocate reads, in memory the caller provides, and a list of
- * the row words that hold requests, so that a clear zeroes only those (its
- * cost follows the requests, not the sizes).  An add sets the cell's bit
- * (and lists its word when that is the word's first bit); while every
- * priority added since the last clear is the same, it writes no priority
- * at all, and the first different one writes that common value into the
- * cells added before it.  A remove that empties a word takes it off the
- * list.
+ * its buffers.  sa_requests keeps them in memory the caller provides, as
+ * bits in one of two forms:
+ * - rows: the request rows that sa_switch_allocate reads; an add sets the
+ *   cell's bit in its row (consecutive adds of one input to one row word
+ *   wait for each other);
+ * - columns: the request set transposed, which the word-general PIM kernel
+ *   reads; an add sets the cell's bit in its output's column (consecutive
+ *   adds of one input touch different words), and sa_requests_rows builds
+ *   the rows from the columns when they are asked for.
+ * A set starts in rows; a clear switches it to columns once
+ * sa_switch_allocate_requests has found that its allocator reads columns,
+ * and back when an allocator reads rows.  Both forms give the same rows
+ * and decisions.  A clear zeroes the form's words (num_inputs x
+ * SA_WORDS(num_outputs) of rows, or num_outputs x SA_WORDS(num_inputs) of
+ * columns: a 64th of the matrix).  While every priority added since the
+ * last clear is the same, an add writes no priority; the first that
+ * differs writes the common value into the cells requested before it, and
+ * from then on each add writes its cell's priority (the larger, for a cell
+ * added again).
  * ====================================================================== */
 
-/** A request set being built (see >>requests).  Read ``rows`` (for
- *  sa_switch_allocate) and ``num_inputs``/``num_outputs``; the other fields
- *  are the builder's own. */
+/** A request set being built (see >>requests).  Read
+ *  ``num_inputs``/``num_outputs``; the rows come from sa_requests_rows;
+ *  the other fields are the builder's own. */
 typedef struct sa_requests {
-    int num_inputs;     /**< rows */
-    int num_outputs;    /**< columns */
-    int row_words;      /**< SA_WORDS(num_outputs) */
-    uint64_t *rows;     /**< the request rows, for sa_switch_allocate */
-    int32_t *prio;      /**< each cell's priority (valid where requested
-                             once two priorities differ) */
-    uint16_t *used;     /**< the words of rows that hold a request, each
-                             once (entry used_count is a spare the next
-                             add may write) */
-    long long used_count; /**< entries of used */
+    int num_inputs;       /**< rows */
+    int num_outputs;      /**< columns */
+    int row_words;        /**< SA_WORDS(num_outputs) */
+    int col_words;        /**< SA_WORDS(num_inputs) */
+    uint64_t *row_bits;   /**< the request rows (in the columns form, as
+                               last built by sa_requests_rows) */
+    uint64_t *cols;       /**< the columns form: word j * col_words + w
+                               holds the inputs 64 w.. requesting output j */
+    uint64_t *bits;       /**< where an add sets its bit: row_bits or cols */
+    int bits_stride;      /**< words of one row or column */
+    int by_output;        /**< 1 in the columns form */
+    int rows_built;       /**< columns form: row_bits holds rows (a clear
+                               zeroes them) */
+    int want_columns;     /**< the form the next clear switches to */
+    int32_t *prio;        /**< each cell's priority (valid where requested
+                               once two priorities differ) */
     long long same;       /**< the one priority added since the last clear;
                                SA__REQUESTS_NONE before the first add,
                                SA__REQUESTS_MIXED once two differ */
 } sa_requests;
 
+/* A function kept out of its callers' loops (the request builder's rare
+ * path), so that the common path stays small. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SA__COLD __attribute__((cold))
+#else
+#define SA__COLD
+#endif
+
 /* Values of sa_requests.same that no int32_t priority has. */
 #define SA__REQUESTS_NONE ((long long)1 << 40)
 #define SA__REQUESTS_MIXED (-((long long)1 << 40))
 
-/* Bytes before the word list in sa_requests_init's memory (the rows), and
- * before the priorities (the rows and the list, 8-byte aligned). */
+/* Bytes of sa_requests_init's memory before the columns (the rows) and
+ * before the priorities (the rows and the columns). */
 SA_API size_t sa__requests_rows_bytes(int n, int m) { return (size_t)n * (size_t)SA_WORDS(m) * sizeof(uint64_t); }
 SA_API size_t sa__requests_prio_at(int n, int m) {
-    return sa__requests_rows_bytes(n, m) + ((size_t)n * (size_t)SA_WORDS(m) + 1 + 3) / 4 * 8;
+    return sa__requests_rows_bytes(n, m) + (size_t)m * (size_t)SA_WORDS(n) * sizeof(uint64_t);
+}
+
+/* Set the form (1: columns, 0: rows) of an empty set. */
+SA_API void sa__requests_form(sa_requests *r, int columns) {
+    r->by_output = columns;
+    r->bits = columns ? r->cols : r->row_bits;
+    r->bits_stride = columns ? r->col_words : r->row_words;
 }
 
 /**
@@ -2598,47 +2631,62 @@ SA_API sa_result sa_requests_init(sa_requests *r, int num_inputs, int num_output
     r->num_inputs = num_inputs;
     r->num_outputs = num_outputs;
     r->row_words = SA_WORDS(num_outputs);
-    r->rows = (uint64_t *)memory;
-    r->used = (uint16_t *)(void *)(base + sa__requests_rows_bytes(num_inputs, num_outputs));
+    r->col_words = SA_WORDS(num_inputs);
+    r->row_bits = (uint64_t *)memory;
+    r->cols = (uint64_t *)(void *)(base + sa__requests_rows_bytes(num_inputs, num_outputs));
     r->prio = (int32_t *)(void *)(base + sa__requests_prio_at(num_inputs, num_outputs));
-    r->used_count = 0;
     r->same = SA__REQUESTS_NONE;
+    sa__requests_form(r, 0);
     return SA_OK;
 }
 
 /**
- * Remove every request.  The cost follows the requests: one store per row
- * word that holds some.
+ * Remove every request: the form's words zeroed (see >>requests), a 64th
+ * of the request matrix, and no priority.
  *
  * :param r: the request set.
  */
 SA_API void sa_requests_clear(sa_requests *r) {
-    int k;
-    for (k = 0; k < r->used_count; k++) r->rows[r->used[k]] = 0;
-    r->used_count = 0;
+    size_t rows = (size_t)r->num_inputs * (size_t)r->row_words * sizeof(uint64_t);
+    if (r->by_output) {
+        memset(r->cols, 0, (size_t)r->num_outputs * (size_t)r->col_words * sizeof(uint64_t));
+        if (r->rows_built) memset(r->row_bits, 0, rows);
+        r->rows_built = 0;
+    } else {
+        memset(r->row_bits, 0, rows);
+    }
     r->same = SA__REQUESTS_NONE;
+    if (r->want_columns != r->by_output) sa__requests_form(r, r->want_columns);
 }
 
-/* The priorities of an add that differs from r->same: the first add, the
- * first that differs (the common value is written into the cells added
- * before it), or any add once they differ (keep the larger). */
-SA_API void sa__requests_priority(sa_requests *r, int input, int output, int32_t priority, int was_set) {
+/* The word and bit of cell (i, j) in the request set's form. */
+SA_API uint64_t *sa__requests_cell(const sa_requests *r, int i, int j, uint64_t *bit) {
+    int a = r->by_output ? j : i, b = i + j - a;
+    *bit = (uint64_t)1 << (b & 63);
+    return r->bits + (size_t)a * (size_t)r->bits_stride + (size_t)(b >> 6);
+}
+
+/* The first priority added since the clear, or the first that differs:
+ * the common value is written into the cells requested before it. */
+SA__COLD SA_API void sa__requests_add_slow(sa_requests *r, int input, int output, int32_t priority) {
     int32_t *p = r->prio + (size_t)input * (size_t)r->num_outputs + (size_t)output;
+    uint64_t bit, *word = sa__requests_cell(r, input, output, &bit);
+    int was_set = (*word & bit) != 0, a, w, lines = r->by_output ? r->num_outputs : r->num_inputs;
+    *word |= bit;
     if (r->same == SA__REQUESTS_NONE) {
         r->same = priority;
         return;
     }
-    if (r->same != SA__REQUESTS_MIXED) {
-        int k;
-        for (k = 0; k < r->used_count; k++) {
-            int wi = r->used[k], i = wi / r->row_words, w = wi % r->row_words;
-            uint64_t x = r->rows[wi];
-            if (i == input && w == output >> 6) x &= ~((uint64_t)1 << (output & 63)) | (uint64_t)-(int64_t)was_set;
-            for (; x; x &= x - 1)
-                r->prio[(size_t)i * (size_t)r->num_outputs + (size_t)(64 * w + sa__ctz64(x))] = (int32_t)r->same;
+    for (a = 0; a < lines; a++)
+        for (w = 0; w < r->bits_stride; w++) {
+            uint64_t x;
+            for (x = r->bits[(size_t)a * (size_t)r->bits_stride + (size_t)w]; x; x &= x - 1) {
+                size_t b = (size_t)(64 * w + sa__ctz64(x));
+                r->prio[r->by_output ? b * (size_t)r->num_outputs + (size_t)a : (size_t)a * (size_t)r->num_outputs + b] =
+                    (int32_t)r->same;
+            }
         }
-        r->same = SA__REQUESTS_MIXED;
-    }
+    r->same = SA__REQUESTS_MIXED;
     if (!was_set || *p < priority) *p = priority;
 }
 
@@ -2647,8 +2695,8 @@ SA_API void sa__requests_priority(sa_requests *r, int input, int output, int32_t
  * priority ``priority`` (larger goes first; use one value throughout when
  * priorities do not matter).  Adding a cell again keeps the larger
  * priority.  While every priority added since the last clear is the same,
- * an add writes the cell's bit (and notes a row word's first bit) and
- * nothing else.
+ * an add sets one bit and does nothing else; once they differ it also
+ * writes the cell's priority.
  *
  * :param r: the request set.
  * :param input: 0..num_inputs-1.
@@ -2656,38 +2704,62 @@ SA_API void sa__requests_priority(sa_requests *r, int input, int output, int32_t
  * :param priority: any int32_t.
  */
 SA_API void sa_requests_add(sa_requests *r, int input, int output, int32_t priority) {
-    int k;
-    uint64_t old;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
-    k = input * r->row_words + (output >> 6);
-    old = r->rows[k];
-    r->used[r->used_count] = (uint16_t)k; /* kept when the word was empty */
-    r->used_count += old == 0;
-    r->rows[k] = old | (uint64_t)1 << (output & 63);
-    if ((long long)priority != r->same) sa__requests_priority(r, input, output, priority, (int)((old >> (output & 63)) & 1u));
+    if ((long long)priority == r->same) {
+        if (r->by_output)
+            r->cols[(size_t)output * (size_t)r->col_words + (size_t)(input >> 6)] |= (uint64_t)1 << (input & 63);
+        else
+            r->row_bits[(size_t)input * (size_t)r->row_words + (size_t)(output >> 6)] |= (uint64_t)1 << (output & 63);
+    } else if (r->same == SA__REQUESTS_MIXED) { /* (keep the larger priority of a cell added again) */
+        int32_t *p = r->prio + (size_t)input * (size_t)r->num_outputs + (size_t)output;
+        uint64_t bit, *word = sa__requests_cell(r, input, output, &bit);
+        if ((*word & bit) == 0 || *p < priority) *p = priority;
+        *word |= bit;
+    } else {
+        sa__requests_add_slow(r, input, output, priority);
+    }
 }
 
 /**
  * Remove a request (nothing happens if it was not there).  The priorities
  * seen since the last clear still count for sa_requests_priorities, which
  * may then return the array although the cells left are all equal: the
- * decisions are the same, only the equal-priority fast path is lost.  A
- * remove that empties its row word also searches the list of words in use.
+ * decisions are the same, only the equal-priority fast path is lost.
  *
  * :param r: the request set.
  * :param input: 0..num_inputs-1.
  * :param output: 0..num_outputs-1.
  */
 SA_API void sa_requests_remove(sa_requests *r, int input, int output) {
-    int k, e;
-    uint64_t old;
+    uint64_t bit, *word;
     SA_ASSERT(input >= 0 && input < r->num_inputs && output >= 0 && output < r->num_outputs);
-    k = input * r->row_words + (output >> 6);
-    old = r->rows[k];
-    r->rows[k] = old & ~((uint64_t)1 << (output & 63));
-    if (old == 0 || r->rows[k] != 0) return;
-    for (e = 0; e < r->used_count && r->used[e] != k; e++) {}
-    if (e < r->used_count) r->used[e] = r->used[--r->used_count]; /* (always found) */
+    word = sa__requests_cell(r, input, output, &bit);
+    *word &= ~bit;
+}
+
+/**
+ * The request rows to pass to sa_switch_allocate: num_inputs rows of
+ * SA_WORDS(num_outputs) words holding every request added since the last
+ * clear and not removed.  In the columns form (see >>requests) they are
+ * built on this call; they stay valid until the next add, remove or clear.
+ *
+ * :param r: the request set.
+ * :returns: the rows (in r's memory).
+ */
+SA_API const uint64_t *sa_requests_rows(sa_requests *r) {
+    int i, j, w;
+    if (!r->by_output) return r->row_bits;
+    memset(r->row_bits, 0, (size_t)r->num_inputs * (size_t)r->row_words * sizeof(uint64_t));
+    for (j = 0; j < r->num_outputs; j++)
+        for (w = 0; w < r->col_words; w++) {
+            uint64_t x;
+            for (x = r->cols[(size_t)j * (size_t)r->col_words + (size_t)w]; x; x &= x - 1) {
+                i = 64 * w + sa__ctz64(x);
+                r->row_bits[(size_t)i * (size_t)r->row_words + (size_t)(j >> 6)] |= (uint64_t)1 << (j & 63);
+            }
+        }
+    r->rows_built = 1;
+    return r->row_bits;
 }
 
 /**
@@ -3389,6 +3461,12 @@ SA_API int sa__mcm(const sa_switch *a, const uint64_t *req, const sa_read_buffer
 SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *prio,
                              const sa_read_buffer *bufs, sa_match *match);
 
+/* The same for a request set (>>fast): 1 when a kernel works from the
+ * set's pairs or columns, else 0 without allocating.  Either way it sets
+ * the form the set takes from its next clear (r->want_columns). */
+SA_API int sa__fast_allocate_requests(sa_switch *a, sa_requests *r, const sa_read_buffer *bufs,
+                                      sa_match *match);
+
 /* Precondition of sa_switch_allocate (SA_ASSERT): no request at or above
  * num_outputs; with read-port pairs, requests within the buffers' views. */
 SA_API void sa__assert_requests(const sa_switch *a, const uint64_t *req, const sa_read_buffer *bufs) {
@@ -3461,6 +3539,27 @@ SA_API int sa_switch_allocate(sa_switch *a, const uint64_t *req, const int32_t *
     SA_ASSERT(0); /* an unknown kind, or one this translation unit does not compile */
     sa__match_clear(a, match);
     return 0;
+}
+
+/**
+ * Allocate on a request set: the same decisions and state as
+ * sa_switch_allocate(a, sa_requests_rows(r), sa_requests_priorities(r),
+ * bufs, match), which is what it calls, except where a kernel works from
+ * the set's columns (see >>requests) without building the rows (PIM above
+ * 64 ports on a fully connected switch, without priorities or read-port
+ * views).
+ *
+ * :param a: the allocator.
+ * :param r: the requests, of the allocator's sizes.
+ * :param bufs: as for sa_switch_allocate.
+ * :param match: receives the matching, as for sa_switch_allocate.
+ * :returns: the number of matched pairs.
+ * :paper: as sa_switch_allocate.
+ */
+SA_API int sa_switch_allocate_requests(sa_switch *a, sa_requests *r, const sa_read_buffer *bufs, sa_match *match) {
+    SA_ASSERT(r->num_inputs == a->num_inputs && r->num_outputs == a->num_outputs);
+    if (sa__fast_allocate_requests(a, r, a->read_port_pairs ? bufs : NULL, match)) return match->size;
+    return sa_switch_allocate(a, sa_requests_rows(r), sa_requests_priorities(r), bufs, match);
 }
 
 /* >>bgl ================================================================
@@ -3751,7 +3850,9 @@ SA_API int sa_bgl_slq_sender(int ack_pending, uint64_t requests, uint64_t inject
  *   sa__pim1_16x8_sse2,
  *   sa__pim_sse2_small      sa__pim                   n <= 16 and m <= 8
  *   sa__pim64               sa__pim                   up to 64 x 64
- *   sa__pim_words           sa__pim                   larger
+ *   sa__pim_words           sa__pim                   larger (sa__pim_cols on the request columns;
+ *                                                     sa_switch_allocate_requests gives it a request
+ *                                                     set's columns without building rows)
  *   sa__separable_keys      sa__separable_input       up to 64 x 64 (OPF, separable input-first;
  *                                                     sa__separable_keys64 at 64 x 64 without
  *                                                     priorities; a row's priorities compared as
@@ -3784,6 +3885,15 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
     (void)prio;
     (void)bufs;
     (void)match;
+    return 0;
+}
+
+SA_API int sa__fast_allocate_requests(sa_switch *a, sa_requests *r, const sa_read_buffer *bufs,
+                                      sa_match *match) {
+    (void)a;
+    (void)bufs;
+    (void)match;
+    r->want_columns = 0;
     return 0;
 }
 
@@ -4869,8 +4979,9 @@ SA_API int sa__islip16x8_sse2(sa_switch *a, const uint64_t *req, int rrm, int it
         }
         acc = _mm_or_si128(acc, ac);
         if (it + 1 == iterations) break;
-        /* drop the matched rows and columns */
+        /* drop the matched rows and columns; none left, no new match */
         b = _mm_andnot_si128(sa__bytes_or_all(acc), _mm_and_si128(b, _mm_cmpeq_epi8(acc, z)));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(b, z)) == 0xFFFF) break;
     }
     if (later) {
         col = sa__bytes_to_columns(acc);
@@ -4963,10 +5074,10 @@ SA_API uint64_t sa__wfa_word_cols(const sa_switch *a, const uint64_t *req, uint6
  * byte k of w, which is rotated into input_of at the end. */
 SA_API void sa__wfa16_sse2(const sa_switch *a, const uint64_t *req, int r, int c, sa_match *mt) {
     int m = a->num_outputs;
-    uint64_t all = 0xFFFF, hi = all & ~sa__low_mask(r), fr = all, w = 0, y, jj, lo8 = ~(uint64_t)0 >> (64 - 8 * m);
+    uint64_t all = 0xFFFF, hi = all & ~sa__low_mask(r), fr = all, w = 0, y, jj;
+    uint64_t lo8 = ~(uint64_t)0 >> (64 - 8 * m);
     int8_t out8[32];
-    int16_t in16[8];
-    __m128i v0, v4, b = sa__req_bytes16(a, req);
+    __m128i v0, v4, b = _mm_and_si128(sa__pack_bytes16_sse2(req, 16), SA__LD(a->fast)); /* (16 rows) */
     SA__ST(out8, _mm_set1_epi8(-1));
     SA__ST(out8 + 16, _mm_set1_epi8(-1));
     v0 = _mm_unpacklo_epi8(b, _mm_setzero_si128());
@@ -5007,15 +5118,31 @@ SA_API void sa__wfa16_sse2(const sa_switch *a, const uint64_t *req, int r, int c
     w = ((((w & lo8) << (8 * c)) | (((w & lo8) >> 1) >> (8 * (m - c) - 1))) & lo8) | (w & ~lo8);
     w |= ((w >> 4) & 0x0101010101010101ull) * 0xFF;
     {
-        __m128i x = _mm_cvtsi64_si128((long long)w);
-        SA__ST(in16, _mm_unpacklo_epi8(x, _mm_cmplt_epi8(x, _mm_setzero_si128())));
+        /* entries 0..3 and m-4..m-1, from registers (nothing read back) */
+        __m128i x = _mm_cvtsi64_si128((long long)w), v = _mm_unpacklo_epi8(x, _mm_cmplt_epi8(x, _mm_setzero_si128()));
+        uint64_t q0 = (uint64_t)_mm_cvtsi128_si64(v), q1 = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+        uint64_t tail = m == 4 ? q0 : m == 8 ? q1 : (q0 >> (16 * (m - 4))) | (q1 << (64 - 16 * (m - 4)));
+        memcpy(mt->input_of, &q0, 8);
+        memcpy(mt->input_of + m - 4, &tail, 8);
     }
-    memcpy(mt->input_of, in16, 8); /* entries 0..3 and m-4..m-1 */
-    memcpy(mt->input_of + m - 4, in16 + m - 4, 8);
     y = (~w >> 7) & 0x0101010101010101ull & lo8;
     mt->outputs[0] = (y * 0x0102040810204080ull) >> 56;
     mt->size = (int)((y * 0x0101010101010101ull) >> 56);
     mt->inputs[0] = all & ~fr;
+}
+
+/* sa__wfa_word at 16 x 4..8 without the Rotary Rule, idling as
+ * SA_IDLE_ADVANCE: sa__wfa16_sse2, then the next start cell (a call of
+ * its own, so that the 21364's size pays for no other set-up). */
+SA_API void sa__wfa16(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    int r = a->start_row, c = a->start_col;
+    sa__wfa16_sse2(a, req, r, c, mt);
+    if (++r == 16) {
+        r = 0;
+        c = c + 1 == a->num_outputs ? 0 : c + 1;
+    }
+    a->start_row = r;
+    a->start_col = c;
 }
 #endif
 
@@ -6356,18 +6483,41 @@ SA_API uint32_t sa__pim_block_draw(const sa__pim_draws *d, int l) {
     return (uint32_t)(sa__rng_at(d->s, (uint64_t)(l >> 2)) >> (16 * (l & 3))) & 0xFFFFu;
 }
 
-SA_API int sa__pim_words(sa_switch *a, const uint64_t *req, sa_match *mt) {
+/* The k-th (0-based) member of x & y in increasing order, given the
+ * population counts cnt of its first `words` - 1 words (k below the number
+ * of members): the word found without a branch per word. */
+SA_API int sa__kth_and_counted(const uint64_t *x, const uint64_t *y, const int *cnt, int words, int k) {
+    int w, at = 0, before = 0, sum = 0;
+    uint64_t v;
+    for (w = 0; w + 1 < words; w++) {
+        int past;
+        sum += cnt[w];
+        past = k >= sum;
+        at += past;
+        before = past ? sum : before;
+    }
+    v = x[at] & y[at];
+    return (at << 6) + sa__pim_select(v, sa__prefix_counts(v), k - before);
+}
+
+/* The iterations on request columns (sa__columns_words, sa__columns_list,
+ * or a request set's columns form).  The grant stage counts each free
+ * output's free requesters (and the network ones, with the Rotary Rule)
+ * and picks one; the accept stage draws each granted input's index among
+ * its grants in input order, then finds that grant in one pass over the
+ * outputs in increasing order. */
+SA_API int sa__pim_cols(sa_switch *a, const uint64_t *cols, sa_match *mt) {
     uint64_t free_in[SA_WORDS(SA_SWITCH_MAX)], cand[SA_WORDS(SA_SWITCH_MAX)], granted[SA_WORDS(SA_SWITCH_MAX)];
-    int16_t pick[SA_SWITCH_MAX], head[SA_SWITCH_MAX], next[SA_SWITCH_MAX];
-    uint16_t count[SA_SWITCH_MAX];
-    const uint64_t *cols = a->fast;
+    int cnt[SA_WORDS(SA_SWITCH_MAX)], cnet[SA_WORDS(SA_SWITCH_MAX)];
+    int16_t pick[SA_SWITCH_MAX], chosen[SA_SWITCH_MAX];
+    uint16_t count[SA_SWITCH_MAX], seen[SA_SWITCH_MAX], want[SA_SWITCH_MAX];
     int n = sa__n(a), m = sa__m(a), cw = SA_WORDS(n), rw = SA_WORDS(m), it, w, k;
     int rotary = a->rotary && sa__next(a->network_inputs, n, 0) >= 0;
-    sa__columns_words(a, req, a->fast);
     sa__match_clear_fast(a, mt);
     for (it = 0; a->iterations < 0 || it < a->iterations; it++) {
         sa__pim_draws d;
-        int any = 0;
+        uint64_t block = 0;
+        int any = 0, at = -1;
         for (w = 0; w < cw; w++) {
             free_in[w] = sa__all_word(n, w) & ~mt->inputs[w];
             granted[w] = 0;
@@ -6382,61 +6532,96 @@ SA_API int sa__pim_words(sa_switch *a, const uint64_t *req, sa_match *mt) {
             }
         }
         if (!any) break;
+        memset(count, 0, (size_t)n * sizeof count[0]);
+        memset(seen, 0, (size_t)n * sizeof seen[0]);
         /* Step 2, Grant: lane j picks among output j's free requesters
-         * (Rotary Rule: the network ones if any). */
+         * (Rotary Rule: the network ones if any); its draw is field j mod 4
+         * of the block's word j / 4. */
         sa__pim_draws_start(&d, a->rng.state, m);
         for (w = 0; w < rw; w++) {
             uint64_t o;
             for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
-                int j = 64 * w + sa__ctz64(o), c = 0, cn = 0;
+                int j = 64 * w + sa__ctz64(o), c = 0, cn = 0, i;
                 const uint64_t *col = cols + (size_t)j * (size_t)cw, *mask = free_in;
+                const int *pc = cnt;
                 pick[j] = -1;
                 for (k = 0; k < cw; k++) {
                     cand[k] = col[k] & free_in[k];
-                    c += sa__popcount64(cand[k]);
+                    cnt[k] = sa__popcount64(cand[k]);
+                    c += cnt[k];
                 }
                 if (c == 0) continue;
                 if (rotary) {
-                    for (k = 0; k < cw; k++) cn += sa__popcount64(cand[k] & a->network_inputs[k]);
+                    for (k = 0; k < cw; k++) {
+                        cnet[k] = sa__popcount64(cand[k] & a->network_inputs[k]);
+                        cn += cnet[k];
+                    }
                     if (cn > 0) {
                         c = cn;
                         mask = a->network_inputs;
+                        pc = cnet;
                     }
                 }
-                pick[j] = (int16_t)sa__kth_and(cand, mask, sa__pim_index(sa__pim_block_draw(&d, j), (uint32_t)c, &d));
+                if (j >> 2 != at) {
+                    at = j >> 2;
+                    block = sa__rng_at(d.s, (uint64_t)at);
+                }
+                i = sa__kth_and_counted(cand, mask, pc, cw,
+                                        sa__pim_index((uint32_t)(block >> (16 * (j & 3))) & 0xFFFFu, (uint32_t)c, &d));
+                pick[j] = (int16_t)i;
+                count[i]++;
+                granted[i >> 6] |= (uint64_t)1 << (i & 63);
             }
         }
         a->rng.state = sa__pim_draws_end(&d);
-        /* Step 3, Accept: each input's grants, listed in decreasing output
-         * order; lane i picks among them (its k-th in increasing order). */
+        /* Step 3, Accept: lane i (in input order) draws the index of the
+         * grant it takes among its grants in increasing output order. */
+        sa__pim_draws_start(&d, a->rng.state, n);
+        at = -1;
+        for (w = 0; w < cw; w++) {
+            uint64_t g;
+            for (g = granted[w]; g; g &= g - 1) {
+                int i = 64 * w + sa__ctz64(g);
+                if (i >> 2 != at) {
+                    at = i >> 2;
+                    block = sa__rng_at(d.s, (uint64_t)at);
+                }
+                want[i] = (uint16_t)sa__pim_index((uint32_t)(block >> (16 * (i & 3))) & 0xFFFFu, count[i], &d);
+                chosen[i] = -1;
+            }
+        }
+        a->rng.state = sa__pim_draws_end(&d);
         for (w = 0; w < rw; w++) {
             uint64_t o;
             for (o = sa__all_word(m, w) & ~mt->outputs[w]; o; o &= o - 1) {
                 int j = 64 * w + sa__ctz64(o), i = pick[j];
+                int take;
                 if (i < 0) continue;
-                if (sa__has(granted, i)) {
-                    next[j] = head[i];
-                    count[i]++;
-                } else {
-                    next[j] = -1;
-                    count[i] = 1;
-                    sa__add(granted, i);
-                }
-                head[i] = (int16_t)j;
+                take = -(int)(seen[i] == want[i]); /* (no branch: which grant is taken is random) */
+                chosen[i] = (int16_t)((j & take) | (chosen[i] & ~take));
+                seen[i]++;
             }
         }
-        sa__pim_draws_start(&d, a->rng.state, n);
         for (w = 0; w < cw; w++) {
             uint64_t g;
-            for (g = granted[w]; g; g &= g - 1) {
-                int i = 64 * w + sa__ctz64(g), j = head[i];
-                for (k = count[i] - 1 - sa__pim_index(sa__pim_block_draw(&d, i), count[i], &d); k > 0; k--) j = next[j];
-                sa__match_add(mt, i, j);
-            }
+            for (g = granted[w]; g; g &= g - 1) sa__match_add(mt, 64 * w + sa__ctz64(g), chosen[64 * w + sa__ctz64(g)]);
         }
-        a->rng.state = sa__pim_draws_end(&d);
     }
     return mt->size;
+}
+
+SA_API int sa__pim_words(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    sa__columns_words(a, req, a->fast);
+    return sa__pim_cols(a, a->fast, mt);
+}
+
+/* Whether every cell of the switch is connected. */
+SA_API int sa__all_connected(const sa_switch *a) {
+    int i, w, rw = a->row_words;
+    for (i = 0; i < sa__n(a); i++)
+        for (w = 0; w < rw; w++)
+            if (a->connect[(size_t)i * (size_t)rw + (size_t)w] != sa__all_word(sa__m(a), w)) return 0;
+    return 1;
 }
 
 /* ---- The wrapped wave-front arbiter at any size, both diagonals
@@ -6814,8 +6999,9 @@ SA_API int sa__fast_small(int n, int m) { return SA__FAST_MAX >= 16 && n <= 16 &
 /* Fast state: SPAA's banks or stamps' last values; the connection matrix
  * as 16 bytes for the kernels up to 16 x 8 (WFA, iSLIP, separable
  * output-first, PIM); the request columns (iSLIP,
- * separable output-first, PIM) or the wrapped diagonals of the
- * word-general kernels above 64. */
+ * separable output-first, PIM; for PIM then a word saying whether every
+ * cell is connected) or the wrapped diagonals of the word-general kernels
+ * above 64. */
 SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
     int n = desc->num_inputs, m = desc->num_outputs, s = n > m ? n : m;
     int word = n <= SA__FAST_MAX && m <= SA__FAST_MAX;
@@ -6828,7 +7014,8 @@ SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
     case SA_SWITCH_SEP_OUTPUT:
     case SA_SWITCH_PIM:
         if (sa__fast_small(n, m)) return 2 * sizeof(uint64_t);
-        return word ? 0 : (size_t)m * (size_t)SA_WORDS(n) * sizeof(uint64_t);
+        /* (PIM: and whether every cell is connected, after the columns) */
+        return word ? 0 : ((size_t)m * (size_t)SA_WORDS(n) + (desc->kind == SA_SWITCH_PIM)) * sizeof(uint64_t);
     case SA_SWITCH_WFA_WRAPPED:
         return word ? 0 : (size_t)s * (size_t)SA_WORDS(n) * sizeof(uint64_t);
     default:
@@ -6839,6 +7026,10 @@ SA_API size_t sa__fast_memory_size(const sa_switch_desc *desc) {
 SA_API void sa__fast_init(sa_switch *a) {
     int i, lw = sa__lane_lw(a->num_outputs), spaa = a->kind == SA_SWITCH_SPAA;
     uint64_t *connect = a->fast; /* sa__banks' first member */
+#if SA_SWITCH_MAX > 64
+    if (a->kind == SA_SWITCH_PIM && a->fast != NULL && (a->num_inputs > SA__FAST_MAX || a->num_outputs > SA__FAST_MAX))
+        a->fast[(size_t)a->num_outputs * (size_t)SA_WORDS(a->num_inputs)] = (uint64_t)sa__all_connected(a);
+#endif
     if (a->fast == NULL || (spaa && sa__spaa_form(a->num_inputs, a->num_outputs) == 3) ||
         (!spaa && !sa__fast_small(a->num_inputs, a->num_outputs)))
         return; /* stamps start from the ranks; scratch needs nothing */
@@ -6877,6 +7068,12 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
     case SA_SWITCH_WFA:
         if (!SA__KIND_ON(SA_SWITCH_WFA)) return 0;
         if (!word) return 0;
+#if SA__FAST_MAX >= 16
+        if (n == 16 && m >= 4 && m <= 8 && a->idle != SA_IDLE_HOLD && !(a->rotary && a->network_inputs[0] != 0)) {
+            sa__wfa16(a, req, match);
+            return 1;
+        }
+#endif
         sa__wfa_word(a, req, match);
         return 1;
     case SA_SWITCH_SPAA:
@@ -6945,6 +7142,27 @@ SA_API int sa__fast_allocate(sa_switch *a, const uint64_t *req, const int32_t *p
         (void)small;
         return 0;
     }
+}
+
+/* PIM above 64 ports on a fully connected switch without read-port pairs
+ * reads columns: from the set's columns form, or made from its pairs.
+ * Every other call takes the rows. */
+SA_API int sa__fast_allocate_requests(sa_switch *a, sa_requests *r, const sa_read_buffer *bufs,
+                                      sa_match *match) {
+#if SA_SWITCH_MAX > 64
+    int n = a->num_inputs, m = a->num_outputs;
+    r->want_columns = SA__KIND_ON(SA_SWITCH_PIM) && a->kind == SA_SWITCH_PIM && !a->read_port_pairs &&
+                      (n > SA__FAST_MAX || m > SA__FAST_MAX) && a->fast[(size_t)m * (size_t)SA_WORDS(n)] != 0;
+    if (!r->by_output || bufs != NULL || sa_requests_priorities(r) != NULL) return 0;
+    sa__pim_cols(a, r->cols, match);
+    return 1;
+#else
+    (void)a;
+    (void)bufs;
+    (void)match;
+    r->want_columns = 0;
+    return 0;
+#endif
 }
 
 #endif /* SA_SIMD_SSE2 */

@@ -54,8 +54,10 @@ public:
         Check(sa_requests_init(&requests_, desc_.num_inputs, desc_.num_outputs, requests_memory_.data(),
                                Bytes(requests_memory_)));
         std::memcpy(requests_memory_.data(), o.requests_memory_.data(), Bytes(requests_memory_));
-        requests_.used_count = o.requests_.used_count;
         requests_.same = o.requests_.same;
+        requests_.rows_built = o.requests_.rows_built;
+        requests_.want_columns = o.requests_.want_columns;
+        sa__requests_form(&requests_, o.requests_.by_output);
     }
 
     /** Become an independent copy of o. */
@@ -82,11 +84,9 @@ public:
     /** Withdraw a request (sa_requests_remove). */
     void RemoveRequest(int in, int out) { sa_requests_remove(&requests_, in, out); }
 
-    /** Allocate on the requests added since Clear (sa_switch_allocate);
-     *  returns the number of matched pairs. */
-    int Allocate() {
-        return sa_switch_allocate(&sw_, requests_.rows, sa_requests_priorities(&requests_), NULL, &match_);
-    }
+    /** Allocate on the requests added since Clear
+     *  (sa_switch_allocate_requests); returns the number of matched pairs. */
+    int Allocate() { return sa_switch_allocate_requests(&sw_, &requests_, NULL, &match_); }
 
     /** The output the last allocation gave input `in`, or -1. */
     int OutputAssigned(int in) const { return match_.output_of[in]; }

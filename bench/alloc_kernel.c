@@ -65,7 +65,8 @@ long BA(pass)(ba_alloc *x, const ba_pool *p, int sim) {
         if (sim) {
             /* As a simulator builds them: the requests cleared, then one
              * (input, output, priority) triple per packet that wants an
-             * output, through the request builder. */
+             * output, through the request builder, then the allocation
+             * on the request set. */
             const uint16_t *rows = p->row_of + (size_t)s * (size_t)n;
             int i, k;
             sa_requests_clear(&x->r);
@@ -75,7 +76,7 @@ long BA(pass)(ba_alloc *x, const ba_pool *p, int sim) {
                 for (k = 0; k < count; k++)
                     sa_requests_add(&x->r, i, out[k], prio ? prio[(size_t)i * m + out[k]] : 0);
             }
-            total += sa_switch_allocate(&x->a, x->r.rows, sa_requests_priorities(&x->r), NULL, &x->match);
+            total += sa_switch_allocate_requests(&x->a, &x->r, NULL, &x->match);
         } else {
             total += sa_switch_allocate(&x->a, p->masks + (size_t)s * (size_t)n * (size_t)p->w, prio, NULL,
                                         &x->match);

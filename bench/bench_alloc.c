@@ -13,7 +13,7 @@
  *   masks  sa_switch_allocate on request rows already in memory;
  *   sim    as a simulator calls it: the request builder (sa_requests)
  *          cleared, one sa_requests_add per (input, output) pair, then
- *          sa_switch_allocate.
+ *          sa_switch_allocate_requests.
  *
  * The time of a case is the median, over --repeats passes over the pool, of
  * the thread CPU time per allocation; the reference and fast passes

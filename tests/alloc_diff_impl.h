@@ -14,7 +14,62 @@
 struct ad_alloc {
     sa_switch a;
     void *memory;
+#ifdef AD_VIA_REQUESTS
+    sa_requests r;  /* the request set some allocations go through */
+    void *r_memory;
+    unsigned calls;
+#endif
 };
+
+#ifdef AD_VIA_REQUESTS
+/* The allocator's request set (its memory from malloc). */
+static int ad_requests_make(ad_alloc *x) {
+    int n = x->a.num_inputs, m = x->a.num_outputs;
+    size_t size = sa_requests_memory_size(n, m);
+    x->r_memory = malloc(size);
+    return x->r_memory != NULL && sa_requests_init(&x->r, n, m, x->r_memory, size) == SA_OK;
+}
+
+/* Two of every three allocations without request bits beyond the outputs
+ * go through the request set (made afresh, in rows, for every fourth call,
+ * so that both forms meet every allocator): cleared, the requests added (rows in
+ * increasing or decreasing order, each with its cell's priority or 0),
+ * the first one again with a lower priority, and an unrequested cell added
+ * and removed; then sa_switch_allocate_requests.  The set's form follows
+ * the allocator (see >>requests).  Returns -1 when the call is not taken. */
+static int ad_via_requests(ad_alloc *x, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs,
+                           sa_match *mt) {
+    int n = x->a.num_inputs, m = x->a.num_outputs, rw = SA_WORDS(m), i, j, k, down = (int)(x->calls & 2u) != 0;
+    int fi = -1, fj = -1;
+    if (x->calls++ % 3 == 0) return -1;
+    for (i = 0; i < n; i++)
+        if (req[(size_t)i * (size_t)rw + (size_t)(rw - 1)] >> 1 >> ((m - 1) & 63)) return -1;
+    if (x->calls % 4 == 2) /* a fresh set, in rows whatever the allocator reads */
+        sa_requests_init(&x->r, n, m, x->r_memory, sa_requests_memory_size(n, m));
+    sa_requests_clear(&x->r);
+    for (k = 0; k < n; k++) {
+        i = down ? n - 1 - k : k;
+        for (j = 0; j < m; j++)
+            if ((req[(size_t)i * (size_t)rw + (size_t)(j >> 6)] >> (j & 63)) & 1u) {
+                sa_requests_add(&x->r, i, j, prio ? prio[(size_t)i * (size_t)m + (size_t)j] : 0);
+                if (fi < 0) fi = i, fj = j;
+            }
+    }
+    if (fi >= 0) {
+        int32_t p = prio ? prio[(size_t)fi * (size_t)m + (size_t)fj] : 0;
+        sa_requests_add(&x->r, fi, fj, p > INT32_MIN ? p - 1 : p);
+    }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            if (!((req[(size_t)i * (size_t)rw + (size_t)(j >> 6)] >> (j & 63)) & 1u)) {
+                sa_requests_add(&x->r, i, j, prio ? prio[(size_t)i * (size_t)m + (size_t)j] : 0);
+                sa_requests_remove(&x->r, i, j);
+                i = n;
+                break;
+            }
+    return sa_switch_allocate_requests(&x->a, &x->r, bufs, mt);
+}
+#endif
 
 int AD(simd)(void) {
 #ifdef SA_SIMD_SSE2
@@ -37,6 +92,13 @@ ad_alloc *AD(make)(const sa_switch_desc *d, sa_result *r) {
         free(x);
         return NULL;
     }
+#ifdef AD_VIA_REQUESTS
+    if (!ad_requests_make(x)) {
+        *r = SA_ERR_MEMORY;
+        AD(free)(x);
+        return NULL;
+    }
+#endif
     return x;
 }
 
@@ -49,17 +111,31 @@ ad_alloc *AD(copy)(const ad_alloc *src) {
         free(x);
         return NULL;
     }
+#ifdef AD_VIA_REQUESTS
+    x->calls = src->calls;
+    if (!ad_requests_make(x)) {
+        AD(free)(x);
+        return NULL;
+    }
+#endif
     return x;
 }
 
 void AD(free)(ad_alloc *x) {
     if (x == NULL) return;
     free(x->memory);
+#ifdef AD_VIA_REQUESTS
+    free(x->r_memory);
+#endif
     free(x);
 }
 
 int AD(allocate)(ad_alloc *x, const uint64_t *req, const int32_t *prio, const sa_read_buffer *bufs,
                  sa_match *mt) {
+#ifdef AD_VIA_REQUESTS
+    int got = ad_via_requests(x, req, prio, bufs, mt);
+    if (got >= 0) return got;
+#endif
     return sa_switch_allocate(&x->a, req, prio, bufs, mt);
 }
 

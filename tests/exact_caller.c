@@ -73,7 +73,7 @@ static uint64_t exact_bits(int i, int t, int b, int m) {
                 for (j = 0; j < M; j++)                                                 \
                     if ((req[i * W + j / 64] >> (j % 64)) & 1u) sa_requests_add(&rq, i, j, prio[i * M + j]); \
             if (N > 1) sa_requests_remove(&rq, 1, M - 1);                               \
-            total += sa_switch_allocate(&a, rq.rows, sa_requests_priorities(&rq), NULL, &mt); \
+            total += sa_switch_allocate_requests(&a, &rq, NULL, &mt);                    \
         }                                                                               \
         free(memory);                                                                   \
         free(rmemory);                                                                  \

@@ -152,11 +152,11 @@ ST_TEST(alloc_requests_list_empties_and_refills) {
         }
         for (i = 0; i < N; i++)
             for (j = 0; j < M; j++) {
-                ST_EQ(on[i][j], (int)((r.rows[(size_t)i * W + (j >> 6)] >> (j & 63)) & 1u));
+                ST_EQ(on[i][j], (int)((sa_requests_rows(&r)[(size_t)i * W + (j >> 6)] >> (j & 63)) & 1u));
                 if (on[i][j] && sa_requests_priorities(&r) != NULL) ST_EQ(pri[i][j], sa_requests_priorities(&r)[i * M + j]);
             }
     }
     sa_requests_clear(&r);
-    for (i = 0; i < N * W; i++) ST_EQ_U64(0, r.rows[i]);
+    for (i = 0; i < N * W; i++) ST_EQ_U64(0, sa_requests_rows(&r)[i]);
     free(mem);
 }

@@ -8,55 +8,107 @@
 #include "st_test.h"
 #include "../seastar_arb.h"
 
+/* An allocator of the kind, sizes and options (memory from malloc). */
+static void *sw_make(sa_switch *a, sa_switch_kind kind, int n, int m, int iterations, int rotary) {
+    sa_switch_desc d;
+    size_t size;
+    void *mem;
+    memset(&d, 0, sizeof d);
+    d.kind = kind;
+    d.num_inputs = n;
+    d.num_outputs = m;
+    d.iterations = iterations;
+    d.seed = 77;
+    if (rotary && n > 2) {
+        d.rotary = 1;
+        d.network_inputs[0] = 0x5; /* inputs 0 and 2 */
+    }
+    size = sa_switch_memory_size(&d);
+    mem = malloc(size);
+    if (mem != NULL && sa_switch_init(a, &d, mem, size) != SA_OK) {
+        free(mem);
+        mem = NULL;
+    }
+    return mem;
+}
+
+/* The builder in its two forms (see >>requests): rows while the set feeds
+ * an allocator that reads rows (iSLIP), and feeds PIM above 64 ports until
+ * the first clear after PIM's first allocation (rounds 0-4), columns from
+ * then on.  After each round of random adds, removes
+ * and clears: the rows (sa_requests_rows) and priorities against a dense
+ * oracle, and sa_switch_allocate_requests against sa_switch_allocate on
+ * the oracle's rows in a copy of the allocator (same matching, same
+ * generator state). */
 ST_TEST(switch_requests_builder_matches_a_dense_oracle) {
     static const int sizes[][2] = { { 1, 1 }, { 5, 5 }, { 16, 7 }, { 64, 64 }, { 65, 3 }, { 80, 80 }, { 512, 512 } };
     static unsigned char cell[512][512];
     static int32_t prio[512 * 512];
+    static uint64_t rows[512 * 8];
     uint64_t seed = 141;
-    int z;
-    for (z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++) {
-        sa_requests r;
-        int n = sizes[z][0], m = sizes[z][1], w = SA_WORDS(m), round, i, j;
-        size_t size = sa_requests_memory_size(n, m);
-        void *mem = malloc(size);
-        ST_CHECK(mem != NULL);
-        ST_EQ(SA_OK, sa_requests_init(&r, n, m, mem, size));
-        memset(cell, 0, sizeof cell);
-        for (round = 0; round < 40; round++) {
-            int ops = (int)st_rand_below(&seed, 3 * (uint32_t)(n + m)), k, uniform = 1, first = 1;
-            int32_t p0 = 0;
-            if (round % 5 == 0) {
-                sa_requests_clear(&r);
-                memset(cell, 0, sizeof cell);
-            }
-            for (k = 0; k < ops; k++) {
-                int32_t p = round % 3 == 0 ? 4 : (int32_t)st_rand_below(&seed, 3);
-                i = (int)st_rand_below(&seed, (uint32_t)n);
-                j = (int)st_rand_below(&seed, (uint32_t)m);
-                if (st_rand_below(&seed, 4) == 0) {
-                    sa_requests_remove(&r, i, j);
-                    cell[i][j] = 0;
-                } else {
-                    sa_requests_add(&r, i, j, p);
-                    if (!cell[i][j] || prio[i * m + j] < p) prio[i * m + j] = p;
-                    cell[i][j] = 1;
+    int z, form;
+    for (z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++)
+        for (form = 0; form < 2; form++) {
+            sa_requests r;
+            sa_switch a, b;
+            sa_match ma, mb;
+            int n = sizes[z][0], m = sizes[z][1], w = SA_WORDS(m), round, i, j;
+            size_t size = sa_requests_memory_size(n, m);
+            void *mem = malloc(size), *amem, *bmem;
+            ST_CHECK(mem != NULL);
+            ST_EQ(SA_OK, sa_requests_init(&r, n, m, mem, size));
+            amem = sw_make(&a, form ? SA_SWITCH_PIM : SA_SWITCH_ISLIP, n, m, form ? 1 + z % 2 : 1, form && z % 3 == 2);
+            ST_CHECK(amem != NULL);
+            bmem = malloc(a.memory_size);
+            ST_CHECK(bmem != NULL);
+            memset(cell, 0, sizeof cell);
+            for (round = 0; round < 40; round++) {
+                int ops = (int)st_rand_below(&seed, 3 * (uint32_t)(n + m)), k, uniform = 1, first = 1;
+                int32_t p0 = 0;
+                if (round % 5 == 0) {
+                    sa_requests_clear(&r);
+                    memset(cell, 0, sizeof cell);
                 }
-            }
-            for (i = 0; i < n; i++)
-                for (j = 0; j < m; j++) {
-                    ST_EQ(cell[i][j], (int)((r.rows[(size_t)i * w + (j >> 6)] >> (j & 63)) & 1u));
-                    if (!cell[i][j]) continue;
-                    if (first) p0 = prio[i * m + j], first = 0;
-                    uniform &= prio[i * m + j] == p0;
-                    if (sa_requests_priorities(&r) != NULL) ST_EQ(prio[i * m + j], sa_requests_priorities(&r)[i * m + j]);
+#ifdef SA_SIMD_SSE2
+                ST_EQ(form && (n > 64 || m > 64) && round >= 5, r.by_output); /* (PIM's first allocation asks for columns) */
+#endif
+                for (k = 0; k < ops; k++) {
+                    int32_t p = round % 3 == 0 ? 4 : (int32_t)st_rand_below(&seed, 3);
+                    i = (int)st_rand_below(&seed, (uint32_t)n);
+                    j = (int)st_rand_below(&seed, (uint32_t)m);
+                    if (st_rand_below(&seed, 4) == 0) {
+                        sa_requests_remove(&r, i, j);
+                        cell[i][j] = 0;
+                    } else {
+                        sa_requests_add(&r, i, j, p);
+                        if (!cell[i][j] || prio[i * m + j] < p) prio[i * m + j] = p;
+                        cell[i][j] = 1;
+                    }
                 }
-            /* NULL only while every priority added since the clear was the same */
-            if (sa_requests_priorities(&r) == NULL) ST_CHECK(uniform);
-            if (round % 3 == 0 && round % 5 == 0) ST_CHECK(sa_requests_priorities(&r) == NULL);
+                memset(rows, 0, sizeof rows);
+                for (i = 0; i < n; i++)
+                    for (j = 0; j < m; j++) {
+                        if (cell[i][j]) rows[(size_t)i * w + (j >> 6)] |= (uint64_t)1 << (j & 63);
+                        if (!cell[i][j]) continue;
+                        if (first) p0 = prio[i * m + j], first = 0;
+                        uniform &= prio[i * m + j] == p0;
+                        if (sa_requests_priorities(&r) != NULL) ST_EQ(prio[i * m + j], sa_requests_priorities(&r)[i * m + j]);
+                    }
+                /* NULL only while every priority added since the clear was the same */
+                if (sa_requests_priorities(&r) == NULL) ST_CHECK(uniform);
+                if (round % 3 == 0 && round % 5 == 0) ST_CHECK(sa_requests_priorities(&r) == NULL);
+                ST_EQ(SA_OK, sa_switch_copy(&b, bmem, a.memory_size, &a));
+                sa_switch_allocate(&b, rows, sa_requests_priorities(&r) ? prio : NULL, NULL, &mb);
+                ST_EQ(mb.size, sa_switch_allocate_requests(&a, &r, NULL, &ma));
+                for (i = 0; i < n; i++) ST_EQ(mb.output_of[i], ma.output_of[i]);
+                ST_EQ_U64(b.rng.state, a.rng.state);
+                ST_CHECK(memcmp(rows, sa_requests_rows(&r), (size_t)n * (size_t)w * sizeof(uint64_t)) == 0);
+            }
+            ST_EQ(SA_ERR_MEMORY, sa_requests_init(&r, n, m, mem, size - 1));
+            free(mem);
+            free(amem);
+            free(bmem);
         }
-        ST_EQ(SA_ERR_MEMORY, sa_requests_init(&r, n, m, mem, size - 1));
-        free(mem);
-    }
     ST_EQ(0, (int)sa_requests_memory_size(0, 4));
     ST_EQ(0, (int)sa_requests_memory_size(4, SA_SWITCH_MAX + 1));
 }

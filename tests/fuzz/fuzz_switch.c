@@ -2,8 +2,9 @@
 /* fuzz_switch.c - the switch allocators and the request builder of
  * seastar_arb.h: sa_switch_memory_size, sa_switch_init, sa_switch_copy,
  * sa_switch_allocate, sa_switch_check, sa_switch_check_requests and
- * sa_requests_init/clear/add/remove/priorities, at any size up to SA_SWITCH_MAX (mostly up to 200)
- * with every option.
+ * sa_requests_init/clear/add/remove/rows/priorities and
+ * sa_switch_allocate_requests, at any size up to SA_SWITCH_MAX (mostly up
+ * to 200) with every option.
  *
  * Oracles, each written from the doc comments, not from the code:
  *  - init: the result a model of sa_switch_init's documented checks gives;
@@ -17,7 +18,9 @@
  *    the greatest priority (they go first);
  *  - MCM: as large as the augmenting-path maximum computed here;
  *  - SA_IDLE_HOLD: a call without requests changes nothing (the allocator
- *    then decides as a copy taken before the call). */
+ *    then decides as a copy taken before the call);
+ *  - sa_switch_allocate_requests: a copy taken before the allocation
+ *    decides on the request set as the original on its rows. */
 #include "fuzz.h"
 #include "../../seastar_arb.h"
 
@@ -212,7 +215,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (p < model.low) model.low = p;
             if (p > model.high) model.high = p;
         }
-        rows = rq.rows;
+        rows = sa_requests_rows(&rq);
         prio = sa_requests_priorities(&rq); /* (the cells' priorities, where they differ) */
         for (i = 0; i < n; i++)
             for (j = 0; j < m; j++) {
@@ -224,9 +227,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                  prio ? "given" : "NULL", model.low, model.high);
         FZ_CHECK(sa_switch_check_requests(&a, rows) == SA_OK, "builder rows out of range");
         memcpy(keep, rows, (size_t)n * rw * sizeof(uint64_t));
+        if (op & 0x40) FZ_CHECK(sa_switch_copy(&b, mem2, msize, &a) == SA_OK, "copy");
         sa_switch_allocate(&a, rows, prio, NULL, &mt);
         FZ_CHECK(memcmp(keep, rows, (size_t)n * rw * sizeof(uint64_t)) == 0, "allocate wrote the requests");
         check_match(&a, &model, conn, &mt, prio != NULL);
+        if (op & 0x40) { /* the same allocation on the request set (its rows or, PIM above 64, its columns) */
+            FZ_CHECK(sa_switch_allocate_requests(&b, &rq, NULL, &mt2) == mt.size, "allocate_requests: size");
+            for (i = 0; i < n; i++)
+                FZ_CHECK(mt.output_of[i] == mt2.output_of[i], "allocate_requests: input %d decided differently", i);
+            FZ_CHECK(a.rng.state == b.rng.state && a.start_row == b.start_row && a.start_col == b.start_col,
+                     "allocate_requests: the state moved differently");
+            FZ_CHECK(memcmp(keep, sa_requests_rows(&rq), (size_t)n * rw * sizeof(uint64_t)) == 0,
+                     "allocate_requests changed the rows");
+        }
         FZ_CHECK(sa_switch_check(&a) == SA_OK, "state check after an allocation");
         /* an empty call: with SA_IDLE_HOLD the allocator goes on as a copy that never saw it */
         if ((op & 0x30) == 0x30) {
