@@ -808,13 +808,39 @@ typedef struct bgl_out {
     uint64_t cycles;        /* --alltoall: cycles until the last delivery */
 } bgl_out;
 
-/* The model's window figures over `cycles` cycles of `links` links. */
-static void bgl_figures(const bgl_model *m, uint64_t links, uint64_t cycles, bgl_out *b) {
+/* v[0..n) reduced over the MPI ranks (op SIM_REDUCE_SUM or
+ * SIM_REDUCE_MAX); as it is in one process.  Every rank calls it at the
+ * same point of the run. */
+static void bgl_reduce(nc_net *net, uint64_t *v, size_t n, int op) {
+    if (net->reduce && net->parts > 1) net->reduce(net->reduce_ctx, v, n, op);
+}
+
+/* The model's counters over the whole network (every rank calls it). */
+static bgl_stats bgl_totals(nc_net *net, const bgl_model *m) {
+    bgl_stats s = m->st;
+    uint64_t v[7];
+    v[0] = s.packet_flits; v[1] = s.ack_flits; v[2] = s.payload_bytes; v[3] = s.hops;
+    v[4] = s.escape_hops; v[5] = s.acks; v[6] = s.unblocking;
+    bgl_reduce(net, v, 7, SIM_REDUCE_SUM);
+    s.packet_flits = v[0]; s.ack_flits = v[1]; s.payload_bytes = v[2]; s.hops = v[3];
+    s.escape_hops = v[4]; s.acks = v[5]; s.unblocking = v[6];
+    return s;
+}
+
+/* A count of this rank summed over the ranks (every rank calls it). */
+static uint64_t bgl_sum(nc_net *net, uint64_t x) {
+    bgl_reduce(net, &x, 1, SIM_REDUCE_SUM);
+    return x;
+}
+
+/* The window figures of counters st over `cycles` cycles of `links`
+ * links. */
+static void bgl_figures(const bgl_stats *st, uint64_t links, uint64_t cycles, bgl_out *b) {
     double cap = (double)links * (double)(cycles ? cycles : 1);
-    b->link_use = (double)(m->st.packet_flits + m->st.ack_flits) / cap;
-    b->payload_use = (double)m->st.payload_bytes / (cap * BGL_FLIT_BYTES);
-    b->escape_share = m->st.hops ? (double)m->st.escape_hops / (double)m->st.hops : 0;
-    b->unblocking = m->st.acks ? (double)m->st.unblocking / (double)m->st.acks : 0;
+    b->link_use = (double)(st->packet_flits + st->ack_flits) / cap;
+    b->payload_use = (double)st->payload_bytes / (cap * BGL_FLIT_BYTES);
+    b->escape_share = st->hops ? (double)st->escape_hops / (double)st->hops : 0;
+    b->unblocking = st->acks ? (double)st->unblocking / (double)st->acks : 0;
 }
 
 /* Whether router r is in the hot region (sim_traffic.h SIM_HOT_REGION). */
@@ -827,9 +853,10 @@ static int bgl_in_region(const sim_shape *sh, uint32_t r) {
 }
 
 /* The mean use of the links that enter the hot region, from link flit
- * counts now minus those of `before` (NULL: zero), over `len` cycles. */
-static double bgl_hot_in(const nc_net *net, const bgl_model *m, const uint64_t *before, uint64_t len) {
-    double sum = 0;
+ * counts now minus those of `before` (NULL: zero), over `len` cycles
+ * (every rank calls it: a rank counts the links of its routers). */
+static double bgl_hot_in(nc_net *net, const bgl_model *m, const uint64_t *before, uint64_t len) {
+    uint64_t sum = 0;
     uint32_t r, n = 0;
     int p;
     if (net->traffic.pattern != SIM_HOT_REGION) return 0;
@@ -838,33 +865,36 @@ static double bgl_hot_in(const nc_net *net, const bgl_model *m, const uint64_t *
             const nc_chan *c = nc_out_chan(net, r, p);
             size_t k = (size_t)r * (uint32_t)m->NP + (uint32_t)p;
             if (c->to == SR_NO_NODE || bgl_in_region(&net->shape, r) || !bgl_in_region(&net->shape, c->to)) continue;
-            sum += (double)(m->link_flits[k] - (before ? before[k] : 0));
+            if (nc_owns(net, r)) sum += m->link_flits[k] - (before ? before[k] : 0);
             n++;
         }
-    return n && len ? sum / ((double)n * (double)len) : 0;
+    sum = bgl_sum(net, sum);
+    return n && len ? (double)sum / ((double)n * (double)len) : 0;
 }
 
 /* --series: a CSV line per interval (its figures alone). */
-static void bgl_series_line(const opts *o, uint64_t seed, const nc_net *net, const bgl_model *m, uint64_t links,
+static void bgl_series_line(const opts *o, uint64_t seed, nc_net *net, const bgl_model *m, uint64_t links,
                             uint64_t len, uint64_t flits0, const bgl_stats *s0, const uint64_t *lf0) {
-    bgl_model d = *m;
+    bgl_stats d = bgl_totals(net, m);
+    uint64_t flits = bgl_sum(net, net->st.delivered_flits);
+    double hot = bgl_hot_in(net, m, lf0, len);
     bgl_out b;
-    d.st.packet_flits -= s0->packet_flits; d.st.ack_flits -= s0->ack_flits; d.st.payload_bytes -= s0->payload_bytes;
-    d.st.hops -= s0->hops; d.st.escape_hops -= s0->escape_hops; d.st.acks -= s0->acks; d.st.unblocking -= s0->unblocking;
+    d.packet_flits -= s0->packet_flits; d.ack_flits -= s0->ack_flits; d.payload_bytes -= s0->payload_bytes;
+    d.hops -= s0->hops; d.escape_hops -= s0->escape_hops; d.acks -= s0->acks; d.unblocking -= s0->unblocking;
     bgl_figures(&d, links, len, &b);
     cli_csv_field(stdout, o->label ? o->label : "", 1);
     printf(",%llu,%llu,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n", (unsigned long long)seed, (unsigned long long)net->now,
-           (double)(net->st.delivered_flits - flits0) / ((double)net->terminals * (double)len), b.link_use,
-           b.payload_use, b.escape_share, b.unblocking, bgl_hot_in(net, m, lf0, len));
+           (double)(flits - flits0) / ((double)net->terminals * (double)len), b.link_use,
+           b.payload_use, b.escape_share, b.unblocking, hot);
 }
 
 /* Run `cycles` cycles of a bgl network, with --series lines. */
 static void bgl_run_span(nc_net *net, bgl_model *m, const opts *o, uint64_t seed, uint64_t cycles, uint64_t links,
                          const char *label, int until_empty) {
     uint64_t done = 0, *lf0 = o->series ? (uint64_t *)sim_calloc((size_t)net->routers * (uint32_t)m->NP, 8) : NULL;
-    while (done < cycles && !(until_empty && nc_in_flight(net) == 0)) {
-        uint64_t len = o->series ? o->series : 1000, flits0 = net->st.delivered_flits;
-        bgl_stats s0 = m->st;
+    while (done < cycles && !(until_empty && bgl_sum(net, nc_in_flight(net)) == 0)) {
+        uint64_t len = o->series ? o->series : 1000, flits0 = o->series ? bgl_sum(net, net->st.delivered_flits) : 0;
+        bgl_stats s0 = o->series ? bgl_totals(net, m) : m->st;
         if (len > cycles - done) len = cycles - done;
         if (until_empty && !o->series && len > 100) len = 100;
         if (lf0) memcpy(lf0, m->link_flits, (size_t)net->routers * (uint32_t)m->NP * 8);
@@ -922,9 +952,12 @@ static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *
         net.on_deliver = bgl_last_delivery;
         net.on_deliver_ctx = &last;
         bgl_run_span(&net, &m, o, seed, o->cycles, links, label, 1);
-        b->cycles = nc_in_flight(&net) ? net.now : last + 1;
-        if (nc_in_flight(&net)) fprintf(stderr, "netsim: the all-to-all did not finish in --cycles %llu\n",
-                                        (unsigned long long)o->cycles);
+        bgl_reduce(&net, &last, 1, SIM_REDUCE_MAX);
+        if (bgl_sum(&net, nc_in_flight(&net))) {
+            b->cycles = net.now;
+            if (!quiet_rank())
+                fprintf(stderr, "netsim: the all-to-all did not finish in --cycles %llu\n", (unsigned long long)o->cycles);
+        } else b->cycles = last + 1;
     } else {
         snprintf(label, sizeof label, "load %.3f seed %llu", load, (unsigned long long)seed);
         bgl_run_span(&net, &m, o, seed, o->warmup, links, label, 0);
@@ -933,15 +966,21 @@ static void bgl_run_one(const opts *o, double load, uint64_t seed, sim_summary *
         bgl_run_span(&net, &m, o, seed, o->cycles, links, label, 0);
         b->cycles = o->cycles;
     }
-    bgl_figures(&m, links, b->cycles, b);
-    b->hot_in_use = bgl_hot_in(&net, &m, NULL, b->cycles);
-    nc_summarize(&net, s, in_flight);
-    err = net_audit(&net);
-    if (!err && o->alltoall >= 0 && !nc_in_flight(&net)) {
-        nc_run(&net, 1000, NULL, NULL);      /* the last token-acks come home */
-        err = bgl_tokens_home(&m, &net);
+    {
+        bgl_stats all = bgl_totals(&net, &m);
+        bgl_figures(&all, links, b->cycles, b);
     }
+    b->hot_in_use = bgl_hot_in(&net, &m, NULL, b->cycles);
+    err = net_audit(&net);
     if (err) { fprintf(stderr, "netsim: %s\n", err); finish(3); }
+    nc_summarize(&net, s, in_flight);
+    if (o->alltoall >= 0 && !*in_flight) {
+        /* the last token-acks come home: the model's state alone is read
+         * after these cycles, not the core's gathered counts */
+        nc_run(&net, 1000, NULL, NULL);
+        err = bgl_tokens_home(&m, &net);
+        if (err) { fprintf(stderr, "netsim: %s\n", err); finish(3); }
+    }
     bgl_free(&m);
     nc_net_free(&net);
 }
@@ -1042,11 +1081,6 @@ int main(int argc, char **argv) {
     }
     if (g_mpi.size > 1 && o.wl.workload != SJ_WL_NONE) {
         fprintf(stderr, "netsim: --workload runs in one process (scripted traffic is not split over ranks)\n");
-        MPI_Finalize();
-        exit(2);
-    }
-    if (g_mpi.size > 1 && o.router == ROUTER_BGL) {
-        fprintf(stderr, "netsim: --router bgl runs in one process (its link statistics are not gathered over ranks)\n");
         MPI_Finalize();
         exit(2);
     }

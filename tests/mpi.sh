@@ -74,6 +74,12 @@ same_as netsim 3 --topo hyperx:4x3:2 --routing min-adaptive --load 0.6 --cycles 
 same_as netsim 2 --topo clos:3/3,4 --pattern bitrev --load 0.5 --cycles 1500 --csv $q
 same_as netsim 3 --topo butterfly:2,4 --load 0.4 --cycles 1500 $q
 same_as netsim 2 --topo torus:6x4 --loads 0.2,0.6 --seeds 2 --sizes 1,4 --cycles 1000 $q
+# the BlueGene/L model: random traffic, the dateline pair in direction
+# order with mixed sizes, the hot region's series, an all-to-all to the end
+same_as netsim 2 --router bgl --topo torus:6x4x4 --load 0.6 --warmup 300 --cycles 1500 --csv $q
+same_as netsim 3 --router bgl --topo torus:6x4x4 --load 0.8 --bgl-escape dateline --bgl-order direction --bgl-bytes 32,128,256 --warmup 300 --cycles 1500 --csv $q
+same_as netsim 3 --router bgl --topo torus:6x4x4 --pattern hotregion --load 1 --warmup 0 --cycles 3000 --series 500 --csv $q
+same_as netsim 2 --router bgl --topo torus:4x4x4 --alltoall whole --cycles 100000 --csv $q
 
 # bench_sim under MPI simulates what the sequential bench_sim simulates
 # (delivered packets, packet-hops, accepted load, packets in flight) and
