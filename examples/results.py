@@ -929,7 +929,7 @@ def alpha_arb_rows(ac, curves, sat, F, cmd, out, runs_rows, s):
     F("s002_arb_cycle_5pct", "-5% throughput per additional arbitration cycle under heavy load", pct(g),
       pct(gh)[1:], "saturation throughput of SPAA-base per extra arbitration cycle, 3 to %d cycles (8x8)" % top,
       "002 Section 1: \"each additional cycle added to the 21364 router's arbitration pipeline degraded the "
-      "network throughput by roughly 5%% under heavy load\" (footnote 1: \"This measurement was done using SPAA\")",
+      "network throughput by roughly 5% under heavy load\" (footnote 1: \"This measurement was done using SPAA\")",
       cmd("alpha_arb", "10_8x8_a%d:SPAA-base" % top), v, effect_why(g, gh, -0.05) +
       "SPAA-base, as the footnote says; Figure 10's 8x8, uniform traffic, 16 outstanding misses, %d seeds, seed by "
       "seed; the per-cycle cost is (throughput at %d cycles / at 3)^(1/%d) - 1. Step by step: %s. No knob is "
