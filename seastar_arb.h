@@ -2579,12 +2579,13 @@ typedef struct sa_requests {
 #define SA__COLD
 #endif
 
-/* A function always inlined (a kernel's body specialised by constant
- * arguments). */
+/* A kernel's body that its callers specialise by constant arguments:
+ * always inlined, and static whatever SA_API says (only the header calls
+ * it). */
 #if defined(__GNUC__) || defined(__clang__)
-#define SA__ALWAYS_INLINE __attribute__((always_inline))
+#define SA__BODY static inline __attribute__((always_inline))
 #else
-#define SA__ALWAYS_INLINE
+#define SA__BODY static inline
 #endif
 
 /* Values of sa_requests.same that no int32_t priority has. */
@@ -5944,7 +5945,7 @@ SA_API __m128i sa__pim1_rotary_sse2(const sa_switch *a, __m128i x) {
  * be rejected (rarely) nothing has been written yet and
  * sa__pim_sse2_small does the allocation.  Same decisions and draws as
  * sa__pim.  Fills mt. */
-SA__ALWAYS_INLINE SA_API int sa__pim1_16x8_body(sa_switch *a, const uint64_t *req, sa_match *mt, int n, int m) {
+SA__BODY int sa__pim1_16x8_body(sa_switch *a, const uint64_t *req, sa_match *mt, int n, int m) {
     const uint64_t gamma = 0x9E3779B97F4A7C15ull;
     uint64_t s = a->rng.state, sa = s + (uint64_t)((m + 3) >> 2) * gamma;
     __m128i rows = sa__req_bytes16(a, req), x, rej, gpos, G, pos8, h8;
