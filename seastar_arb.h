@@ -2579,6 +2579,15 @@ typedef struct sa_requests {
 #define SA__COLD
 #endif
 
+/* A kernel's body that its callers specialise by constant arguments:
+ * always inlined, and static whatever SA_API says (only the header calls
+ * it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SA__BODY static inline __attribute__((always_inline))
+#else
+#define SA__BODY static inline
+#endif
+
 /* Values of sa_requests.same that no int32_t priority has. */
 #define SA__REQUESTS_NONE ((long long)1 << 40)
 #define SA__REQUESTS_MIXED (-((long long)1 << 40))
@@ -5936,9 +5945,8 @@ SA_API __m128i sa__pim1_rotary_sse2(const sa_switch *a, __m128i x) {
  * be rejected (rarely) nothing has been written yet and
  * sa__pim_sse2_small does the allocation.  Same decisions and draws as
  * sa__pim.  Fills mt. */
-SA_API int sa__pim1_16x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
+SA__BODY int sa__pim1_16x8_body(sa_switch *a, const uint64_t *req, sa_match *mt, int n, int m) {
     const uint64_t gamma = 0x9E3779B97F4A7C15ull;
-    int n = a->num_inputs, m = a->num_outputs;
     uint64_t s = a->rng.state, sa = s + (uint64_t)((m + 3) >> 2) * gamma;
     __m128i rows = sa__req_bytes16(a, req), x, rej, gpos, G, pos8, h8;
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(rows, _mm_setzero_si128())) == 0xFFFF) {
@@ -5954,6 +5962,14 @@ SA_API int sa__pim1_16x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
     if (_mm_movemask_epi8(_mm_cmpeq_epi16(rej, _mm_setzero_si128())) != 0xFFFF) return sa__pim_sse2_small(a, req, mt);
     a->rng.state = sa + (uint64_t)((n + 3) >> 2) * gamma;
     return sa__pim1_write_sse2(mt, h8, pos8, gpos, m == 8);
+}
+
+/* sa__pim1_16x8_body with the sizes as constants at the Alpha 21364's
+ * 16 x 7 (the rows packed without a test per pair), as variables
+ * elsewhere. */
+SA_API int sa__pim1_16x8_sse2(sa_switch *a, const uint64_t *req, sa_match *mt) {
+    if (a->num_inputs == 16 && a->num_outputs == 7) return sa__pim1_16x8_body(a, req, mt, 16, 7);
+    return sa__pim1_16x8_body(a, req, mt, a->num_inputs, a->num_outputs);
 }
 #undef SA__PIM1_GRANT
 #endif
