@@ -207,24 +207,16 @@ static int tn_run_parts(const sr_net *topo, const nc_params *p, const iq_params 
                         int parts, uint64_t cycles, nc_tlog *log) {
     nc_net net[4];
     iq_model m[4];
-    uint64_t c, ex = 0, im = 0;
-    int q, bad = 0;
+    int q, bad;
     memset(log, 0, sizeof *log);
-    for (q = 0; q < parts; q++) {
+    for (q = 0; q < parts; q++)
         if (tn_build(&net[q], &m[q], topo, p, ip, t, 5, q, parts) != NULL) return -1;
-        net[q].on_deliver = nc_tlog_deliver;
-        net[q].on_deliver_ctx = log;
-    }
-    for (c = 0; c < cycles; c++) bad |= nc_tparts_cycle(net, parts, c + 1 == cycles);
+    bad = nc_tparts_run(net, parts, cycles, log);
     for (q = 0; q < parts; q++) {
-        bad |= nc_audit(&net[q]) != NULL;
-        ex += net[q].exported;
-        im += net[q].imported;
         iq_free(&m[q]);
         nc_net_free(&net[q]);
     }
-    nc_tlog_sort(log);
-    return bad || ex != im || (parts > 1 && ex == 0) ? -1 : 0;
+    return bad;
 }
 
 /* Every cut of a network into parts delivers every packet at the same
