@@ -530,7 +530,7 @@ typedef struct wl_sender { ss_net *net; double rsp; sim_rng rng; } wl_sender;
 
 static void wl_send(void *ctx, uint32_t src, uint32_t dst, int size, uint32_t tag) {
     wl_sender *ws = (wl_sender *)ctx;
-    int vc = ws->rsp > 0 && (double)(sim_rng_next(&ws->rng) >> 11) * (1.0 / 9007199254740992.0) < ws->rsp ? 2 : 0;
+    int vc = ws->rsp > 0 && sim_rng_unit(&ws->rng) < ws->rsp ? 2 : 0;
     uint32_t pi = ss_send(ws->net, src, dst, size, vc);
     ws->net->pool.pkt[pi].tag = tag;
 }

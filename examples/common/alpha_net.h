@@ -638,7 +638,7 @@ static inline void al__miss(al_net *net, uint32_t r, uint64_t tick) {
     tx->requester = r;
     tx->home = home;
     tx->mc = (uint8_t)(sim_rng_next(&net->rng) >> 63);
-    tx->three_hop = (uint8_t)((double)(sim_rng_next(&net->rng) >> 11) * (1.0 / 9007199254740992.0) < net->p.three_hop);
+    tx->three_hop = (uint8_t)(sim_rng_unit(&net->rng) < net->p.three_hop);
     tx->owner = home;
     if (tx->three_hop) {
         uint32_t o = net->p.pattern == SIM_UNIFORM ? home

@@ -233,7 +233,6 @@ typedef struct nc_net {
     uint32_t *gen_link;        /**< per terminal: the next of its list */
     uint32_t *gen_order;       /**< scratch: one cycle's terminals */
     uint64_t *gen_bits;        /**< scratch: one bit per terminal */
-    uint64_t gen_now;          /**< the cycle the calendar is at */
     uint64_t created, injected, delivered; /**< since the start (this part) */
     uint64_t last_move;        /**< last cycle a packet was injected or sent
                                     on by a router (the stall check) */
@@ -594,7 +593,6 @@ static inline uint32_t nc__new_packet(nc_net *net, uint32_t src, uint32_t dst, i
     return pi;
 }
 
-/* This cycle's packets at the terminals of this part (Bernoulli each). */
 /* Put terminal i in the calendar at its next success (next_gen), or at
  * the calendar's horizon if that is farther (it is put back then). */
 static inline void nc__gen_at(nc_net *net, uint32_t i) {
@@ -611,13 +609,13 @@ static inline void nc__gen_draw(nc_net *net, uint32_t i, uint64_t after) {
     nc__gen_at(net, i);
 }
 
-/* The threshold changed (or this is the first cycle): empty the calendar
+/* The threshold changed (the first cycle's included: gen_threshold starts
+ * at 0): empty the calendar
  * and draw every terminal's next success from this cycle on.  The process
  * is memoryless, so nothing drawn before matters. */
 static inline void nc__gen_rearm(nc_net *net) {
     uint32_t k;
     for (k = 0; k < NC_GEN_SLOTS; k++) net->gen_head[k] = SIM_NIL;
-    net->gen_now = net->now;
     net->gen_threshold = net->inj_threshold;
     if (net->gen_threshold == 0) return;
     net->gen_log1m_p = sim_geometric_log1m(net->gen_threshold);
@@ -653,7 +651,7 @@ static inline uint32_t nc__gen_take(nc_net *net) {
 static inline void nc__generate(nc_net *net) {
     uint32_t k, n;
     const sim_traffic *t = &net->traffic;
-    if (net->inj_threshold != net->gen_threshold || net->gen_now != net->now) nc__gen_rearm(net);
+    if (net->inj_threshold != net->gen_threshold) nc__gen_rearm(net);
     if (net->gen_threshold == 0) return;
     n = nc__gen_take(net);
     for (k = 0; k < n; k++) {
@@ -665,7 +663,6 @@ static inline void nc__generate(nc_net *net) {
             nc__enqueue(net, src, nc__new_packet(net, src, dst, sim_traffic_size(t, &net->rng[src], &rsp)));
         nc__gen_draw(net, src, net->now);
     }
-    net->gen_now++;
 }
 
 /** Add a packet from terminal src to terminal dst to src's source queue

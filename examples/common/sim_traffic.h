@@ -47,6 +47,11 @@ static inline uint64_t sim_rng_next(sim_rng *r) {
     return z ^ (z >> 31);
 }
 
+/** A uniform double in [0, 1) from the top 53 of the next 64 bits. */
+static inline double sim_rng_unit(sim_rng *r) {
+    return (double)(sim_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
 /** Seed r with stream number stream of seed: the streams of one seed
  *  start at unrelated points of the generator's cycle, so one stream per
  *  source node gives every node its own draws whatever the order in which
@@ -262,7 +267,7 @@ static inline uint32_t sim_traffic_dest(const sim_traffic *t, const sim_shape *s
     case SIM_PERMUTATION: return t->perm ? t->perm[src] : src;
     case SIM_HOT_REGION: {
         double f = t->hot_fraction > 0 ? t->hot_fraction : 0.25;
-        if ((double)(sim_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < f) {
+        if (sim_rng_unit(rng) < f) {
             sim_coords(s, router, c);
             for (i = 0; i < s->dims; i++) {
                 int k = s->radix[i], half = i < 3 && k > 1 ? k / 2 : k;
@@ -349,22 +354,8 @@ static inline int sim_traffic_note(const sim_traffic *t, uint32_t nodes, char *b
     return 1;
 }
 
-/** The Bernoulli draw of source src for one cycle, then its destination:
- *  the destination of the packet src generates now, or SIM_NIL when it
- *  generates none (the draw failed, its queue holds src_queue_max packets
- *  -- *queued is read only then -- or the pattern maps it to itself).
- *  The draws a generated packet then needs come from sim_traffic_size. */
-static inline uint32_t sim_traffic_pick(const sim_traffic *t, const sim_shape *s, uint32_t src,
-                                        sim_rng *rng, const uint32_t *queued);
-
-static inline uint32_t sim_traffic_draw(const sim_traffic *t, const sim_shape *s, uint32_t src,
-                                        sim_rng *rng, uint64_t threshold, const uint32_t *queued) {
-    if (sim_rng_next(rng) >= threshold) return SIM_NIL;
-    return sim_traffic_pick(t, s, src, rng, queued);
-}
-
 /** The destination of the packet node src creates now, once the arrival
- *  process has said it creates one (sim_traffic_draw's second half):
+ *  process has said it creates one (the second half of sim_traffic_draw):
  *  SIM_NIL if its queue holds src_queue_max packets (*queued is read only
  *  then) or the pattern maps it to itself. */
 static inline uint32_t sim_traffic_pick(const sim_traffic *t, const sim_shape *s, uint32_t src,
@@ -373,6 +364,17 @@ static inline uint32_t sim_traffic_pick(const sim_traffic *t, const sim_shape *s
     if (t->src_queue_max && *queued >= t->src_queue_max) return SIM_NIL;
     dst = sim_traffic_dest(t, s, src, rng);
     return dst == src ? SIM_NIL : dst;
+}
+
+/** The Bernoulli draw of source src for one cycle, then its destination:
+ *  the destination of the packet src generates now, or SIM_NIL when it
+ *  generates none (the draw failed, its queue holds src_queue_max packets
+ *  -- *queued is read only then -- or the pattern maps it to itself).
+ *  The draws a generated packet then needs come from sim_traffic_size. */
+static inline uint32_t sim_traffic_draw(const sim_traffic *t, const sim_shape *s, uint32_t src,
+                                        sim_rng *rng, uint64_t threshold, const uint32_t *queued) {
+    if (sim_rng_next(rng) >= threshold) return SIM_NIL;
+    return sim_traffic_pick(t, s, src, rng, queued);
 }
 
 /** The number of failed trials before the next success of a Bernoulli
@@ -402,7 +404,7 @@ static inline double sim_geometric_log1m(uint64_t threshold) {
  *  response class (drawn only when rsp_fraction is above 0). */
 static inline int sim_traffic_size(const sim_traffic *t, sim_rng *rng, int *rsp) {
     int size = t->num_sizes == 1 ? t->sizes[0] : t->sizes[sim_rng_below(rng, (uint32_t)t->num_sizes)];
-    *rsp = t->rsp_fraction > 0 && (double)(sim_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < t->rsp_fraction;
+    *rsp = t->rsp_fraction > 0 && sim_rng_unit(rng) < t->rsp_fraction;
     return size;
 }
 
